@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The test command (npm test): type-check, build what the tests serve, then every test file with
+# node's test runner through tsx. Suites that need PostgreSQL, Redis, S3 or Chromium skip with a
+# message when those are not configured (see .ci/run, which provides them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shopt -s globstar nullglob
+npx tsc -p tsconfig.json --noEmit
+if [ -f web/vite.config.ts ]; then npx vite build --config web/vite.config.ts --logLevel warn; fi
+files=(test/**/*.test.ts)
+if [ "$#" -gt 0 ]; then files=("$@"); fi
+exec npx tsx --test --test-concurrency=2 --test-timeout=600000 "${files[@]}"

@@ -1,0 +1,58 @@
+import type { Readable } from 'node:stream';
+import { isChunkReceiver, type ChunkUrlQuery } from '../blobs/blob-store.js';
+import { encryptedChunkLength } from '../domain/chunk-plan.js';
+import { isId } from '../domain/ids.js';
+import { AppError, conflict, forbidden, invalid, notFound } from './errors.js';
+import { fileProgress } from './file-progress.js';
+import type { Services } from './services.js';
+
+export interface ChunkAccepted {
+  readonly chunk: number;
+  readonly bytes: number;
+  /** True once every chunk of the file is stored. */
+  readonly fileComplete: boolean;
+}
+
+export interface IncomingChunk {
+  readonly folderId: string;
+  readonly fileId: string;
+  /** The chunk segment of the URL: five zero-padded digits, or the unpadded number. */
+  readonly chunk: string;
+  readonly query: ChunkUrlQuery;
+  /** The Content-Length header, undefined when absent. */
+  readonly contentLength: string | undefined;
+  readonly body: Readable;
+}
+
+/**
+ * The target of a presigned chunk URL on a backend that receives chunks itself (local). Everything
+ * is checked before a byte of the body is read: ids, the chunk number, the signature and its expiry,
+ * whether the file is already complete, and the declared length, which must be exactly the RFC 8188
+ * length of that chunk. Only then is the body streamed to storage.
+ */
+export async function acceptChunk(services: Services, incoming: IncomingChunk): Promise<ChunkAccepted> {
+  const { store, blobs, clock } = services;
+  if (!isChunkReceiver(blobs)) throw new AppError(404, 'this server does not receive chunks: upload to the presigned object storage URLs');
+  if (!isId(incoming.folderId)) throw invalid('folderId is malformed');
+  if (!isId(incoming.fileId)) throw invalid('fileId is malformed');
+  if (!/^\d{1,5}$/.test(incoming.chunk)) throw invalid('chunk number must be 1 to 5 digits');
+  const n = Number(incoming.chunk);
+  const file = await store.getFile(incoming.folderId, incoming.fileId);
+  const now = clock();
+  if (!file || file.expiresAt <= now) throw notFound('file not found');
+  if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
+  const expectedLength = encryptedChunkLength(file, n);
+  try {
+    blobs.verifyChunkUrl(incoming, n, expectedLength, incoming.query, now);
+  } catch (error) {
+    throw forbidden((error as Error).message);
+  }
+  if (file.completedAt !== null) throw conflict('file is already complete; its chunks can no longer be replaced');
+  if (incoming.contentLength === undefined) throw new AppError(411, 'Content-Length is required');
+  if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {
+    throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
+  }
+  await blobs.writeChunk(incoming, n, expectedLength, incoming.body);
+  const progress = await fileProgress(services, file);
+  return { chunk: n, bytes: expectedLength, fileComplete: progress.complete };
+}

@@ -1,0 +1,132 @@
+import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
+import { hashToken, newFolderSecret, newId, newToken } from '../domain/ids.js';
+import { emptyFolderDeadline, fileExpiresAt, folderDeleteAfter } from '../domain/lifecycle.js';
+import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { DEFAULT_MODE } from '../domain/modes.js';
+import { defaultTitle } from '../domain/titles.js';
+import type { CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry } from '../contract/types.js';
+import { validateCreateRequest } from '../contract/validation.js';
+import type { FileRecord, FolderRecord } from '../store/metadata-store.js';
+import { invalid } from './errors.js';
+import { folderUrlBase, type Services } from './services.js';
+
+/**
+ * createV2Folder (spec 4.1): the one create use case behind POST /v2/folders, the MCP tool and the
+ * A2A skill. `body` is the parsed request body, `undefined` when absent.
+ */
+export async function createFolder(services: Services, body: unknown): Promise<CreateResponse> {
+  const checked = validateCreateRequest(body);
+  if (!checked.ok) throw invalid(checked.error);
+  const request = checked.value;
+  const now = services.clock();
+  const folderId = newId();
+  const mode = request.mode ?? DEFAULT_MODE;
+  const title = request.title ?? defaultTitle(now);
+  const files = request.files ?? [];
+  if (files.length === 0) return createEmptyFolder(services, { folderId, mode, title, now });
+  // validateCreateRequest guarantees ske when files are given.
+  return createDirectUpload(services, { folderId, mode, title, now, ske: request.encryption!.ske!, files });
+}
+
+interface FolderBasics {
+  folderId: string;
+  mode: FolderRecord['mode'];
+  title: string;
+  now: number;
+}
+
+async function createEmptyFolder(services: Services, f: FolderBasics): Promise<CreateResponseEmpty> {
+  // The key of the browser encryption format, returned once in the fragment and never kept:
+  // whoever holds the link can decrypt, the server never can.
+  const secret = newFolderSecret();
+  await services.store.createFolder(
+    {
+      id: f.folderId,
+      mode: f.mode,
+      title: f.title,
+      flow: 'empty',
+      createdAt: f.now,
+      ske: null,
+      uploadAuthHash: null,
+      ownerTokenHash: null,
+      ownerPublicKey: null,
+      deleteAfter: emptyFolderDeadline(f.now),
+    },
+    [],
+  );
+  const base = folderUrlBase(services.config, f.folderId);
+  return {
+    folderId: f.folderId,
+    folderUrl: `${base}#${secret}`,
+    folderUrlBase: base,
+    mode: f.mode,
+    uploadRequiredWithinHours: UPLOAD_REQUIRED_WITHIN_HOURS,
+    files: [],
+  };
+}
+
+async function createDirectUpload(
+  services: Services,
+  f: FolderBasics & { ske: string; files: readonly FileEntry[] },
+): Promise<CreateResponseDirect> {
+  const { config, store, blobs } = services;
+  const uploadAuth = newToken();
+  const expiresAt = fileExpiresAt(f.now, null, config.freeDownloadHours);
+  const urlsExpireAt = f.now + config.uploadUrlTtlSeconds * 1000;
+  const records: FileRecord[] = f.files.map((entry, position) => {
+    const plan = planChunks(entry.filesize, config.chunkSizeMiB);
+    return {
+      id: newId(),
+      folderId: f.folderId,
+      position,
+      filename: entry.filename,
+      mimetype: entry.mimetype ?? null,
+      filesize: entry.filesize,
+      chunkSize: plan.chunkSize,
+      chunks: plan.chunks,
+      createdAt: f.now,
+      completedAt: null,
+      expiresAt,
+      uploaderTag: null,
+    };
+  });
+  // Presign before persisting: if the blob backend fails, nothing is left behind.
+  const uploadUrls = await Promise.all(
+    records.map((r) =>
+      blobs.presignUploads({
+        folderId: f.folderId,
+        fileId: r.id,
+        chunks: r.chunks,
+        chunkLength: (n) => encryptedChunkLength(r, n),
+        expiresAt: urlsExpireAt,
+      }),
+    ),
+  );
+  const folder: FolderRecord = {
+    id: f.folderId,
+    mode: f.mode,
+    title: f.title,
+    flow: 'direct',
+    createdAt: f.now,
+    ske: f.ske,
+    uploadAuthHash: hashToken(uploadAuth),
+    ownerTokenHash: null,
+    ownerPublicKey: null,
+    deleteAfter: 0,
+  };
+  await store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records);
+  return {
+    folderId: f.folderId,
+    folderUrl: folderUrlBase(config, f.folderId),
+    mode: f.mode,
+    uploadAuth,
+    files: records.map((r, i) => ({
+      filename: r.filename,
+      fileId: r.id,
+      chunkSize: r.chunkSize,
+      chunks: r.chunks,
+      freeDownloadHours: config.freeDownloadHours,
+      uploadUrls: uploadUrls[i]!,
+    })),
+  };
+}

@@ -1,0 +1,39 @@
+import { encryptedChunkLength, missingChunks } from '../domain/chunk-plan.js';
+import { fileExpiresAt, folderDeleteAfter } from '../domain/lifecycle.js';
+import type { FileRecord } from '../store/metadata-store.js';
+import type { Services } from './services.js';
+
+export interface FileProgress {
+  readonly complete: boolean;
+  /** Missing chunk numbers, one-based, ascending. */
+  readonly missing: number[];
+}
+
+/**
+ * Which chunks of a file are stored, read from the blob store (the single source of truth for chunk
+ * presence). A stored object counts only at its exact expected length, so a backend that cannot
+ * refuse a wrong length up front (S3 without a signed length) still never reports a bad chunk as
+ * present. The first time a file is seen complete, its completion is recorded, which starts its
+ * download period (domain/lifecycle.ts).
+ */
+export async function fileProgress(services: Services, file: FileRecord): Promise<FileProgress> {
+  const stored = await services.blobs.listChunks({ folderId: file.folderId, fileId: file.id });
+  const present: number[] = [];
+  for (const [n, size] of stored) {
+    if (n >= 1 && n <= file.chunks && size === encryptedChunkLength(file, n)) present.push(n);
+  }
+  const missing = missingChunks(file.chunks, present);
+  const complete = missing.length === 0;
+  if (complete && file.completedAt === null) await recordCompletion(services, file);
+  return { complete, missing };
+}
+
+async function recordCompletion(services: Services, file: FileRecord): Promise<void> {
+  const { store, clock, config } = services;
+  const now = clock();
+  const expiresAt = fileExpiresAt(file.createdAt, now, config.freeDownloadHours);
+  const folder = await store.getFolder(file.folderId);
+  if (!folder) return;
+  const files = (await store.listFiles(file.folderId)).map((f) => (f.id === file.id ? { ...f, expiresAt } : f));
+  await store.markComplete(file.folderId, file.id, now, expiresAt, folderDeleteAfter(folder, files));
+}

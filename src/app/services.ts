@@ -1,0 +1,20 @@
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { Config } from '../config/config.js';
+import type { MetadataStore } from '../store/metadata-store.js';
+
+/**
+ * What the use cases work with: configuration, the two storage ports and the clock. Built once by
+ * the composition root (src/server.ts) and shared by the HTTP routes and the agent surfaces.
+ */
+export interface Services {
+  readonly config: Config;
+  readonly store: MetadataStore;
+  readonly blobs: BlobStore;
+  /** Epoch ms; the only clock the application reads. */
+  readonly clock: () => number;
+}
+
+/** The share link base of a folder on the browser site (no fragment). */
+export function folderUrlBase(config: Config, folderId: string): string {
+  return `${config.webUrl}/f/${folderId}`;
+}

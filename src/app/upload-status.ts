@@ -1,0 +1,26 @@
+import type { UploadStatusResponse } from '../contract/types.js';
+import { isId, tokenMatches } from '../domain/ids.js';
+import { invalid, notFound } from './errors.js';
+import { fileProgress } from './file-progress.js';
+import type { Services } from './services.js';
+
+/**
+ * getV2UploadStatus (spec 4.2). `uploadAuth` is optional, as the spec says; when given it must be
+ * the folder's token, and a wrong one answers exactly like an unknown file (404), so the endpoint
+ * cannot be used to tell which tokens are wrong for which folders.
+ */
+export async function uploadStatus(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  uploadAuth: string | undefined,
+): Promise<UploadStatusResponse> {
+  if (!isId(folderId)) throw invalid('folderId is malformed');
+  if (!isId(fileId)) throw invalid('fileId is malformed');
+  const folder = await services.store.getFolder(folderId);
+  if (!folder) throw notFound('folder not found');
+  if (uploadAuth !== undefined && !tokenMatches(uploadAuth, folder.uploadAuthHash)) throw notFound('file not found');
+  const file = await services.store.getFile(folderId, fileId);
+  if (!file || file.expiresAt <= services.clock()) throw notFound('file not found');
+  return fileProgress(services, file);
+}

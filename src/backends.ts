@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BlobStore } from './blobs/blob-store.js';
+import { LocalBlobStore } from './blobs/local/local-blob-store.js';
+import { ChunkUrlSigner } from './blobs/local/url-signer.js';
+import { ConfigError, type Config } from './config/config.js';
+import { UPLOAD_PATH } from './http/routes/chunks.js';
+import type { MetadataStore } from './store/metadata-store.js';
+import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
+
+/**
+ * Picks the storage implementations from configuration: the embedded ones (SQLite file, local
+ * directory) unless a scale-out backend is configured.
+ */
+export async function openMetadataStore(config: Config): Promise<MetadataStore> {
+  if (config.databaseUrl) throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this build yet');
+  return new SqliteMetadataStore(join(config.dataDir, 'webfolder.db'));
+}
+
+export async function openBlobStore(config: Config, clock: () => number): Promise<BlobStore> {
+  if (config.s3) throw new ConfigError('S3_BUCKET', 'S3 storage is not supported by this build yet');
+  const secret = config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
+  return LocalBlobStore.open(join(config.dataDir, 'blobs'), new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`), clock);
+}
+
+/** The local backend's HMAC key, generated once and kept (mode 0600) so that URLs survive restarts. */
+async function loadOrCreateSecret(dataDir: string): Promise<string> {
+  const path = join(dataDir, 'signing-secret');
+  await mkdir(dataDir, { recursive: true });
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(32).toString('base64url');
+  try {
+    await writeFile(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (error) {
+    // Another process created it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return (await readFile(path, 'utf8')).trim();
+    throw error;
+  }
+}

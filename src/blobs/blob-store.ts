@@ -1,0 +1,88 @@
+import type { Readable } from 'node:stream';
+import type { UploadUrls } from '../contract/types.js';
+
+/**
+ * The bytes port, shaped like tusd's datastore: one small base interface that every backend has,
+ * and each optional capability as its own interface, detected at composition time.
+ *
+ * Bytes are stored as one object per encrypted chunk, addressed by folder, file and chunk number.
+ * The store is the single source of truth for which chunks exist: a chunk is present once it is
+ * fully and durably stored, never before, and never partly.
+ */
+export interface ChunkRef {
+  readonly folderId: string;
+  readonly fileId: string;
+}
+
+/** What the presigner needs to know of a file: its id and the exact length of every chunk. */
+export interface PresignRequest extends ChunkRef {
+  readonly chunks: number;
+  /** Encrypted length of chunk n (1-based). */
+  readonly chunkLength: (n: number) => number;
+  /** Epoch ms after which the URLs stop working. */
+  readonly expiresAt: number;
+}
+
+export interface BlobStore {
+  /** Presigned upload URLs for every chunk of a file, in the file.kiwi `uploadUrls` shape. */
+  presignUploads(request: PresignRequest): Promise<UploadUrls>;
+  /** Chunk number -> stored byte length, for every chunk of the file that is fully stored. */
+  listChunks(ref: ChunkRef): Promise<Map<number, number>>;
+  /** The stored bytes of one chunk; rejects with BlobNotFoundError if absent. */
+  readChunk(ref: ChunkRef, n: number): Promise<Readable>;
+  /** Removes every chunk of the file. Idempotent. */
+  deleteFile(ref: ChunkRef): Promise<void>;
+  /** Removes every object of the folder, leaving nothing behind. Idempotent. */
+  deleteFolder(folderId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Capability: the store receives chunk bodies through this process (the local backend). Backends
+ * without it (S3) are uploaded to directly by clients.
+ */
+export interface ChunkReceiver {
+  /**
+   * Checks a chunk URL's signature and expiry for the given expected length; throws
+   * ChunkUrlError when it does not verify. Called before any byte of the body is read.
+   */
+  verifyChunkUrl(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void;
+  /**
+   * Streams `body` to durable storage as chunk n. Resolves once exactly `expectedLength` bytes are
+   * on disk (written, synced, renamed into place); rejects with ChunkLengthError and keeps nothing if
+   * the body is shorter or longer. Replaces an existing chunk atomically.
+   */
+  writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: Readable): Promise<void>;
+}
+
+/** Capability: the store can hand out presigned download URLs (S3). */
+export interface ChunkDownloadPresigner {
+  presignDownload(ref: ChunkRef, n: number, expiresAt: number): Promise<string>;
+}
+
+export interface ChunkUrlQuery {
+  readonly [name: string]: string | undefined;
+}
+
+export function isChunkReceiver(store: BlobStore): store is BlobStore & ChunkReceiver {
+  return typeof (store as Partial<ChunkReceiver>).writeChunk === 'function';
+}
+
+export function isDownloadPresigner(store: BlobStore): store is BlobStore & ChunkDownloadPresigner {
+  return typeof (store as Partial<ChunkDownloadPresigner>).presignDownload === 'function';
+}
+
+export class BlobNotFoundError extends Error {
+  override name = 'BlobNotFoundError';
+}
+export class ChunkUrlError extends Error {
+  override name = 'ChunkUrlError';
+}
+export class ChunkLengthError extends Error {
+  override name = 'ChunkLengthError';
+}
+
+/** Chunk numbers in object keys and URLs: five digits, zero-padded (the file.kiwi rule). */
+export function chunkKeyNumber(n: number): string {
+  return String(n).padStart(5, '0');
+}

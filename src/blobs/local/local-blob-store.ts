@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { UploadUrls } from '../../contract/types.js';
+import {
+  BlobNotFoundError,
+  ChunkLengthError,
+  chunkKeyNumber,
+  type BlobStore,
+  type ChunkReceiver,
+  type ChunkRef,
+  type ChunkUrlQuery,
+  type PresignRequest,
+} from '../blob-store.js';
+import { ChunkUrlSigner } from './url-signer.js';
+
+/**
+ * The embedded bytes store: one file per encrypted chunk under `<root>/<folderId>/<fileId>/NNNNN`.
+ *
+ * A chunk is written to `<root>/.incoming/` (same filesystem), fsynced, renamed into place and the
+ * directory fsynced: so a chunk name exists only for a complete, durable chunk, and a process killed
+ * mid-write leaves only an incoming file, which the next start removes.
+ */
+const CHUNK_NAME = /^\d{5,}$/;
+
+export class LocalBlobStore implements BlobStore, ChunkReceiver {
+  private readonly incoming: string;
+
+  private constructor(
+    private readonly root: string,
+    private readonly signer: ChunkUrlSigner,
+    private readonly clock: () => number,
+  ) {
+    this.incoming = join(root, '.incoming');
+  }
+
+  static async open(root: string, signer: ChunkUrlSigner, clock: () => number): Promise<LocalBlobStore> {
+    const store = new LocalBlobStore(root, signer, clock);
+    // Anything still incoming belongs to a write that a crash or kill interrupted.
+    await rm(store.incoming, { recursive: true, force: true });
+    await mkdir(store.incoming, { recursive: true });
+    return store;
+  }
+
+  private fileDir(ref: ChunkRef): string {
+    return join(this.root, ref.folderId, ref.fileId);
+  }
+
+  async presignUploads(request: PresignRequest): Promise<UploadUrls> {
+    return this.signer.presign(request, this.clock());
+  }
+
+  verifyChunkUrl(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void {
+    this.signer.verify(ref, n, expectedLength, query, now);
+  }
+
+  async writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: Readable): Promise<void> {
+    const dir = this.fileDir(ref);
+    const temp = join(this.incoming, `${ref.fileId}-${n}-${randomBytes(6).toString('hex')}`);
+    let received = 0;
+    try {
+      const out = createWriteStream(temp, { flags: 'wx', highWaterMark: 1 << 20 });
+      await pipeline(
+        body,
+        async function* limitLength(source: AsyncIterable<Buffer>) {
+          for await (const piece of source) {
+            received += piece.length;
+            if (received > expectedLength) throw new ChunkLengthError(`chunk body is longer than ${expectedLength} bytes`);
+            yield piece;
+          }
+        },
+        out,
+      );
+      if (received !== expectedLength) throw new ChunkLengthError(`chunk body has ${received} bytes, expected ${expectedLength}`);
+      const handle = await open(temp, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await mkdir(dir, { recursive: true });
+      await rename(temp, join(dir, chunkKeyNumber(n)));
+      await syncDirectory(dir);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async listChunks(ref: ChunkRef): Promise<Map<number, number>> {
+    const dir = this.fileDir(ref);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      throw error;
+    }
+    const chunks = names.filter((name) => CHUNK_NAME.test(name));
+    const sizes = await Promise.all(chunks.map(async (name) => (await stat(join(dir, name))).size));
+    return new Map(chunks.map((name, i) => [Number(name), sizes[i]!]));
+  }
+
+  async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
+    try {
+      const handle = await open(join(this.fileDir(ref), chunkKeyNumber(n)), 'r');
+      return handle.createReadStream({ highWaterMark: 1 << 20 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(`chunk ${n} is not stored`);
+      throw error;
+    }
+  }
+
+  async deleteFile(ref: ChunkRef): Promise<void> {
+    await rm(this.fileDir(ref), { recursive: true, force: true });
+  }
+
+  async deleteFolder(folderId: string): Promise<void> {
+    await rm(join(this.root, folderId), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Makes a rename inside `dir` durable (POSIX needs the directory itself synced). */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

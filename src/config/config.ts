@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+import { MIN_CHUNK_SIZE_MIB } from '../domain/chunk-plan.js';
+
+/**
+ * Configuration comes from environment variables, or the same names as `--kebab-case` command-line
+ * flags (flags win). Every value is checked at start; a bad one stops the start with a message that
+ * names the variable. See docs/configuration.md for the reference.
+ */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Public address of the API, without a trailing slash. */
+  readonly baseUrl: string;
+  /** Public address of the browser site, without a trailing slash. */
+  readonly webUrl: string;
+  /** Public address of the documentation site, without a trailing slash. */
+  readonly docsUrl: string;
+  readonly dataDir: string;
+  readonly chunkSizeMiB: number;
+  readonly freeDownloadHours: number;
+  /** How long presigned chunk upload URLs stay valid. */
+  readonly uploadUrlTtlSeconds: number;
+  /** HMAC key for the local backend's chunk URLs; generated and kept in DATA_DIR when absent. */
+  readonly signingSecret: string | null;
+  readonly sweepIntervalSeconds: number;
+  readonly maxJsonBodyBytes: number;
+  readonly rateLimit: {
+    readonly windowSeconds: number;
+    readonly create: number;
+    readonly status: number;
+    readonly chunk: number;
+    readonly site: number;
+    readonly agents: number;
+  };
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+  /** Shifts the service clock; for hosts with a wrong clock and for expiry tests. */
+  readonly clockOffsetSeconds: number;
+  readonly databaseUrl: string | null;
+  readonly redisUrl: string | null;
+  readonly s3: S3Config | null;
+}
+
+export interface S3Config {
+  readonly endpoint: string | null;
+  readonly region: string;
+  readonly bucket: string;
+  readonly accessKeyId: string | null;
+  readonly secretAccessKey: string | null;
+  readonly forcePathStyle: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Source = Readonly<Record<string, string | undefined>>;
+
+/** `--base-url=x` / `--base-url x` -> { BASE_URL: 'x' }. Unknown flags are refused. */
+export function flagsToEnv(argv: readonly string[], known: readonly string[] = KNOWN_VARIABLES): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const m = /^--([a-z0-9-]+)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new ConfigError(arg, 'unexpected argument (flags look like --port 8080)');
+    const name = m[1]!.toUpperCase().replace(/-/g, '_');
+    if (!known.includes(name)) throw new ConfigError(`--${m[1]}`, 'unknown flag');
+    let value = m[2];
+    if (value === undefined) {
+      value = argv[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${m[1]}`, 'needs a value');
+      i++;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+export const KNOWN_VARIABLES = [
+  'PORT', 'HOST', 'BASE_URL', 'WEB_URL', 'DOCS_URL', 'DATA_DIR', 'CHUNK_SIZE_MIB', 'FREE_DOWNLOAD_HOURS',
+  'UPLOAD_URL_TTL_SECONDS', 'SIGNING_SECRET', 'SWEEP_INTERVAL_SECONDS', 'MAX_JSON_BODY_BYTES',
+  'RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_CREATE', 'RATE_LIMIT_STATUS', 'RATE_LIMIT_CHUNK', 'RATE_LIMIT_SITE',
+  'RATE_LIMIT_AGENTS', 'TRUST_PROXY', 'LOG_LEVEL', 'CLOCK_OFFSET_SECONDS', 'DATABASE_URL', 'REDIS_URL',
+  'S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE',
+] as const;
+
+function int(src: Source, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = src[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(src: Source, name: string, fallback: boolean): boolean {
+  const raw = src[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${src[name]}"`);
+}
+
+function url(src: Source, name: string, fallback: string, protocols: readonly string[] = ['http:', 'https:']): string {
+  const raw = src[name]?.trim() || fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
+  if (parsed.hash || parsed.search) throw new ConfigError(name, 'must not have a query or fragment');
+  return raw.replace(/\/+$/, '');
+}
+
+function optionalUrl(src: Source, name: string, protocols: readonly string[]): string | null {
+  return src[name]?.trim() ? url(src, name, '', protocols) : null;
+}
+
+export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
+  const src: Source = { ...env, ...flagsToEnv(argv) };
+  const port = int(src, 'PORT', 8080, 0, 65535);
+  const host = src.HOST?.trim() || '127.0.0.1';
+  const publicHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const baseUrl = url(src, 'BASE_URL', `http://${publicHost}:${port}`);
+  const chunkSizeMiB = int(src, 'CHUNK_SIZE_MIB', 10, MIN_CHUNK_SIZE_MIB, 4096);
+  const s3Bucket = src.S3_BUCKET?.trim() || null;
+  return {
+    port,
+    host,
+    baseUrl,
+    webUrl: url(src, 'WEB_URL', baseUrl),
+    docsUrl: url(src, 'DOCS_URL', `${baseUrl}/docs`),
+    dataDir: resolve(src.DATA_DIR?.trim() || './data'),
+    chunkSizeMiB,
+    freeDownloadHours: int(src, 'FREE_DOWNLOAD_HOURS', 72, 1, 24 * 365),
+    // S3 SigV4 presigned URLs are valid for at most 7 days; the local backend keeps the same ceiling.
+    uploadUrlTtlSeconds: int(src, 'UPLOAD_URL_TTL_SECONDS', 72 * 3600, 60, 7 * 24 * 3600),
+    signingSecret: src.SIGNING_SECRET?.length ? checkSecret(src.SIGNING_SECRET) : null,
+    sweepIntervalSeconds: int(src, 'SWEEP_INTERVAL_SECONDS', 60, 1, 24 * 3600),
+    maxJsonBodyBytes: int(src, 'MAX_JSON_BODY_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    rateLimit: {
+      windowSeconds: int(src, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 24 * 3600),
+      create: int(src, 'RATE_LIMIT_CREATE', 60, 1),
+      status: int(src, 'RATE_LIMIT_STATUS', 600, 1),
+      chunk: int(src, 'RATE_LIMIT_CHUNK', 6000, 1),
+      site: int(src, 'RATE_LIMIT_SITE', 1200, 1),
+      agents: int(src, 'RATE_LIMIT_AGENTS', 300, 1),
+    },
+    trustProxy: bool(src, 'TRUST_PROXY', false),
+    logLevel: checkLogLevel(src.LOG_LEVEL?.trim() || 'info'),
+    clockOffsetSeconds: int(src, 'CLOCK_OFFSET_SECONDS', 0, -10 * 365 * 86400, 10 * 365 * 86400),
+    databaseUrl: optionalUrl(src, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: optionalUrl(src, 'REDIS_URL', ['redis:', 'rediss:']),
+    s3: s3Bucket
+      ? {
+          endpoint: optionalUrl(src, 'S3_ENDPOINT', ['http:', 'https:']),
+          region: src.S3_REGION?.trim() || 'us-east-1',
+          bucket: checkBucket(s3Bucket),
+          accessKeyId: src.S3_ACCESS_KEY_ID?.trim() || null,
+          secretAccessKey: src.S3_SECRET_ACCESS_KEY?.trim() || null,
+          forcePathStyle: bool(src, 'S3_FORCE_PATH_STYLE', false),
+        }
+      : null,
+  };
+}
+
+function checkSecret(value: string): string {
+  if (value.length < 32) throw new ConfigError('SIGNING_SECRET', 'must be at least 32 characters');
+  return value;
+}
+
+function checkLogLevel(value: string): string {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(value)) throw new ConfigError('LOG_LEVEL', `must be one of ${levels.join(', ')}`);
+  return value;
+}
+
+function checkBucket(value: string): string {
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value)) throw new ConfigError('S3_BUCKET', `"${value}" is not a valid bucket name`);
+  return value;
+}

@@ -1,0 +1,162 @@
+import type { Config } from '../config/config.js';
+import {
+  createRequestSchema,
+  createResponseDirectSchema,
+  createResponseEmptySchema,
+  errorResponseSchema,
+  fileEntrySchema,
+  registeredFileSchema,
+  uploadStatusResponseSchema,
+  uploadUrlsSchema,
+} from '../contract/schemas.js';
+import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
+import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { OPENAPI_VERSION, surfaceUrl } from './surfaces.js';
+
+/**
+ * The OpenAPI 3.1 document, assembled from the contract schemas (OpenAPI 3.1 schemas are JSON
+ * Schema), so it cannot disagree with what the server validates and serialises.
+ */
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorResponses = (statuses: readonly number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      String(s),
+      { description: ERROR_DESCRIPTIONS[s], content: { 'application/json': { schema: ref('ErrorResponse'), example: { error: ERROR_EXAMPLES[s] } } } },
+    ]),
+  );
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is malformed; `error` names the field or rule at fault.',
+  404: 'Unknown folder or file, an expired file, or a wrong uploadAuth.',
+  429: 'Too many requests from this client address; retry after the `Retry-After` header (seconds).',
+  500: 'A fault of the service.',
+};
+const ERROR_EXAMPLES: Record<number, string> = {
+  400: 'files[2].filesize must be greater than 0',
+  404: 'file not found',
+  429: 'too many requests: retry in 42 seconds',
+  500: 'internal error',
+};
+
+export const CHUNK_UPLOAD_RULE = `Chunk n (1-based) of a registered file is uploaded with
+\`PUT head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]\`, where NNNNN is n
+zero-padded to five digits, sending every header in \`headers\` plus \`Content-Length\`.
+\`signatures.length\` equals \`chunks\`. The body of chunk n is plaintext bytes
+\`[(n-1)*chunkSize, min(n*chunkSize, filesize))\` encrypted as one RFC 8188 aes128gcm message with
+record size 65536, so its length is exactly \`21 + p + 17*ceil(p/65519)\` for \`p\` plaintext bytes.
+Chunks may be sent in any order and in parallel; a file is complete once every chunk is stored, which
+upload-status reports. There is no separate completion call.`;
+
+export function openApiDocument(config: Config) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'webfolder API',
+      version: OPENAPI_VERSION,
+      summary: 'End-to-end-encrypted share folders for people and agents.',
+      description: `Create share folders.
+
+**Empty-folder flow** (for agents): \`POST /v2/folders\` without \`files\`. Give the full \`folderUrl\`
+(with its \`#\` fragment, which holds the encryption key) to the person. They open it in a browser and
+upload at least one file within ${UPLOAD_REQUIRED_WITHIN_HOURS} hours; the first uploader becomes the
+owner; then the same link is shared with recipients. Use mode \`send\` for one person sending to others,
+\`share\` for collaborators; do not choose \`request\` in this flow.
+
+**Direct API upload flow** (for programs): \`POST /v2/folders\` with up to 10 \`files\` and
+\`encryption.ske\`; upload each chunk to its presigned URL, then check \`upload-status\`.
+
+${CHUNK_UPLOAD_RULE}
+
+Files have at most ${MAX_CHUNKS_PER_FILE} chunks; chunkSize is a whole number of MiB (10 MiB by default,
+larger only for very large files). Encryption format: ${config.docsUrl}/encryption.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    externalDocs: { url: config.docsUrl, description: 'webfolder documentation' },
+    servers: [{ url: config.baseUrl }],
+    paths: {
+      '/v2/folders': {
+        post: {
+          operationId: 'createV2Folder',
+          summary: 'Create a share folder',
+          description: 'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
+          requestBody: {
+            required: false,
+            content: {
+              'application/json': {
+                schema: ref('V2FolderCreateRequest'),
+                examples: {
+                  emptyFolder: { summary: 'Empty folder for a person to upload into', value: { title: 'Holiday photos', mode: 'send' } },
+                  directUpload: {
+                    summary: 'Direct API upload of one file',
+                    value: { mode: 'send', encryption: { ske: '<RFC 8188 message, base64url>' }, files: [{ filename: '<encrypted name>', filesize: 31457280 }] },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'The created folder: the empty-folder variant when no files were given, else the direct-API-upload variant.',
+              content: {
+                'application/json': {
+                  schema: ref('V2FolderCreateResponse'),
+                  examples: {
+                    emptyFolder: {
+                      value: {
+                        folderId: 'q1w2e3r4t5y6u7i8',
+                        folderUrl: `${config.webUrl}/f/q1w2e3r4t5y6u7i8#hBpPDCeFGgmzeR5J3sZQ2w`,
+                        folderUrlBase: `${config.webUrl}/f/q1w2e3r4t5y6u7i8`,
+                        mode: 'send',
+                        uploadRequiredWithinHours: UPLOAD_REQUIRED_WITHIN_HOURS,
+                        files: [],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            ...errorResponses([400, 429, 500]),
+          },
+        },
+      },
+      '/v2/folders/{folderId}/files/{fileId}/upload-status': {
+        get: {
+          operationId: 'getV2UploadStatus',
+          summary: 'Check direct API upload status',
+          description: 'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
+          parameters: [
+            { name: 'folderId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'uploadAuth', in: 'query', required: false, schema: { type: 'string' }, description: 'The uploadAuth token returned by folder creation.' },
+          ],
+          responses: {
+            '200': { description: 'Upload status', content: { 'application/json': { schema: ref('V2UploadStatusResponse'), example: { complete: false, missing: [2, 5] } } } },
+            ...errorResponses([400, 404, 429, 500]),
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        V2FolderCreateRequest: {
+          ...createRequestSchema,
+          properties: { ...createRequestSchema.properties, encryption: ref('V2FolderEncryption'), files: { ...createRequestSchema.properties.files, items: ref('V2FolderFileEntry') } },
+        },
+        V2FolderEncryption: createRequestSchema.properties.encryption,
+        V2FolderFileEntry: fileEntrySchema,
+        V2FolderCreateResponse: { oneOf: [ref('V2FolderCreateResponseEmpty'), ref('V2FolderCreateResponseDirect')] },
+        V2FolderCreateResponseEmpty: createResponseEmptySchema,
+        V2FolderCreateResponseDirect: {
+          ...createResponseDirectSchema,
+          properties: { ...createResponseDirectSchema.properties, files: { type: 'array', items: ref('V2RegisteredFile') } },
+        },
+        V2RegisteredFile: { ...registeredFileSchema, properties: { ...registeredFileSchema.properties, uploadUrls: ref('V2UploadUrls') } },
+        V2UploadUrls: uploadUrlsSchema,
+        V2UploadStatusResponse: uploadStatusResponseSchema,
+        ErrorResponse: errorResponseSchema,
+      },
+    },
+    'x-agent-surfaces': { mcp: surfaceUrl(config.baseUrl, 'mcp'), a2a: surfaceUrl(config.baseUrl, 'agentCard'), llms: surfaceUrl(config.baseUrl, 'llms') },
+  };
+}

@@ -1,0 +1,40 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Identifiers and secrets. Folder and file ids are 16 base64url characters (96 random bits): short
+ * enough for a link, too many to guess. Tokens (uploadAuth, owner credentials) carry 256 bits and
+ * are stored only as SHA-256 hashes, compared in constant time.
+ */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+
+export function newId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+export function isId(value: unknown): value is string {
+  return typeof value === 'string' && ID_PATTERN.test(value);
+}
+
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The folder secret of the browser encryption format: 16 random bytes, base64url, carried only in
+ * the URL fragment. Generated here for the empty-folder flow and returned once; never stored.
+ */
+export function newFolderSecret(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('base64url');
+}
+
+/** Constant-time check of a presented token against a stored hash. */
+export function tokenMatches(presented: string, storedHash: string | null): boolean {
+  if (storedHash === null) return false;
+  const a = Buffer.from(hashToken(presented), 'utf8');
+  const b = Buffer.from(storedHash, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

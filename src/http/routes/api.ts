@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { createFolder } from '../../app/create-folder.js';
+import type { Services } from '../../app/services.js';
+import { uploadStatus } from '../../app/upload-status.js';
+import { createResponseSchema, errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
+import { installJsonBodies } from '../json-body.js';
+import { rateLimitFor } from '../rate-limits.js';
+
+/** The two operations of the v2 contract (spec 4.1, 4.2). Responses are serialised by their schemas. */
+export async function apiRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const { config } = services;
+  installJsonBodies(app, config.maxJsonBodyBytes);
+
+  app.post(
+    '/v2/folders',
+    {
+      config: { rateLimit: rateLimitFor(config, 'create') },
+      schema: { response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
+    },
+    async (request) => createFolder(services, request.body),
+  );
+
+  app.get<{ Params: { folderId: string; fileId: string }; Querystring: Record<string, unknown> }>(
+    '/v2/folders/:folderId/files/:fileId/upload-status',
+    {
+      config: { rateLimit: rateLimitFor(config, 'status') },
+      schema: { response: { 200: uploadStatusResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
+    },
+    async (request) => {
+      const auth = request.query.uploadAuth;
+      // A repeated parameter arrives as an array: ambiguous, so refused.
+      if (auth !== undefined && typeof auth !== 'string') return Promise.reject(Object.assign(new Error('uploadAuth must be given once'), { statusCode: 400 }));
+      return uploadStatus(services, request.params.folderId, request.params.fileId, auth);
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Services } from './app/services.js';
+import { startSweeper } from './app/sweeper.js';
+import { openBlobStore, openMetadataStore } from './backends.js';
+import type { Config } from './config/config.js';
+import { installErrorHandling } from './http/errors.js';
+import { loggerOptions } from './http/logging.js';
+import { installRateLimits } from './http/rate-limits.js';
+import { apiRoutes } from './http/routes/api.js';
+import { chunkRoutes } from './http/routes/chunks.js';
+import { discoveryRoutes } from './http/routes/discovery.js';
+
+/**
+ * The composition root: opens the backends chosen by configuration, builds the services the use
+ * cases share, and registers every HTTP concern as its own encapsulated plugin.
+ */
+export interface Webfolder {
+  readonly app: FastifyInstance;
+  readonly services: Services;
+  /** Stops the sweeper, the HTTP server and the backends. */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** Replaces the logger options (tests pass false or a destination). */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** Runs the expiry sweeper (default true). */
+  readonly sweeper?: boolean;
+}
+
+export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
+  const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
+  const store = await openMetadataStore(config);
+  const blobs = await openBlobStore(config, clock);
+  const services: Services = { config, store, blobs, clock };
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: config.maxJsonBodyBytes,
+    return503OnClosing: true,
+    // The spec forbids unknown properties and type coercion: refuse, never strip or convert.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+  });
+  installErrorHandling(app);
+  // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
+  await installRateLimits(app, config, redis);
+  await app.register(apiRoutes, { services });
+  await app.register(chunkRoutes, { services });
+  await app.register(discoveryRoutes, { services });
+
+  const stopSweeper =
+    options.sweeper === false
+      ? async () => {}
+      : startSweeper(
+          services,
+          config.sweepIntervalSeconds * 1000,
+          (error) => app.log.error({ err: error }, 'sweep failed'),
+          (r) => {
+            if (r.foldersDeleted || r.filesDeleted) app.log.info(r, 'swept expired folders and files');
+          },
+        );
+
+  let closed = false;
+  return {
+    app,
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await stopSweeper();
+      await app.close();
+      await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Ordered schema migrations; version = index + 1. Applied at start, each in its own transaction.
+ * Never edit a released entry: append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE folders (
+     id TEXT PRIMARY KEY,
+     mode TEXT NOT NULL CHECK (mode IN ('send', 'share', 'request')),
+     title TEXT NOT NULL,
+     flow TEXT NOT NULL CHECK (flow IN ('empty', 'direct')),
+     created_at INTEGER NOT NULL,
+     ske TEXT,
+     upload_auth_hash TEXT,
+     owner_token_hash TEXT,
+     owner_public_key TEXT,
+     delete_after INTEGER NOT NULL,
+     deleting_since INTEGER
+   );
+   CREATE INDEX folders_delete_after ON folders (delete_after);
+   CREATE TABLE files (
+     id TEXT PRIMARY KEY,
+     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     filename TEXT NOT NULL,
+     mimetype TEXT,
+     filesize INTEGER NOT NULL,
+     chunk_size INTEGER NOT NULL,
+     chunks INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     completed_at INTEGER,
+     expires_at INTEGER NOT NULL,
+     uploader_tag TEXT,
+     UNIQUE (folder_id, position)
+   );
+   CREATE INDEX files_expires_at ON files (expires_at);`,
+];

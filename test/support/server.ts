@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/config.js';
+import { buildServer, type Webfolder } from '../../src/server.js';
+
+/**
+ * Real servers for tests: the whole service listening on a loopback port over real files in a fresh
+ * temporary DATA_DIR. `startServer` runs it in the test process; `spawnServer` runs `src/main.ts` as
+ * a child process (for restarts, kill -9 and anything that must not share the test's memory).
+ */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function tempDir(prefix = 'webfolder-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export interface RunningServer {
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly server: Webfolder;
+  close(): Promise<void>;
+}
+
+/** Starts the service in-process. `env` overrides configuration variables (DATA_DIR defaults to a temp dir). */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const ownDataDir = env.DATA_DIR ? null : await tempDir();
+  const dataDir = env.DATA_DIR ?? ownDataDir!;
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
+  const server = await buildServer(config, { logger: env.LOG_LEVEL ? undefined : false });
+  await server.app.listen({ port, host: '127.0.0.1' });
+  return {
+    baseUrl: config.baseUrl,
+    dataDir,
+    server,
+    async close() {
+      await server.close();
+      if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SpawnedServer {
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number | null>;
+  /** SIGKILL and wait for exit. */
+  kill(): Promise<void>;
+}
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+/** Runs `src/main.ts` in a child process and waits until it answers HTTP. */
+export async function spawnServer(env: Record<string, string>, port?: number): Promise<SpawnedServer> {
+  const usePort = port ?? (await freePort());
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(usePort), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${usePort}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const res = await fetch(`${baseUrl}/`, { headers: { accept: 'application/json' } });
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 30 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    port: usePort,
+    child,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
