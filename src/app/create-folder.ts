@@ -88,6 +88,7 @@ async function createDirectUpload(
       completedAt: null,
       expiresAt,
       uploaderTag: null,
+      sealedKey: null,
     };
   });
   // Presign before persisting: if the blob backend fails, nothing is left behind.

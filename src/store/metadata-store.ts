@@ -46,6 +46,11 @@ export interface FileRecord {
   readonly expiresAt: number;
   /** Opaque tag of the browser that uploaded it (hash of its visitor credential), or null. */
   readonly uploaderTag: string | null;
+  /**
+   * Request mode: the file's own secret sealed to the owner's public key by the uploading browser,
+   * opaque to the server; null when the file is encrypted under the folder secret.
+   */
+  readonly sealedKey: string | null;
 }
 
 export interface MetadataStore {

@@ -30,6 +30,7 @@ export const MIGRATIONS: readonly string[] = [
      completed_at INTEGER,
      expires_at INTEGER NOT NULL,
      uploader_tag TEXT,
+     sealed_key TEXT,
      UNIQUE (folder_id, position)
    );
    CREATE INDEX files_expires_at ON files (expires_at);`,

@@ -37,6 +37,7 @@ interface FileRow {
   completed_at: number | null;
   expires_at: number;
   uploader_tag: string | null;
+  sealed_key: string | null;
 }
 
 const toFolder = (r: FolderRow): FolderRecord => ({
@@ -65,6 +66,7 @@ const toFile = (r: FileRow): FileRecord => ({
   completedAt: r.completed_at,
   expiresAt: r.expires_at,
   uploaderTag: r.uploader_tag,
+  sealedKey: r.sealed_key,
 });
 
 export class SqliteMetadataStore implements MetadataStore {
@@ -86,8 +88,8 @@ export class SqliteMetadataStore implements MetadataStore {
          VALUES (@id, @mode, @title, @flow, @createdAt, @ske, @uploadAuthHash, @ownerTokenHash, @ownerPublicKey, @deleteAfter)`,
       ),
       insertFile: db.prepare(
-        `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag)
-         VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag)`,
+        `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
+         VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag, @sealedKey)`,
       ),
       getFolder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),
       getFile: db.prepare<[string, string], FileRow>(
