@@ -11,6 +11,7 @@ import { installRateLimits } from './http/rate-limits.js';
 import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
+import { siteRoutes } from './http/routes/site.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -52,6 +53,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(apiRoutes, { services });
   await app.register(chunkRoutes, { services });
   await app.register(discoveryRoutes, { services });
+  await app.register(siteRoutes, { services });
 
   const stopSweeper =
     options.sweeper === false

@@ -1,13 +1,13 @@
-import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
 import { hashToken, newFolderSecret, newId, newToken } from '../domain/ids.js';
-import { emptyFolderDeadline, fileExpiresAt, folderDeleteAfter } from '../domain/lifecycle.js';
+import { emptyFolderDeadline, folderDeleteAfter } from '../domain/lifecycle.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry } from '../contract/types.js';
 import { validateCreateRequest } from '../contract/validation.js';
-import type { FileRecord, FolderRecord } from '../store/metadata-store.js';
+import type { FolderRecord } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
+import { registerFiles } from './register-files.js';
 import { folderUrlBase, type Services } from './services.js';
 
 /**
@@ -69,40 +69,10 @@ async function createDirectUpload(
   services: Services,
   f: FolderBasics & { ske: string; files: readonly FileEntry[] },
 ): Promise<CreateResponseDirect> {
-  const { config, store, blobs } = services;
+  const { config, store } = services;
   const uploadAuth = newToken();
-  const expiresAt = fileExpiresAt(f.now, null, config.freeDownloadHours);
-  const urlsExpireAt = f.now + config.uploadUrlTtlSeconds * 1000;
-  const records: FileRecord[] = f.files.map((entry, position) => {
-    const plan = planChunks(entry.filesize, config.chunkSizeMiB);
-    return {
-      id: newId(),
-      folderId: f.folderId,
-      position,
-      filename: entry.filename,
-      mimetype: entry.mimetype ?? null,
-      filesize: entry.filesize,
-      chunkSize: plan.chunkSize,
-      chunks: plan.chunks,
-      createdAt: f.now,
-      completedAt: null,
-      expiresAt,
-      uploaderTag: null,
-      sealedKey: null,
-    };
-  });
   // Presign before persisting: if the blob backend fails, nothing is left behind.
-  const uploadUrls = await Promise.all(
-    records.map((r) =>
-      blobs.presignUploads({
-        folderId: f.folderId,
-        fileId: r.id,
-        chunks: r.chunks,
-        chunkLength: (n) => encryptedChunkLength(r, n),
-        expiresAt: urlsExpireAt,
-      }),
-    ),
-  );
+  const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files);
   const folder: FolderRecord = {
     id: f.folderId,
     mode: f.mode,

@@ -5,6 +5,7 @@ import { publishedSchema, type PublishedSchemaName } from '../../discovery/publi
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
 import { escapeHtml } from '../html.js';
+import { siteCspHeader, sitePageHtml, sitePath } from './site.js';
 
 /**
  * Machine-readable documents: OpenAPI, the published schemas and the service index. Each is built
@@ -26,7 +27,12 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
   const indexHtml = renderIndexHtml(index);
   app.get('/', async (request, reply) => {
     reply.header('vary', 'Accept');
-    if (prefersHtml(request.headers.accept)) return reply.type('text/html; charset=utf-8').send(indexHtml);
+    if (prefersHtml(request.headers.accept)) {
+      // When the browser site lives at the root, browsers get its home page here.
+      const sitePage = sitePath(config) === '' ? sitePageHtml(config) : null;
+      if (sitePage) return reply.type('text/html; charset=utf-8').header('content-security-policy', siteCspHeader(config)).send(sitePage);
+      return reply.type('text/html; charset=utf-8').send(indexHtml);
+    }
     return reply.type('application/json; charset=utf-8').send(indexJson);
   });
   app.get('/.well-known/webfolder.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(indexJson));

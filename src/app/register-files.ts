@@ -1,0 +1,71 @@
+import type { UploadUrls } from '../contract/types.js';
+import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
+import { newId } from '../domain/ids.js';
+import { fileExpiresAt } from '../domain/lifecycle.js';
+import type { FileRecord } from '../store/metadata-store.js';
+import type { Services } from './services.js';
+
+/** One file to register: what the create request's file entry carries, plus the browser's extras. */
+export interface FileToRegister {
+  readonly filename: string;
+  readonly filesize: number;
+  readonly mimetype?: string | null | undefined;
+  /** Tag of the uploading browser (hash of its visitor credential), if known. */
+  readonly uploaderTag?: string | null | undefined;
+  /** Request mode: the file's own secret sealed to the owner's public key. */
+  readonly sealedKey?: string | null | undefined;
+}
+
+export interface RegisteredFiles {
+  /** The records to persist, positions 0.. in the given order (the store renumbers appended files). */
+  readonly records: FileRecord[];
+  /** Presigned upload URLs of each record, same order. */
+  readonly uploadUrls: UploadUrls[];
+}
+
+/**
+ * File registration shared by the direct-upload create (POST /v2/folders) and the browser site's
+ * uploads: plans the chunks of each file, builds its record and presigns its chunk URLs. Nothing is
+ * persisted here: the caller stores the records (createFolder or addFiles) once presigning succeeded,
+ * so a failing blob backend leaves nothing behind.
+ */
+export async function registerFiles(
+  services: Services,
+  folderId: string,
+  now: number,
+  entries: readonly FileToRegister[],
+): Promise<RegisteredFiles> {
+  const { config, blobs } = services;
+  const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
+  const records: FileRecord[] = entries.map((entry, position) => {
+    const plan = planChunks(entry.filesize, config.chunkSizeMiB);
+    return {
+      id: newId(),
+      folderId,
+      position,
+      filename: entry.filename,
+      mimetype: entry.mimetype ?? null,
+      filesize: entry.filesize,
+      chunkSize: plan.chunkSize,
+      chunks: plan.chunks,
+      createdAt: now,
+      completedAt: null,
+      expiresAt,
+      uploaderTag: entry.uploaderTag ?? null,
+      sealedKey: entry.sealedKey ?? null,
+    };
+  });
+  const uploadUrls = await Promise.all(records.map((r) => presignFile(services, r, now)));
+  return { records, uploadUrls };
+}
+
+/** Fresh presigned URLs for every chunk of a registered file (also used to resume an upload). */
+export function presignFile(services: Services, file: FileRecord, now: number): Promise<UploadUrls> {
+  return services.blobs.presignUploads({
+    folderId: file.folderId,
+    fileId: file.id,
+    chunks: file.chunks,
+    chunkLength: (n) => encryptedChunkLength(file, n),
+    expiresAt: now + services.config.uploadUrlTtlSeconds * 1000,
+  });
+}

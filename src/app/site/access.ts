@@ -1,0 +1,88 @@
+import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
+import { isDue } from '../../domain/lifecycle.js';
+import { may, type Action, type Mode, type Role } from '../../domain/modes.js';
+import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
+import { AppError, forbidden, invalid, notFound } from '../errors.js';
+import type { Services } from '../services.js';
+
+/**
+ * Who is calling a browser-site endpoint. The owner presents the credential its browser derived at
+ * claim time (`X-Owner-Token`); the server keeps only its hash and compares in constant time. Any
+ * browser may present a visitor token (`X-Visitor-Token`, random, kept in its storage) so that its
+ * own uploads can be resumed; it grants nothing else.
+ */
+export interface Caller {
+  readonly ownerToken?: string | undefined;
+  readonly visitorToken?: string | undefined;
+}
+
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** Refuses malformed credentials instead of treating them as absent (a client bug must show). */
+export function checkCaller(caller: Caller): Caller {
+  if (caller.ownerToken !== undefined && !TOKEN.test(caller.ownerToken)) throw invalid('X-Owner-Token is malformed');
+  if (caller.visitorToken !== undefined && !TOKEN.test(caller.visitorToken)) throw invalid('X-Visitor-Token is malformed');
+  return caller;
+}
+
+/** The folder if it exists and is not past its deletion time; 400/404 otherwise. */
+export async function openFolder(services: Services, folderId: unknown): Promise<FolderRecord> {
+  if (!isId(folderId)) throw invalid('folderId is malformed');
+  const folder = await services.store.getFolder(folderId);
+  if (!folder) throw notFound('folder not found: it may have expired or been deleted');
+  if (isDue(folder.deleteAfter, services.clock())) throw notFound('folder has expired');
+  return folder;
+}
+
+export function roleOf(folder: FolderRecord, caller: Caller): Role {
+  return caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, folder.ownerTokenHash) ? 'owner' : 'visitor';
+}
+
+/** The tag stored with a file a caller uploads, and matched to let it resume that upload. */
+export function uploaderTagOf(caller: Caller, role: Role): string | null {
+  if (role === 'owner' && caller.ownerToken) return hashToken(caller.ownerToken);
+  if (caller.visitorToken) return hashToken(caller.visitorToken);
+  return null;
+}
+
+export function isUploaderOf(file: FileRecord, caller: Caller): boolean {
+  if (file.uploaderTag === null) return false;
+  return (
+    (caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, file.uploaderTag)) ||
+    (caller.visitorToken !== undefined && tokenMatches(caller.visitorToken, file.uploaderTag))
+  );
+}
+
+const REFUSALS: Record<Mode, Partial<Record<Action, string>>> = {
+  send: { upload: 'only the owner can upload to a send folder' },
+  share: {},
+  request: {
+    list: 'only the owner can list the files of a request folder',
+    download: 'only the owner can download from a request folder',
+  },
+};
+
+/** Enforces `may()` (domain/modes.ts), the one rule of who may do what: 403 with the reason. */
+export function requireRight(folder: FolderRecord, role: Role, action: Action): void {
+  if (may(folder.mode, role, action, folder.ownerTokenHash !== null)) return;
+  throw forbidden(REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`);
+}
+
+export function rightsOf(folder: FolderRecord, role: Role): Record<Action, boolean> {
+  const owned = folder.ownerTokenHash !== null;
+  return {
+    upload: may(folder.mode, role, 'upload', owned),
+    list: may(folder.mode, role, 'list', owned),
+    download: may(folder.mode, role, 'download', owned),
+  };
+}
+
+/** A live (not expired) file of the folder, or 404. */
+export async function openFile(services: Services, folder: FolderRecord, fileId: unknown): Promise<FileRecord> {
+  if (!isId(fileId)) throw invalid('fileId is malformed');
+  const file = await services.store.getFile(folder.id, fileId);
+  if (!file || file.expiresAt <= services.clock()) throw notFound('file not found');
+  return file;
+}
+
+export { AppError };

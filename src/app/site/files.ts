@@ -1,0 +1,222 @@
+import type { Readable } from 'node:stream';
+import { BlobNotFoundError, isDownloadPresigner } from '../../blobs/blob-store.js';
+import type { UploadUrls } from '../../contract/types.js';
+import { encryptedChunkLength } from '../../domain/chunk-plan.js';
+import { hashToken } from '../../domain/ids.js';
+import { folderDeleteAfter } from '../../domain/lifecycle.js';
+import { MAX_FILE_SIZE } from '../../domain/limits.js';
+import type { Role } from '../../domain/modes.js';
+import { forbidden, invalid, notFound } from '../errors.js';
+import { fileProgress, type FileProgress } from '../file-progress.js';
+import { presignFile, registerFiles } from '../register-files.js';
+import type { Services } from '../services.js';
+import { isUploaderOf, openFile, openFolder, requireRight, roleOf, uploaderTagOf, type Caller } from './access.js';
+
+/** Most files one registration request may carry (the page sends bigger selections in batches). */
+export const MAX_SITE_FILES_PER_REQUEST = 100;
+const MAX_OPAQUE_LENGTH = 4096;
+
+export interface SiteFileEntry {
+  readonly filename: string;
+  readonly filesize: number;
+  readonly mimetype?: string | null;
+  readonly sealedKey?: string | null;
+}
+
+export interface SiteRegisterRequest {
+  readonly files: readonly SiteFileEntry[];
+  /** Key check of the folder secret; required by the upload that claims a folder without one. */
+  readonly ske?: string;
+  /** Request mode: the owner's public key, published by the claiming upload. */
+  readonly ownerPublicKey?: string;
+}
+
+export interface SiteRegisteredFile {
+  readonly fileId: string;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  readonly uploadUrls: UploadUrls;
+}
+
+export interface SiteRegisterResponse {
+  readonly role: Role;
+  /** True when this request made the caller the owner. */
+  readonly claimed: boolean;
+  readonly files: SiteRegisteredFile[];
+}
+
+function opaque(value: unknown, field: string, required: boolean): string | null {
+  if (value === undefined || value === null) {
+    if (required) throw invalid(`${field} is required`);
+    return null;
+  }
+  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be a non-empty string`);
+  if (value.length > MAX_OPAQUE_LENGTH) throw invalid(`${field} must be at most ${MAX_OPAQUE_LENGTH} characters`);
+  return value;
+}
+
+function parseRegister(body: unknown): SiteRegisterRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (!['files', 'ske', 'ownerPublicKey'].includes(key)) throw invalid(`property ${key} is not allowed`);
+  if (!Array.isArray(b.files) || b.files.length === 0) throw invalid('files must be a non-empty array');
+  if (b.files.length > MAX_SITE_FILES_PER_REQUEST) throw invalid(`files must have at most ${MAX_SITE_FILES_PER_REQUEST} items`);
+  const files = b.files.map((raw: unknown, i): SiteFileEntry => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(`files[${i}] must be an object`);
+    const f = raw as Record<string, unknown>;
+    for (const key of Object.keys(f)) if (!['filename', 'filesize', 'mimetype', 'sealedKey'].includes(key)) throw invalid(`files[${i}].${key} is not allowed`);
+    if (typeof f.filesize !== 'number' || !Number.isSafeInteger(f.filesize) || f.filesize <= 0 || f.filesize > MAX_FILE_SIZE) {
+      throw invalid(`files[${i}].filesize must be a whole number between 1 and ${MAX_FILE_SIZE}`);
+    }
+    return {
+      filename: opaque(f.filename, `files[${i}].filename`, true)!,
+      filesize: f.filesize,
+      mimetype: opaque(f.mimetype, `files[${i}].mimetype`, false),
+      sealedKey: opaque(f.sealedKey, `files[${i}].sealedKey`, false),
+    };
+  });
+  const ske = opaque(b.ske, 'ske', false);
+  const ownerPublicKey = opaque(b.ownerPublicKey, 'ownerPublicKey', false);
+  return { files, ...(ske ? { ske } : {}), ...(ownerPublicKey ? { ownerPublicKey } : {}) };
+}
+
+/**
+ * Registers files a browser is about to upload. The first upload to an ownerless folder claims it
+ * (atomically: of any number of racing browsers exactly one becomes the owner, the others continue
+ * as visitors, and may() decides whether they may still upload). Answers with the caller's role
+ * and presigned chunk URLs in the same shape as the direct flow.
+ */
+export async function registerSiteFiles(services: Services, folderId: unknown, caller: Caller, body: unknown): Promise<SiteRegisterResponse> {
+  const request = parseRegister(body);
+  let folder = await openFolder(services, folderId);
+  let claimed = false;
+  if (folder.ownerTokenHash === null) {
+    if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the first upload makes its sender the owner');
+    if (folder.ske === null && !request.ske) throw invalid('ske is required for the first upload');
+    if (folder.mode === 'request' && !request.ownerPublicKey) throw invalid('ownerPublicKey is required to claim a request folder');
+    claimed = await services.store.claimOwner(folder.id, hashToken(caller.ownerToken), request.ownerPublicKey ?? null, request.ske ?? null);
+    folder = await openFolder(services, folder.id);
+  }
+  const role = roleOf(folder, caller);
+  requireRight(folder, role, 'upload');
+  if (folder.mode === 'request' && role === 'visitor') {
+    request.files.forEach((f, i) => {
+      if (!f.sealedKey) throw invalid(`files[${i}].sealedKey is required: visitors of a request folder encrypt to the owner's key`);
+    });
+  }
+  const now = services.clock();
+  const tag = uploaderTagOf(caller, role);
+  const { records, uploadUrls } = await registerFiles(
+    services,
+    folder.id,
+    now,
+    request.files.map((f) => ({ ...f, uploaderTag: tag })),
+  );
+  const existing = (await services.store.listFiles(folder.id)).filter((f) => f.expiresAt > now);
+  const added = await services.store.addFiles(
+    folder.id,
+    records.map(({ position: _position, ...rest }) => rest),
+    folderDeleteAfter(folder, [...existing, ...records]),
+  );
+  if (!added) throw notFound('folder not found: it may have expired or been deleted');
+  return {
+    role,
+    claimed,
+    files: records.map((r, i) => ({ fileId: r.id, chunkSize: r.chunkSize, chunks: r.chunks, uploadUrls: uploadUrls[i]! })),
+  };
+}
+
+export interface SiteFile {
+  readonly fileId: string;
+  /** Encrypted name, as the uploader sent it. */
+  readonly filename: string;
+  readonly mimetype: string | null;
+  readonly filesize: number;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  readonly complete: boolean;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly sealedKey: string | null;
+  /** Whether the caller uploaded it (so may resume it). */
+  readonly mine: boolean;
+}
+
+/** The folder's live files, for a caller allowed to list them. */
+export async function listSiteFiles(services: Services, folderId: unknown, caller: Caller): Promise<{ files: SiteFile[] }> {
+  const folder = await openFolder(services, folderId);
+  requireRight(folder, roleOf(folder, caller), 'list');
+  const now = services.clock();
+  const records = (await services.store.listFiles(folder.id)).filter((f) => f.expiresAt > now);
+  const files = await Promise.all(
+    records.map(async (f): Promise<SiteFile> => {
+      // Uploads straight to object storage never call back: look at the bytes for files not yet seen complete.
+      const complete = f.completedAt !== null || (await fileProgress(services, f)).complete;
+      return {
+        fileId: f.id,
+        filename: f.filename,
+        mimetype: f.mimetype,
+        filesize: f.filesize,
+        chunkSize: f.chunkSize,
+        chunks: f.chunks,
+        complete,
+        createdAt: f.createdAt,
+        expiresAt: f.expiresAt,
+        sealedKey: f.sealedKey,
+        mine: isUploaderOf(f, caller),
+      };
+    }),
+  );
+  return { files };
+}
+
+async function openOwnUpload(services: Services, folderId: unknown, fileId: unknown, caller: Caller) {
+  const folder = await openFolder(services, folderId);
+  const file = await openFile(services, folder, fileId);
+  const role = roleOf(folder, caller);
+  const allowed = isUploaderOf(file, caller) || (role === 'owner' && file.uploaderTag === null);
+  if (!allowed) throw forbidden('only the browser that uploaded this file can resume it');
+  return { folder, file, role };
+}
+
+/** Which chunks of a file are missing: for the browser that uploads it, to resume. */
+export async function siteUploadStatus(services: Services, folderId: unknown, fileId: unknown, caller: Caller): Promise<FileProgress> {
+  const { file } = await openOwnUpload(services, folderId, fileId, caller);
+  return fileProgress(services, file);
+}
+
+/** Fresh chunk URLs for a file the caller is uploading (resume after the page was reloaded). */
+export async function siteUploadUrls(services: Services, folderId: unknown, fileId: unknown, caller: Caller): Promise<SiteRegisteredFile> {
+  const { folder, file, role } = await openOwnUpload(services, folderId, fileId, caller);
+  requireRight(folder, role, 'upload');
+  const uploadUrls = await presignFile(services, file, services.clock());
+  return { fileId: file.id, chunkSize: file.chunkSize, chunks: file.chunks, uploadUrls };
+}
+
+export type ChunkDownload =
+  | { readonly kind: 'stream'; readonly length: number; readonly body: Readable }
+  | { readonly kind: 'redirect'; readonly url: string };
+
+/** One encrypted chunk for a caller allowed to download: a stream, or a presigned URL when the backend has them. */
+export async function siteChunk(services: Services, folderId: unknown, fileId: unknown, chunk: unknown, caller: Caller): Promise<ChunkDownload> {
+  const folder = await openFolder(services, folderId);
+  requireRight(folder, roleOf(folder, caller), 'download');
+  const file = await openFile(services, folder, fileId);
+  if (typeof chunk !== 'string' || !/^\d{1,5}$/.test(chunk)) throw invalid('chunk number must be 1 to 5 digits');
+  const n = Number(chunk);
+  if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
+  const ref = { folderId: folder.id, fileId: file.id };
+  const { blobs } = services;
+  if (isDownloadPresigner(blobs)) {
+    // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,
+    // and a chunk of the wrong length fails decryption in the browser, never shown as data.
+    return { kind: 'redirect', url: await blobs.presignDownload(ref, n, services.clock() + 15 * 60 * 1000) };
+  }
+  try {
+    const body = await blobs.readChunk(ref, n);
+    return { kind: 'stream', length: encryptedChunkLength(file, n), body };
+  } catch (error) {
+    if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);
+    throw error;
+  }
+}

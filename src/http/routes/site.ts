@@ -1,0 +1,189 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../app/errors.js';
+import type { Services } from '../../app/services.js';
+import { checkCaller, openFolder, type Caller } from '../../app/site/access.js';
+import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
+import { folderInfo } from '../../app/site/folder-info.js';
+import type { Config } from '../../config/config.js';
+import { escapeHtml } from '../html.js';
+import { installJsonBodies } from '../json-body.js';
+import { rateLimitFor } from '../rate-limits.js';
+
+/**
+ * The browser site: its page (built by Vite into dist/web), its static assets and service worker,
+ * and its own JSON endpoints under `<site path>/api/site`. Everything is served at the path of
+ * WEB_URL (the root by default), under a strict Content-Security-Policy: no inline script, nothing
+ * from another origin except the API and the object storage the page uploads to.
+ */
+const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../../../../' : '../../../', import.meta.url));
+export const SITE_BUILD_DIR = join(ROOT, 'dist', 'web');
+/** The placeholder base the site is built with (web/vite.config.ts), replaced by the real path when served. */
+const BUILD_BASE = '/__webfolder_base__/';
+
+/** The path of WEB_URL without a trailing slash: '' when the site is at the root. */
+export function sitePath(config: Config): string {
+  return new URL(config.webUrl).pathname.replace(/\/+$/, '');
+}
+
+export function siteApiPath(config: Config): string {
+  return `${sitePath(config)}/api/site`;
+}
+
+function origin(url: string): string {
+  return new URL(url).origin;
+}
+
+/** The page's Content-Security-Policy directives (also sent by the discovery route when it serves the home page). */
+export function siteCspDirectives(config: Config): Record<string, string[]> {
+  const connect = new Set(["'self'", origin(config.baseUrl), origin(config.webUrl)]);
+  if (config.s3) connect.add(config.s3.endpoint ? origin(config.s3.endpoint) : 'https://*.amazonaws.com');
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'style-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'connect-src': [...connect],
+    'worker-src': ["'self'"],
+    'frame-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+    'frame-ancestors': ["'none'"],
+  };
+}
+
+export function siteCspHeader(config: Config): string {
+  return Object.entries(siteCspDirectives(config))
+    .map(([k, v]) => `${k} ${v.join(' ')}`)
+    .join('; ');
+}
+
+let cachedTemplate: string | null | undefined;
+function template(): string | null {
+  if (cachedTemplate === undefined) {
+    const file = join(SITE_BUILD_DIR, 'index.html');
+    cachedTemplate = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  }
+  return cachedTemplate;
+}
+
+/** The site's page with its base path and configuration filled in; null when the site is not built. */
+export function sitePageHtml(config: Config): string | null {
+  const html = template();
+  if (html === null) return null;
+  const base = `${sitePath(config)}/`;
+  const settings = JSON.stringify({ base, api: siteApiPath(config), baseUrl: config.baseUrl, docsUrl: config.docsUrl });
+  return html
+    .split(BUILD_BASE)
+    .join(base)
+    .replace('<meta name="webfolder-config" content="">', `<meta name="webfolder-config" content="${escapeHtml(settings)}">`);
+}
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>webfolder</title></head>
+<body><main><h1>The site is not built</h1><p>Run <code>npm run build</code> (or <code>npm start</code>), then reload.</p></main></body></html>`;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) throw new AppError(400, `${name} must be given once`);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function callerOf(request: FastifyRequest): Caller {
+  return checkCaller({ ownerToken: header(request, 'x-owner-token'), visitorToken: header(request, 'x-visitor-token') });
+}
+
+export async function siteRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const { config } = services;
+  const prefix = sitePath(config);
+  const api = siteApiPath(config);
+  installJsonBodies(app, config.maxJsonBodyBytes);
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: siteCspDirectives(config) },
+    crossOriginEmbedderPolicy: false,
+    // The page reads chunks from object storage; the default same-origin policy would not matter
+    // here, but cross-origin resource loads stay allowed for the API's own CORS clients.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  const rateLimit = rateLimitFor(config, 'site');
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+
+  // ---- JSON endpoints of the site --------------------------------------------------------------
+  type P = { folderId: string; fileId: string; chunk: string };
+  app.get<{ Params: P }>(`${api}/folders/:folderId`, { config: { rateLimit } }, async (request, reply) => {
+    noStore(reply);
+    return folderInfo(services, request.params.folderId, callerOf(request));
+  });
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, { config: { rateLimit } }, async (request, reply) => {
+    noStore(reply);
+    return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
+  });
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files`, { config: { rateLimit } }, async (request, reply) => {
+    noStore(reply);
+    return listSiteFiles(services, request.params.folderId, callerOf(request));
+  });
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/status`, { config: { rateLimit } }, async (request, reply) => {
+    noStore(reply);
+    return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
+  });
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, { config: { rateLimit } }, async (request, reply) => {
+    noStore(reply);
+    return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
+  });
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, { config: { rateLimit } }, async (request, reply) => {
+    const p = request.params;
+    const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
+    reply.header('cache-control', 'private, no-store');
+    if (result.kind === 'redirect') return reply.redirect(result.url, 302);
+    return reply.type('application/octet-stream').header('content-length', String(result.length)).send(result.body);
+  });
+
+  // ---- The page and its assets -----------------------------------------------------------------
+  const sendPage = (reply: FastifyReply, status: number) => {
+    const html = sitePageHtml(config);
+    return reply
+      .status(html || status === 404 ? status : 503)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(html ?? NOT_BUILT);
+  };
+  app.get<{ Params: P }>(`${prefix}/f/:folderId`, { config: { rateLimit } }, async (request, reply) => {
+    try {
+      await openFolder(services, request.params.folderId);
+      return sendPage(reply, 200);
+    } catch (error) {
+      if (error instanceof AppError && (error.status === 404 || error.status === 400)) return sendPage(reply, 404);
+      throw error;
+    }
+  });
+  // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
+  if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
+  // Streamed downloads are answered by the service worker; reaching the server means it was not running.
+  app.get(`${prefix}/dl/*`, async (_request, reply) =>
+    reply
+      .status(404)
+      .type('text/html; charset=utf-8')
+      .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Download</title></head><body><p>This download link works only from the folder page that started it. Go back and download again.</p></body></html>'),
+  );
+  if (existsSync(SITE_BUILD_DIR)) {
+    await app.register(fastifyStatic, {
+      root: join(SITE_BUILD_DIR, 'assets'),
+      prefix: `${prefix}/assets/`,
+      decorateReply: false,
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+    });
+    const swFile = join(SITE_BUILD_DIR, 'sw.js');
+    app.get(`${prefix}/sw.js`, async (_request, reply) => {
+      if (!existsSync(swFile)) return reply.status(404).send({ error: 'service worker not built' });
+      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(swFile));
+    });
+  }
+}
