@@ -7,6 +7,7 @@ import { ChunkUrlSigner } from './blobs/local/url-signer.js';
 import { ConfigError, type Config } from './config/config.js';
 import { UPLOAD_PATH } from './http/routes/chunks.js';
 import type { MetadataStore } from './store/metadata-store.js';
+import { PostgresMetadataStore } from './store/postgres/postgres-store.js';
 import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
 
 /**
@@ -14,7 +15,7 @@ import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
  * directory) unless a scale-out backend is configured.
  */
 export async function openMetadataStore(config: Config): Promise<MetadataStore> {
-  if (config.databaseUrl) throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this build yet');
+  if (config.databaseUrl) return PostgresMetadataStore.open(config.databaseUrl);
   return new SqliteMetadataStore(join(config.dataDir, 'webfolder.db'));
 }
 

@@ -1,0 +1,41 @@
+/**
+ * Ordered schema migrations for PostgreSQL; version = index + 1. All pending ones are applied at
+ * start in one transaction under an advisory lock (see PostgresMetadataStore.migrate), so any number
+ * of nodes may start at once. Never edit a released entry: append a new one.
+ *
+ * Times are epoch milliseconds and sizes are bytes, both BIGINT (a file may be 1023 GiB); the store
+ * parses them back to numbers (all stay below 2^53).
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE folders (
+     id TEXT PRIMARY KEY,
+     mode TEXT NOT NULL CHECK (mode IN ('send', 'share', 'request')),
+     title TEXT NOT NULL,
+     flow TEXT NOT NULL CHECK (flow IN ('empty', 'direct')),
+     created_at BIGINT NOT NULL,
+     ske TEXT,
+     upload_auth_hash TEXT,
+     owner_token_hash TEXT,
+     owner_public_key TEXT,
+     delete_after BIGINT NOT NULL,
+     deleting_since BIGINT
+   );
+   CREATE INDEX folders_delete_after ON folders (delete_after);
+   CREATE TABLE files (
+     id TEXT PRIMARY KEY,
+     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     filename TEXT NOT NULL,
+     mimetype TEXT,
+     filesize BIGINT NOT NULL,
+     chunk_size BIGINT NOT NULL,
+     chunks INTEGER NOT NULL,
+     created_at BIGINT NOT NULL,
+     completed_at BIGINT,
+     expires_at BIGINT NOT NULL,
+     uploader_tag TEXT,
+     sealed_key TEXT,
+     UNIQUE (folder_id, position)
+   );
+   CREATE INDEX files_expires_at ON files (expires_at);`,
+];

@@ -1,0 +1,265 @@
+import pg from 'pg';
+import type { Mode } from '../../domain/modes.js';
+import type { FileRecord, Flow, FolderRecord, MetadataStore } from '../metadata-store.js';
+import { PG_MIGRATIONS } from './migrations.js';
+
+/**
+ * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
+ *
+ * - Migrations (./migrations.ts) run at open, all pending ones in one transaction that first takes a
+ *   transaction-scoped advisory lock: nodes starting together queue on the lock, and each later one
+ *   finds the work done.
+ * - Multi-statement operations (createFolder, addFiles, markComplete) run in a transaction, as in the
+ *   SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
+ *   conditional UPDATE that waited for a concurrent one re-checks its WHERE clause against the new
+ *   row, so claimOwner and beginFolderDeletion have exactly one winner however many callers race.
+ * - BIGINT columns arrive from pg as strings; they are parsed back to numbers here, so the global
+ *   pg type parsers are left alone.
+ */
+const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
+
+interface FolderRow {
+  id: string;
+  mode: string;
+  title: string;
+  flow: string;
+  created_at: string;
+  ske: string | null;
+  upload_auth_hash: string | null;
+  owner_token_hash: string | null;
+  owner_public_key: string | null;
+  delete_after: string;
+}
+
+interface FileRow {
+  id: string;
+  folder_id: string;
+  position: number;
+  filename: string;
+  mimetype: string | null;
+  filesize: string;
+  chunk_size: string;
+  chunks: number;
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string;
+  uploader_tag: string | null;
+  sealed_key: string | null;
+}
+
+const FOLDER_COLUMNS = 'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after';
+const FILE_COLUMNS = 'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key';
+
+const INSERT_FOLDER = `INSERT INTO folders (${FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+
+function num(value: string | number): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new Error(`stored integer ${value} is out of range`);
+  return n;
+}
+
+const toFolder = (r: FolderRow): FolderRecord => ({
+  id: r.id,
+  mode: r.mode as Mode,
+  title: r.title,
+  flow: r.flow as Flow,
+  createdAt: num(r.created_at),
+  ske: r.ske,
+  uploadAuthHash: r.upload_auth_hash,
+  ownerTokenHash: r.owner_token_hash,
+  ownerPublicKey: r.owner_public_key,
+  deleteAfter: num(r.delete_after),
+});
+
+const toFile = (r: FileRow): FileRecord => ({
+  id: r.id,
+  folderId: r.folder_id,
+  position: r.position,
+  filename: r.filename,
+  mimetype: r.mimetype,
+  filesize: num(r.filesize),
+  chunkSize: num(r.chunk_size),
+  chunks: r.chunks,
+  createdAt: num(r.created_at),
+  completedAt: r.completed_at === null ? null : num(r.completed_at),
+  expiresAt: num(r.expires_at),
+  uploaderTag: r.uploader_tag,
+  sealedKey: r.sealed_key,
+});
+
+const folderParams = (f: FolderRecord) => [
+  f.id, f.mode, f.title, f.flow, f.createdAt, f.ske, f.uploadAuthHash, f.ownerTokenHash, f.ownerPublicKey, f.deleteAfter,
+];
+
+const fileParams = (f: FileRecord) => [
+  f.id, f.folderId, f.position, f.filename, f.mimetype, f.filesize, f.chunkSize, f.chunks, f.createdAt, f.completedAt, f.expiresAt, f.uploaderTag, f.sealedKey,
+];
+
+export interface PostgresStoreOptions {
+  /** Pool size per node (default 10). */
+  readonly maxConnections?: number;
+}
+
+export class PostgresMetadataStore implements MetadataStore {
+  private closed = false;
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresMetadataStore> {
+    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    // An idle client losing its connection (server restart, failover) must not crash the process:
+    // the pool drops it and the next query opens a new one.
+    pool.on('error', () => {});
+    const store = new PostgresMetadataStore(pool);
+    try {
+      await store.migrate();
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return store;
+  }
+
+  private async migrate(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
+      const applied = new Set(rows.map((r) => r.version));
+      for (const [index, sql] of PG_MIGRATIONS.entries()) {
+        const version = index + 1;
+        if (applied.has(version)) continue;
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, Date.now()]);
+      }
+    });
+  }
+
+  /** Runs `work` in a transaction on one pooled client; rolls back on any error. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void> {
+    // A lone INSERT is atomic by itself: the empty-folder flow needs one round trip, not four.
+    if (files.length === 0) {
+      await this.pool.query(INSERT_FOLDER, folderParams(folder));
+      return;
+    }
+    await this.transaction(async (client) => {
+      await client.query(INSERT_FOLDER, folderParams(folder));
+      for (const file of files) await client.query(INSERT_FILE, fileParams(file));
+    });
+  }
+
+  async getFolder(folderId: string): Promise<FolderRecord | null> {
+    const { rows } = await this.pool.query<FolderRow>(`SELECT ${FOLDER_COLUMNS} FROM folders WHERE id = $1 AND deleting_since IS NULL`, [folderId]);
+    return rows[0] ? toFolder(rows[0]) : null;
+  }
+
+  async getFile(folderId: string, fileId: string): Promise<FileRecord | null> {
+    const { rows } = await this.pool.query<FileRow>(
+      `SELECT ${FILE_COLUMNS} FROM files f JOIN folders d ON d.id = f.folder_id
+       WHERE f.folder_id = $1 AND f.id = $2 AND d.deleting_since IS NULL`,
+      [folderId, fileId],
+    );
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  async listFiles(folderId: string): Promise<FileRecord[]> {
+    const { rows } = await this.pool.query<FileRow>(
+      `SELECT ${FILE_COLUMNS} FROM files f JOIN folders d ON d.id = f.folder_id
+       WHERE f.folder_id = $1 AND d.deleting_since IS NULL ORDER BY f.position`,
+      [folderId],
+    );
+    return rows.map(toFile);
+  }
+
+  async addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): Promise<boolean> {
+    return this.transaction(async (client) => {
+      // Locking the folder row serialises concurrent appends (positions stay dense and unique) and
+      // makes a concurrent beginFolderDeletion wait, then see the new deleteAfter.
+      const { rowCount } = await client.query('SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE', [folderId]);
+      if (rowCount !== 1) return false;
+      const { rows } = await client.query<{ next: number }>('SELECT COALESCE(MAX(position) + 1, 0)::int AS next FROM files WHERE folder_id = $1', [folderId]);
+      let position = rows[0]!.next;
+      for (const file of files) await client.query(INSERT_FILE, fileParams({ ...file, position: position++ }));
+      await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [deleteAfter, folderId]);
+      return true;
+    });
+  }
+
+  async claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3)
+       WHERE id = $4 AND owner_token_hash IS NULL AND deleting_since IS NULL`,
+      [ownerTokenHash, ownerPublicKey, ske, folderId],
+    );
+    return rowCount === 1;
+  }
+
+  async markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): Promise<boolean> {
+    return this.transaction(async (client) => {
+      const { rowCount } = await client.query(
+        'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
+        [completedAt, expiresAt, folderId, fileId],
+      );
+      if (rowCount !== 1) return false;
+      await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [deleteAfter, folderId]);
+      return true;
+    });
+  }
+
+  async foldersDue(now: number, limit: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM folders WHERE delete_after <= $1 ORDER BY delete_after LIMIT $2', [now, limit]);
+    return rows.map((r) => r.id);
+  }
+
+  async expiredFiles(now: number, limit: number): Promise<Array<{ folderId: string; fileId: string }>> {
+    const { rows } = await this.pool.query<{ folder_id: string; id: string }>(
+      `SELECT f.folder_id, f.id FROM files f JOIN folders d ON d.id = f.folder_id
+       WHERE f.expires_at <= $1 AND d.delete_after > $1 ORDER BY f.expires_at LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ folderId: r.folder_id, fileId: r.id }));
+  }
+
+  async beginFolderDeletion(folderId: string, now: number, leaseMs: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE folders SET deleting_since = $1
+       WHERE id = $2 AND delete_after <= $1 AND (deleting_since IS NULL OR deleting_since <= $3)`,
+      [now, folderId, now - leaseMs],
+    );
+    return rowCount === 1;
+  }
+
+  async finishFolderDeletion(folderId: string): Promise<void> {
+    // ON DELETE CASCADE removes the folder's files in the same statement.
+    await this.pool.query('DELETE FROM folders WHERE id = $1', [folderId]);
+  }
+
+  async deleteFile(folderId: string, fileId: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM files WHERE folder_id = $1 AND id = $2', [folderId, fileId]);
+    return rowCount === 1;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,300 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { FileRecord, FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
+
+/**
+ * The MetadataStore contract (src/store/metadata-store.ts), one suite run unchanged against every
+ * implementation. A backend provides a fresh, empty store per test and a second store over the same
+ * data (a second connection or pool: what another node would have), so races are run between two
+ * "nodes" as well as within one.
+ */
+export interface StoreHarness {
+  /** A fresh empty store, and a second handle on the same data. */
+  open(): Promise<{ store: MetadataStore; peer: MetadataStore }>;
+  /** Releases everything the harness started. */
+  stop(): Promise<void>;
+}
+
+export type HarnessFactory = () => Promise<StoreHarness | { skip: string }>;
+
+const HOUR = 3_600_000;
+const T0 = 1_800_000_000_000; // 2027-01-15: well past 2^31, so 32-bit columns would break
+const BIG_FILE = 1_098_437_885_952; // the spec's largest file: past 2^32
+
+let counter = 0;
+function id(): string {
+  // 16 characters of the id alphabet, unique within the run.
+  return `t${String(++counter).padStart(6, '0')}${Math.random().toString(36).slice(2, 11).padEnd(9, 'x')}`.slice(0, 16);
+}
+
+function folder(overrides: Partial<FolderRecord> = {}): FolderRecord {
+  return {
+    id: id(),
+    mode: 'send',
+    title: 'Folder of 15 January 2027',
+    flow: 'empty',
+    createdAt: T0,
+    ske: null,
+    uploadAuthHash: null,
+    ownerTokenHash: null,
+    ownerPublicKey: null,
+    deleteAfter: T0 + 24 * HOUR,
+    ...overrides,
+  };
+}
+
+function file(folderId: string, position: number, overrides: Partial<FileRecord> = {}): FileRecord {
+  return {
+    id: id(),
+    folderId,
+    position,
+    filename: `encrypted-name-${position}`,
+    mimetype: 'application/pdf',
+    filesize: 1234,
+    chunkSize: 10 * 1024 * 1024,
+    chunks: 1,
+    createdAt: T0,
+    completedAt: null,
+    expiresAt: T0 + 72 * HOUR,
+    uploaderTag: null,
+    sealedKey: null,
+    ...overrides,
+  };
+}
+
+function unpositioned(f: FileRecord): Omit<FileRecord, 'position'> {
+  const { position: _position, ...rest } = f;
+  return rest;
+}
+
+export function metadataStoreSuite(name: string, factory: HarnessFactory): void {
+  describe(`MetadataStore contract: ${name}`, () => {
+    let harness: StoreHarness | null = null;
+    let skip: string | null = null;
+    const opened: MetadataStore[] = [];
+
+    before(async () => {
+      const made = await factory();
+      if ('skip' in made) skip = made.skip;
+      else harness = made;
+    });
+    after(async () => {
+      await Promise.allSettled(opened.map((s) => s.close()));
+      await harness?.stop();
+    });
+
+    /** A test body that receives a fresh store; skipped (with the reason) without the backend. */
+    const it = (title: string, body: (store: MetadataStore, peer: MetadataStore) => Promise<void>) =>
+      test(title, async (t) => {
+        if (!harness) {
+          t.skip(skip ?? 'backend unavailable');
+          return;
+        }
+        const { store, peer } = await harness.open();
+        opened.push(store, peer);
+        await body(store, peer);
+      });
+
+    it('createFolder then getFolder, getFile and listFiles return exactly what was stored', async (store) => {
+      const f = folder({ flow: 'direct', ske: 'ske-value', uploadAuthHash: 'auth-hash', mode: 'request', title: 'x'.repeat(200) });
+      const files = [
+        file(f.id, 0, { filesize: BIG_FILE, chunkSize: 110 * 1024 * 1024, chunks: 9523, mimetype: null }),
+        file(f.id, 1, { completedAt: T0 + 5, uploaderTag: 'tag', sealedKey: 'sealed' }),
+      ];
+      await store.createFolder(f, files);
+      assert.deepEqual(await store.getFolder(f.id), f);
+      assert.deepEqual(await store.getFile(f.id, files[0]!.id), files[0]);
+      assert.deepEqual(await store.getFile(f.id, files[1]!.id), files[1]);
+      assert.deepEqual(await store.listFiles(f.id), files);
+      const got = (await store.getFile(f.id, files[0]!.id))!;
+      assert.equal(typeof got.filesize, 'number');
+      assert.equal(typeof got.createdAt, 'number');
+    });
+
+    it('unknown ids read as null or empty; a file is found only under its own folder', async (store) => {
+      const a = folder();
+      const b = folder();
+      const fa = file(a.id, 0);
+      await store.createFolder(a, [fa]);
+      await store.createFolder(b, []);
+      assert.equal(await store.getFolder(id()), null);
+      assert.equal(await store.getFile(a.id, id()), null);
+      assert.equal(await store.getFile(b.id, fa.id), null);
+      assert.deepEqual(await store.listFiles(b.id), []);
+      assert.deepEqual(await store.listFiles(id()), []);
+    });
+
+    it('createFolder fails for an existing id and is all-or-nothing', async (store) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      await assert.rejects(store.createFolder({ ...f, title: 'other' }, []));
+      assert.equal((await store.getFolder(f.id))!.title, f.title);
+      // A second file with a taken file id fails the whole create: no folder, no first file.
+      const h = folder();
+      const taken = file(h.id, 0);
+      await store.createFolder(h, [taken]);
+      const g = folder();
+      await assert.rejects(store.createFolder(g, [file(g.id, 0), { ...file(g.id, 1), id: taken.id }]));
+      assert.equal(await store.getFolder(g.id), null);
+      assert.deepEqual(await store.listFiles(g.id), []);
+    });
+
+    it('addFiles appends at the next positions and sets deleteAfter; false for an unknown folder', async (store) => {
+      const f = folder();
+      await store.createFolder(f, [file(f.id, 0)]);
+      const added = [file(f.id, 99), file(f.id, 99)].map(unpositioned);
+      assert.equal(await store.addFiles(f.id, added, T0 + 500 * HOUR), true);
+      const listed = await store.listFiles(f.id);
+      assert.deepEqual(listed.map((x) => x.position), [0, 1, 2]);
+      assert.deepEqual(listed.slice(1).map((x) => x.id), added.map((x) => x.id));
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 500 * HOUR);
+      assert.equal(await store.addFiles(id(), [unpositioned(file('nope', 0))], T0), false);
+    });
+
+    it('concurrent addFiles from two nodes keep positions unique and dense', async (store, peer) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR)),
+      );
+      assert.ok(results.every(Boolean));
+      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.position), Array.from({ length: 12 }, (_, i) => i));
+    });
+
+    it('claimOwner: the first claim wins and stores ske only when none is set', async (store) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      assert.equal(await store.claimOwner(f.id, 'owner-1', 'pubkey-1', 'ske-1'), true);
+      assert.equal(await store.claimOwner(f.id, 'owner-2', 'pubkey-2', 'ske-2'), false);
+      const got = (await store.getFolder(f.id))!;
+      assert.equal(got.ownerTokenHash, 'owner-1');
+      assert.equal(got.ownerPublicKey, 'pubkey-1');
+      assert.equal(got.ske, 'ske-1');
+      const withSke = folder({ ske: 'creator-ske' });
+      await store.createFolder(withSke, []);
+      assert.equal(await store.claimOwner(withSke.id, 'owner', null, 'other-ske'), true);
+      assert.equal((await store.getFolder(withSke.id))!.ske, 'creator-ske');
+      assert.equal(await store.claimOwner(id(), 'owner', null, null), false);
+    });
+
+    it('claimOwner: of many concurrent claimers on two nodes exactly one wins', async (store, peer) => {
+      for (let round = 0; round < 5; round++) {
+        const f = folder();
+        await store.createFolder(f, []);
+        const claims = Array.from({ length: 24 }, (_, i) => (i % 2 ? peer : store).claimOwner(f.id, `owner-${i}`, null, `ske-${i}`));
+        const results = await Promise.all(claims);
+        const winners = results.flatMap((won, i) => (won ? [i] : []));
+        assert.equal(winners.length, 1, `round ${round}: winners ${winners.join(',')}`);
+        const got = (await store.getFolder(f.id))!;
+        assert.equal(got.ownerTokenHash, `owner-${winners[0]}`);
+        assert.equal(got.ske, `ske-${winners[0]}`);
+      }
+    });
+
+    it('markComplete: only the first call has an effect', async (store) => {
+      const f = folder({ flow: 'direct' });
+      const a = file(f.id, 0);
+      await store.createFolder(f, [a]);
+      assert.equal(await store.markComplete(f.id, a.id, T0 + 10, T0 + 100 * HOUR, T0 + 101 * HOUR), true);
+      assert.equal(await store.markComplete(f.id, a.id, T0 + 20, T0 + 200 * HOUR, T0 + 201 * HOUR), false);
+      const got = (await store.getFile(f.id, a.id))!;
+      assert.equal(got.completedAt, T0 + 10);
+      assert.equal(got.expiresAt, T0 + 100 * HOUR);
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 101 * HOUR);
+      assert.equal(await store.markComplete(f.id, id(), T0, T0, T0), false);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, (a.id), T0 + i, T0, T0)),
+      );
+      assert.equal(results.filter(Boolean).length, 0);
+      const b = file(f.id, 1);
+      await store.addFiles(f.id, [unpositioned(b)], T0 + 101 * HOUR);
+      const race = await Promise.all(Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, b.id, T0 + i, T0 + HOUR, T0 + 2 * HOUR)));
+      assert.equal(race.filter(Boolean).length, 1);
+    });
+
+    it('foldersDue lists due folders (oldest first, up to limit), including ones under deletion', async (store) => {
+      const due = [folder({ deleteAfter: T0 - 3 }), folder({ deleteAfter: T0 - 2 }), folder({ deleteAfter: T0 })];
+      const notDue = folder({ deleteAfter: T0 + 1 });
+      for (const f of [...due, notDue]) await store.createFolder(f, []);
+      assert.deepEqual(await store.foldersDue(T0, 10), due.map((f) => f.id));
+      assert.deepEqual(await store.foldersDue(T0, 2), due.slice(0, 2).map((f) => f.id));
+      assert.equal(await store.beginFolderDeletion(due[0]!.id, T0, HOUR), true);
+      assert.deepEqual(await store.foldersDue(T0, 10), due.map((f) => f.id));
+    });
+
+    it('expiredFiles lists expired files of folders that are not themselves due', async (store) => {
+      const living = folder({ deleteAfter: T0 + 10 * HOUR });
+      const expired = [file(living.id, 0, { expiresAt: T0 - 1 }), file(living.id, 1, { expiresAt: T0 })];
+      const fresh = file(living.id, 2, { expiresAt: T0 + 1 });
+      const dueFolder = folder({ deleteAfter: T0 - 1 });
+      await store.createFolder(living, [...expired, fresh]);
+      await store.createFolder(dueFolder, [file(dueFolder.id, 0, { expiresAt: T0 - 5 })]);
+      const got = await store.expiredFiles(T0, 10);
+      assert.deepEqual(
+        got.map((r) => r.fileId).sort(),
+        expired.map((f) => f.id).sort(),
+      );
+      assert.ok(got.every((r) => r.folderId === living.id));
+      assert.equal((await store.expiredFiles(T0, 1)).length, 1);
+    });
+
+    it('deleteFile deletes once', async (store) => {
+      const f = folder();
+      const [a, b] = [file(f.id, 0), file(f.id, 1)];
+      await store.createFolder(f, [a, b]);
+      assert.equal(await store.deleteFile(f.id, a.id), true);
+      assert.equal(await store.deleteFile(f.id, a.id), false);
+      assert.equal(await store.getFile(f.id, a.id), null);
+      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.id), [b.id]);
+      assert.equal(await store.deleteFile(id(), b.id), false);
+    });
+
+    it('beginFolderDeletion: only when due; the folder then reads as absent; lease; finish removes it with its files', async (store) => {
+      const notDue = folder({ deleteAfter: T0 + 1 });
+      await store.createFolder(notDue, []);
+      assert.equal(await store.beginFolderDeletion(notDue.id, T0, HOUR), false);
+      assert.notEqual(await store.getFolder(notDue.id), null);
+      assert.equal(await store.beginFolderDeletion(id(), T0, HOUR), false);
+
+      const f = folder({ deleteAfter: T0 });
+      const a = file(f.id, 0);
+      await store.createFolder(f, [a]);
+      assert.equal(await store.beginFolderDeletion(f.id, T0, HOUR), true);
+      // A tombstone: absent to readers, not claimable, no appends.
+      assert.equal(await store.getFolder(f.id), null);
+      assert.equal(await store.getFile(f.id, a.id), null);
+      assert.deepEqual(await store.listFiles(f.id), []);
+      assert.equal(await store.claimOwner(f.id, 'late-owner', null, null), false);
+      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR), false);
+      // Within the lease nobody else takes it; after it, another sweeper may finish the job.
+      assert.equal(await store.beginFolderDeletion(f.id, T0 + HOUR - 1, HOUR), false);
+      assert.equal(await store.beginFolderDeletion(f.id, T0 + HOUR, HOUR), true);
+      await store.finishFolderDeletion(f.id);
+      assert.deepEqual(await store.foldersDue(T0 + 2 * HOUR, 10), [notDue.id]);
+      // The record and its files are gone: the same ids can be created again.
+      await store.createFolder({ ...f, deleteAfter: T0 + 10 * HOUR }, [a]);
+      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.id), [a.id]);
+      await store.finishFolderDeletion(id()); // unknown id: no error
+    });
+
+    it('beginFolderDeletion: a folder that is no longer due at `now` survives', async (store) => {
+      const f = folder({ deleteAfter: T0 });
+      await store.createFolder(f, []);
+      // It gains a file (the browser's first upload) before the sweeper gets to it.
+      await store.addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + 72 * HOUR);
+      assert.equal(await store.beginFolderDeletion(f.id, T0 + 1, HOUR), false);
+      assert.notEqual(await store.getFolder(f.id), null);
+    });
+
+    it('beginFolderDeletion: of many concurrent sweepers on two nodes exactly one wins', async (store, peer) => {
+      for (let round = 0; round < 5; round++) {
+        const f = folder({ deleteAfter: T0 });
+        await store.createFolder(f, [file(f.id, 0)]);
+        const results = await Promise.all(
+          Array.from({ length: 24 }, (_, i) => (i % 2 ? peer : store).beginFolderDeletion(f.id, T0 + (i % 3), 10 * 60_000)),
+        );
+        assert.equal(results.filter(Boolean).length, 1, `round ${round}`);
+      }
+    });
+  });
+}

@@ -1,0 +1,257 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { freePort } from './server.js';
+
+/**
+ * The scale-out services for tests: PostgreSQL, Redis and an S3-compatible server, each either given
+ * by the environment or started here on loopback, so that a plain `npm test` runs whatever this machine
+ * can run and skips the rest with a message that says why.
+ *
+ * - PostgreSQL: TEST_DATABASE_URL (a role allowed to CREATE DATABASE), else a throwaway cluster from the
+ *   `initdb`/`pg_ctl` binaries on PATH or under /usr/lib/postgresql/<version>/bin (as user `postgres`
+ *   when running as root). Every `freshDatabase()` is a new database, so tests never see each other.
+ * - Redis: TEST_REDIS_URL, else `redis-server` from PATH on a free port, without persistence.
+ * - S3: TEST_S3_ENDPOINT (+ TEST_S3_ACCESS_KEY_ID, TEST_S3_SECRET_ACCESS_KEY, TEST_S3_REGION), else
+ *   s3rver (a devDependency) in this process. s3rver does not check SigV4 signatures.
+ *
+ * Whatever is started here is stopped by `stop()` and, should the test process die first, by an exit
+ * hook, so no server outlives its test.
+ */
+export interface Unavailable {
+  readonly skip: string;
+}
+
+const exitHooks = new Set<() => void>();
+process.once('exit', () => {
+  for (const hook of exitHooks) hook();
+});
+
+function which(name: string, extraDirs: readonly string[] = []): string | null {
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extraDirs]) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// PostgreSQL
+
+export interface PostgresService {
+  /** A URL to the server's administrative database. */
+  readonly adminUrl: string;
+  /** Creates an empty database and returns its URL. */
+  freshDatabase(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The directory of initdb/pg_ctl: '' when they are on PATH, null when there are none. */
+function postgresBinDir(): string | null {
+  if (which('pg_ctl') && which('initdb')) return '';
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) if (existsSync(join(root, v, 'bin', 'initdb'))) return join(root, v, 'bin');
+  return null;
+}
+
+export async function startPostgres(): Promise<PostgresService | Unavailable> {
+  const given = process.env.TEST_DATABASE_URL?.trim();
+  if (given) return postgresFromUrl(given, async () => {});
+  const binDir = postgresBinDir();
+  if (binDir === null) {
+    return { skip: 'PostgreSQL tests skipped: set TEST_DATABASE_URL, or install the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql-15)' };
+  }
+  const bin = (name: string) => (binDir ? join(binDir, name) : name);
+  const asRoot = process.getuid?.() === 0;
+  const run = (args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+  const dir = mkdtempSync(join(tmpdir(), 'webfolder-pg-'));
+  const data = join(dir, 'data');
+  if (asRoot) {
+    const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const gids = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    if (ids.status !== 0) return { skip: 'PostgreSQL tests skipped: running as root and there is no `postgres` user to run the server as' };
+    chownSync(dir, Number(ids.stdout.trim()), Number(gids.stdout.trim()));
+    chmodSync(dir, 0o700);
+  }
+  const init = spawnSync(...run([bin('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']), { encoding: 'utf8' });
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  }
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+  const started = spawnSync(...run([bin('pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']), { encoding: 'utf8' });
+  if (started.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`pg_ctl start failed: ${started.stderr || started.stdout}`);
+  }
+  const stopSync = () => {
+    spawnSync(...run([bin('pg_ctl'), '-D', data, '-m', 'immediate', '-w', 'stop']), { stdio: 'ignore' });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  exitHooks.add(stopSync);
+  return postgresFromUrl(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
+    exitHooks.delete(stopSync);
+    stopSync();
+  });
+}
+
+async function postgresFromUrl(adminUrl: string, stopServer: () => Promise<void>): Promise<PostgresService> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await until('PostgreSQL', async () => {
+    const probe = new pg.Client({ connectionString: adminUrl });
+    await probe.connect();
+    await probe.end();
+    return true;
+  });
+  await admin.connect();
+  const created: string[] = [];
+  return {
+    adminUrl,
+    async freshDatabase() {
+      const name = `webfolder_test_${randomBytes(6).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      created.push(name);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    async stop() {
+      for (const name of created) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+      await stopServer();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Redis
+
+export interface RedisService {
+  readonly url: string;
+  /** Removes every key (between tests). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisService | Unavailable> {
+  const given = process.env.TEST_REDIS_URL?.trim();
+  if (given) return redisFromUrl(given, async () => {});
+  const binary = which('redis-server');
+  if (!binary) return { skip: 'Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)' };
+  const port = await freePort();
+  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    stdio: 'ignore',
+  });
+  const kill = () => child.kill('SIGKILL');
+  exitHooks.add(kill);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return redisFromUrl(`redis://127.0.0.1:${port}`, async () => {
+    exitHooks.delete(kill);
+    child.kill('SIGTERM');
+    await exited;
+  });
+}
+
+async function redisFromUrl(url: string, stopServer: () => Promise<void>): Promise<RedisService> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+  await until('Redis', async () => {
+    if (client.status === 'wait') await client.connect();
+    return (await client.ping()) === 'PONG';
+  });
+  return {
+    url,
+    async flush() {
+      await client.flushdb();
+    },
+    async stop() {
+      client.disconnect();
+      await stopServer();
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// S3
+
+export interface S3Service {
+  readonly endpoint: string;
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  /** True when this is s3rver (signatures are not checked). */
+  readonly emulated: boolean;
+  /** A bucket name nobody used yet (the store creates it). */
+  freshBucket(): string;
+  /** The S3_* configuration variables for a node using `bucket`. */
+  env(bucket: string): Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startS3(): Promise<S3Service | Unavailable> {
+  const given = process.env.TEST_S3_ENDPOINT?.trim();
+  let endpoint: string;
+  let stop: () => Promise<void>;
+  let accessKeyId = 'S3RVER';
+  let secretAccessKey = 'S3RVER';
+  if (given) {
+    endpoint = given.replace(/\/+$/, '');
+    accessKeyId = process.env.TEST_S3_ACCESS_KEY_ID ?? accessKeyId;
+    secretAccessKey = process.env.TEST_S3_SECRET_ACCESS_KEY ?? secretAccessKey;
+    stop = async () => {};
+  } else {
+    let S3rver: typeof import('s3rver').default;
+    try {
+      S3rver = (await import('s3rver')).default;
+    } catch {
+      return { skip: 'S3 tests skipped: set TEST_S3_ENDPOINT, or install the s3rver devDependency (npm install)' };
+    }
+    const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
+    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
+    const info = await server.run();
+    endpoint = `http://127.0.0.1:${info.port}`;
+    const cleanup = () => rmSync(directory, { recursive: true, force: true });
+    exitHooks.add(cleanup);
+    stop = async () => {
+      await server.close();
+      exitHooks.delete(cleanup);
+      cleanup();
+    };
+  }
+  const region = process.env.TEST_S3_REGION ?? 'us-east-1';
+  return {
+    endpoint,
+    region,
+    accessKeyId,
+    secretAccessKey,
+    emulated: !given,
+    freshBucket: () => `webfolder-test-${randomBytes(6).toString('hex')}`,
+    env: (bucket) => ({
+      S3_ENDPOINT: endpoint,
+      S3_REGION: region,
+      S3_BUCKET: bucket,
+      S3_ACCESS_KEY_ID: accessKeyId,
+      S3_SECRET_ACCESS_KEY: secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+    }),
+    stop,
+  };
+}
+
+export function isUnavailable(value: object): value is Unavailable {
+  return 'skip' in value;
+}
