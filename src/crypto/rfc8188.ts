@@ -1,0 +1,208 @@
+/**
+ * RFC 8188 "aes128gcm" encrypted content encoding of one whole in-memory message, on WebCrypto
+ * alone so it runs unchanged in Node 20 and in browsers.
+ *
+ * It writes exactly what wormhole-crypto 0.3.1 (the library file.kiwi's clients use) writes, so
+ * either side reads the other's messages:
+ * - header: 16-byte random salt, record size 65536 as uint32 big-endian, key id length 0 (no key id);
+ * - content-encryption key = HKDF-SHA256(salt, IKM = the 16-byte secret, info "Content-Encoding: aes128gcm\0"), 16 bytes;
+ *   nonce base = HKDF-SHA256(salt, same IKM, info "Content-Encoding: nonce\0"), 12 bytes;
+ *   the nonce of record i is the nonce base with i XORed into its last 4 bytes (big-endian);
+ * - records of 65519 plaintext bytes + delimiter 0x01, the last one shorter + delimiter 0x02,
+ *   each sealed with AES-128-GCM (16-byte tag), so a non-final record is exactly 65536 bytes.
+ *
+ * Speed: wormhole-crypto awaits one record at a time through a stream pipeline. Here both HKDF
+ * derivations run once per message and every record's AES-GCM call is issued at once, so
+ * implementations that run WebCrypto jobs on worker threads (Node's thread pool, browsers) use all
+ * cores, and each record is staged and written in place in a single output buffer.
+ */
+import {
+  encryptedLength,
+  RFC8188_HEADER_LENGTH as HEADER_LENGTH,
+  RFC8188_PLAINTEXT_PER_RECORD as PLAINTEXT_PER_RECORD,
+  RFC8188_RECORD_OVERHEAD as RECORD_OVERHEAD,
+  RFC8188_RECORD_SIZE as RECORD_SIZE,
+} from '../domain/chunk-plan.js';
+import { CryptoFormatError, IntegrityError } from './errors.js';
+
+export const SALT_LENGTH = 16;
+const TAG_LENGTH = 16;
+
+const NONCE_LENGTH = 12;
+const DELIMITER_MORE_RECORDS = 1;
+const DELIMITER_FINAL_RECORD = 2;
+
+const textEncoder = new TextEncoder();
+const CONTENT_KEY_INFO = textEncoder.encode('Content-Encoding: aes128gcm\0');
+const NONCE_INFO = textEncoder.encode('Content-Encoding: nonce\0');
+
+interface MessageKeys {
+  readonly contentKey: CryptoKey;
+  readonly nonceBase: Uint8Array<ArrayBuffer>;
+}
+
+async function deriveMessageKeys(secretKey: CryptoKey, salt: Uint8Array<ArrayBuffer>): Promise<MessageKeys> {
+  const [contentKey, nonceBits] = await Promise.all([
+    crypto.subtle.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt, info: CONTENT_KEY_INFO },
+      secretKey,
+      { name: 'AES-GCM', length: 128 },
+      false,
+      ['encrypt', 'decrypt'],
+    ),
+    crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info: NONCE_INFO }, secretKey, NONCE_LENGTH * 8),
+  ]);
+  return { contentKey, nonceBase: new Uint8Array(nonceBits) };
+}
+
+/**
+ * RFC 8188 XORs the 96-bit record sequence number into the nonce; for fewer than 2^32 records
+ * (any message held in memory: 2^32 records are 256 TiB) only the last 4 bytes change.
+ */
+function recordNonce(nonceBase: Uint8Array<ArrayBuffer>, sequence: number): Uint8Array<ArrayBuffer> {
+  const nonce = nonceBase.slice();
+  const view = new DataView(nonce.buffer);
+  view.setUint32(NONCE_LENGTH - 4, (view.getUint32(NONCE_LENGTH - 4) ^ sequence) >>> 0);
+  return nonce;
+}
+
+function gcmParams(keys: MessageKeys, sequence: number): AesGcmParams {
+  return { name: 'AES-GCM', iv: recordNonce(keys.nonceBase, sequence), tagLength: TAG_LENGTH * 8 };
+}
+
+/**
+ * Encrypts `plaintext` (at least 1 byte) as one message under the salt given. The salt must be
+ * fresh random bytes for every message; only test vectors pass a fixed one.
+ */
+export async function encryptMessageWithSalt(
+  secretKey: CryptoKey,
+  plaintext: Uint8Array,
+  salt: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (plaintext.length === 0) {
+    // wormhole-crypto would write a bare header, which is not a valid RFC 8188 message (it has no
+    // final record) and cannot be told apart from a message truncated after its header.
+    throw new RangeError('cannot encrypt an empty value: files and names are never empty');
+  }
+  if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
+  const ownSalt = salt.slice();
+  const keys = await deriveMessageKeys(secretKey, ownSalt);
+
+  const records = Math.ceil(plaintext.length / PLAINTEXT_PER_RECORD);
+  const message = new Uint8Array(encryptedLength(plaintext.length));
+  message.set(ownSalt, 0);
+  new DataView(message.buffer).setUint32(SALT_LENGTH, RECORD_SIZE);
+  // message[20], the key id length, stays 0.
+
+  const sealed: Promise<void>[] = [];
+  for (let i = 0; i < records; i++) {
+    const plainStart = i * PLAINTEXT_PER_RECORD;
+    const plainLength = Math.min(PLAINTEXT_PER_RECORD, plaintext.length - plainStart);
+    const recordStart = HEADER_LENGTH + i * RECORD_SIZE;
+    // Stage plaintext + delimiter where this record's ciphertext will go. WebCrypto copies its
+    // input when called, and the ciphertext (plainLength + 1 + 16 bytes) ends where the next
+    // record's region begins, so records never overwrite each other's input.
+    message.set(plaintext.subarray(plainStart, plainStart + plainLength), recordStart);
+    message[recordStart + plainLength] = i === records - 1 ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
+    const input = message.subarray(recordStart, recordStart + plainLength + 1);
+    sealed.push(
+      crypto.subtle.encrypt(gcmParams(keys, i), keys.contentKey, input).then((ciphertext) => {
+        message.set(new Uint8Array(ciphertext), recordStart);
+      }),
+    );
+  }
+  await Promise.all(sealed);
+  return message;
+}
+
+/** Encrypts `plaintext` (at least 1 byte) as one message under a fresh random salt. */
+export function encryptMessage(secretKey: CryptoKey, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  return encryptMessageWithSalt(secretKey, plaintext, crypto.getRandomValues(new Uint8Array(SALT_LENGTH)));
+}
+
+/**
+ * Length of the data in a decrypted record: RFC 8188 allows zero padding after the delimiter, so
+ * the delimiter is the last non-zero byte. It must say "more records follow" (1) except in the
+ * last record, which must say "final" (2).
+ */
+function recordDataLength(padded: Uint8Array, sequence: number, records: number): number {
+  let delimiterAt = padded.length - 1;
+  while (delimiterAt >= 0 && padded[delimiterAt] === 0) delimiterAt--;
+  const delimiter = padded[delimiterAt];
+  const isLast = sequence === records - 1;
+  const where = `record ${sequence + 1} of ${records}`;
+  if (delimiter === undefined) throw new IntegrityError(`${where} has no padding delimiter`);
+  if (isLast && delimiter === DELIMITER_MORE_RECORDS) {
+    throw new IntegrityError(`missing final record: ${where} says more records follow (message truncated at a record boundary)`);
+  }
+  if (!isLast && delimiter === DELIMITER_FINAL_RECORD) {
+    throw new IntegrityError(`trailing data: ${where} is marked final but more bytes follow it`);
+  }
+  const expected = isLast ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
+  if (delimiter !== expected) throw new IntegrityError(`${where} has padding delimiter ${delimiter}, expected ${expected}`);
+  return delimiterAt;
+}
+
+/**
+ * Decrypts one message and returns its plaintext. Throws CryptoFormatError for a header this format
+ * never writes, and IntegrityError for anything that fails authentication or record structure
+ * (wrong key, altered bytes, truncation, trailing data). A message with no records at all, which
+ * wormhole-crypto writes for an empty input, is refused as truncated: an empty value is never valid here.
+ */
+export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  if (message.length < HEADER_LENGTH) {
+    throw new CryptoFormatError(`truncated: ${message.length} bytes is shorter than the ${HEADER_LENGTH}-byte header`);
+  }
+  const header = new DataView(message.buffer, message.byteOffset, HEADER_LENGTH);
+  const recordSize = header.getUint32(SALT_LENGTH);
+  if (recordSize !== RECORD_SIZE) throw new CryptoFormatError(`wrong record size: the header says ${recordSize}, expected ${RECORD_SIZE}`);
+  const keyIdLength = header.getUint8(SALT_LENGTH + 4);
+  if (keyIdLength !== 0) throw new CryptoFormatError(`bad header: key id length is ${keyIdLength}, expected 0`);
+
+  const bodyLength = message.length - HEADER_LENGTH;
+  if (bodyLength === 0) throw new IntegrityError('missing final record: the message ends after its header (truncated)');
+  const records = Math.ceil(bodyLength / RECORD_SIZE);
+  const lastRecordLength = bodyLength - (records - 1) * RECORD_SIZE;
+  if (lastRecordLength < RECORD_OVERHEAD) {
+    throw new IntegrityError(
+      `truncated or trailing data: the last record is ${lastRecordLength} bytes, shorter than a delimiter and a tag`,
+    );
+  }
+
+  const keys = await deriveMessageKeys(secretKey, message.slice(0, SALT_LENGTH));
+  // Each record's data is written at its unpadded position; records with RFC 8188 padding (which
+  // neither wormhole-crypto nor this module writes, but the RFC allows) are compacted afterwards.
+  const plaintext = new Uint8Array(bodyLength - records * RECORD_OVERHEAD);
+  const dataLengths = new Array<number>(records);
+  const opened: Promise<void>[] = [];
+  for (let i = 0; i < records; i++) {
+    const recordStart = HEADER_LENGTH + i * RECORD_SIZE;
+    const record = message.subarray(recordStart, Math.min(recordStart + RECORD_SIZE, message.length)) as Uint8Array<ArrayBuffer>;
+    opened.push(
+      crypto.subtle.decrypt(gcmParams(keys, i), keys.contentKey, record).then(
+        (decrypted) => {
+          const padded = new Uint8Array(decrypted);
+          const dataLength = recordDataLength(padded, i, records);
+          plaintext.set(padded.subarray(0, dataLength), i * PLAINTEXT_PER_RECORD);
+          dataLengths[i] = dataLength;
+        },
+        () => {
+          throw new IntegrityError(`bad tag: record ${i + 1} of ${records} failed authentication (wrong key, or the bytes were altered)`);
+        },
+      ),
+    );
+  }
+  // Wait for every record so the error reported is the first record's, whatever finished first.
+  const outcomes = await Promise.allSettled(opened);
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+
+  let written = 0;
+  for (let i = 0; i < records; i++) {
+    const dataStart = i * PLAINTEXT_PER_RECORD;
+    const dataLength = dataLengths[i]!;
+    if (written !== dataStart) plaintext.copyWithin(written, dataStart, dataStart + dataLength);
+    written += dataLength;
+  }
+  return written === plaintext.length ? plaintext : plaintext.slice(0, written);
+}
