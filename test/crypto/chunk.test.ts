@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { encryptedLength } from '../../src/domain/chunk-plan.js';
+import { decryptChunk, encryptChunk, generateSecret, importSecret, IntegrityError } from '../../src/crypto/index.js';
+import { assertRefused, randomBytes } from './helpers.js';
+import { referenceDecrypt, referenceEncrypt } from './wormhole-reference.js';
+
+const secret = generateSecret();
+const key = await importSecret(secret);
+const BOUNDARY_SIZES = [1, 65_518, 65_519, 65_520, 131_038, 131_039, 10 * 1024 * 1024 + 3];
+
+for (const size of BOUNDARY_SIZES) {
+  test(`${size} bytes: our chunk has the planned length and wormhole-crypto decrypts it`, async () => {
+    const plaintext = randomBytes(size);
+    const message = await encryptChunk(key, plaintext);
+    assert.equal(message.length, encryptedLength(size));
+    assert.deepEqual(await referenceDecrypt(secret, message), plaintext);
+  });
+
+  test(`${size} bytes: we decrypt wormhole-crypto's chunk`, async () => {
+    const plaintext = randomBytes(size);
+    assert.deepEqual(await decryptChunk(key, await referenceEncrypt(secret, plaintext)), plaintext);
+  });
+}
+
+test('empty plaintext is refused, and so is the bare header wormhole-crypto writes for it', async () => {
+  await assert.rejects(encryptChunk(key, new Uint8Array(0)), RangeError);
+  const bareHeader = await referenceEncrypt(secret, new Uint8Array(0));
+  assert.equal(bareHeader.length, 21);
+  await assertRefused(decryptChunk(key, bareHeader), /missing final record/);
+});
+
+test('each chunk gets a fresh salt', async () => {
+  const plaintext = randomBytes(100);
+  const [first, second] = await Promise.all([encryptChunk(key, plaintext), encryptChunk(key, plaintext)]);
+  assert.notDeepEqual(first.subarray(0, 16), second.subarray(0, 16));
+});
+
+/** 3 records: 65519 + 65519 + 2 plaintext bytes. */
+const threeRecordPlaintext = randomBytes(131_040);
+const threeRecords = await encryptChunk(key, threeRecordPlaintext);
+
+test('a flipped byte anywhere is refused, never returned as data', async () => {
+  const small = await encryptChunk(key, randomBytes(70_000));
+  await fc.assert(
+    fc.asyncProperty(fc.nat({ max: small.length - 1 }), fc.integer({ min: 1, max: 255 }), async (position, mask) => {
+      const altered = small.slice();
+      altered[position]! ^= mask;
+      await assertRefused(decryptChunk(key, altered));
+    }),
+    { numRuns: 150 },
+  );
+});
+
+test('a flipped byte is reported by what it broke', async () => {
+  const cases: Array<[number, RegExp]> = [
+    [0, /bad tag: record 1 of 3/], // the salt: every record key changes; the first record is reported
+    [17, /wrong record size/],
+    [20, /bad header: key id length/],
+    [21 + 65_536 + 100, /bad tag: record 2 of 3/],
+    [threeRecords.length - 1, /bad tag: record 3 of 3/],
+  ];
+  for (const [position, reason] of cases) {
+    const altered = threeRecords.slice();
+    altered[position]! ^= 0x40;
+    await assertRefused(decryptChunk(key, altered), reason);
+  }
+});
+
+test('truncation is refused at every kind of cut', async () => {
+  const cuts: Array<[number, RegExp]> = [
+    [0, /truncated/],
+    [20, /truncated/],
+    [21, /missing final record/],
+    [21 + 65_536, /missing final record/],
+    [21 + 2 * 65_536, /missing final record/],
+    [21 + 65_536 + 10, /truncated or trailing data/],
+    [threeRecords.length - 1, /bad tag: record 3 of 3/],
+  ];
+  for (const [length, reason] of cuts) await assertRefused(decryptChunk(key, threeRecords.subarray(0, length)), reason);
+});
+
+test('appended bytes are refused', async () => {
+  const appendedToShortRecord = new Uint8Array([...threeRecords, 0]);
+  await assertRefused(decryptChunk(key, appendedToShortRecord), /bad tag: record 3 of 3/);
+  // A chunk of exactly one full record followed by a further "record".
+  const fullRecord = await encryptChunk(key, randomBytes(65_519));
+  const extended = new Uint8Array([...fullRecord, ...randomBytes(100)]);
+  await assertRefused(decryptChunk(key, extended), /trailing data: record 1 of 2 is marked final/);
+  const fewBytesMore = new Uint8Array([...fullRecord, 1, 2, 3]);
+  await assertRefused(decryptChunk(key, fewBytesMore), /truncated or trailing data/);
+});
+
+test('records swapped within a chunk, or chunks spliced together, are refused', async () => {
+  const swapped = threeRecords.slice();
+  swapped.set(threeRecords.subarray(21, 21 + 65_536), 21 + 65_536);
+  swapped.set(threeRecords.subarray(21 + 65_536, 21 + 2 * 65_536), 21);
+  await assertRefused(decryptChunk(key, swapped), /bad tag: record 1 of 3/);
+  const other = await encryptChunk(key, threeRecordPlaintext);
+  const spliced = threeRecords.slice();
+  spliced.set(other.subarray(21 + 65_536), 21 + 65_536);
+  await assertRefused(decryptChunk(key, spliced), /bad tag: record 2 of 3/);
+});
+
+test('a wrong key is refused', async () => {
+  const wrongKey = await importSecret(generateSecret());
+  await assertRefused(decryptChunk(wrongKey, threeRecords), /bad tag: record 1 of 3/);
+});
+
+/**
+ * An independent encoder written from RFC 8188 section 2 (not from our module), which can add the
+ * zero padding the RFC allows after a record's delimiter. Neither our encoder nor wormhole-crypto
+ * writes padding, but both decoders must read it the same way.
+ */
+async function encryptWithPadding(secretText: string, records: Array<{ data: Uint8Array; zeros: number }>) {
+  const ikm = await importSecret(secretText);
+  const salt = randomBytes(16);
+  const hkdf = (info: string, bits: number) =>
+    crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode(info) }, ikm.hkdfKey, bits);
+  const cek = await crypto.subtle.importKey('raw', await hkdf('Content-Encoding: aes128gcm\0', 128), 'AES-GCM', false, ['encrypt']);
+  const nonceBase = new Uint8Array(await hkdf('Content-Encoding: nonce\0', 96));
+  const parts: Uint8Array[] = [salt, Uint8Array.of(0, 1, 0, 0, 0)];
+  for (const [sequence, { data, zeros }] of records.entries()) {
+    const nonce = nonceBase.slice();
+    nonce[11]! ^= sequence;
+    const padded = new Uint8Array([...data, sequence === records.length - 1 ? 2 : 1, ...new Uint8Array(zeros)]);
+    parts.push(new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, cek, padded)));
+  }
+  return new Uint8Array(parts.flatMap((part) => [...part]));
+}
+
+test('RFC 8188 padding after the delimiter is read like wormhole-crypto reads it', async () => {
+  const first = randomBytes(65_000);
+  const second = randomBytes(65_519);
+  const last = randomBytes(300);
+  const message = await encryptWithPadding(secret, [
+    { data: first, zeros: 519 },
+    { data: second, zeros: 0 },
+    { data: last, zeros: 40 },
+  ]);
+  const expected = new Uint8Array([...first, ...second, ...last]);
+  assert.deepEqual(await referenceDecrypt(secret, message), expected);
+  assert.deepEqual(await decryptChunk(key, message), expected);
+});
+
+test('the independent RFC 8188 encoder and ours produce interchangeable messages', async () => {
+  const data = randomBytes(1000);
+  const message = await encryptWithPadding(secret, [{ data, zeros: 0 }]);
+  assert.deepEqual(await decryptChunk(key, message), data);
+  await assert.rejects(decryptChunk(await importSecret(generateSecret()), message), IntegrityError);
+});
