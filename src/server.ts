@@ -8,6 +8,7 @@ import type { Config } from './config/config.js';
 import { installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
+import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
@@ -53,6 +54,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(apiRoutes, { services });
   await app.register(chunkRoutes, { services });
   await app.register(discoveryRoutes, { services });
+  await app.register(agentRoutes, { services });
   await app.register(siteRoutes, { services });
 
   const stopSweeper =

@@ -1,0 +1,133 @@
+import { McpServer, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import type { Services } from '../app/services.js';
+import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
+import { currentCreateGate } from './create-gate.js';
+import { AGENT_MODES, HANDOFF_STEPS, MODE_GUIDANCE, REQUEST_MODE_REFUSAL, createFolderForAgent, handoffText, isAppError, usageGuide } from './folder-intent.js';
+
+/**
+ * The MCP server: two tools over the empty-folder flow (spec 4.3). A fresh instance is built per
+ * HTTP request by the SDK's stateless handler (src/agents/mcp-route.ts); it holds no state.
+ */
+
+/** Protocol revisions served at /mcp (spec 9): 2026-07-28 natively, 2025-06-18 through initialize. */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-06-18'] as const;
+
+// Strict: an unknown argument (say `files`, which this flow does not take) is refused, not ignored.
+const createInput = z.strictObject({
+  title: z
+    .string({ error: 'title must be a string' })
+    .max(MAX_TITLE_LENGTH, { error: `title must be at most ${MAX_TITLE_LENGTH} characters` })
+    .optional()
+    .describe(`Folder title shown to people who open the link (at most ${MAX_TITLE_LENGTH} characters). Defaults to a date-based title.`),
+  mode: z
+    .enum(AGENT_MODES, {
+      // The contract allows "request" but this flow must not offer it (spec 4.1 rule 5): say why.
+      error: (issue) => (issue.input === 'request' ? REQUEST_MODE_REFUSAL : 'mode must be "send" or "share"'),
+    })
+    .optional()
+    .describe(MODE_GUIDANCE),
+});
+
+const createOutput = z.object({
+  folderUrl: z.string().describe('Share link including the secret key after "#". Give it to the person in full.'),
+  folderUrlBase: z.string().describe('The share link without the secret key (not enough to open the folder).'),
+  folderId: z.string(),
+  mode: z.enum(AGENT_MODES),
+  uploadRequiredWithinHours: z.number().describe('The person must upload at least one file within this many hours.'),
+  instructions: z.string().describe('What to tell the person.'),
+});
+
+export type CreateToolOutput = z.infer<typeof createOutput>;
+
+/**
+ * Annotations, stated truthfully: creating a folder writes state (not read-only), never changes or
+ * deletes anything that exists (not destructive), and every call makes a new folder (not
+ * idempotent). openWorld is false: the tool acts only on this service's own store and reaches no
+ * outside system. The guide is a constant text.
+ */
+const CREATE_ANNOTATIONS: ToolAnnotations = {
+  title: 'Create a share folder',
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+const GUIDE_ANNOTATIONS: ToolAnnotations = {
+  title: 'How to use webfolder',
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+const CREATE_DESCRIPTION =
+  'Create an empty end-to-end-encrypted share folder and get its link. A person then opens the link in a ' +
+  `browser and uploads files within ${UPLOAD_REQUIRED_WITHIN_HOURS} hours; afterwards the same link is shared with recipients. ` +
+  'Return the full folderUrl (including the part after "#") to the person. ' +
+  MODE_GUIDANCE;
+
+const GUIDE_DESCRIPTION = 'Explain how to use the folders created by create_share_folder and which mode to choose.';
+
+/** Tool metadata as listed by tools/list, for the MCP server card (src/discovery/mcp-card.ts). */
+export function toolDefinitions() {
+  return [
+    {
+      name: 'create_share_folder',
+      title: CREATE_ANNOTATIONS.title,
+      description: CREATE_DESCRIPTION,
+      inputSchema: z.toJSONSchema(createInput, { io: 'input' }),
+      outputSchema: z.toJSONSchema(createOutput),
+      annotations: CREATE_ANNOTATIONS,
+    },
+    {
+      name: 'get_usage_guide',
+      title: GUIDE_ANNOTATIONS.title,
+      description: GUIDE_DESCRIPTION,
+      inputSchema: { type: 'object', properties: {} },
+      annotations: GUIDE_ANNOTATIONS,
+    },
+  ];
+}
+
+export const MCP_INSTRUCTIONS = `${SERVICE_NAME} gives people a folder to upload files into. Call create_share_folder, then give the person the full folderUrl. ${HANDOFF_STEPS}`;
+
+export function buildMcpServer(services: Services, onInternalError: (error: unknown) => void): McpServer {
+  const server = new McpServer({ name: SERVICE_NAME, title: 'webfolder', version: OPENAPI_VERSION }, { instructions: MCP_INSTRUCTIONS });
+
+  server.registerTool(
+    'create_share_folder',
+    { title: CREATE_ANNOTATIONS.title, description: CREATE_DESCRIPTION, inputSchema: createInput, outputSchema: createOutput, annotations: CREATE_ANNOTATIONS },
+    async ({ title, mode }): Promise<CallToolResult> => {
+      try {
+        await currentCreateGate.getStore()?.();
+        const folder = await createFolderForAgent(services, { ...(title !== undefined ? { title } : {}), ...(mode !== undefined ? { mode } : {}) });
+        const output: CreateToolOutput = {
+          folderUrl: folder.folderUrl,
+          folderUrlBase: folder.folderUrlBase,
+          folderId: folder.folderId,
+          mode: folder.mode as CreateToolOutput['mode'],
+          uploadRequiredWithinHours: folder.uploadRequiredWithinHours,
+          instructions: HANDOFF_STEPS,
+        };
+        return { content: [{ type: 'text', text: handoffText(folder) }], structuredContent: output };
+      } catch (error) {
+        return toolError(error, onInternalError);
+      }
+    },
+  );
+
+  server.registerTool('get_usage_guide', { title: GUIDE_ANNOTATIONS.title, description: GUIDE_DESCRIPTION, annotations: GUIDE_ANNOTATIONS }, async () => ({
+    content: [{ type: 'text', text: usageGuide() }],
+  }));
+
+  return server;
+}
+
+/** A refused or failed call is a tool error the model can read; our own faults say no more than that. */
+function toolError(error: unknown, onInternalError: (error: unknown) => void): CallToolResult {
+  if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
+  onInternalError(error);
+  return { isError: true, content: [{ type: 'text', text: 'internal error: the folder could not be created, try again later' }] };
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { a2aRoutes } from '../../agents/a2a-route.js';
+import { mcpRoutes } from '../../agents/mcp-route.js';
+import type { Services } from '../../app/services.js';
+import { aiPluginManifest } from '../../discovery/ai-plugin.js';
+import { llmsText } from '../../discovery/llms.js';
+import { MCP_CARD_MEDIA_TYPE, mcpServerCard } from '../../discovery/mcp-card.js';
+import { SURFACES } from '../../discovery/surfaces.js';
+
+/**
+ * The agent surfaces (spec 4.3): MCP, A2A, and the documents that describe them. MCP and A2A read
+ * their bodies in their own ways, so each is its own encapsulated plugin; the documents are
+ * constants built once at start (they depend only on configuration).
+ */
+export async function agentRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const { config } = services;
+  await app.register(mcpRoutes, { services });
+  await app.register(a2aRoutes, { services });
+
+  const llms = llmsText(config);
+  for (const path of SURFACES.llms.paths) {
+    app.get(path, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+  }
+  const plugin = JSON.stringify(aiPluginManifest(config));
+  for (const path of SURFACES.aiPlugin.paths) {
+    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(plugin));
+  }
+  const card = JSON.stringify(mcpServerCard(config));
+  for (const path of SURFACES.mcpCard.paths) {
+    // The well-known path is read by generic JSON tools; the SEP-2127 path gets its own media type.
+    const type = path.startsWith('/.well-known/') ? 'application/json; charset=utf-8' : `${MCP_CARD_MEDIA_TYPE}; charset=utf-8`;
+    app.get(path, async (_request, reply) => reply.type(type).send(card));
+  }
+}
