@@ -1,0 +1,100 @@
+import type { CreateRequest, CreateResponseDirect, CreateResponseEmpty, FileEntry, UploadStatusResponse, UploadUrls } from '../contract/types.js';
+import { InputError } from './errors.js';
+import { exchange, jsonBody, type HttpOptions } from './http.js';
+
+/**
+ * The two v2 operations and the chunk PUT, typed with the contract's own types (derived from the
+ * same JSON Schemas the server validates with). Isomorphic: only `fetch` is used.
+ */
+export type Mode = NonNullable<CreateRequest['mode']>;
+export const MODES: readonly Mode[] = ['send', 'share', 'request'];
+
+export interface ServerOptions extends HttpOptions {
+  /** API base address, e.g. http://127.0.0.1:8080 (no trailing slash needed). */
+  readonly server: string;
+}
+
+export interface CreateEmptyFolderOptions extends ServerOptions {
+  readonly title?: string | null;
+  readonly mode?: Mode;
+  /** Ask the service to generate the secret (the only strategy the spec knows; default). */
+  readonly keyStrategy?: 'server_generated';
+  readonly files?: readonly [];
+}
+
+export interface CreateDirectFolderOptions extends ServerOptions {
+  readonly title?: string | null;
+  readonly mode?: Mode;
+  /** Encrypted share key (`createSke`); required by the spec when files are given. */
+  readonly ske: string;
+  /** 1 to 10 entries; filenames should already be encrypted (`encryptText`). */
+  readonly files: readonly [FileEntry, ...FileEntry[]];
+}
+
+export function apiUrl(server: string, path: string): string {
+  return `${server.replace(/\/+$/, '')}${path}`;
+}
+
+/**
+ * `createV2Folder`: without files, the empty-folder flow (the answer's `folderUrl` holds a
+ * server-generated secret in its fragment); with files, the direct-upload flow (the answer holds
+ * `uploadAuth` and the presigned `uploadUrls` of each file).
+ */
+export async function createFolder(options: CreateDirectFolderOptions): Promise<CreateResponseDirect>;
+export async function createFolder(options: CreateEmptyFolderOptions): Promise<CreateResponseEmpty>;
+export async function createFolder(options: CreateEmptyFolderOptions | CreateDirectFolderOptions): Promise<CreateResponseEmpty | CreateResponseDirect> {
+  const body: CreateRequest = {};
+  if (options.title !== undefined) body.title = options.title;
+  if (options.mode !== undefined) body.mode = options.mode;
+  const files = options.files ?? [];
+  if (files.length > 10) throw new InputError(`a folder takes at most 10 files per request, got ${files.length}`);
+  if (files.length > 0) {
+    const direct = options as CreateDirectFolderOptions;
+    body.encryption = { ske: direct.ske };
+    body.files = files.map((f) => ({ ...f }));
+  } else if ((options as CreateEmptyFolderOptions).keyStrategy) {
+    body.encryption = { keyStrategy: 'server_generated' };
+  }
+  const response = await exchange(
+    'create folder',
+    apiUrl(options.server, '/v2/folders'),
+    { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
+    options,
+  );
+  return jsonBody(response, 'create folder');
+}
+
+export interface UploadStatusOptions extends ServerOptions {
+  readonly folderId: string;
+  readonly fileId: string;
+  readonly uploadAuth?: string;
+}
+
+/** `getV2UploadStatus`: which chunks of a directly uploaded file are still missing. */
+export async function getUploadStatus(options: UploadStatusOptions): Promise<UploadStatusResponse> {
+  const query = options.uploadAuth ? `?uploadAuth=${encodeURIComponent(options.uploadAuth)}` : '';
+  const path = `/v2/folders/${encodeURIComponent(options.folderId)}/files/${encodeURIComponent(options.fileId)}/upload-status${query}`;
+  const response = await exchange('upload status', apiUrl(options.server, path), { headers: { accept: 'application/json' } }, options);
+  return jsonBody(response, 'upload status');
+}
+
+/**
+ * The file.kiwi chunk URL rule, unchanged for S3 presigned URLs and the local backend:
+ * `head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`.
+ */
+export function chunkUrl(urls: UploadUrls, n: number): string {
+  const signature = urls.signatures[n - 1];
+  if (signature === undefined) throw new RangeError(`chunk ${n} has no signature (the file has ${urls.signatures.length} chunks)`);
+  return `${urls.head}${urls.path}/${String(n).padStart(5, '0')}?${urls.tail}&X-Amz-Signature=${signature}`;
+}
+
+/**
+ * PUTs one encrypted chunk with every header of `uploadUrls.headers` plus Content-Length (the exact
+ * RFC 8188 length, which the URL's signature is bound to). Retries per `options.retry`.
+ */
+export async function putChunk(urls: UploadUrls, n: number, body: Uint8Array, operation: string, options: HttpOptions = {}): Promise<void> {
+  const headers: Record<string, string> = { ...urls.headers, 'Content-Length': String(body.byteLength) };
+  const response = await exchange(operation, chunkUrl(urls, n), { method: 'PUT', headers, body: body as BodyInit }, options);
+  // Drain the answer so the connection can be reused (S3 answers an empty 200, ours a small JSON).
+  await response.arrayBuffer().catch(() => undefined);
+}

@@ -1,0 +1,413 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createFolder, getUploadStatus, MODES, type Mode } from './api.js';
+import { AbortedError, InputError, LocalFileChangedError, NetworkError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
+import { defaultStateDir, diskFile, download, latestStateFile, readStateFile, removeStateFile, resume, writeStateFile } from './node/index.js';
+import { formatBytes, ProgressView } from './progress.js';
+import { parseShareLink, redactLink, type UploadState } from './state.js';
+import { upload, type UploadEvent, type UploadResult } from './upload.js';
+
+/**
+ * The `webfolder` command. `run(argv)` returns the exit code instead of exiting, so tests and the
+ * launcher (bin/webfolder.js) share it. Results go to stdout (the share link, or one JSON object
+ * with --json); progress, hints and errors go to stderr. Secrets appear only in the share link the
+ * user asked for: never in progress lines, errors or hints.
+ */
+export const EXIT = {
+  OK: 0,
+  /** Anything else: an integrity failure, a local file that changed, a bug. */
+  FAILURE: 1,
+  /** Bad command line or input (unknown flag, missing file, more than 10 files, not a link). */
+  USAGE: 2,
+  /** The server refused (a 4xx, or a 5xx that outlasted the retries). */
+  SERVER: 3,
+  /** The server could not be reached (after the retries). */
+  NETWORK: 4,
+  /** The link's secret does not open the folder, or downloaded data failed authentication. */
+  WRONG_SECRET: 5,
+  /** Interrupted (Ctrl-C); an upload keeps its state file for `webfolder resume`. */
+  INTERRUPTED: 130,
+} as const;
+
+export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
+
+export interface Io {
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  readonly env: NodeJS.ProcessEnv;
+}
+
+const HELP = `webfolder: end-to-end-encrypted file transfer from the command line
+
+Usage:
+  webfolder upload <paths...> [--title T] [--mode send|share|request] [--server URL]
+                              [--concurrency N] [--state FILE] [--json] [--quiet]
+  webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
+  webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
+  webfolder download <link> [dir] [--server URL] [--json] [--quiet]
+  webfolder create [--title T] [--mode send|share] [--server URL] [--json]
+  webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
+
+Files are encrypted on this machine before they leave it; the key exists only in the share link
+(after "#"). A folder holds at most 10 files: archive more into one file first.
+
+Options:
+  --server URL       API address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER})
+  --title T          folder title (up to 200 characters)
+  --mode M           send (default), share or request
+  --concurrency N    chunks uploaded in parallel (default 4)
+  --retries N        retries of a failed request (default 8; exponential backoff with jitter,
+                     429 waits for Retry-After); 4xx answers other than 408/429 are not retried
+  --state FILE       where upload keeps its resume state (default: a file per folder in
+                     $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
+  --json             print one JSON object on stdout instead of text
+  --quiet            no progress output
+  -h, --help         this help; -v, --version: the version
+
+Examples:
+  webfolder upload report.pdf photos.zip --title "Q3 report"
+  WEBFOLDER_SERVER=https://files.example.com webfolder upload big.iso --concurrency 8
+  webfolder upload data.bin --json | jq -r .link
+  webfolder resume                       # finishes the most recent interrupted upload
+  webfolder status 'https://files.example.com/f/AbC123#secret'
+  webfolder download 'https://files.example.com/f/AbC123#secret' ./received
+  webfolder create --title "Send me the contract" --mode send
+
+Exit codes:
+  0 ok, 1 failure, 2 usage or input error, 3 server refused, 4 network unreachable,
+  5 wrong secret or integrity failure, 130 interrupted (resume with webfolder resume)
+`;
+
+const OPTIONS = {
+  server: { type: 'string' },
+  title: { type: 'string' },
+  mode: { type: 'string' },
+  concurrency: { type: 'string' },
+  retries: { type: 'string' },
+  state: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+type Flags = { server?: string; title?: string; mode?: string; concurrency?: string; retries?: string; state?: string; json: boolean; quiet: boolean; help: boolean; version: boolean };
+
+class UsageError extends Error {}
+
+export async function run(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+    io.stdout.write(HELP);
+    return command === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (command === '-v' || command === '--version') {
+    io.stdout.write(`${await version()}\n`);
+    return EXIT.OK;
+  }
+  let flags: Flags;
+  let positionals: string[];
+  try {
+    const parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
+    flags = parsed.values as Flags;
+    positionals = parsed.positionals;
+  } catch (error) {
+    io.stderr.write(`webfolder: ${(error as Error).message}\nRun "webfolder --help" for usage.\n`);
+    return EXIT.USAGE;
+  }
+  if (flags.help) {
+    io.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    switch (command) {
+      case 'upload':
+        return await uploadCommand(positionals, flags, io, controller.signal);
+      case 'resume':
+        return await resumeCommand(positionals, flags, io, controller.signal);
+      case 'status':
+        return await statusCommand(positionals, flags, io);
+      case 'download':
+        return await downloadCommand(positionals, flags, io, controller.signal);
+      case 'create':
+        return await createCommand(positionals, flags, io);
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    return report(error, io);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+function serverOf(flags: Flags, io: Io): string {
+  const server = flags.server ?? io.env.WEBFOLDER_SERVER ?? DEFAULT_SERVER;
+  try {
+    const url = new URL(server);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--server must be an http(s) URL, got "${server}"`);
+  }
+  return server.replace(/\/+$/, '');
+}
+
+function modeOf(flags: Flags): Mode | undefined {
+  if (flags.mode === undefined) return undefined;
+  if (!(MODES as readonly string[]).includes(flags.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+  return flags.mode as Mode;
+}
+
+function concurrencyOf(flags: Flags): number | undefined {
+  if (flags.concurrency === undefined) return undefined;
+  const n = Number(flags.concurrency);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  return n;
+}
+
+function retryOf(flags: Flags): { retry?: { retries: number } } {
+  if (flags.retries === undefined) return {};
+  const n = Number(flags.retries);
+  if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError('--retries must be a whole number from 0 to 100');
+  return { retry: { retries: n } };
+}
+
+function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => void; view: ProgressView | null } {
+  if (flags.quiet) return { view: null };
+  const view = new ProgressView(io.stderr, io.stderr.isTTY === true && io.stdout.isTTY === true && !flags.json);
+  return { view, onProgress: (e) => view.handle(e) };
+}
+
+function printResult(result: UploadResult, flags: Flags, io: Io): void {
+  if (flags.json) {
+    // uploadAuth stays in the state file: the link is the one secret the user asked for.
+    const out = { link: result.link, folderId: result.folderId, folderUrl: result.folderUrl, files: result.files, chunksSent: result.chunksSent };
+    io.stdout.write(`${JSON.stringify(out)}\n`);
+  } else {
+    io.stdout.write(`${result.link}\n`);
+  }
+}
+
+async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
+  if (paths.length === 0) throw new UsageError('upload needs at least one file: webfolder upload <paths...>');
+  const server = serverOf(flags, io);
+  const mode = modeOf(flags);
+  const concurrency = concurrencyOf(flags);
+  const files = await Promise.all(paths.map((p) => diskFile(p)));
+  const stateDir = defaultStateDir(io.env);
+  let statePath: string | null = flags.state ? resolve(flags.state) : null;
+  const { view, onProgress } = progressFor(flags, io);
+  try {
+    const result = await upload(files, {
+      server,
+      ...(flags.title !== undefined ? { title: flags.title } : {}),
+      ...(mode ? { mode } : {}),
+      ...(concurrency ? { concurrency } : {}),
+      ...(onProgress ? { onProgress } : {}),
+      ...retryOf(flags),
+      signal,
+      onState: async (state) => {
+        statePath ??= join(stateDir, `${state.folderId}.json`);
+        await writeStateFile(statePath, state);
+        if (!flags.quiet) io.stderr.write(`folder ${state.folderId} registered; resume state in ${statePath}\n`);
+      },
+    });
+    view?.finish();
+    if (statePath) await removeStateFile(statePath);
+    printResult(result, flags, io);
+    return EXIT.OK;
+  } catch (error) {
+    if (statePath && existsSync(statePath)) io.stderr.write(`the upload is not finished; continue it with: webfolder resume ${statePath}\n`);
+    throw error;
+  }
+}
+
+async function resumeCommand(args: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
+  if (args.length > 1) throw new UsageError('resume takes at most one state file');
+  const statePath = args[0] ? resolve(args[0]) : flags.state ? resolve(flags.state) : await latestStateFile(defaultStateDir(io.env));
+  if (!statePath) throw new InputError(`no interrupted upload found in ${defaultStateDir(io.env)}: give the state file`);
+  const state = await readStateFile(statePath);
+  const concurrency = concurrencyOf(flags);
+  const { view, onProgress } = progressFor(flags, io);
+  if (!flags.quiet) io.stderr.write(`resuming folder ${state.folderId} from ${statePath}\n`);
+  const result = await resume(state, {
+    ...(flags.server ? { server: serverOf(flags, io) } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(onProgress ? { onProgress } : {}),
+    ...retryOf(flags),
+    signal,
+  });
+  view?.finish();
+  await removeStateFile(statePath);
+  printResult(result, flags, io);
+  return EXIT.OK;
+}
+
+interface StatusRow {
+  name: string | null;
+  fileId: string;
+  complete: boolean;
+  missing: number[];
+  chunks: number | null;
+}
+
+async function statusCommand(args: string[], flags: Flags, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('status takes one argument: a share link, folderId/fileId, or a state file');
+  const target = args[0]!;
+  let server = serverOf(flags, io);
+  let folderId: string;
+  let rows: StatusRow[];
+  const fromState = async (state: UploadState) => {
+    server = flags.server ? server : state.server;
+    return Promise.all(
+      state.files.map(async (f) => {
+        const s = await getUploadStatus({ server, folderId: state.folderId, fileId: f.fileId, uploadAuth: state.uploadAuth, ...retryOf(flags) });
+        return { name: f.name, fileId: f.fileId, complete: s.complete, missing: s.missing, chunks: f.chunks };
+      }),
+    );
+  };
+  if (/^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/.test(target) && !existsSync(target)) {
+    const [folder, fileId] = target.split('/') as [string, string];
+    folderId = folder;
+    const s = await getUploadStatus({ server, folderId, fileId, ...retryOf(flags) });
+    rows = [{ name: null, fileId, complete: s.complete, missing: s.missing, chunks: null }];
+  } else if (/^https?:\/\//.test(target)) {
+    const link = parseShareLink(target);
+    folderId = link.folderId;
+    const statePath = join(defaultStateDir(io.env), `${folderId}.json`);
+    if (existsSync(statePath)) {
+      rows = await fromState(await readStateFile(statePath));
+    } else {
+      // No local state: the files of the folder come from the site's listing (it needs the secret to read the names).
+      const { listFolder } = await import('./node/download.js');
+      const listing = await listFolder(target, { ...(flags.server ? { site: server } : {}), ...retryOf(flags) });
+      folderId = listing.folderId;
+      rows = listing.files.map((f) => ({ name: f.name, fileId: f.fileId, complete: f.complete, missing: [], chunks: f.chunks }));
+    }
+  } else {
+    const state = await readStateFile(resolve(target));
+    folderId = state.folderId;
+    rows = await fromState(state);
+  }
+  const complete = rows.every((r) => r.complete);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify({ folderId, complete, files: rows })}\n`);
+  } else {
+    io.stdout.write(`folder ${folderId}: ${complete ? 'complete' : 'incomplete'}\n`);
+    for (const r of rows) {
+      const label = r.name ?? r.fileId;
+      const detail = r.complete ? 'complete' : r.missing.length > 0 ? `${r.missing.length}${r.chunks ? `/${r.chunks}` : ''} chunks missing` : 'incomplete';
+      io.stdout.write(`  ${label}  ${detail}\n`);
+    }
+  }
+  return EXIT.OK;
+}
+
+async function downloadCommand(args: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
+  if (args.length < 1 || args.length > 2) throw new UsageError('download takes a share link and an optional directory');
+  const [link, dir = '.'] = args as [string, string?];
+  const result = await download(link, resolve(dir ?? '.'), {
+    // The link names the site it lives on; --server overrides it (a site behind another address).
+    ...(flags.server ? { site: serverOf(flags, io) } : {}),
+    ...retryOf(flags),
+    signal,
+    ...(flags.quiet || flags.json ? {} : { onFile: (f: { name: string; size: number; path: string }) => io.stderr.write(`saved ${f.path} (${formatBytes(f.size)})\n`) }),
+  });
+  if (flags.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+  else if (!flags.quiet) io.stdout.write(`${result.files.length} file(s) saved to ${result.directory}\n`);
+  return EXIT.OK;
+}
+
+async function createCommand(args: string[], flags: Flags, io: Io): Promise<number> {
+  if (args.length > 0) throw new UsageError('create takes no files: it makes an empty folder for someone to upload into in the browser');
+  const mode = modeOf(flags);
+  const created = await createFolder({
+    server: serverOf(flags, io),
+    ...(flags.title !== undefined ? { title: flags.title } : {}),
+    ...(mode ? { mode } : {}),
+    ...retryOf(flags),
+  });
+  if (flags.json) io.stdout.write(`${JSON.stringify(created)}\n`);
+  else {
+    io.stdout.write(`${created.folderUrl}\n`);
+    if (!flags.quiet) io.stderr.write(`open this link in a browser and upload within ${created.uploadRequiredWithinHours} hours; then share the same link\n`);
+  }
+  return EXIT.OK;
+}
+
+async function serve(args: string[]): Promise<number> {
+  const { main } = await import('../main.js');
+  await main(args);
+  return -1; // keeps running: the caller must not exit
+}
+
+function report(error: unknown, io: Io): number {
+  const say = (text: string) => io.stderr.write(`webfolder: ${text}\n`);
+  if (error instanceof UsageError) {
+    say(`${error.message}\nRun "webfolder --help" for usage.`);
+    return EXIT.USAGE;
+  }
+  if (error instanceof AbortedError) {
+    say('interrupted');
+    return EXIT.INTERRUPTED;
+  }
+  if (error instanceof InputError) {
+    say(error.message);
+    return EXIT.USAGE;
+  }
+  if (error instanceof WebfolderError) {
+    say(error.message);
+    return EXIT.SERVER;
+  }
+  if (error instanceof NetworkError) {
+    say(error.message);
+    return EXIT.NETWORK;
+  }
+  if (error instanceof WrongSecretError) {
+    say(error.message);
+    return EXIT.WRONG_SECRET;
+  }
+  if (error instanceof Error && (error.name === 'IntegrityError' || error.name === 'CryptoFormatError')) {
+    say(`integrity check failed: ${error.message} (wrong link, or the data was altered)`);
+    return EXIT.WRONG_SECRET;
+  }
+  if (error instanceof LocalFileChangedError || error instanceof WebfolderClientError) {
+    say(error.message);
+    return EXIT.FAILURE;
+  }
+  say(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  return EXIT.FAILURE;
+}
+
+async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  for (const rel of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'webfolder') return `webfolder ${pkg.version}`;
+    } catch {
+      /* try the next layout (source or dist) */
+    }
+  }
+  return 'webfolder';
+}
+
+/** Runs the CLI when this module is the entry point (tsx src/client/cli.ts, node dist/src/client/cli.js). */
+export async function runMain(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const code = await run(argv);
+  if (code < 0) return; // serve: keep running
+  // Let stdout drain before exiting (idle keep-alive sockets would otherwise hold the process a while).
+  await new Promise<void>((r) => process.stdout.write('', () => r()));
+  process.exit(code);
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href) void runMain();
+
+export { redactLink };

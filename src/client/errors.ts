@@ -1,0 +1,86 @@
+/**
+ * Typed failures of the client library. Every error the library throws on purpose is a
+ * `WebfolderClientError`; callers tell them apart with `instanceof` or the `code` field:
+ *
+ * - `WebfolderError`: the server answered with a failure status. `status` is the HTTP status and
+ *   `serverMessage` the server's `{error}` string (or the body text when it was not JSON).
+ * - `NetworkError`: no answer at all (connection refused or reset, DNS, timeout) after the retries.
+ * - `WrongSecretError`: the secret in a share link does not open the folder (`ske` check failed).
+ * - `IntegrityError` (from the crypto module): a chunk or name failed authentication.
+ * - `LocalFileChangedError`: a file being resumed no longer has the size or mtime it was registered with.
+ * - `InputError`: the caller asked for something impossible (too many files, an empty file, a bad link).
+ */
+export abstract class WebfolderClientError extends Error {
+  abstract readonly code: string;
+}
+
+export class WebfolderError extends WebfolderClientError {
+  override name = 'WebfolderError';
+  readonly code = 'server_refused';
+  constructor(
+    /** HTTP status of the answer. */
+    readonly status: number,
+    /** The server's `{error}` message, or the start of the body when it was not the JSON error shape. */
+    readonly serverMessage: string,
+    /** What the client was doing, e.g. `PUT chunk 3 of "a.bin"`. Never contains a secret. */
+    readonly operation: string,
+    /** Seconds from a Retry-After header, when the server sent one. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(`${operation}: server answered ${status}: ${serverMessage}`);
+  }
+}
+
+export class NetworkError extends WebfolderClientError {
+  override name = 'NetworkError';
+  readonly code = 'network';
+  constructor(
+    readonly operation: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${operation}: network error: ${describeCause(cause)}`);
+  }
+}
+
+export class WrongSecretError extends WebfolderClientError {
+  override name = 'WrongSecretError';
+  readonly code = 'wrong_secret';
+  constructor(message = 'the secret in this link does not open the folder (key check failed): is the link complete?') {
+    super(message);
+  }
+}
+
+export class LocalFileChangedError extends WebfolderClientError {
+  override name = 'LocalFileChangedError';
+  readonly code = 'local_file_changed';
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`${path} changed since the upload started (${detail}); it cannot be resumed: upload it again`);
+  }
+}
+
+export class InputError extends WebfolderClientError {
+  override name = 'InputError';
+  readonly code = 'input';
+}
+
+/** The upload was cancelled through its AbortSignal. */
+export class AbortedError extends WebfolderClientError {
+  override name = 'AbortedError';
+  readonly code = 'aborted';
+  constructor() {
+    super('the operation was aborted');
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) {
+    const inner = (cause as Error & { cause?: unknown }).cause;
+    const code = inner && typeof inner === 'object' && 'code' in inner ? String((inner as { code: unknown }).code) : '';
+    const innerMessage = inner instanceof Error ? inner.message : '';
+    return [cause.message, code, innerMessage].filter(Boolean).join(': ');
+  }
+  return String(cause);
+}

@@ -1,0 +1,66 @@
+import { open, stat } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { InputError, LocalFileChangedError } from '../errors.js';
+import type { UploadFile } from '../upload.js';
+
+/**
+ * Node-only file sources: each read opens the file, reads exactly one chunk at its offset and
+ * closes it again, so no file is ever held in memory and no descriptor outlives a chunk. Every read
+ * also re-checks size and mtime: a file that changes under an upload stops it with
+ * LocalFileChangedError instead of sending a mix of old and new bytes.
+ */
+export async function diskFile(path: string, options: { name?: string; mimetype?: string } = {}): Promise<UploadFile> {
+  const absolute = resolve(path);
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch (error) {
+    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  if (info.isDirectory()) throw new InputError(`${path} is a directory: archive it into one file (zip, tar) and upload that`);
+  if (!info.isFile()) throw new InputError(`${path} is not a regular file`);
+  return fileSource(absolute, options.name ?? basename(absolute), info.size, info.mtimeMs, options.mimetype ?? guessMimetype(absolute));
+}
+
+export function fileSource(path: string, name: string, size: number, mtime: number, mimetype?: string): UploadFile {
+  return {
+    name,
+    size,
+    ...(mimetype ? { mimetype } : {}),
+    path,
+    mtime,
+    async read(offset, length) {
+      const handle = await open(path, 'r');
+      try {
+        const now = await handle.stat();
+        if (now.size !== size) throw new LocalFileChangedError(path, `size ${size} -> ${now.size}`);
+        if (now.mtimeMs !== mtime) throw new LocalFileChangedError(path, 'modification time changed');
+        const buffer = Buffer.allocUnsafe(length);
+        let filled = 0;
+        while (filled < length) {
+          const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+          if (bytesRead === 0) throw new LocalFileChangedError(path, `ended at ${offset + filled} bytes`);
+          filled += bytesRead;
+        }
+        return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
+  zip: 'application/zip', gz: 'application/gzip', tar: 'application/x-tar', '7z': 'application/x-7z-compressed',
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
+  mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mp3: 'audio/mpeg', wav: 'audio/wav',
+  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bin: 'application/octet-stream',
+};
+
+/** A media type from the file extension (a short table; unknown extensions get none). */
+export function guessMimetype(path: string): string | undefined {
+  const ext = /\.([a-z0-9]+)$/i.exec(path)?.[1]?.toLowerCase();
+  return ext ? TYPES[ext] : undefined;
+}

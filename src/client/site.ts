@@ -1,0 +1,122 @@
+import { checkSke, CryptoFormatError, decryptText, importSecret, IntegrityError, type FolderKey } from '../crypto/index.js';
+import { InputError, WrongSecretError } from './errors.js';
+import { exchange, jsonBody, type HttpOptions } from './http.js';
+import { parseShareLink } from './state.js';
+
+/**
+ * Reading a folder through the browser site's own endpoints (`<site>/api/site/...`, see
+ * src/http/routes/site.ts): the v2 API has no listing or download operation, the site does. The
+ * secret never leaves this process: the server gets the folder id only; names are decrypted here,
+ * and the key is first checked against the folder's `ske` so a wrong link fails before any download.
+ * Isomorphic (fetch and WebCrypto only).
+ */
+export interface SiteOptions extends HttpOptions {
+  /**
+   * Address of the browser site (WEB_URL) when it differs from the link's own origin and path;
+   * by default the part of the link before `/f/<folderId>`.
+   */
+  readonly site?: string;
+}
+
+export interface FolderListing {
+  readonly folderId: string;
+  readonly title: string | null;
+  readonly mode: string;
+  readonly files: readonly ListedFile[];
+  /** The site API address used, e.g. http://127.0.0.1:8080/api/site. */
+  readonly siteApi: string;
+  readonly key: FolderKey;
+}
+
+export interface ListedFile {
+  readonly fileId: string;
+  /** Decrypted name. */
+  readonly name: string;
+  /** Decrypted media type, when one was given. */
+  readonly mimetype: string | null;
+  readonly size: number;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  readonly complete: boolean;
+  /** Request-mode uploads are sealed to the owner's key: the folder secret alone cannot read them. */
+  readonly sealed: boolean;
+}
+
+interface SiteFolderInfo {
+  folderId: string;
+  mode: string;
+  title: string | null;
+  ske: string | null;
+  rights: { list: boolean; download: boolean };
+}
+
+interface SiteFileRecord {
+  fileId: string;
+  filename: string;
+  mimetype: string | null;
+  filesize: number;
+  chunkSize: number;
+  chunks: number;
+  complete: boolean;
+  sealedKey: string | null;
+}
+
+export function siteApiFor(link: string, site?: string): string {
+  if (site) return `${site.replace(/\/+$/, '')}/api/site`;
+  const url = new URL(link);
+  const prefix = url.pathname.replace(/\/f\/[^/]*\/?$/, '').replace(/\/+$/, '');
+  return `${url.origin}${prefix}/api/site`;
+}
+
+/** Opens a share link: checks its secret against the folder's `ske`, lists and decrypts the file names. */
+export async function listFolder(link: string, options: SiteOptions = {}): Promise<FolderListing> {
+  const parsed = parseShareLink(link);
+  let key: FolderKey;
+  try {
+    key = await importSecret(parsed.secret);
+  } catch (error) {
+    if (error instanceof CryptoFormatError) throw new InputError(`the link's secret is malformed (${error.message}): copy the whole link`);
+    throw error;
+  }
+  const siteApi = siteApiFor(parsed.folderUrl, options.site);
+  const folderPath = `${siteApi}/folders/${encodeURIComponent(parsed.folderId)}`;
+  const info = await jsonBody<SiteFolderInfo>(await exchange('open folder', folderPath, { headers: { accept: 'application/json' } }, options), 'open folder');
+  if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
+  const listed = await jsonBody<{ files: SiteFileRecord[] }>(
+    await exchange('list folder', `${folderPath}/files`, { headers: { accept: 'application/json' } }, options),
+    'list folder',
+  );
+  const files = await Promise.all(
+    listed.files.map(async (f): Promise<ListedFile> => {
+      const sealed = f.sealedKey !== null;
+      return {
+        fileId: f.fileId,
+        name: sealed ? f.fileId : await decryptName(key, f.filename, info.ske === null),
+        mimetype: f.mimetype && !sealed ? await decryptText(key, f.mimetype).catch(() => null) : null,
+        size: f.filesize,
+        chunkSize: f.chunkSize,
+        chunks: f.chunks,
+        complete: f.complete,
+        sealed,
+      };
+    }),
+  );
+  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key };
+}
+
+async function decryptName(key: FolderKey, value: string, unchecked: boolean): Promise<string> {
+  try {
+    return await decryptText(key, value);
+  } catch (error) {
+    // Without an ske to check against, the first name is the key check.
+    if (unchecked && (error instanceof IntegrityError || error instanceof CryptoFormatError)) throw new WrongSecretError();
+    throw error;
+  }
+}
+
+/** The encrypted bytes of one chunk (following a redirect to object storage when the backend uses one). */
+export async function fetchChunk(listing: FolderListing, file: ListedFile, n: number, options: HttpOptions = {}): Promise<Uint8Array> {
+  const url = `${listing.siteApi}/folders/${encodeURIComponent(listing.folderId)}/files/${encodeURIComponent(file.fileId)}/chunks/${String(n).padStart(5, '0')}`;
+  const response = await exchange(`GET chunk ${n}/${file.chunks} of ${file.name}`, url, {}, options);
+  return new Uint8Array(await response.arrayBuffer());
+}

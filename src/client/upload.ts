@@ -1,0 +1,325 @@
+import type { RegisteredFile, UploadUrls } from '../contract/types.js';
+import { createSke, encryptChunk, encryptText, generateSecret, importSecret } from '../crypto/index.js';
+import { encryptedLength, MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
+import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
+import { createFolder, getUploadStatus, putChunk, type Mode } from './api.js';
+import { InputError, WebfolderError } from './errors.js';
+import type { HttpOptions, RetryInfo, RetryOptions } from './http.js';
+import { shareLink, type UploadState, type UploadStateFile } from './state.js';
+
+/**
+ * The direct-upload engine, isomorphic: it sees files only through `UploadFile.read(offset, length)`,
+ * which the Node module implements with positional reads of a file on disk and the browser with
+ * `Blob.slice`. At any moment each worker holds one plaintext chunk and its ciphertext, nothing more.
+ */
+type FolderKey = Awaited<ReturnType<typeof importSecret>>;
+
+export interface UploadFile {
+  /** Plaintext file name; encrypted before it leaves the client. */
+  readonly name: string;
+  /** Plaintext size in bytes (> 0). */
+  readonly size: number;
+  /** Optional media type; encrypted like the name. */
+  readonly mimetype?: string;
+  /** Local identity kept in the resume state (absolute path in Node). */
+  readonly path?: string | null;
+  /** Modification time in ms, checked again on resume. */
+  readonly mtime?: number | null;
+  /** Exactly `length` plaintext bytes starting at `offset`. */
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+export type UploadEvent =
+  | { readonly type: 'registered'; readonly folderId: string; readonly files: readonly ProgressFile[]; readonly totalBytes: number; readonly doneBytes: number }
+  | {
+      readonly type: 'chunk';
+      readonly file: number;
+      readonly chunk: number;
+      /** Plaintext bytes of this chunk. */
+      readonly bytes: number;
+      readonly fileDoneBytes: number;
+      readonly doneBytes: number;
+      readonly totalBytes: number;
+    }
+  | { readonly type: 'file-complete'; readonly file: number }
+  | { readonly type: 'retry'; readonly info: RetryInfo };
+
+export interface ProgressFile {
+  readonly name: string;
+  readonly size: number;
+  readonly fileId: string;
+  readonly chunks: number;
+  /** Plaintext bytes already on the server when this run started (resume). */
+  readonly doneBytes: number;
+}
+
+export interface TransferOptions extends Omit<HttpOptions, 'onRetry'> {
+  /** API base address, e.g. http://127.0.0.1:8080. */
+  readonly server: string;
+  /** Chunks in flight at once (default 4). */
+  readonly concurrency?: number;
+  readonly retry?: RetryOptions;
+  readonly onProgress?: (event: UploadEvent) => void;
+}
+
+export interface UploadOptions extends TransferOptions {
+  readonly title?: string | null;
+  readonly mode?: Mode;
+  /**
+   * Called once the files are registered, before any chunk is sent, with everything `resume` needs.
+   * The CLI writes it to its state file here. Awaited: the upload starts after it resolves.
+   */
+  readonly onState?: (state: UploadState) => void | Promise<void>;
+}
+
+export interface UploadResult {
+  /** The share link: folderUrl + "#" + secret. Whoever holds it can decrypt the folder. */
+  readonly link: string;
+  readonly folderId: string;
+  readonly folderUrl: string;
+  readonly uploadAuth: string;
+  readonly secret: string;
+  readonly fileIds: readonly string[];
+  readonly files: readonly { readonly name: string; readonly fileId: string; readonly size: number; readonly chunks: number }[];
+  /** Chunks this run PUT successfully (resume: only the missing ones). */
+  readonly chunksSent: number;
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Refuses what the service would refuse, before anything is created. */
+export function checkUploadFiles(files: readonly UploadFile[]): void {
+  if (files.length === 0) throw new InputError('nothing to upload: give at least one file');
+  if (files.length > MAX_FILES_PER_REQUEST) {
+    throw new InputError(
+      `a folder holds at most ${MAX_FILES_PER_REQUEST} files and ${files.length} were given: archive them into one file (zip, tar) or upload them in several folders`,
+    );
+  }
+  files.forEach((f, i) => {
+    if (!f.name) throw new InputError(`file ${i + 1} has no name`);
+    if (!Number.isSafeInteger(f.size) || f.size <= 0) throw new InputError(`${f.name} is empty: the service only takes files of at least 1 byte`);
+    if (f.size > MAX_FILE_SIZE) throw new InputError(`${f.name} is larger than the service's limit of ${MAX_FILE_SIZE} bytes`);
+  });
+}
+
+/**
+ * Encrypts names and bytes under a fresh folder secret, registers the files (one folder, up to 10
+ * files), uploads every chunk with bounded parallelism and retries, checks upload-status, and
+ * returns the share link.
+ */
+export async function upload(files: readonly UploadFile[], options: UploadOptions): Promise<UploadResult> {
+  checkUploadFiles(files);
+  const secret = generateSecret();
+  const key = await importSecret(secret);
+  const ske = await createSke(key);
+  const entries = await Promise.all(
+    files.map(async (f) => ({
+      filename: await encryptText(key, f.name),
+      filesize: f.size,
+      ...(f.mimetype ? { mimetype: await encryptText(key, f.mimetype) } : {}),
+    })),
+  );
+  const created = await createFolder({
+    server: options.server,
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
+    ske,
+    files: entries as [(typeof entries)[number], ...typeof entries],
+    ...httpOptions(options),
+  });
+  if (created.files.length !== files.length) {
+    throw new WebfolderError(200, `registered ${created.files.length} files for ${files.length} requested`, 'create folder');
+  }
+  const state: UploadState = {
+    version: 1,
+    server: options.server,
+    folderId: created.folderId,
+    folderUrl: created.folderUrl,
+    uploadAuth: created.uploadAuth,
+    secret,
+    files: created.files.map((r, i) => stateFile(files[i]!, r)),
+  };
+  state.files.forEach(checkPlan);
+  await options.onState?.(state);
+  return transfer(state, files, key, options, false);
+}
+
+/**
+ * Finishes an upload from its state: asks upload-status for every file and sends only the missing
+ * chunks. `files` are the same sources, in the same order (the Node `resume` opens them from the
+ * state's paths and refuses a file whose size or mtime changed).
+ */
+export async function resumeUpload(state: UploadState, files: readonly UploadFile[], options: TransferOptions): Promise<UploadResult> {
+  if (files.length !== state.files.length) throw new InputError(`the state has ${state.files.length} files, ${files.length} sources were given`);
+  state.files.forEach((f, i) => {
+    checkPlan(f);
+    if (files[i]!.size !== f.size) throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
+  });
+  const key = await importSecret(state.secret);
+  return transfer(state, files, key, options, true);
+}
+
+function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFile {
+  return {
+    path: file.path ?? null,
+    name: file.name,
+    fileId: registered.fileId,
+    size: file.size,
+    mtime: file.mtime ?? null,
+    chunkSize: registered.chunkSize,
+    chunks: registered.chunks,
+    uploadUrls: registered.uploadUrls,
+  };
+}
+
+/** The server's plan must describe the file we have, or every chunk would be refused. */
+function checkPlan(f: UploadStateFile): void {
+  const chunks = Math.ceil(f.size / f.chunkSize);
+  if (f.chunks !== chunks || f.chunks > MAX_CHUNKS_PER_FILE || f.uploadUrls.signatures.length !== f.chunks) {
+    throw new WebfolderError(200, `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`, 'create folder');
+  }
+}
+
+function httpOptions(options: TransferOptions): HttpOptions {
+  return {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onRetry: (info) => options.onProgress?.({ type: 'retry', info }),
+  };
+}
+
+/** Chunk order of file.kiwi's clients: the first, then the last, then the rest ascending. */
+export function chunkOrder(todo: readonly number[]): number[] {
+  if (todo.length <= 2) return [...todo];
+  return [todo[0]!, todo[todo.length - 1]!, ...todo.slice(1, -1)];
+}
+
+interface Task {
+  readonly file: number;
+  readonly chunk: number;
+}
+
+async function transfer(state: UploadState, files: readonly UploadFile[], key: FolderKey, options: TransferOptions, resuming: boolean): Promise<UploadResult> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const http = httpOptions(options);
+  const totalBytes = state.files.reduce((sum, f) => sum + f.size, 0);
+  const fileDone = state.files.map(() => 0);
+  let doneBytes = 0;
+  let chunksSent = 0;
+
+  const missingOf = async (i: number): Promise<number[]> => {
+    const f = state.files[i]!;
+    const status = await getUploadStatus({ server: state.server, folderId: state.folderId, fileId: f.fileId, uploadAuth: state.uploadAuth, ...http });
+    return status.complete ? [] : status.missing.filter((n) => n >= 1 && n <= f.chunks);
+  };
+  const plaintextLength = (f: UploadStateFile, n: number) => (n < f.chunks ? f.chunkSize : f.size - f.chunkSize * (f.chunks - 1));
+
+  // What to send: everything on a fresh upload, the server's missing list on a resume.
+  let todo: number[][] = resuming ? await Promise.all(state.files.map((_, i) => missingOf(i))) : state.files.map((f) => range(1, f.chunks));
+  state.files.forEach((f, i) => {
+    const missingBytes = todo[i]!.reduce((sum, n) => sum + plaintextLength(f, n), 0);
+    fileDone[i] = f.size - missingBytes;
+    doneBytes += fileDone[i]!;
+  });
+  options.onProgress?.({
+    type: 'registered',
+    folderId: state.folderId,
+    totalBytes,
+    doneBytes,
+    files: state.files.map((f, i) => ({ name: f.name, size: f.size, fileId: f.fileId, chunks: f.chunks, doneBytes: fileDone[i]! })),
+  });
+  const completed = new Set<number>();
+  const reportComplete = (i: number) => {
+    if (completed.has(i)) return;
+    completed.add(i);
+    options.onProgress?.({ type: 'file-complete', file: i });
+  };
+  todo.forEach((t, i) => t.length === 0 && reportComplete(i));
+
+  // Two rounds at most: send, then ask upload-status, and send whatever it still lists as missing.
+  for (let round = 0; round < 2; round++) {
+    const tasks: Task[] = todo.flatMap((t, file) => chunkOrder(t).map((chunk) => ({ file, chunk })));
+    if (tasks.length === 0) break;
+    const remaining = todo.map((t) => t.length);
+    const run = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
+    const sendOne = async (task: Task) => {
+      const f = state.files[task.file]!;
+      const length = plaintextLength(f, task.chunk);
+      const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length);
+      if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
+      const body = await encryptChunk(key, plaintext);
+      if (body.byteLength !== encryptedLength(length)) throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
+      await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, { ...http, signal });
+      chunksSent++;
+      fileDone[task.file]! += length;
+      doneBytes += length;
+      options.onProgress?.({ type: 'chunk', file: task.file, chunk: task.chunk, bytes: length, fileDoneBytes: fileDone[task.file]!, doneBytes, totalBytes });
+      if (--remaining[task.file]! === 0) reportComplete(task.file);
+    };
+    let next = 0;
+    let failure: unknown = null;
+    // The first chunk goes alone: a server that refuses the URLs fails fast, not 4 times over.
+    try {
+      await sendOne(tasks[next++]!);
+    } catch (error) {
+      throw error;
+    }
+    const worker = async () => {
+      while (failure === null && next < tasks.length) {
+        const task = tasks[next++]!;
+        try {
+          await sendOne(task);
+        } catch (error) {
+          if (failure === null) failure = error;
+          run.abort();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+    if (failure !== null) throw failure;
+    todo = await Promise.all(state.files.map((_, i) => missingOf(i)));
+  }
+  const stillMissing = todo.map((t, i) => [i, t.length] as const).filter(([, n]) => n > 0);
+  if (stillMissing.length > 0) {
+    const [i, n] = stillMissing[0]!;
+    throw new WebfolderError(200, `upload-status still lists ${n} missing chunks of ${state.files[i]!.name} after they were sent`, 'upload status');
+  }
+  state.files.forEach((_, i) => reportComplete(i));
+  return {
+    link: shareLink(state.folderUrl, state.secret),
+    folderId: state.folderId,
+    folderUrl: state.folderUrl,
+    uploadAuth: state.uploadAuth,
+    secret: state.secret,
+    fileIds: state.files.map((f) => f.fileId),
+    files: state.files.map((f) => ({ name: f.name, fileId: f.fileId, size: f.size, chunks: f.chunks })),
+    chunksSent,
+  };
+}
+
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let n = from; n <= to; n++) out.push(n);
+  return out;
+}
+
+/** An UploadFile over a Blob or browser File (also works in Node 20). */
+export function blobFile(blob: Blob, name?: string): UploadFile {
+  const fileName = name ?? (blob as Blob & { name?: string }).name;
+  if (!fileName) throw new InputError('a Blob needs a name');
+  const lastModified = (blob as Blob & { lastModified?: number }).lastModified;
+  return {
+    name: fileName,
+    size: blob.size,
+    ...(blob.type ? { mimetype: blob.type } : {}),
+    path: null,
+    mtime: lastModified ?? null,
+    async read(offset, length) {
+      return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+    },
+  };
+}
+
+export type { UploadUrls };
