@@ -104,10 +104,15 @@ async function sealingKey(sharedSecret: ArrayBuffer, ephemeralPublic: Uint8Array
 export async function sealSecret(ownerPublicKey: string, fileSecret: string): Promise<string> {
   const secretBytes = decodeSecret(fileSecret, 'file secret');
   const recipientPublic = decodePublicKey(ownerPublicKey);
-  const recipient = await crypto.subtle.importKey('raw', recipientPublic, X25519, true, []);
   const ephemeral = (await crypto.subtle.generateKey(X25519, false, ['deriveBits'])) as CryptoKeyPair;
-  // WebCrypto refuses (OperationError) a public key whose shared secret would be all zeros.
-  const shared = await crypto.subtle.deriveBits({ name: 'X25519', public: recipient }, ephemeral.privateKey, 256);
+  let shared: ArrayBuffer;
+  try {
+    const recipient = await crypto.subtle.importKey('raw', recipientPublic, X25519, true, []);
+    // WebCrypto refuses a small-order public key, whose shared secret would be all zeros and public.
+    shared = await crypto.subtle.deriveBits({ name: 'X25519', public: recipient }, ephemeral.privateKey, 256);
+  } catch {
+    throw new CryptoFormatError('owner public key is not a usable X25519 public key');
+  }
   const ephemeralPublic = new Uint8Array(await crypto.subtle.exportKey('raw', ephemeral.publicKey));
   const key = await sealingKey(shared, ephemeralPublic, recipientPublic);
   const iv = crypto.getRandomValues(new Uint8Array(SEAL_IV_BYTES));

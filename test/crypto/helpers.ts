@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { CryptoFormatError, IntegrityError } from '../../src/crypto/index.js';
 
 /** Random bytes of any length (getRandomValues fills at most 65536 bytes per call). */
-export function randomBytes(length: number): Uint8Array {
+export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(length);
   for (let offset = 0; offset < length; offset += 65_536) crypto.getRandomValues(bytes.subarray(offset, offset + 65_536));
   return bytes;
