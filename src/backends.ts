@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { BlobStore } from './blobs/blob-store.js';
 import { LocalBlobStore } from './blobs/local/local-blob-store.js';
 import { ChunkUrlSigner } from './blobs/local/url-signer.js';
-import { ConfigError, type Config } from './config/config.js';
+import { S3BlobStore } from './blobs/s3/s3-blob-store.js';
+import type { Config } from './config/config.js';
 import { UPLOAD_PATH } from './http/routes/chunks.js';
 import type { MetadataStore } from './store/metadata-store.js';
 import { PostgresMetadataStore } from './store/postgres/postgres-store.js';
@@ -12,7 +13,8 @@ import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
 
 /**
  * Picks the storage implementations from configuration: the embedded ones (SQLite file, local
- * directory) unless a scale-out backend is configured.
+ * directory) unless a scale-out backend is configured: PostgreSQL when DATABASE_URL is set, S3-compatible
+ * object storage when S3_BUCKET is set (each independently; see docs/scale-out.md).
  */
 export async function openMetadataStore(config: Config): Promise<MetadataStore> {
   if (config.databaseUrl) return PostgresMetadataStore.open(config.databaseUrl);
@@ -20,7 +22,7 @@ export async function openMetadataStore(config: Config): Promise<MetadataStore> 
 }
 
 export async function openBlobStore(config: Config, clock: () => number): Promise<BlobStore> {
-  if (config.s3) throw new ConfigError('S3_BUCKET', 'S3 storage is not supported by this build yet');
+  if (config.s3) return S3BlobStore.open(config.s3, clock);
   const secret = config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
   return LocalBlobStore.open(join(config.dataDir, 'blobs'), new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`), clock);
 }

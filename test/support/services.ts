@@ -2,7 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from './server.js';
@@ -17,7 +18,7 @@ import { freePort } from './server.js';
  *   when running as root). Every `freshDatabase()` is a new database, so tests never see each other.
  * - Redis: TEST_REDIS_URL, else `redis-server` from PATH on a free port, without persistence.
  * - S3: TEST_S3_ENDPOINT (+ TEST_S3_ACCESS_KEY_ID, TEST_S3_SECRET_ACCESS_KEY, TEST_S3_REGION), else
- *   s3rver (a devDependency) in this process. s3rver does not check SigV4 signatures.
+ *   s3rver (a devDependency) as a child process. s3rver does not check SigV4 signatures.
  *
  * Whatever is started here is stopped by `stop()` and, should the test process die first, by an exit
  * hook, so no server outlives its test.
@@ -214,22 +215,44 @@ export async function startS3(): Promise<S3Service | Unavailable> {
     secretAccessKey = process.env.TEST_S3_SECRET_ACCESS_KEY ?? secretAccessKey;
     stop = async () => {};
   } else {
-    let S3rver: typeof import('s3rver').default;
+    // s3rver runs as a child process with OpenSSL's legacy provider: its ListObjectsV2 continuation
+    // tokens use DES, which Node 20's OpenSSL 3 refuses by default (any truncated listing would
+    // answer 500 in-process).
+    let bin: string;
     try {
-      S3rver = (await import('s3rver')).default;
+      bin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
     } catch {
       return { skip: 'S3 tests skipped: set TEST_S3_ENDPOINT, or install the s3rver devDependency (npm install)' };
     }
     const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
-    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory });
-    const info = await server.run();
-    endpoint = `http://127.0.0.1:${info.port}`;
-    const cleanup = () => rmSync(directory, { recursive: true, force: true });
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', directory, '-a', '127.0.0.1', '-p', String(port), '--silent', '--no-vhost-buckets'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const cleanup = () => {
+      child.kill('SIGKILL');
+      rmSync(directory, { recursive: true, force: true });
+    };
     exitHooks.add(cleanup);
-    stop = async () => {
-      await server.close();
-      exitHooks.delete(cleanup);
+    endpoint = `http://127.0.0.1:${port}`;
+    try {
+      await until('s3rver', async () => {
+        if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
+        await fetch(`${endpoint}/`);
+        return true;
+      });
+    } catch (error) {
       cleanup();
+      throw error;
+    }
+    stop = async () => {
+      exitHooks.delete(cleanup);
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(directory, { recursive: true, force: true });
     };
   }
   const region = process.env.TEST_S3_REGION ?? 'us-east-1';

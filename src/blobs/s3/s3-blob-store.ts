@@ -1,0 +1,250 @@
+import {
+  CreateBucketCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  ListObjectsV2Command,
+  PutBucketCorsCommand,
+  PutObjectCommand,
+  S3Client,
+  type BucketLocationConstraint,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
+import type { S3Config } from '../../config/config.js';
+import type { UploadUrls } from '../../contract/types.js';
+import { BlobNotFoundError, chunkKeyNumber, type BlobStore, type ChunkDownloadPresigner, type ChunkRef, type PresignRequest } from '../blob-store.js';
+
+/**
+ * The scale-out bytes store: any S3-compatible object storage (AWS S3, MinIO, Ceph RGW, R2, ...).
+ *
+ * One object per encrypted chunk at `<folderId>/<fileId>/<NNNNN>`. Clients upload chunk bodies
+ * straight to object storage through presigned PutObject URLs, so this store has no ChunkReceiver
+ * capability: no chunk byte passes through an API node. The object store is the single source of
+ * truth for chunk presence (an S3 PUT is atomic: an object exists only once fully written).
+ *
+ * Presigned upload URLs follow the file.kiwi chunk URL rule
+ * `head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`: every chunk of a
+ * file is signed with the same signing date and validity, so all its URLs share `head` and `tail`
+ * (the SigV4 query parameters) and differ only in the key and the signature. Each URL signs the
+ * chunk's exact Content-Length (and the Content-Type given in `headers`): S3 refuses a body of any
+ * other length, so a URL cannot store more than its chunk.
+ */
+export const CHUNK_CONTENT_TYPE = 'application/octet-stream';
+/** S3's ceiling for presigned URL validity (SigV4). */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+const CHUNK_KEY = /^\d{5,}$/;
+
+/**
+ * The bucket CORS rules set when this store creates the bucket: browsers on the site upload chunks
+ * with PUT (sending Content-Type) and download them with GET, from any origin that has the link.
+ * The URLs themselves are the credential, so the origin is not restricted. See docs/scale-out.md.
+ */
+export const BUCKET_CORS_RULES = [
+  {
+    AllowedOrigins: ['*'],
+    AllowedMethods: ['PUT', 'GET', 'HEAD'],
+    AllowedHeaders: ['*'],
+    ExposeHeaders: ['ETag', 'Content-Length'],
+    MaxAgeSeconds: 86400,
+  },
+];
+
+export interface S3BlobStoreOptions {
+  /** Keys per ListObjectsV2 page (default and S3's maximum 1000); small values test pagination. */
+  readonly pageSize?: number;
+  /** Called with a note when the bucket is created or its CORS cannot be set. */
+  readonly log?: (message: string) => void;
+}
+
+export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
+  private constructor(
+    readonly client: S3Client,
+    readonly bucket: string,
+    private readonly clock: () => number,
+    private readonly pageSize: number,
+  ) {}
+
+  /**
+   * Connects and makes sure the bucket exists: when it does not and the credentials allow it, it is
+   * created with the CORS rules the browser site needs. An existing bucket is left as it is.
+   */
+  static async open(config: S3Config, clock: () => number, options: S3BlobStoreOptions = {}): Promise<S3BlobStore> {
+    // The @aws-sdk versions are pinned to ones that support Node 20; their notice about later
+    // versions needing Node 22 is not actionable at run time.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+    const clientConfig: S3ClientConfig = {
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      // Checksums only where S3 requires them (DeleteObjects): a default CRC32 of the empty body
+      // would otherwise be signed into every presigned PUT and break uploads.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(config.endpoint ? { endpoint: config.endpoint } : {}),
+      ...(config.accessKeyId && config.secretAccessKey
+        ? { credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey } }
+        : {}),
+    };
+    const client = new S3Client(clientConfig);
+    const store = new S3BlobStore(client, config.bucket, clock, Math.min(1000, Math.max(1, options.pageSize ?? 1000)));
+    try {
+      await store.ensureBucket(config, options.log ?? (() => {}));
+    } catch (error) {
+      client.destroy();
+      throw error;
+    }
+    return store;
+  }
+
+  private async ensureBucket(config: S3Config, log: (message: string) => void): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return;
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      // 403: the bucket exists but these credentials may only use objects. Go on; a real lack of
+      // access shows on the first request.
+      if (status === 403) return;
+      if (status !== 404) throw error;
+    }
+    const location = !config.endpoint && config.region !== 'us-east-1' ? { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } } : {};
+    try {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket, ...location }));
+      log(`created bucket ${this.bucket}`);
+    } catch (error) {
+      const name = (error as Error).name;
+      // Another node created it at the same moment.
+      if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+      return;
+    }
+    try {
+      await this.client.send(new PutBucketCorsCommand({ Bucket: this.bucket, CORSConfiguration: { CORSRules: BUCKET_CORS_RULES } }));
+    } catch (error) {
+      log(`could not set CORS on bucket ${this.bucket} (${(error as Error).name}): browsers need it, see docs/scale-out.md`);
+    }
+  }
+
+  private prefix(ref: ChunkRef): string {
+    return `${ref.folderId}/${ref.fileId}/`;
+  }
+
+  async presignUploads(request: PresignRequest): Promise<UploadUrls> {
+    const now = this.clock();
+    // One signing date (whole seconds, as SigV4 has them) and one validity for every chunk.
+    const signingDate = new Date(Math.floor(now / 1000) * 1000);
+    const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((request.expiresAt - now) / 1000)));
+    const path = `${request.folderId}/${request.fileId}`;
+    let head: string | null = null;
+    let tail: string | null = null;
+    const signatures: string[] = [];
+    for (let n = 1; n <= request.chunks; n++) {
+      const url = await getSignedUrl(
+        this.client,
+        new PutObjectCommand({ Bucket: this.bucket, Key: `${path}/${chunkKeyNumber(n)}`, ContentLength: request.chunkLength(n), ContentType: CHUNK_CONTENT_TYPE }),
+        { expiresIn, signingDate, signableHeaders: new Set(['content-type', 'content-length']) },
+      );
+      const parts = splitPresignedUrl(url, `${path}/${chunkKeyNumber(n)}`);
+      // The rule only works if every chunk URL shares head and tail: check it rather than trust it.
+      if (head === null) {
+        head = parts.head;
+        tail = parts.tail;
+      } else if (parts.head !== head || parts.tail !== tail) {
+        throw new Error(`presigned URL of chunk ${n} does not share head and tail with chunk 1`);
+      }
+      signatures.push(parts.signature);
+    }
+    if (head === null || tail === null) throw new Error('a file has at least one chunk');
+    // Content-Length is signed too, but it differs per chunk and every HTTP client sends it itself.
+    return { head, path, tail, signatures, headers: { 'Content-Type': CHUNK_CONTENT_TYPE } };
+  }
+
+  async listChunks(ref: ChunkRef): Promise<Map<number, number>> {
+    const chunks = new Map<number, number>();
+    const prefix = this.prefix(ref);
+    await this.eachPage(prefix, (objects) => {
+      for (const { Key, Size } of objects) {
+        const name = Key.slice(prefix.length);
+        if (CHUNK_KEY.test(name)) chunks.set(Number(name), Size);
+      }
+    });
+    return chunks;
+  }
+
+  async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }));
+      return out.Body as Readable;
+    } catch (error) {
+      const e = error as Error & { $metadata?: { httpStatusCode?: number } };
+      if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) throw new BlobNotFoundError(`chunk ${n} is not stored`);
+      throw error;
+    }
+  }
+
+  async presignDownload(ref: ChunkRef, n: number, expiresAt: number): Promise<string> {
+    const now = this.clock();
+    const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt - now) / 1000)));
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }), {
+      expiresIn,
+      signingDate: new Date(now),
+    });
+  }
+
+  async deleteFile(ref: ChunkRef): Promise<void> {
+    await this.deletePrefix(this.prefix(ref));
+  }
+
+  async deleteFolder(folderId: string): Promise<void> {
+    await this.deletePrefix(`${folderId}/`);
+  }
+
+  /** Deletes every object under `prefix`, a page (<= 1000 keys, one DeleteObjects call) at a time. */
+  private async deletePrefix(prefix: string): Promise<void> {
+    await this.eachPage(prefix, async (objects) => {
+      if (objects.length === 0) return;
+      const out = await this.client.send(
+        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects.map(({ Key }) => ({ Key })), Quiet: true } }),
+      );
+      const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
+      if (failed.length > 0) throw new Error(`could not delete ${failed.length} objects under ${prefix}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+    });
+  }
+
+  /** Pages through ListObjectsV2 under `prefix`. */
+  private async eachPage(prefix: string, visit: (objects: Array<{ Key: string; Size: number }>) => void | Promise<void>): Promise<void> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.pageSize, ...(token ? { ContinuationToken: token } : {}) }),
+      );
+      await visit((page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key, Size: o.Size ?? 0 }] : [])));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+}
+
+/**
+ * Splits a presigned chunk URL into the parts of the chunk URL rule: `head` (everything before the
+ * object key), `tail` (the query without X-Amz-Signature, in the URL's own order) and the signature.
+ * Throws if the URL does not have that shape.
+ */
+export function splitPresignedUrl(url: string, key: string): { head: string; tail: string; signature: string } {
+  const q = url.indexOf('?');
+  if (q < 0) throw new Error('presigned URL has no query');
+  const base = url.slice(0, q);
+  if (!base.endsWith(`/${key}`)) throw new Error(`presigned URL path does not end with the object key ${key}`);
+  const head = base.slice(0, base.length - key.length);
+  const params = url.slice(q + 1).split('&');
+  const signatureParams = params.filter((p) => p.startsWith('X-Amz-Signature='));
+  if (signatureParams.length !== 1) throw new Error('presigned URL must carry exactly one X-Amz-Signature');
+  return {
+    head,
+    tail: params.filter((p) => !p.startsWith('X-Amz-Signature=')).join('&'),
+    signature: signatureParams[0]!.slice('X-Amz-Signature='.length),
+  };
+}
