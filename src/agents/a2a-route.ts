@@ -27,7 +27,10 @@ export async function a2aRoutes(app: FastifyInstance, { services }: { services: 
     const { status, message } = classify(error as Error);
     if (status >= 500) request.log.error({ err: error }, 'a2a request failed');
     const wrongType = message.startsWith('Content-Type');
-    const httpStatus = status >= 500 ? 500 : wrongType ? 415 : status;
+    // The REST API answers these with 400 (spec 7 lists no other status); a JSON-RPC endpoint is
+    // not bound by that and gives the precise status, as the MCP SDK does.
+    const tooLarge = (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
+    const httpStatus = status >= 500 ? 500 : wrongType ? 415 : tooLarge ? 413 : status;
     const code = status >= 500 ? -32603 : wrongType ? -32005 : status === 429 ? -32000 : message.includes('valid JSON') ? -32700 : -32600;
     if (!request.raw.complete) reply.header('connection', 'close');
     return reply.status(httpStatus).type('application/json; charset=utf-8').send(rpcError(null, code, message));
