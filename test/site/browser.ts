@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * A real Chromium for the site's end-to-end tests (Debian's package, driven by playwright-core).
+ * `CHROMIUM_PATH` (set by scripts/ci/10-chromium.sh) or /usr/bin/chromium; when neither exists the
+ * suites skip with a message saying how to get it.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export const SKIP = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+export const SCREENSHOTS = join(ROOT, 'artifacts', 'screenshots');
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newContext(browser: Browser, phone = false): Promise<BrowserContext> {
+  return browser.newContext({
+    acceptDownloads: true,
+    ...(phone ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true } : { viewport: { width: 1100, height: 900 } }),
+  });
+}
+
+/** Collects page errors and CSP violations, so a test can assert there were none. */
+export function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text())) problems.push(`csp: ${m.text()}`);
+  });
+  return problems;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export async function createFolder(baseUrl: string, mode: string, title = `Test ${mode}`): Promise<{ folderId: string; folderUrl: string }> {
+  const res = await fetch(`${baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, title }) });
+  if (!res.ok) throw new Error(`create failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { folderId: string; folderUrl: string };
+}
+
+/** Deterministic pseudo-random bytes (xorshift), so a failure can be reproduced. */
+export function bytes(size: number, seed: number): Buffer {
+  const out = Buffer.alloc(size);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+export async function writeTemp(dir: string, name: string, content: Buffer): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+/** Clicks a download button and returns the saved file's bytes. */
+export async function downloadBytes(page: Page, click: () => Promise<void>): Promise<{ name: string; content: Buffer }> {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), click()]);
+  const failure = await download.failure();
+  if (failure) throw new Error(`download failed: ${failure}`);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), content: await readFile(path) };
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { bytes, createFolder, downloadBytes, launch, newContext, screenshot, SKIP, watch, writeTemp } from './browser.js';
+
+const MIB = 1024 * 1024;
+
+describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let dir: string;
+  before(async () => {
+    server = await startServer({ CHUNK_SIZE_MIB: '5' });
+    browser = await launch();
+    dir = await tempDir('webfolder-site-');
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('send folder: first upload claims, visitor downloads the same bytes', async () => {
+    const folder = await createFolder(server.baseUrl, 'send', 'Holiday photos');
+    const big = bytes(12 * MIB + 12345, 1); // three chunks of 5 MiB
+    const small = bytes(1000, 2);
+    const paths = [await writeTemp(dir, 'big.bin', big), await writeTemp(dir, 'small é.txt', small)];
+
+    const ownerCtx = await newContext(browser);
+    const page = await ownerCtx.newPage();
+    const problems = watch(page);
+    const res = await page.goto(folder.folderUrl);
+    assert.equal(res?.status(), 200);
+    await page.locator('#deadline').waitFor();
+    assert.match(await page.locator('#deadline').innerText(), /Upload within 2[34] h/);
+    assert.equal(await page.locator('#role').getAttribute('data-role'), 'unclaimed');
+    await screenshot(page, 'folder-empty');
+    // Opening the link claimed nothing.
+    const before = (await (await fetch(`${server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as { owned: boolean };
+    assert.equal(before.owned, false);
+
+    await page.setInputFiles('#file-input', paths);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('#role').getAttribute('data-role'), 'owner');
+    const ownerLink = await page.locator('#owner-link').inputValue();
+    assert.ok(ownerLink.startsWith(folder.folderUrl + '&owner='), ownerLink);
+    await page.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor();
+    await screenshot(page, 'folder-owner');
+    const names = await page.locator('#files li .name').allInnerTexts();
+    assert.deepEqual(names.sort(), ['big.bin', 'small é.txt']);
+    assert.deepEqual(problems, []);
+
+    // A second browser: a visitor of a send folder downloads but cannot upload.
+    const visitorCtx = await newContext(browser);
+    const v = await visitorCtx.newPage();
+    const vProblems = watch(v);
+    await v.goto(folder.folderUrl);
+    await v.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor();
+    assert.equal(await v.locator('#role').getAttribute('data-role'), 'visitor');
+    assert.equal(await v.locator('#file-input').count(), 0, 'no upload control for visitors of a send folder');
+    await screenshot(v, 'folder-visitor');
+    const bigRow = v.locator('#files li', { hasText: 'big.bin' });
+    const got = await downloadBytes(v, () => bigRow.locator('button.download').click());
+    assert.equal(got.name, 'big.bin');
+    assert.ok(got.content.equals(big), 'downloaded bytes equal the uploaded ones');
+    const smallGot = await downloadBytes(v, () => v.locator('#files li', { hasText: 'small' }).locator('button.download').click());
+    assert.ok(smallGot.content.equals(small));
+    assert.equal(smallGot.name, 'small é.txt');
+    assert.deepEqual(vProblems, []);
+
+    // The owner link restores ownership in a fresh browser.
+    const restoreCtx = await newContext(browser);
+    const r = await restoreCtx.newPage();
+    await r.goto(ownerLink);
+    await r.locator('#role[data-role="owner"]').waitFor();
+    assert.ok(!r.url().includes('owner='), 'the owner secret is removed from the address bar');
+    await Promise.all([ownerCtx.close(), visitorCtx.close(), restoreCtx.close()]);
+  });
+});

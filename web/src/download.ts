@@ -1,0 +1,79 @@
+import { makeZip } from 'client-zip';
+import type { SiteConfig } from './config.js';
+import { decryptedStream, uniqueNames, type DownloadJob } from './stream.js';
+
+/**
+ * Starting a download. With a service worker controlling the page (Chromium, Firefox, Safari and
+ * iOS Safari 16.4+ outside private modes that disable it), the worker streams the decrypted file to
+ * the browser's download manager. Without one, the page decrypts chunk by chunk into a Blob (the
+ * browser may spill it to disk, but it can use memory up to the file's size) and saves that.
+ */
+export type DownloadPath = 'service-worker' | 'memory';
+
+let registration: Promise<ServiceWorker | null> | undefined;
+
+export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | null> {
+  registration ??= (async () => {
+    if (!('serviceWorker' in navigator)) return null;
+    try {
+      await navigator.serviceWorker.register(`${config.base}sw.js`, { scope: config.base });
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 3000);
+          navigator.serviceWorker.addEventListener('controllerchange', () => (clearTimeout(timer), resolve()), { once: true });
+        });
+      }
+      return navigator.serviceWorker.controller;
+    } catch {
+      return null;
+    }
+  })();
+  return registration;
+}
+
+function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => resolve(false), 2000);
+    channel.port1.onmessage = () => (clearTimeout(timer), resolve(true));
+    worker.postMessage(message, [channel.port2]);
+  });
+}
+
+export async function download(config: SiteConfig, job: DownloadJob): Promise<DownloadPath> {
+  const worker = await startServiceWorker(config);
+  if (worker) {
+    const id = crypto.randomUUID();
+    if (await ask(worker, { type: 'download', id, job })) {
+      const frame = document.createElement('iframe');
+      frame.hidden = true;
+      frame.title = 'download';
+      frame.src = `${config.base}dl/${id}`;
+      document.body.append(frame);
+      setTimeout(() => frame.remove(), 60_000);
+      return 'service-worker';
+    }
+  }
+  await downloadInMemory(job);
+  return 'memory';
+}
+
+async function downloadInMemory(job: DownloadJob): Promise<void> {
+  let blob: Blob;
+  if (job.kind === 'file') {
+    blob = await new Response(decryptedStream(job.files[0]!, job.headers)).blob();
+  } else {
+    const names = uniqueNames(job.files.map((f) => f.name));
+    const zip = makeZip(job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date(), input: decryptedStream(f, job.headers) })));
+    blob = await new Response(zip).blob();
+  }
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = job.name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

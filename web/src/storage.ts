@@ -1,0 +1,70 @@
+import { base64UrlEncode } from '../../src/crypto/index.js';
+
+/**
+ * What the site keeps in the browser (localStorage, this origin only):
+ * - the owner secret of each folder this browser owns (the owner link restores it elsewhere);
+ * - a random visitor token, so that this browser can resume its own uploads;
+ * - unfinished uploads (ids, sizes, and for request-mode visitors the file's own secret), removed
+ *   once complete.
+ */
+const PREFIX = 'webfolder:';
+
+function get(key: string): string | null {
+  try {
+    return localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+function set(key: string, value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, value);
+  } catch {
+    /* storage full or disabled: the owner link still restores ownership */
+  }
+}
+
+export function ownerSecretOf(folderId: string): string | null {
+  return get(`owner:${folderId}`);
+}
+export function saveOwnerSecret(folderId: string, secret: string | null): void {
+  set(`owner:${folderId}`, secret);
+}
+
+export function visitorToken(): string {
+  let token = get('visitor');
+  if (!token) {
+    token = base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
+    set('visitor', token);
+  }
+  return token;
+}
+
+export interface PendingUpload {
+  fileId: string;
+  name: string;
+  size: number;
+  lastModified: number;
+  chunkSize: number;
+  chunks: number;
+  /** Request mode, visitor: the file's own secret (it cannot be recovered from the server). */
+  fileSecret?: string;
+}
+
+export function pendingUploads(folderId: string): PendingUpload[] {
+  try {
+    return JSON.parse(get(`uploads:${folderId}`) ?? '[]') as PendingUpload[];
+  } catch {
+    return [];
+  }
+}
+export function savePendingUploads(folderId: string, uploads: PendingUpload[]): void {
+  set(`uploads:${folderId}`, uploads.length ? JSON.stringify(uploads) : null);
+}
+export function addPending(folderId: string, upload: PendingUpload): void {
+  savePendingUploads(folderId, [...pendingUploads(folderId).filter((u) => u.fileId !== upload.fileId), upload]);
+}
+export function removePending(folderId: string, fileId: string): void {
+  savePendingUploads(folderId, pendingUploads(folderId).filter((u) => u.fileId !== fileId));
+}

@@ -1,0 +1,122 @@
+import { decryptChunk, importSecret } from '../../src/crypto/index.js';
+
+/**
+ * Download and decrypt one file chunk by chunk as a stream: the code shared by the service worker
+ * (streamed downloads) and the page (the in-memory fallback). Two chunks are fetched ahead while
+ * one is decrypted. Every chunk must decrypt (RFC 8188 authenticates it and detects truncation)
+ * and must have exactly the plaintext length its position requires, or the stream errors: a bad
+ * chunk is never handed on as data.
+ */
+export interface DownloadFile {
+  /** Decrypted name (a path inside a zip). */
+  readonly name: string;
+  readonly size: number;
+  readonly mimetype: string | null;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  /** The secret the file is encrypted under (folder secret, or the file's own in request mode). */
+  readonly secret: string;
+  /** URL of chunk n is `${chunkBase}/${n}`. */
+  readonly chunkBase: string;
+}
+
+export interface DownloadJob {
+  readonly kind: 'file' | 'zip';
+  readonly name: string;
+  readonly files: readonly DownloadFile[];
+  /** Credential headers for the site endpoints. */
+  readonly headers: Record<string, string>;
+}
+
+const AHEAD = 2;
+
+async function fetchChunk(url: string, headers: Record<string, string>): Promise<Uint8Array> {
+  let last = '';
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    try {
+      const res = await fetch(url, { headers, cache: 'no-store' });
+      if (res.ok) return new Uint8Array(await res.arrayBuffer());
+      let message = `HTTP ${res.status}`;
+      try {
+        message = ((await res.json()) as { error?: string }).error ?? message;
+      } catch {
+        /* not JSON */
+      }
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) throw new Error(message);
+      last = message;
+    } catch (error) {
+      if (error instanceof Error && !(error instanceof TypeError)) throw error;
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+  }
+  throw new Error(`download failed: ${last}`);
+}
+
+export function decryptedStream(file: DownloadFile, headers: Record<string, string>): ReadableStream<Uint8Array> {
+  let n = 1;
+  const pending = new Map<number, Promise<Uint8Array>>();
+  let keyPromise: ReturnType<typeof importSecret> | undefined;
+  const start = (k: number) => {
+    if (k <= file.chunks && !pending.has(k)) {
+      const p = fetchChunk(`${file.chunkBase}/${k}`, headers);
+      p.catch(() => {}); // observed when awaited
+      pending.set(k, p);
+    }
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (n > file.chunks) {
+          controller.close();
+          return;
+        }
+        for (let k = n; k <= n + AHEAD; k++) start(k);
+        keyPromise ??= importSecret(file.secret);
+        const key = await keyPromise;
+        const message = await pending.get(n)!;
+        pending.delete(n);
+        let plaintext: Uint8Array;
+        try {
+          plaintext = await decryptChunk(key, message);
+        } catch (error) {
+          throw new Error(`chunk ${n} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`);
+        }
+        const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
+        if (plaintext.length !== expected) throw new Error(`chunk ${n} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
+        controller.enqueue(plaintext);
+        n++;
+      },
+      cancel() {
+        pending.clear();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/** Names made unique for a zip ("a.txt", "a (2).txt"), so that no entry hides another. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((raw) => {
+    const name = raw.replace(/^\/+/, '').replace(/\.\.\//g, '') || 'file';
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let i = 2; ; i++) {
+      const candidate = `${stem} (${i})${ext}`;
+      if (!seen.has(candidate)) {
+        seen.add(candidate);
+        return candidate;
+      }
+    }
+  });
+}
+
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
