@@ -12,6 +12,7 @@ import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
+import { docsRoutes } from './http/routes/docs.js';
 import { siteRoutes } from './http/routes/site.js';
 
 /**
@@ -55,6 +56,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(chunkRoutes, { services });
   await app.register(discoveryRoutes, { services });
   await app.register(agentRoutes, { services });
+  await app.register(docsRoutes, { services });
   await app.register(siteRoutes, { services });
 
   const stopSweeper =
