@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { getUploadStatus, readStateFile } from '../../src/client/node/index.js';
+import { freePort, spawnServer, tempDir, type SpawnedServer } from '../support/server.js';
+
+/**
+ * The `webfolder` command as a child process against a real server child process: output shapes,
+ * exit codes, SIGKILL mid-upload then `webfolder resume` (only the missing chunks are PUT, counted
+ * from the server's request log), download and byte comparison.
+ */
+const ROOT = new URL('../../', import.meta.url).pathname;
+const MIB = 1024 * 1024;
+
+let server: SpawnedServer;
+let dataDir: string;
+let dir: string;
+let stateDir: string;
+
+before(async () => {
+  dataDir = await tempDir('webfolder-cli-data-');
+  dir = await tempDir('webfolder-cli-');
+  stateDir = join(dir, 'state');
+  // A low chunk rate keeps an upload going long enough to kill it; the CLI must honour the 429s.
+  server = await spawnServer({ DATA_DIR: dataDir, CHUNK_SIZE_MIB: '5', RATE_LIMIT_CHUNK: '2', RATE_LIMIT_WINDOW_SECONDS: '2', LOG_LEVEL: 'info' });
+});
+after(async () => {
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/client/cli.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Run>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
+
+const cli = (args: string[], env: Record<string, string> = {}) => start(args, env).done;
+
+/** Successful chunk PUTs in the server's request log (pino lines), from character offset `from`. */
+function successfulPuts(from: number): number {
+  const requests = new Map<string, string>();
+  let count = 0;
+  for (const line of server.output().slice(from).split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: { reqId?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (entry.req?.method && entry.reqId) requests.set(entry.reqId, `${entry.req.method} ${entry.req.url}`);
+    if (entry.res?.statusCode === 200 && entry.reqId && /^PUT \/v2\/uploads\//.test(requests.get(entry.reqId) ?? '')) count++;
+  }
+  return count;
+}
+
+describe('webfolder upload / download', () => {
+  test('--json prints one object with the link and folderId; secrets stay off stderr; download is byte-identical', async () => {
+    const a = join(dir, 'a.bin');
+    const b = join(dir, 'b.txt');
+    const bytes = randomBytes(11 * MIB + 7);
+    await writeFile(a, bytes);
+    await writeFile(b, 'second file\n');
+    const run = await cli(['upload', a, b, '--json', '--title', 'cli test', '--state', join(dir, 'json-state.json')]);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, 'exactly one JSON line');
+    const out = JSON.parse(lines[0]!) as { link: string; folderId: string; folderUrl: string; files: { name: string; fileId: string; size: number; chunks: number }[]; chunksSent: number };
+    assert.match(out.link, new RegExp(`^${server.baseUrl}/f/${out.folderId}#[A-Za-z0-9_-]{22}$`));
+    assert.equal(out.folderUrl, out.link.split('#')[0]);
+    assert.deepEqual(out.files.map((f) => [f.name, f.size, f.chunks]), [['a.bin', bytes.length, 3], ['b.txt', 12, 1]]);
+    assert.ok(!('uploadAuth' in out), 'uploadAuth is not printed');
+    const secret = out.link.split('#')[1]!;
+    assert.ok(!run.stderr.includes(secret), 'the secret is not on stderr');
+    assert.ok(!existsSync(join(dir, 'json-state.json')), 'the state file is removed once the upload is complete');
+
+    const dest = join(dir, 'received');
+    const dl = await cli(['download', out.link, dest, '--json']);
+    assert.equal(dl.code, 0, dl.stderr);
+    const dlOut = JSON.parse(dl.stdout) as { files: { name: string; path: string }[] };
+    assert.deepEqual(dlOut.files.map((f) => f.name), ['a.bin', 'b.txt']);
+    assert.ok((await readFile(join(dest, 'a.bin'))).equals(bytes));
+    assert.equal(await readFile(join(dest, 'b.txt'), 'utf8'), 'second file\n');
+
+    const status = await cli(['status', out.link, '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal((JSON.parse(status.stdout) as { complete: boolean }).complete, true);
+
+    const wrong = await cli(['download', `${out.folderUrl}#${'A'.repeat(22)}`, join(dir, 'nope')]);
+    assert.equal(wrong.code, 5);
+    assert.match(wrong.stderr, /does not open the folder/);
+  });
+
+  test('SIGKILL mid-upload, then `webfolder resume` sends only the missing chunks and the file is byte-identical', async () => {
+    const path = join(dir, 'killed.bin');
+    const bytes = randomBytes(8 * 5 * MIB - 3); // 8 chunks
+    await writeFile(path, bytes);
+    const statePath = join(dir, 'killed-state.json');
+    const { child, done } = start(['upload', path, '--concurrency', '2', '--state', statePath]);
+    // Wait until the state file exists and at least one chunk (but not all) is stored.
+    let stored = 0;
+    for (let i = 0; i < 600 && stored === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      if (!existsSync(statePath)) continue;
+      const state = await readStateFile(statePath);
+      const s = await getUploadStatus({ server: server.baseUrl, folderId: state.folderId, fileId: state.files[0]!.fileId, uploadAuth: state.uploadAuth });
+      stored = 8 - s.missing.length;
+    }
+    assert.ok(stored > 0 && stored < 8, `killed with ${stored} of 8 chunks stored`);
+    child.kill('SIGKILL');
+    const killed = await done;
+    assert.equal(killed.code, null, 'the CLI died by the signal');
+    const state = await readStateFile(statePath);
+    const statusNow = () => getUploadStatus({ server: server.baseUrl, folderId: state.folderId, fileId: state.files[0]!.fileId, uploadAuth: state.uploadAuth });
+    // A chunk whose body was fully sent may still be landing: wait until the answer is stable.
+    let missing = (await statusNow()).missing;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500));
+      const again = (await statusNow()).missing;
+      if (again.length === missing.length) break;
+      missing = again;
+    }
+    assert.ok(missing.length > 0, 'the kill left chunks missing');
+
+    const logFrom = server.output().length;
+    const resumed = await cli(['resume', statePath, '--json']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    const out = JSON.parse(resumed.stdout) as { link: string; chunksSent: number };
+    assert.equal(out.chunksSent, missing.length, 'only the missing chunks are sent');
+    assert.equal(successfulPuts(logFrom), missing.length, 'the server stored exactly the missing chunks');
+    assert.deepEqual(await statusNow(), { complete: true, missing: [] });
+
+    const dest = join(dir, 'after-resume');
+    const dl = await cli(['download', out.link, dest]);
+    assert.equal(dl.code, 0, dl.stderr);
+    assert.ok((await readFile(join(dest, 'killed.bin'))).equals(bytes), 'byte-identical after resume');
+  });
+});
+
+describe('webfolder exit codes and other commands', () => {
+  test('usage errors exit 2', async () => {
+    assert.equal((await cli([])).code, 2);
+    assert.equal((await cli(['frobnicate'])).code, 2);
+    assert.equal((await cli(['upload', '--bogus'])).code, 2);
+    assert.equal((await cli(['upload', join(dir, 'does-not-exist')])).code, 2);
+    const f = join(dir, 'one.txt');
+    await writeFile(f, '1');
+    const many = await cli(['upload', ...Array.from({ length: 11 }, () => f)]);
+    assert.equal(many.code, 2);
+    assert.match(many.stderr, /at most 10 files/);
+    assert.equal((await cli(['upload', f, '--mode', 'broadcast'])).code, 2);
+  });
+
+  test('--help exits 0 with examples and exit codes', async () => {
+    const help = await cli(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Examples:/);
+    assert.match(help.stdout, /Exit codes:/);
+    const sub = await cli(['upload', '--help']);
+    assert.equal(sub.code, 0);
+  });
+
+  test('a server refusal exits 3 with its {error} message; an unreachable server exits 4', async () => {
+    const refused = await cli(['create', '--title', 'x'.repeat(201)]);
+    assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /400.*title/);
+    const port = await freePort();
+    const unreachable = await cli(['create', '--retries', '0'], { WEBFOLDER_SERVER: `http://127.0.0.1:${port}` });
+    assert.equal(unreachable.code, 4);
+    assert.match(unreachable.stderr, /network error/);
+  });
+
+  test('create --json answers the empty-folder variant; status of ids works without uploadAuth', async () => {
+    const created = await cli(['create', '--title', 'for someone', '--mode', 'share', '--json']);
+    assert.equal(created.code, 0, created.stderr);
+    const body = JSON.parse(created.stdout) as { folderId: string; folderUrl: string; folderUrlBase: string; mode: string; files: unknown[] };
+    assert.equal(body.mode, 'share');
+    assert.deepEqual(body.files, []);
+    assert.ok(body.folderUrl.startsWith(`${body.folderUrlBase}#`));
+
+    const f = join(dir, 'status.txt');
+    await writeFile(f, 'status');
+    const up = await cli(['upload', f, '--json']);
+    const out = JSON.parse(up.stdout) as { folderId: string; files: { fileId: string }[] };
+    const status = await cli(['status', `${out.folderId}/${out.files[0]!.fileId}`, '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal((JSON.parse(status.stdout) as { complete: boolean }).complete, true);
+  });
+
+  test('bin/webfolder.js runs the same CLI', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    assert.equal(code, 0);
+    assert.match(stdout, /webfolder upload/);
+  });
+});
