@@ -136,7 +136,7 @@ async function folderPage(folderId: string): Promise<void> {
     info = await api.info();
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {
-      const expired = /expired/.test(error.message);
+      const expired = /has expired/.test(error.message);
       return showError(
         expired ? 'This folder has expired' : 'Folder not found',
         expired
