@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Chromium for the browser site's end-to-end tests (test/site/), driven by playwright-core.
+# Debian's package: playwright's own browser download is not reachable from CI machines.
+set -euo pipefail
+if [ ! -x /usr/bin/chromium ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update
+  $SUDO apt-get install -y --no-install-recommends chromium
+fi
+/usr/bin/chromium --version || true
+echo "CHROMIUM_PATH=/usr/bin/chromium" >> "$CI_ENV_FILE"
