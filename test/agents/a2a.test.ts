@@ -134,7 +134,7 @@ describe('A2A endpoint, raw JSON-RPC', () => {
   });
 
   test('an unknown method is -32601 in both versions', async () => {
-    for (const headers of [{}, { 'A2A-Version': '1.0' }]) {
+    for (const headers of [{}, { 'A2A-Version': '1.0' }] as Record<string, string>[]) {
       const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'folders/destroy', params: {} }), headers);
       assert.ok(res.status < 500, `status ${res.status}`);
       const body = (await res.json()) as { id: unknown; error: { code: number } };
