@@ -64,6 +64,7 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     const bigRow = v.locator('#files li', { hasText: 'big.bin' });
     const got = await downloadBytes(v, () => bigRow.locator('button.download').click());
     assert.equal(got.name, 'big.bin');
+    assert.match(await v.locator('#download-status').innerText(), /decrypted as it arrives/, 'streamed by the service worker');
     assert.ok(got.content.equals(big), 'downloaded bytes equal the uploaded ones');
     const smallGot = await downloadBytes(v, () => v.locator('#files li', { hasText: 'small' }).locator('button.download').click());
     assert.ok(smallGot.content.equals(small));
@@ -77,5 +78,32 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     await r.locator('#role[data-role="owner"]').waitFor();
     assert.ok(!r.url().includes('owner='), 'the owner secret is removed from the address bar');
     await Promise.all([ownerCtx.close(), visitorCtx.close(), restoreCtx.close()]);
+  });
+
+  test('the site follows the path of WEB_URL (here /app)', async () => {
+    const prefixed = await startServer({ CHUNK_SIZE_MIB: '5', WEB_URL: 'http://localhost:9/app' });
+    try {
+      const folder = await createFolder(prefixed.baseUrl, 'send', 'Under a path');
+      assert.ok(folder.folderUrl.startsWith('http://localhost:9/app/f/'));
+      const local = folder.folderUrl.replace('http://localhost:9', prefixed.baseUrl);
+      const ctx = await newContext(browser);
+      const page = await ctx.newPage();
+      const problems = watch(page);
+      assert.equal((await page.goto(local))?.status(), 200);
+      const content = bytes(5000, 7);
+      await page.setInputFiles('#file-input', [await writeTemp(dir, 'p.bin', content)]);
+      await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+      const got = await downloadBytes(page, () => page.locator('#files li button.download').first().click());
+      assert.ok(got.content.equals(content));
+      assert.equal(await page.locator('#home-link').getAttribute('href'), '/app/');
+      const home = await fetch(`${prefixed.baseUrl}/app/`);
+      assert.equal(home.status, 200);
+      const root = await fetch(`${prefixed.baseUrl}/`, { headers: { accept: 'application/json' } });
+      assert.match(root.headers.get('content-type') ?? '', /json/, 'the root stays the JSON service index');
+      assert.deepEqual(problems, []);
+      await ctx.close();
+    } finally {
+      await prefixed.close();
+    }
   });
 });
