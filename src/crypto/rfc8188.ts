@@ -12,7 +12,7 @@
  *   each sealed with AES-128-GCM (16-byte tag), so a non-final record is exactly 65536 bytes.
  *
  * Speed: wormhole-crypto awaits one record at a time through a stream pipeline. Here both HKDF
- * derivations run once per message and every record's AES-GCM call is issued at once, so
+ * derivations run once per message and many records' AES-GCM calls are in flight at once, so
  * implementations that run WebCrypto jobs on worker threads (Node's thread pool, browsers) keep
  * them all busy, and each record's result is copied once, into its place in a single output buffer.
  */
@@ -66,6 +66,35 @@ function recordNonce(nonceBase: Uint8Array<ArrayBuffer>, sequence: number): Uint
   return nonce;
 }
 
+/**
+ * Records in flight at once: enough to keep every WebCrypto worker thread busy, few enough that a
+ * 105 MiB chunk does not hold copies of all its records at the same time (4 MiB of input and
+ * output per message here, whatever the chunk size).
+ */
+const RECORDS_IN_FLIGHT = 64;
+
+/**
+ * Runs `task` for records 0..records-1, at most RECORDS_IN_FLIGHT at a time. After a task fails no
+ * further records start; the failure of the lowest record number is thrown, so the error reported
+ * does not depend on which thread finished first.
+ */
+async function forEachRecord(records: number, task: (sequence: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const failures: Array<{ sequence: number; error: unknown }> = [];
+  const worker = async () => {
+    while (next < records && failures.length === 0) {
+      const sequence = next++;
+      try {
+        await task(sequence);
+      } catch (error) {
+        failures.push({ sequence, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RECORDS_IN_FLIGHT, records) }, worker));
+  if (failures.length > 0) throw failures.reduce((first, failure) => (failure.sequence < first.sequence ? failure : first)).error;
+}
+
 function gcmParams(keys: MessageKeys, sequence: number): AesGcmParams {
   return { name: 'AES-GCM', iv: recordNonce(keys.nonceBase, sequence), tagLength: TAG_LENGTH * 8 };
 }
@@ -100,20 +129,14 @@ export async function encryptMessageWithSalt(
   // the CPU cache is cheaper to fill than staging into the output, and each ciphertext is written
   // straight to its place in the output as it arrives.
   const staging = new Uint8Array(PLAINTEXT_PER_RECORD + 1);
-  const sealed: Promise<void>[] = [];
-  for (let i = 0; i < records; i++) {
+  await forEachRecord(records, async (i) => {
     const plainStart = i * PLAINTEXT_PER_RECORD;
     const plainLength = Math.min(PLAINTEXT_PER_RECORD, plaintext.length - plainStart);
     staging.set(plaintext.subarray(plainStart, plainStart + plainLength));
     staging[plainLength] = i === records - 1 ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
-    const recordStart = HEADER_LENGTH + i * RECORD_SIZE;
-    sealed.push(
-      crypto.subtle.encrypt(gcmParams(keys, i), keys.contentKey, staging.subarray(0, plainLength + 1)).then((ciphertext) => {
-        message.set(new Uint8Array(ciphertext), recordStart);
-      }),
-    );
-  }
-  await Promise.all(sealed);
+    const ciphertext = await crypto.subtle.encrypt(gcmParams(keys, i), keys.contentKey, staging.subarray(0, plainLength + 1));
+    message.set(new Uint8Array(ciphertext), HEADER_LENGTH + i * RECORD_SIZE);
+  });
   return message;
 }
 
@@ -176,28 +199,20 @@ export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array):
   // neither wormhole-crypto nor this module writes, but the RFC allows) are compacted afterwards.
   const plaintext = new Uint8Array(bodyLength - records * RECORD_OVERHEAD);
   const dataLengths = new Array<number>(records);
-  const opened: Promise<void>[] = [];
-  for (let i = 0; i < records; i++) {
+  await forEachRecord(records, async (i) => {
     const recordStart = HEADER_LENGTH + i * RECORD_SIZE;
     const record = message.subarray(recordStart, Math.min(recordStart + RECORD_SIZE, message.length)) as Uint8Array<ArrayBuffer>;
-    opened.push(
-      crypto.subtle.decrypt(gcmParams(keys, i), keys.contentKey, record).then(
-        (decrypted) => {
-          const padded = new Uint8Array(decrypted);
-          const dataLength = recordDataLength(padded, i, records);
-          plaintext.set(padded.subarray(0, dataLength), i * PLAINTEXT_PER_RECORD);
-          dataLengths[i] = dataLength;
-        },
-        () => {
-          throw new IntegrityError(`bad tag: record ${i + 1} of ${records} failed authentication (wrong key, or the bytes were altered)`);
-        },
-      ),
-    );
-  }
-  // Wait for every record so the error reported is the first record's, whatever finished first.
-  const outcomes = await Promise.allSettled(opened);
-  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+    let decrypted: ArrayBuffer;
+    try {
+      decrypted = await crypto.subtle.decrypt(gcmParams(keys, i), keys.contentKey, record);
+    } catch {
+      throw new IntegrityError(`bad tag: record ${i + 1} of ${records} failed authentication (wrong key, or the bytes were altered)`);
+    }
+    const padded = new Uint8Array(decrypted);
+    const dataLength = recordDataLength(padded, i, records);
+    plaintext.set(padded.subarray(0, dataLength), i * PLAINTEXT_PER_RECORD);
+    dataLengths[i] = dataLength;
+  });
 
   let written = 0;
   for (let i = 0; i < records; i++) {

@@ -150,3 +150,14 @@ test('the independent RFC 8188 encoder and ours produce interchangeable messages
   assert.deepEqual(await decryptChunk(key, message), data);
   await assert.rejects(decryptChunk(await importSecret(generateSecret()), message), IntegrityError);
 });
+
+test('in a 10 MiB chunk the error names the record at fault, whichever record finished first', async () => {
+  const message = await encryptChunk(key, randomBytes(10 * 1024 * 1024));
+  const records = Math.ceil((message.length - 21) / 65_536);
+  const altered = message.slice();
+  altered[21 + 100 * 65_536 + 7]! ^= 1;
+  await assertRefused(decryptChunk(key, altered), new RegExp(`bad tag: record 101 of ${records}\\b`));
+  await assertRefused(decryptChunk(await importSecret(generateSecret()), message), new RegExp(`bad tag: record 1 of ${records}\\b`));
+  const cutAtBoundary = message.subarray(0, 21 + 150 * 65_536);
+  await assertRefused(decryptChunk(key, cutAtBoundary), /missing final record: record 150 of 150/);
+});
