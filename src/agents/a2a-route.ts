@@ -4,7 +4,7 @@ import { agentCardDocument, coreAgentCard } from '../discovery/agent-card.js';
 import { classify } from '../http/errors.js';
 import { rateLimitFor } from '../http/rate-limits.js';
 import { createA2aService, rpcError } from './a2a.js';
-import { createGateFor } from './create-gate.js';
+import type { GateFor } from './create-gate.js';
 
 /**
  * A2A at /a2a (JSON-RPC, protocol 1.0 and 0.3) and its agent card. Its own encapsulated scope: the
@@ -12,11 +12,10 @@ import { createGateFor } from './create-gate.js';
  * JSON-RPC parse error (-32700), and every refusal, including Fastify's own (too large, wrong media
  * type, rate limited), answers in JSON-RPC's error shape with a 4xx status.
  */
-export async function a2aRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function a2aRoutes(app: FastifyInstance, { services, gateFor }: { services: Services; gateFor: GateFor }): Promise<void> {
   const { config } = services;
   const card = JSON.stringify(agentCardDocument(config));
   const a2a = createA2aService(services, coreAgentCard(config), (error) => app.log.error({ err: error }, 'a2a request failed'));
-  const gateFor = createGateFor(app, config);
 
   app.removeAllContentTypeParsers();
   const asText = (_request: unknown, body: string, done: (error: Error | null, body?: unknown) => void) => done(null, body);
@@ -46,8 +45,9 @@ export async function a2aRoutes(app: FastifyInstance, { services }: { services: 
     let body: unknown;
     try {
       body = parseJson(text);
-    } catch {
-      return reply.status(400).type('application/json; charset=utf-8').send(rpcError(null, -32700, 'body is not valid JSON'));
+    } catch (error) {
+      const detail = error instanceof SyntaxError && error.message.includes('__proto__') ? ': __proto__ keys are not allowed' : '';
+      return reply.status(400).type('application/json; charset=utf-8').send(rpcError(null, -32700, `body is not valid JSON${detail}`));
     }
     const answer = await a2a.handle(body, request.headers, gateFor(request));
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);

@@ -167,6 +167,10 @@ export function createA2aService(services: Services, card: AgentCard, onInternal
       const requestedVersion = versionHeader ?? (isV1JsonRpcMethod(method) && !isLegacyJsonRpcMethod(method) ? '1.0' : '0.3');
       const legacy = requestedVersion === '0.3' || requestedVersion === '0.3.0';
       const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+      if ((method === 'SendMessage' || method === 'message/send') && !('id' in body)) {
+        // A notification gets no answer, so a folder created by one could never reach anyone.
+        return { status: 400, body: rpcError(null, -32600, 'SendMessage / message/send must be a request with an id, not a notification') };
+      }
       // A send is a create attempt: it counts against the create budget like POST /v2/folders does
       // (attempts, refused or not), and an exhausted budget is HTTP 429 as on the REST API.
       if (method === 'SendMessage' || method === 'message/send') {

@@ -16,7 +16,10 @@ import type { Config } from '../config/config.js';
  */
 export type CreateGate = () => Promise<void>;
 
-export function createGateFor(app: FastifyInstance, config: Config): (request: FastifyRequest) => CreateGate {
+export type GateFor = (request: FastifyRequest) => CreateGate;
+
+/** One limiter for both surfaces: create it once and hand it to the MCP and the A2A plugin. */
+export function createGateFor(app: FastifyInstance, config: Config): GateFor {
   const limiter = app.createRateLimit({ max: config.rateLimit.create, timeWindow: config.rateLimit.windowSeconds * 1000 });
   return (request) => async () => {
     const result = await limiter(request);

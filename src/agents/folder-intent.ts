@@ -94,13 +94,14 @@ export async function createFolderForAgent(services: Services, intent: FolderInt
  * Reads a folder request from plain text, e.g. "create a share folder called Holiday photos" or
  * "make a folder named 'Q3 reports' in send mode". Only the two things an agent may ask for are
  * looked for; anything else in the text is ignored. A mode word is only taken when it is clearly a
- * mode ("share folder", "in share mode", "mode: share"), so "please send me a folder" stays default.
+ * mode ("share folder", "in share mode", "mode: share"), so "please send me a folder" stays default;
+ * words that are not modes are ignored here (a data part is the way to be exact).
  */
 export function parseTextIntent(text: string): FolderIntent {
   const intent: { title?: string; mode?: string } = {};
   const modeMatch =
-    /\b(?:in|with|using)\s+(?:the\s+)?["']?([a-z]+)["']?\s+mode\b/i.exec(text) ??
-    /\bmode\s*(?:[:=]|is|of)?\s*["']?([a-z]+)["']?/i.exec(text) ??
+    /\b(?:in|with|using)\s+(?:the\s+)?["']?(send|share|request)["']?\s+mode\b/i.exec(text) ??
+    /\bmode\s*(?:[:=]|is|of)?\s*["']?(send|share|request)\b/i.exec(text) ??
     /\b(send|share|request)(?:-mode)?\s+(?:folder|webfolder)\b/i.exec(text);
   if (modeMatch) intent.mode = modeMatch[1]!.toLowerCase();
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Services } from '../app/services.js';
 import { classify } from '../http/errors.js';
 import { rateLimitFor } from '../http/rate-limits.js';
-import { createGateFor, currentCreateGate } from './create-gate.js';
+import { currentCreateGate, type GateFor } from './create-gate.js';
 import { buildMcpServer } from './mcp.js';
 import { checkHostAndOrigin, hostPolicy } from './origin-check.js';
 
@@ -16,10 +16,9 @@ import { checkHostAndOrigin, hostPolicy } from './origin-check.js';
  * this scope has no body parser that would consume it, and the handler hijacks the reply. Fastify
  * hooks still run first: the 'agents' rate limit and the Host/Origin check.
  */
-export async function mcpRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { services: Services; gateFor: GateFor }): Promise<void> {
   const { config } = services;
   const policy = hostPolicy(config);
-  const gateFor = createGateFor(app, config);
 
   const handler = createMcpHandler(() => buildMcpServer(services, (error) => app.log.error({ err: error }, 'mcp tool failed')), {
     legacy: 'stateless',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { a2aRoutes } from '../../agents/a2a-route.js';
+import { createGateFor } from '../../agents/create-gate.js';
 import { mcpRoutes } from '../../agents/mcp-route.js';
 import type { Services } from '../../app/services.js';
 import { aiPluginManifest } from '../../discovery/ai-plugin.js';
@@ -14,8 +15,10 @@ import { SURFACES } from '../../discovery/surfaces.js';
  */
 export async function agentRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
-  await app.register(mcpRoutes, { services });
-  await app.register(a2aRoutes, { services });
+  // One create limiter shared by MCP and A2A (see src/agents/create-gate.ts).
+  const gateFor = createGateFor(app, config);
+  await app.register(mcpRoutes, { services, gateFor });
+  await app.register(a2aRoutes, { services, gateFor });
 
   const llms = llmsText(config);
   for (const path of SURFACES.llms.paths) {
