@@ -58,6 +58,12 @@ export interface TransferOptions extends Omit<HttpOptions, 'onRetry'> {
   readonly server: string;
   /** Chunks in flight at once (default 4). */
   readonly concurrency?: number;
+  /**
+   * Chunks being encrypted at once (default 1). Encryption is CPU work; PUTs are mostly waiting.
+   * Keeping it apart lets 4 PUTs overlap while the CPU (often shared with a local server, or with
+   * the browser's page) is not oversubscribed by parallel encryption.
+   */
+  readonly encryptConcurrency?: number;
   readonly retry?: RetryOptions;
   readonly onProgress?: (event: UploadEvent) => void;
 }
@@ -202,6 +208,7 @@ interface Task {
 
 async function transfer(state: UploadState, files: readonly UploadFile[], key: FolderKey, options: TransferOptions, resuming: boolean): Promise<UploadResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const encrypting = semaphore(Math.max(1, Math.floor(options.encryptConcurrency ?? 1)));
   const http = httpOptions(options);
   const totalBytes = state.files.reduce((sum, f) => sum + f.size, 0);
   const fileDone = state.files.map(() => 0);
@@ -247,9 +254,11 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
     const sendOne = async (task: Task) => {
       const f = state.files[task.file]!;
       const length = plaintextLength(f, task.chunk);
-      const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length);
-      if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
-      const body = await encryptChunk(key, plaintext);
+      const body = await encrypting(async () => {
+        const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length);
+        if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
+        return encryptChunk(key, plaintext);
+      });
       if (body.byteLength !== encryptedLength(length)) throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
       await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, { ...http, signal });
       chunksSent++;
@@ -296,6 +305,22 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
     fileIds: state.files.map((f) => f.fileId),
     files: state.files.map((f) => ({ name: f.name, fileId: f.fileId, size: f.size, chunks: f.chunks })),
     chunksSent,
+  };
+}
+
+/** Runs at most `limit` of the given jobs at once, in call order. */
+function semaphore(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await job();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
   };
 }
 
