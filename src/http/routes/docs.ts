@@ -12,7 +12,7 @@ import { ConfigError } from '../../config/config.js';
 import { openApiDocument } from '../../discovery/openapi.js';
 import { surfaceUrl } from '../../discovery/surfaces.js';
 import { API_INIT_JS, DOCS_CSS, ICON_SVG } from '../../docs/assets.js';
-import { API_SLUG, loadDocs, renderSite, type RenderedSite } from '../../docs/render.js';
+import { API_SLUG, loadDocs, renderSite, type DocsSource, type RenderedSite, type SiteOptions } from '../../docs/render.js';
 
 /**
  * The documentation site at DOCS_URL: every `docs/*.md` rendered once at start (see src/docs), the
@@ -69,6 +69,25 @@ const redocAsset: Asset = { type: 'text/javascript; charset=utf-8', load: memo((
 
 const shortHash = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 10);
 
+/**
+ * Renders the site, reusing the last rendering of identical sources and options: a process that
+ * starts several servers (the tests do) renders the docs once, and any change to a file renders anew.
+ */
+const rendered = new Map<string, RenderedSite>();
+function renderOnce(source: DocsSource, options: SiteOptions): RenderedSite {
+  const hash = createHash('sha256').update(JSON.stringify(options));
+  for (const doc of source.docs) hash.update(`\0${doc.slug}\0${doc.markdown}`);
+  for (const file of source.files) hash.update(`\0${file.path}\0`).update(file.body);
+  const key = hash.digest('base64url');
+  let site = rendered.get(key);
+  if (!site) {
+    site = renderSite(source, options);
+    if (rendered.size >= 8) rendered.delete(rendered.keys().next().value!);
+    rendered.set(key, site);
+  }
+  return site;
+}
+
 /** Where the docs site lives: the path of DOCS_URL, and a host constraint when it sits at a host's root. */
 export function docsMount(docsUrl: string, baseUrl: string): { prefix: string; host: string | null } {
   const docs = new URL(docsUrl);
@@ -102,7 +121,7 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
   const openApiUrl = `${prefix}/openapi.json`;
   const openApiJson = JSON.stringify(openApiDocument(config));
 
-  const site: RenderedSite = renderSite(await loadDocs(docsDir), {
+  const site = renderOnce(await loadDocs(docsDir), {
     prefix,
     baseUrl: config.baseUrl,
     webUrl: config.webUrl,
