@@ -12,3 +12,5 @@ export type { ParsedLink, UploadState, UploadStateFile } from './state.js';
 export { blobFile, checkUploadFiles, chunkOrder, DEFAULT_CONCURRENCY, resumeUpload, upload } from './upload.js';
 export type { ProgressFile, TransferOptions, UploadEvent, UploadFile, UploadOptions, UploadResult } from './upload.js';
 export type { CreateRequest, CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry, RegisteredFile, UploadStatusResponse, UploadUrls } from '../contract/types.js';
+export { fetchChunk, listFolder, siteApiFor } from './site.js';
+export type { FolderListing, ListedFile, SiteOptions } from './site.js';
