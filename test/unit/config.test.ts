@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
+  const c = loadConfig({ PORT: '9000', HOST: '127.0.0.2', DATA_DIR: '/tmp/x' });
+  assert.equal(c.baseUrl, 'http://127.0.0.2:9000');
+  assert.equal(c.webUrl, 'http://127.0.0.2:9000');
+  assert.equal(c.docsUrl, 'http://127.0.0.2:9000/docs');
+  assert.equal(c.dataDir, '/tmp/x');
+  assert.equal(loadConfig({ HOST: '0.0.0.0' }).baseUrl, 'http://localhost:8080', 'a wildcard bind gets a reachable name');
+  assert.equal(loadConfig({ HOST: '::1', PORT: '1' }).baseUrl, 'http://[::1]:1');
+});
+
+test('explicit URLs win and lose their trailing slash; flags win over the environment', () => {
+  const c = loadConfig({ BASE_URL: 'https://api.example.com/', WEB_URL: 'https://example.com/' }, ['--docs-url', 'https://docs.example.com', '--port=81']);
+  assert.equal(c.baseUrl, 'https://api.example.com');
+  assert.equal(c.webUrl, 'https://example.com');
+  assert.equal(c.docsUrl, 'https://docs.example.com');
+  assert.equal(c.port, 81);
+});
+
+test('invalid configuration names the variable', () => {
+  const cases: Array<[Record<string, string>, string[], RegExp]> = [
+    [{ PORT: 'eighty' }, [], /^PORT: must be a whole number/],
+    [{ PORT: '70000' }, [], /^PORT: must be between 0 and 65535/],
+    [{ BASE_URL: 'not a url' }, [], /^BASE_URL: must be an absolute URL/],
+    [{ WEB_URL: 'ftp://x' }, [], /^WEB_URL: must use http: or https:/],
+    [{ DOCS_URL: 'https://x/#a' }, [], /^DOCS_URL: must not have a query or fragment/],
+    [{ CHUNK_SIZE_MIB: '4' }, [], /^CHUNK_SIZE_MIB: must be between 5/],
+    [{ CHUNK_SIZE_MIB: '5.5' }, [], /^CHUNK_SIZE_MIB: must be a whole number/],
+    [{ TRUST_PROXY: 'maybe' }, [], /^TRUST_PROXY: must be true or false/],
+    [{ LOG_LEVEL: 'loud' }, [], /^LOG_LEVEL: must be one of/],
+    [{ SIGNING_SECRET: 'short' }, [], /^SIGNING_SECRET: must be at least 32 characters/],
+    [{ DATABASE_URL: 'mysql://x' }, [], /^DATABASE_URL: must use postgres: or postgresql:/],
+    [{ S3_BUCKET: 'Bad_Bucket' }, [], /^S3_BUCKET: "Bad_Bucket" is not a valid bucket name/],
+    [{}, ['--colour', 'red'], /^--colour: unknown flag/],
+    [{}, ['--port'], /^--port: needs a value/],
+    [{}, ['serve'], /^serve: unexpected argument/],
+  ];
+  for (const [env, argv, message] of cases) {
+    assert.throws(() => loadConfig(env, argv), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify([env, argv]));
+  }
+});
+
+test('a bad variable stops the real start with a message naming it', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'x' }, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /invalid configuration: PORT: must be a whole number/);
+});
