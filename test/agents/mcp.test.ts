@@ -234,3 +234,31 @@ describe('MCP host policy', () => {
     assert.notEqual(checkHostAndOrigin(policy, undefined, undefined), null);
   });
 });
+
+describe('MCP behind a public BASE_URL', () => {
+  test('accepts the public host (via X-Forwarded-Host with TRUST_PROXY) and refuses the loopback address', async () => {
+    const pub = await startServer({ BASE_URL: 'https://files.example.com', TRUST_PROXY: 'true' });
+    try {
+      const address = pub.server.app.server.address();
+      assert.ok(address && typeof address === 'object');
+      const local = `http://127.0.0.1:${address.port}/mcp`;
+      const init = (headers: Record<string, string>) =>
+        fetch(local, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        });
+      const direct = await init({});
+      assert.equal(direct.status, 403, 'the loopback Host is not the configured public host');
+      await direct.body?.cancel();
+      const proxied = await init({ 'x-forwarded-host': 'files.example.com', 'x-forwarded-proto': 'https' });
+      assert.equal(proxied.status, 200);
+      await proxied.body?.cancel();
+      const spoofed = await init({ 'x-forwarded-host': 'evil.example' });
+      assert.equal(spoofed.status, 403);
+      await spoofed.body?.cancel();
+    } finally {
+      await pub.close();
+    }
+  });
+});
