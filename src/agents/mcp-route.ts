@@ -1,6 +1,6 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.js';
 import { classify } from '../http/errors.js';
 import { rateLimitFor } from '../http/rate-limits.js';
@@ -43,7 +43,7 @@ export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { s
     return sendRpcError(reply, status, -32000, message);
   });
 
-  const serve = async (request: import('fastify').FastifyRequest, reply: FastifyReply) => {
+  const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const refusal = checkHostAndOrigin(policy, request.host, request.headers.origin);
     if (refusal) {
       request.log.info({ reason: refusal }, 'mcp request refused');

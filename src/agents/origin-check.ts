@@ -32,7 +32,6 @@ export function hostPolicy(config: Config): HostPolicy {
   if (isLoopback(base)) {
     for (const h of localhostAllowedHostnames()) hosts.add(h);
     for (const h of localhostAllowedOrigins()) origins.add(h);
-    hosts.add(base);
   }
   return { hosts: [...hosts], origins: [...origins] };
 }

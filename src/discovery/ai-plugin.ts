@@ -8,6 +8,13 @@ import { SERVICE_NAME, surfaceUrl } from './surfaces.js';
  * contact_email is required by the format but a self-hosted instance has none configured, so it is
  * left empty rather than invented.
  */
+
+/** The manifest requires a logo; a small one is served beside it so the address resolves. */
+export const AI_PLUGIN_LOGO_PATH = '/.well-known/ai-plugin-logo.svg';
+export const AI_PLUGIN_LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64"><rect width="64" height="64" rx="12" fill="#1f6feb"/>' +
+  '<path d="M12 22a4 4 0 0 1 4-4h10l5 5h17a4 4 0 0 1 4 4v19a4 4 0 0 1-4 4H16a4 4 0 0 1-4-4z" fill="#fff"/>' +
+  '<rect x="27" y="32" width="10" height="9" rx="1.5" fill="#1f6feb"/><path d="M29 32v-3a3 3 0 0 1 6 0v3" stroke="#1f6feb" stroke-width="2" fill="none"/></svg>';
 export function aiPluginManifest(config: Config) {
   return {
     schema_version: 'v1',
@@ -21,7 +28,7 @@ export function aiPluginManifest(config: Config) {
       'because the first browser uploader becomes the owner. Do not call upload-status for empty folders.',
     auth: { type: 'none' },
     api: { type: 'openapi', url: surfaceUrl(config.baseUrl, 'openapi'), is_user_authenticated: false },
-    logo_url: `${config.webUrl}/favicon.svg`,
+    logo_url: `${config.baseUrl}${AI_PLUGIN_LOGO_PATH}`,
     contact_email: '',
     legal_info_url: config.docsUrl,
   };

@@ -66,7 +66,8 @@ ${surfaceLinks}
 
 ## Optional
 
-- [Documentation](${config.docsUrl}): set-up, API reference, agent integration
+- [Documentation](${config.docsUrl}): set-up, API reference, encryption format
+- [Agent integration](${config.docsUrl}/agents): MCP and A2A set-up, what each tool returns
 - [Service index](${config.baseUrl}/.well-known/webfolder.json): every address above as JSON
 `;
 }

@@ -89,6 +89,10 @@ describe('ai-plugin.json', () => {
     assert.ok((m.description_for_human as string).length <= 120);
     assert.equal(m.auth.type, 'none');
     assert.equal(m.api.type, 'openapi');
+    const logo = await get(m.logo_url as string);
+    assert.equal(logo.status, 200);
+    assert.match(logo.headers.get('content-type') ?? '', /^image\//);
+    await logo.body?.cancel();
     const openapi = await get(m.api.url);
     assert.equal(openapi.status, 200);
     assert.equal(((await openapi.json()) as { openapi: string }).openapi, '3.1.0');

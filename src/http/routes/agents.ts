@@ -3,7 +3,7 @@ import { a2aRoutes } from '../../agents/a2a-route.js';
 import { createGateFor } from '../../agents/create-gate.js';
 import { mcpRoutes } from '../../agents/mcp-route.js';
 import type { Services } from '../../app/services.js';
-import { aiPluginManifest } from '../../discovery/ai-plugin.js';
+import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
 import { llmsText } from '../../discovery/llms.js';
 import { MCP_CARD_MEDIA_TYPE, mcpServerCard } from '../../discovery/mcp-card.js';
 import { SURFACES } from '../../discovery/surfaces.js';
@@ -28,6 +28,7 @@ export async function agentRoutes(app: FastifyInstance, { services }: { services
   for (const path of SURFACES.aiPlugin.paths) {
     app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(plugin));
   }
+  app.get(AI_PLUGIN_LOGO_PATH, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(AI_PLUGIN_LOGO_SVG));
   const card = JSON.stringify(mcpServerCard(config));
   for (const path of SURFACES.mcpCard.paths) {
     // The well-known path is read by generic JSON tools; the SEP-2127 path gets its own media type.
