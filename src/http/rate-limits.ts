@@ -12,6 +12,7 @@ import type { Config } from '../config/config.js';
 export type Bucket = 'create' | 'status' | 'chunk' | 'site' | 'agents';
 
 export async function installRateLimits(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
+  if (redis) await watchRedis(app, redis);
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'webfolder-rl:' } : {}),
@@ -24,4 +25,42 @@ export async function installRateLimits(app: FastifyInstance, config: Config, re
 
 export function rateLimitFor(config: Config, bucket: Bucket) {
   return { max: config.rateLimit[bucket], timeWindow: config.rateLimit.windowSeconds * 1000, groupId: bucket };
+}
+
+/** How long a starting node waits for Redis before it serves (unlimited) without it. */
+const REDIS_READY_TIMEOUT_MS = 5000;
+
+/**
+ * Logs Redis going away and coming back (once per change, not on every reconnect attempt), and waits
+ * at start, bounded, until the client is connected: with the offline queue off, a command sent while
+ * connecting fails, and skipOnError would let those first requests through uncounted.
+ */
+async function watchRedis(app: FastifyInstance, redis: Redis): Promise<void> {
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    app.log.warn({ err: error }, 'rate-limit Redis is unreachable: requests are not limited until it is back');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    app.log.info('rate-limit Redis is reachable again');
+  });
+  // quit() waits for a connection that may never come back; once the server is closed nothing is
+  // left to count, so drop the connection and stop reconnecting.
+  app.addHook('onClose', async () => {
+    redis.disconnect();
+  });
+  if (redis.status === 'ready') return;
+  let timer: NodeJS.Timeout | undefined;
+  const ready = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), REDIS_READY_TIMEOUT_MS);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!ready) app.log.warn(`rate-limit Redis not ready after ${REDIS_READY_TIMEOUT_MS / 1000} s: starting without shared limits until it is`);
 }

@@ -170,6 +170,7 @@ export async function startRedis(): Promise<RedisService | Unavailable> {
 
 async function redisFromUrl(url: string, stopServer: () => Promise<void>): Promise<RedisService> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
+  client.on('error', () => {}); // refused while the server starts: `until` retries
   await until('Redis', async () => {
     if (client.status === 'wait') await client.connect();
     return (await client.ping()) === 'PONG';
