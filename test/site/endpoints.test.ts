@@ -51,8 +51,8 @@ interface UploadUrls {
 function chunkUrl(u: UploadUrls, n: number) {
   return `${u.head}${u.path}/${String(n).padStart(5, '0')}?${u.tail}&X-Amz-Signature=${u.signatures[n - 1]}`;
 }
-async function putChunk(u: UploadUrls, n: number, body: Uint8Array) {
-  const res = await fetch(chunkUrl(u, n), { method: 'PUT', headers: u.headers, body });
+async function putChunk(u: UploadUrls, n: number, body: Buffer) {
+  const res = await fetch(chunkUrl(u, n), { method: 'PUT', headers: u.headers, body: new Uint8Array(body) });
   assert.equal(res.status, 200, await res.text());
 }
 

@@ -167,7 +167,9 @@ export class Uploader {
       xhr.onerror = () => done(0, 'network error');
       xhr.onabort = () => done(0, 'cancelled');
       xhr.ontimeout = () => done(0, 'timed out');
-      xhr.send(body as Uint8Array<ArrayBuffer>);
+      // A Blob body, not the bytes themselves: Chromium then streams it to the network process
+      // instead of copying it inline with the request (which DevTools-attached browsers also mirror).
+      xhr.send(new Blob([body as Uint8Array<ArrayBuffer>]));
     });
   }
 }
