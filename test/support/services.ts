@@ -27,6 +27,15 @@ export interface Unavailable {
   readonly skip: string;
 }
 
+/**
+ * A service that cannot be had: a skip with its reason, or, when TEST_REQUIRE_SERVICES=1 (set by
+ * .ci/run through scripts/ci/20-services.sh), a failure, so that CI never passes by skipping.
+ */
+function unavailable(reason: string): Unavailable {
+  if (process.env.TEST_REQUIRE_SERVICES === '1') throw new Error(`${reason} (TEST_REQUIRE_SERVICES=1)`);
+  return { skip: reason };
+}
+
 const exitHooks = new Set<() => void>();
 process.once('exit', () => {
   for (const hook of exitHooks) hook();
@@ -74,7 +83,7 @@ export async function startPostgres(): Promise<PostgresService | Unavailable> {
   if (given) return postgresFromUrl(given, async () => {});
   const binDir = postgresBinDir();
   if (binDir === null) {
-    return { skip: 'PostgreSQL tests skipped: set TEST_DATABASE_URL, or install the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql-15)' };
+    return unavailable('PostgreSQL tests skipped: set TEST_DATABASE_URL, or install the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql-15)');
   }
   const bin = (name: string) => (binDir ? join(binDir, name) : name);
   const asRoot = process.getuid?.() === 0;
@@ -84,7 +93,7 @@ export async function startPostgres(): Promise<PostgresService | Unavailable> {
   if (asRoot) {
     const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gids = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (ids.status !== 0) return { skip: 'PostgreSQL tests skipped: running as root and there is no `postgres` user to run the server as' };
+    if (ids.status !== 0) return unavailable('PostgreSQL tests skipped: running as root and there is no `postgres` user to run the server as');
     chownSync(dir, Number(ids.stdout.trim()), Number(gids.stdout.trim()));
     chmodSync(dir, 0o700);
   }
@@ -153,7 +162,7 @@ export async function startRedis(): Promise<RedisService | Unavailable> {
   const given = process.env.TEST_REDIS_URL?.trim();
   if (given) return redisFromUrl(given, async () => {});
   const binary = which('redis-server');
-  if (!binary) return { skip: 'Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)' };
+  if (!binary) return unavailable('Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)');
   const port = await freePort();
   const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: 'ignore',
@@ -223,7 +232,7 @@ export async function startS3(): Promise<S3Service | Unavailable> {
     try {
       bin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
     } catch {
-      return { skip: 'S3 tests skipped: set TEST_S3_ENDPOINT, or install the s3rver devDependency (npm install)' };
+      return unavailable('S3 tests skipped: set TEST_S3_ENDPOINT, or install the s3rver devDependency (npm install)');
     }
     const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
     const port = await freePort();
