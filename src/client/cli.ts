@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createFolder, getUploadStatus, MODES, type Mode } from './api.js';
-import { AbortedError, InputError, LocalFileChangedError, NetworkError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
+import { AbortedError, InputError, LocalFileChangedError, NetworkError, ProtocolError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
 import { defaultStateDir, diskFile, download, latestStateFile, readStateFile, removeStateFile, resume, writeStateFile } from './node/index.js';
 import { formatBytes, ProgressView } from './progress.js';
 import { parseShareLink, redactLink, type UploadState } from './state.js';
@@ -21,7 +21,7 @@ export const EXIT = {
   FAILURE: 1,
   /** Bad command line or input (unknown flag, missing file, more than 10 files, not a link). */
   USAGE: 2,
-  /** The server refused (a 4xx, or a 5xx that outlasted the retries). */
+  /** The server refused (a 4xx, or a 5xx that outlasted the retries), or answered something unusable. */
   SERVER: 3,
   /** The server could not be reached (after the retries). */
   NETWORK: 4,
@@ -361,7 +361,7 @@ function report(error: unknown, io: Io): number {
     say(error.message);
     return EXIT.USAGE;
   }
-  if (error instanceof WebfolderError) {
+  if (error instanceof WebfolderError || error instanceof ProtocolError) {
     say(error.message);
     return EXIT.SERVER;
   }

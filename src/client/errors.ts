@@ -8,6 +8,8 @@
  * - `WrongSecretError`: the secret in a share link does not open the folder (`ske` check failed).
  * - `IntegrityError` (from the crypto module): a chunk or name failed authentication.
  * - `LocalFileChangedError`: a file being resumed no longer has the size or mtime it was registered with.
+ * - `ProtocolError`: the server answered success with something unusable (not JSON, a chunk plan that
+ *   does not fit the file, chunks still missing after they were all accepted).
  * - `InputError`: the caller asked for something impossible (too many files, an empty file, a bad link).
  */
 export abstract class WebfolderClientError extends Error {
@@ -58,6 +60,17 @@ export class LocalFileChangedError extends WebfolderClientError {
     detail: string,
   ) {
     super(`${path} changed since the upload started (${detail}); it cannot be resumed: upload it again`);
+  }
+}
+
+export class ProtocolError extends WebfolderClientError {
+  override name = 'ProtocolError';
+  readonly code = 'protocol';
+  constructor(
+    readonly operation: string,
+    detail: string,
+  ) {
+    super(`${operation}: unexpected answer: ${detail}`);
   }
 }
 

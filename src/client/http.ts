@@ -1,4 +1,4 @@
-import { AbortedError, NetworkError, WebfolderError } from './errors.js';
+import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
 
 /**
  * One HTTP exchange with retries, isomorphic (global fetch in Node 20+ and browsers).
@@ -125,6 +125,6 @@ export async function jsonBody<T>(response: Response, operation: string): Promis
   try {
     return JSON.parse(text) as T;
   } catch {
-    throw new WebfolderError(response.status, `answer is not JSON: ${text.slice(0, 100)}`, operation);
+    throw new ProtocolError(operation, `answer is not JSON: ${text.slice(0, 100)}`);
   }
 }

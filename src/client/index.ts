@@ -4,7 +4,7 @@
  */
 export { apiUrl, chunkUrl, createFolder, getUploadStatus, MODES, putChunk } from './api.js';
 export type { CreateDirectFolderOptions, CreateEmptyFolderOptions, Mode, ServerOptions, UploadStatusOptions } from './api.js';
-export { AbortedError, InputError, LocalFileChangedError, NetworkError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
+export { AbortedError, InputError, LocalFileChangedError, NetworkError, ProtocolError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
 export { backoffDelay, DEFAULT_RETRY, exchange, isRetryableStatus, parseRetryAfter } from './http.js';
 export type { HttpOptions, RetryInfo, RetryOptions } from './http.js';
 export { parseShareLink, parseUploadState, redactLink, shareLink } from './state.js';

@@ -3,7 +3,7 @@ import { createSke, encryptChunk, encryptText, generateSecret, importSecret } fr
 import { encryptedLength, MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
 import { createFolder, getUploadStatus, putChunk, type Mode } from './api.js';
-import { InputError, WebfolderError } from './errors.js';
+import { InputError, ProtocolError } from './errors.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './http.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
 
@@ -134,7 +134,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
     ...httpOptions(options),
   });
   if (created.files.length !== files.length) {
-    throw new WebfolderError(200, `registered ${created.files.length} files for ${files.length} requested`, 'create folder');
+    throw new ProtocolError('create folder', `registered ${created.files.length} files for ${files.length} requested`);
   }
   const state: UploadState = {
     version: 1,
@@ -182,7 +182,7 @@ function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFil
 function checkPlan(f: UploadStateFile): void {
   const chunks = Math.ceil(f.size / f.chunkSize);
   if (f.chunks !== chunks || f.chunks > MAX_CHUNKS_PER_FILE || f.uploadUrls.signatures.length !== f.chunks) {
-    throw new WebfolderError(200, `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`, 'create folder');
+    throw new ProtocolError('create folder', `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`);
   }
 }
 
@@ -293,7 +293,7 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
   const stillMissing = todo.map((t, i) => [i, t.length] as const).filter(([, n]) => n > 0);
   if (stillMissing.length > 0) {
     const [i, n] = stillMissing[0]!;
-    throw new WebfolderError(200, `upload-status still lists ${n} missing chunks of ${state.files[i]!.name} after they were sent`, 'upload status');
+    throw new ProtocolError('upload status', `still lists ${n} missing chunks of ${state.files[i]!.name} after they were all accepted`);
   }
   state.files.forEach((_, i) => reportComplete(i));
   return {
