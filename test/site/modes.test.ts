@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -172,6 +172,29 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     const got = await downloadBytes(page, () => page.locator('#files li', { hasText: 'resume.bin' }).locator('button.download').click());
     assert.ok(got.content.equals(content));
     assert.equal(await page.evaluate((id) => localStorage.getItem(`webfolder:uploads:${id}`), folder.folderId), null);
+    await ctx.close();
+  });
+
+  test('a tampered chunk is reported and the download fails, never saved as data', async () => {
+    const folder = await createFolder(server.baseUrl, 'send', 'Tamper');
+    const content = bytes(5 * MIB + 500, 61);
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(folder.folderUrl);
+    await upload(page, [await writeTemp(dir, 't.bin', content)]);
+    const list = (await (await fetch(`${server.baseUrl}/api/site/folders/${folder.folderId}/files`)).json()) as { files: Array<{ fileId: string }> };
+    const chunkPath = join(server.dataDir, 'blobs', folder.folderId, list.files[0]!.fileId, '00002');
+    const stored = await readFile(chunkPath);
+    stored[100] = stored[100]! ^ 1;
+    await writeFile(chunkPath, stored);
+    await page.reload();
+    const button = page.locator('#files li button.download:not([disabled])').first();
+    await button.waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    assert.ok(await download.failure(), 'the browser marks the download failed');
+    await page.locator('#download-status .notice.error').waitFor();
+    assert.match(await page.locator('#download-status').innerText(), /chunk 2 of t\.bin failed its integrity check/);
+    await screenshot(page, 'download-tampered');
     await ctx.close();
   });
 

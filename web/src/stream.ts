@@ -53,7 +53,15 @@ async function fetchChunk(url: string, headers: Record<string, string>): Promise
   throw new Error(`download failed: ${last}`);
 }
 
+/** RFC 8188 length of a message carrying `p` plaintext bytes (record size 65536). */
+export function encryptedLength(p: number): number {
+  return 21 + p + 17 * Math.ceil(p / 65519);
+}
+
 export function decryptedStream(file: DownloadFile, headers: Record<string, string>): ReadableStream<Uint8Array> {
+  if (!(file.size > 0 && file.chunkSize > 0 && file.chunks === Math.ceil(file.size / file.chunkSize))) {
+    throw new Error(`${file.name}: the server reports an inconsistent chunk plan`);
+  }
   let n = 1;
   const pending = new Map<number, Promise<Uint8Array>>();
   let keyPromise: ReturnType<typeof importSecret> | undefined;
@@ -76,13 +84,16 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
         const key = await keyPromise;
         const message = await pending.get(n)!;
         pending.delete(n);
+        const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
+        if (message.length !== encryptedLength(expected)) {
+          throw new Error(`chunk ${n} of ${file.name} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`);
+        }
         let plaintext: Uint8Array;
         try {
           plaintext = await decryptChunk(key, message);
         } catch (error) {
           throw new Error(`chunk ${n} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`);
         }
-        const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
         if (plaintext.length !== expected) throw new Error(`chunk ${n} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
         controller.enqueue(plaintext);
         n++;
