@@ -15,6 +15,17 @@ export class AppError extends Error {
   }
 }
 
+/** A 429 that says when to come back (sent as the Retry-After header). */
+export class RateLimited extends AppError {
+  override name = 'RateLimited';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, message);
+  }
+}
+
 export const invalid = (message: string) => new AppError(400, message);
 export const notFound = (message: string) => new AppError(404, message);
 export const forbidden = (message: string) => new AppError(403, message);

@@ -1,15 +1,17 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { GateFor } from '../agents/create-gate.js';
+import { RateLimited } from '../app/errors.js';
 import type { Config } from '../config/config.js';
 
 /**
  * Per-client-address rate limits (@fastify/rate-limit), in named buckets. The counters live in
  * process memory by default and in Redis when REDIS_URL is set, so that limits hold across nodes.
- * Routes opt in with `config: { rateLimit: rateLimitFor(config, 'create') }`; routes that share a
- * bucket (the REST create and the agent surfaces' create) share its groupId.
+ * Routes opt in with `config: { rateLimit: rateLimitFor(config, 'status') }`, each route counting on
+ * its own; the create budget is the one exception, shared across routes (installCreateGate).
  */
-export type Bucket = 'create' | 'status' | 'chunk' | 'site' | 'agents';
+export type Bucket = 'status' | 'chunk' | 'site' | 'agents';
 
 export async function installRateLimits(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
   if (redis) await watchRedis(app, redis);
@@ -21,6 +23,33 @@ export async function installRateLimits(app: FastifyInstance, config: Config, re
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`too many requests: retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds`), { statusCode: 429 }),
   });
+}
+
+/**
+ * The one create budget of the service, shared by POST /v2/folders and the agent surfaces' create
+ * tool and skill. @fastify/rate-limit keeps a store per route, so a shared budget must be a single
+ * limiter object; it is created once here and decorated onto the root instance as `createGate`.
+ */
+export function installCreateGate(app: FastifyInstance, config: Config): void {
+  const limiter = app.createRateLimit({ max: config.rateLimit.create, timeWindow: config.rateLimit.windowSeconds * 1000, keyGenerator: (r) => `create:${normalizeIP(r.ip)}` });
+  const gateFor: GateFor = (request) => async () => {
+    // The plugin appends the calling route's own groupId to the key, which would split this budget
+    // per route; so the limiter sees only the client address, not the route.
+    const subject = { ip: request.ip, routeOptions: { config: {} } } as unknown as FastifyRequest;
+    const result = await limiter(subject);
+    if (!result.isAllowed && result.isExceeded) {
+      const seconds = Math.max(1, result.ttlInSeconds);
+      throw new RateLimited(`too many requests: retry in ${seconds} seconds`, seconds);
+    }
+  };
+  app.decorate('createGate', gateFor);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The shared create budget: call `app.createGate(request)()` before creating a folder. */
+    createGate: GateFor;
+  }
 }
 
 export function rateLimitFor(config: Config, bucket: Bucket) {

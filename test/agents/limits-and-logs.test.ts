@@ -17,15 +17,15 @@ const a2aSend = (baseUrl: string, text: string, id: number | string = randomUUID
   });
 
 describe('create budget', () => {
-  test('MCP and A2A creates together stop at RATE_LIMIT_CREATE, with a clear refusal', async () => {
+  test('REST, MCP and A2A creates together stop at RATE_LIMIT_CREATE, with a clear refusal', async () => {
     const server = await startServer({ RATE_LIMIT_CREATE: '3', RATE_LIMIT_AGENTS: '1000' });
     try {
       const client = new Client({ name: 'limits', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
-      for (let i = 0; i < 2; i++) {
-        const ok = await client.callTool({ name: 'create_share_folder', arguments: {} });
-        assert.notEqual(ok.isError, true);
-      }
+      const rest = await fetch(`${server.baseUrl}/v2/folders`, { method: 'POST' });
+      assert.equal(rest.status, 200);
+      const ok = await client.callTool({ name: 'create_share_folder', arguments: {} });
+      assert.notEqual(ok.isError, true);
       const third = await a2aSend(server.baseUrl, 'create a folder');
       assert.equal(third.status, 200);
       assert.ok(((await third.json()) as { result?: unknown }).result);
@@ -37,7 +37,10 @@ describe('create budget', () => {
 
       const refusedMcp = await client.callTool({ name: 'create_share_folder', arguments: {} });
       assert.equal(refusedMcp.isError, true);
-      assert.match((refusedMcp.content as { text: string }[])[0]!.text, /too many folders created/);
+      assert.match((refusedMcp.content as { text: string }[])[0]!.text, /too many requests: retry in \d+ seconds/);
+      const refusedRest = await fetch(`${server.baseUrl}/v2/folders`, { method: 'POST' });
+      assert.equal(refusedRest.status, 429, 'the REST create shares the same budget');
+      assert.ok(Number(refusedRest.headers.get('retry-after')) > 0);
       // Listing tools is protocol traffic, not a create: still served.
       assert.equal((await client.listTools()).tools.length, 2);
       await client.close();

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { a2aRoutes } from '../../agents/a2a-route.js';
-import { createGateFor } from '../../agents/create-gate.js';
 import { mcpRoutes } from '../../agents/mcp-route.js';
 import type { Services } from '../../app/services.js';
 import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
@@ -15,8 +14,8 @@ import { SURFACES } from '../../discovery/surfaces.js';
  */
 export async function agentRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
-  // One create limiter shared by MCP and A2A (see src/agents/create-gate.ts).
-  const gateFor = createGateFor(app, config);
+  // The service's one create budget, shared with POST /v2/folders (src/http/rate-limits.ts).
+  const gateFor = app.createGate;
   await app.register(mcpRoutes, { services, gateFor });
   await app.register(a2aRoutes, { services, gateFor });
 

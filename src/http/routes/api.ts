@@ -14,7 +14,8 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
   app.post(
     '/v2/folders',
     {
-      config: { rateLimit: rateLimitFor(config, 'create') },
+      // The shared create budget, counted before the body is read.
+      onRequest: async (request) => app.createGate(request)(),
       schema: { response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
     },
     async (request) => createFolder(services, request.body),
