@@ -8,8 +8,12 @@ import { MIGRATIONS } from './migrations.js';
 /**
  * The embedded metadata store: one SQLite file in WAL mode. better-sqlite3 is synchronous and each
  * statement takes microseconds, so the async port is satisfied without a worker thread.
- * `synchronous = FULL` because "nothing stored is lost on a crash" includes a power cut, and
- * metadata writes are few (one transaction per create) compared to chunk bytes.
+ *
+ * Durability: `synchronous = FULL`, so a write is on disk (fsynced) before its promise resolves,
+ * and "nothing stored is lost" holds through a power cut, not only a process crash. An fsync costs
+ * milliseconds, so writes use group commit: every write issued in the same event-loop turn joins
+ * one transaction (each in its own savepoint, so one failing write does not undo the others) and
+ * they all share its single fsync. Under load, batches grow and throughput with them.
  */
 interface FolderRow {
   id: string;
@@ -72,6 +76,7 @@ const toFile = (r: FileRow): FileRecord => ({
 export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database;
   private readonly stmts;
+  private queue: Array<{ write: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void }> = [];
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -132,11 +137,49 @@ export class SqliteMetadataStore implements MetadataStore {
     }
   }
 
+  /** Queues a write for the next group commit; resolves with its result once it is durable. */
+  private commit<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ write, resolve: resolve as (value: unknown) => void, reject });
+      if (this.queue.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const batch = this.queue;
+    this.queue = [];
+    if (!this.db.open) {
+      for (const item of batch) item.reject(new Error('metadata store is closed'));
+      return;
+    }
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      this.db.transaction(() => {
+        for (const item of batch) {
+          try {
+            // A nested transaction is a savepoint: a failing write rolls back alone.
+            outcomes.push({ ok: true, value: this.db.transaction(item.write)() });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      })();
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    });
+  }
+
   async createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void> {
-    this.db.transaction(() => {
+    await this.commit(() => {
       this.stmts.insertFolder.run(folder);
       for (const file of files) this.stmts.insertFile.run(file);
-    })();
+    });
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
@@ -154,25 +197,25 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   async addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): Promise<boolean> {
-    return this.db.transaction(() => {
+    return this.commit(() => {
       if (!this.stmts.getFolder.get(folderId)) return false; // absent or being deleted
       let position = this.stmts.nextPosition.get(folderId)!.next;
       for (const file of files) this.stmts.insertFile.run({ ...file, position: position++ });
       this.stmts.setDeleteAfter.run(deleteAfter, folderId);
       return true;
-    })();
+    });
   }
 
   async claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): Promise<boolean> {
-    return this.stmts.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1;
+    return this.commit(() => this.stmts.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1);
   }
 
   async markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): Promise<boolean> {
-    return this.db.transaction(() => {
+    return this.commit(() => {
       const done = this.stmts.markComplete.run(completedAt, expiresAt, folderId, fileId).changes === 1;
       if (done) this.stmts.setDeleteAfter.run(deleteAfter, folderId);
       return done;
-    })();
+    });
   }
 
   async foldersDue(now: number, limit: number): Promise<string[]> {
@@ -184,19 +227,21 @@ export class SqliteMetadataStore implements MetadataStore {
   }
 
   async beginFolderDeletion(folderId: string, now: number, leaseMs: number): Promise<boolean> {
-    return this.stmts.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;
+    return this.commit(() => this.stmts.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1);
   }
 
   async finishFolderDeletion(folderId: string): Promise<void> {
     // ON DELETE CASCADE removes the folder's files in the same statement.
-    this.stmts.removeFolder.run(folderId);
+    await this.commit(() => this.stmts.removeFolder.run(folderId));
   }
 
   async deleteFile(folderId: string, fileId: string): Promise<boolean> {
-    return this.stmts.deleteFile.run(folderId, fileId).changes === 1;
+    return this.commit(() => this.stmts.deleteFile.run(folderId, fileId).changes === 1);
   }
 
   async close(): Promise<void> {
+    // Writes already queued are committed first: a graceful stop loses nothing.
+    if (this.queue.length > 0) this.flush();
     if (this.db.open) this.db.close();
   }
 }

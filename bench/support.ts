@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freePort } from '../test/support/server.js';
+
+/**
+ * Shared pieces of the benchmarks: every server under test, webfolder or baseline, runs as its own
+ * child process, so each is measured the same way with the load generator outside it. These 2-core
+ * machines are shared and noisy: only ratios measured in the same run mean anything.
+ */
+export const ROOT = new URL('../', import.meta.url).pathname;
+
+export interface BenchServer {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startProcess(script: string, env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/`, { headers: { accept: 'application/json' } })).ok) break;
+    } catch {
+      /* starting */
+    }
+    if (i > 300) throw new Error(`${script} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Generous limits: benchmarks measure throughput, not the rate limiter's refusals. */
+export const UNLIMITED = { RATE_LIMIT_CREATE: '100000000', RATE_LIMIT_STATUS: '100000000', RATE_LIMIT_CHUNK: '100000000' };
+
+/** Peak resident set size (VmHWM) of a process, in bytes. */
+export async function peakRss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  return Number(kb) * 1024;
+}
+
+export function ratioLine(name: string, value: number, baseline: number, unit: string, target?: number): string {
+  const ratio = value / baseline;
+  const verdict = target === undefined ? '' : ratio >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
+  return `${name}: ${value.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit} -> ratio ${ratio.toFixed(2)}${verdict}`;
+}
+
+/** Appends a line to the bench results log (bench/results.log, not committed) for docs/benchmarks.md. */
+export async function record(line: string): Promise<void> {
+  console.log(line);
+  await appendFile(join(ROOT, 'bench', 'results.log'), `${new Date().toISOString()} ${line}\n`);
+}
