@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdtemp, open, readdir, rm } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chunkUrl, upload } from '../src/client/node/index.js';
 import type { CreateResponseDirect } from '../src/contract/types.js';
@@ -43,6 +43,13 @@ async function makeFile(path: string, size: number): Promise<void> {
   }
 }
 
+/** Client CPU seconds of the last in-process run (user + system), for context on shared cores. */
+let lastCpuSeconds = 0;
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
 async function rawPut(server: string, size: number): Promise<number> {
   const res = await fetch(`${server}/v2/folders`, {
     method: 'POST',
@@ -53,6 +60,7 @@ async function rawPut(server: string, size: number): Promise<number> {
   const created = (await res.json()) as CreateResponseDirect;
   const file = created.files[0]!;
   const body = randomBytes(encryptedLength(file.chunkSize));
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let next = 1;
   const worker = async () => {
@@ -66,13 +74,18 @@ async function rawPut(server: string, size: number): Promise<number> {
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return size / ((performance.now() - started) / 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  lastCpuSeconds = cpuSince(cpu);
+  return size / elapsed;
 }
 
 async function libraryUpload(server: string, path: string, size: number): Promise<number> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await upload([path], { server, concurrency: CONCURRENCY });
-  return size / ((performance.now() - started) / 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  lastCpuSeconds = cpuSince(cpu);
+  return size / elapsed;
 }
 
 async function cliUpload(server: string, path: string, size: number, stateDir: string): Promise<number> {
@@ -111,10 +124,12 @@ async function main(): Promise<void> {
     await clearBlobs();
 
     const raw1 = await rawPut(server.baseUrl, SIZE);
-    process.stdout.write(`raw PUT     ${mbs(raw1)}\n`);
+    const rawCpu = lastCpuSeconds;
+    process.stdout.write(`raw PUT     ${mbs(raw1)} (client CPU ${rawCpu.toFixed(1)} s)\n`);
     await clearBlobs();
     const lib = await libraryUpload(server.baseUrl, file, SIZE);
-    process.stdout.write(`library     ${mbs(lib)}\n`);
+    const libCpu = lastCpuSeconds;
+    process.stdout.write(`library     ${mbs(lib)} (client CPU ${libCpu.toFixed(1)} s)\n`);
     await clearBlobs();
     const cli = await cliUpload(server.baseUrl, file, SIZE, join(work, 'state'));
     process.stdout.write(`cli         ${mbs(cli)}\n`);
@@ -143,6 +158,8 @@ reading, no encryption).
 | library \`upload()\` (read at offset + RFC 8188 encryption + PUT) | ${mbs(lib)} | ${libRatio.toFixed(2)} |
 | CLI \`webfolder upload --quiet\` (child process) | ${mbs(cli)} | ${cliRatio.toFixed(2)} |
 
+Client CPU time (user + system, in-process runs): raw ${rawCpu.toFixed(1)} s, library ${libCpu.toFixed(1)} s for ${SIZE / MIB} MiB
+(encryption alone: ${mbs(SIZE / Math.max(0.001, libCpu - rawCpu))} of client CPU). Load average at the end: ${loadavg()[0]!.toFixed(1)}.
 Target: >= 0.8 including encryption.
 `;
     if (!process.env.BENCH_NO_RECORD) await appendFile(join(ROOT, 'docs', 'benchmarks.md'), section);

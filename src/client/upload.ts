@@ -25,8 +25,12 @@ export interface UploadFile {
   readonly path?: string | null;
   /** Modification time in ms, checked again on resume. */
   readonly mtime?: number | null;
-  /** Exactly `length` plaintext bytes starting at `offset`. */
-  read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Exactly `length` plaintext bytes starting at `offset`. When `into` is given (at least `length`
+   * bytes), a source may fill it and return a view of it instead of allocating: the engine reuses
+   * one buffer per encryption slot, so a large upload does not churn the garbage collector.
+   */
+  read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
 }
 
 export type UploadEvent =
@@ -208,7 +212,12 @@ interface Task {
 
 async function transfer(state: UploadState, files: readonly UploadFile[], key: FolderKey, options: TransferOptions, resuming: boolean): Promise<UploadResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-  const encrypting = semaphore(Math.max(1, Math.floor(options.encryptConcurrency ?? 1)));
+  const encryptSlots = Math.max(1, Math.floor(options.encryptConcurrency ?? 1));
+  const encrypting = semaphore(encryptSlots);
+  // Plaintext buffers, one per encryption slot: encryptChunk copies what it needs, so a buffer is
+  // free again as soon as its chunk is encrypted.
+  const largestChunk = Math.max(...state.files.map((f) => Math.min(f.chunkSize, f.size)));
+  const spare: Uint8Array[] = [];
   const http = httpOptions(options);
   const totalBytes = state.files.reduce((sum, f) => sum + f.size, 0);
   const fileDone = state.files.map(() => 0);
@@ -255,9 +264,14 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
       const f = state.files[task.file]!;
       const length = plaintextLength(f, task.chunk);
       const body = await encrypting(async () => {
-        const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length);
-        if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
-        return encryptChunk(key, plaintext);
+        const buffer = spare.pop() ?? new Uint8Array(largestChunk);
+        try {
+          const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length, buffer);
+          if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
+          return await encryptChunk(key, plaintext);
+        } finally {
+          if (spare.length < encryptSlots) spare.push(buffer);
+        }
       });
       if (body.byteLength !== encryptedLength(length)) throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
       await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, { ...http, signal });

@@ -29,20 +29,20 @@ export function fileSource(path: string, name: string, size: number, mtime: numb
     ...(mimetype ? { mimetype } : {}),
     path,
     mtime,
-    async read(offset, length) {
+    async read(offset, length, into) {
       const handle = await open(path, 'r');
       try {
         const now = await handle.stat();
         if (now.size !== size) throw new LocalFileChangedError(path, `size ${size} -> ${now.size}`);
         if (now.mtimeMs !== mtime) throw new LocalFileChangedError(path, 'modification time changed');
-        const buffer = Buffer.allocUnsafe(length);
+        const buffer = into && into.byteLength >= length ? into : new Uint8Array(length);
         let filled = 0;
         while (filled < length) {
           const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
           if (bytesRead === 0) throw new LocalFileChangedError(path, `ended at ${offset + filled} bytes`);
           filled += bytesRead;
         }
-        return new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+        return buffer.subarray(0, length);
       } finally {
         await handle.close();
       }

@@ -5,6 +5,7 @@ import { InputError, LocalFileChangedError } from '../errors.js';
 import { parseUploadState, type UploadState } from '../state.js';
 import { resumeUpload, upload as uploadCore, type TransferOptions, type UploadFile, type UploadOptions, type UploadResult } from '../upload.js';
 import { diskFile, fileSource } from './files.js';
+import { nodeFetch } from './transport.js';
 
 /**
  * The Node entry of the client library: everything of the isomorphic core, plus uploads from paths
@@ -12,12 +13,13 @@ import { diskFile, fileSource } from './files.js';
  */
 export * from '../index.js';
 export { diskFile, fileSource, guessMimetype } from './files.js';
+export { nodeFetch } from './transport.js';
 export { download, type DownloadOptions, type DownloadResult } from './download.js';
 
 /** Uploads files given as paths (or ready UploadFile sources). */
 export async function upload(files: readonly (string | UploadFile)[], options: UploadOptions): Promise<UploadResult> {
   const sources = await Promise.all(files.map((f) => (typeof f === 'string' ? diskFile(f) : f)));
-  return uploadCore(sources, options);
+  return uploadCore(sources, { ...options, fetch: options.fetch ?? nodeFetch });
 }
 
 /**
@@ -40,7 +42,7 @@ export async function resume(state: UploadState | string, options: Omit<Transfer
       return fileSource(f.path, f.name, f.size, info.mtimeMs);
     }),
   );
-  return resumeUpload(s, sources, { ...options, server: options.server ?? s.server });
+  return resumeUpload(s, sources, { ...options, server: options.server ?? s.server, fetch: options.fetch ?? nodeFetch });
 }
 
 /** Where the CLI keeps state files: $WEBFOLDER_STATE_DIR, else $XDG_STATE_HOME/webfolder, else ~/.local/state/webfolder. */
