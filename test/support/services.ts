@@ -78,7 +78,15 @@ function postgresBinDir(): string | null {
   return null;
 }
 
-export async function startPostgres(): Promise<PostgresService | Unavailable> {
+export interface PostgresOptions {
+  /**
+   * Keep PostgreSQL's durable defaults (fsync, synchronous_commit) instead of the test settings that
+   * trade durability for speed. Benchmarks use it.
+   */
+  readonly durable?: boolean;
+}
+
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresService | Unavailable> {
   const given = process.env.TEST_DATABASE_URL?.trim();
   if (given) return postgresFromUrl(given, async () => {});
   const binDir = postgresBinDir();
@@ -103,8 +111,9 @@ export async function startPostgres(): Promise<PostgresService | Unavailable> {
     throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   }
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-  const started = spawnSync(...run([bin('pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']), { encoding: 'utf8' });
+  const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
+  const started = spawnSync(...run([bin('pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']), { encoding: 'utf8' });
   if (started.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`pg_ctl start failed: ${started.stderr || started.stdout}`);
