@@ -126,7 +126,9 @@ export class PostgresMetadataStore implements MetadataStore {
   private async migrate(): Promise<void> {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      // Checked first, so that a role without CREATE rights can start once the schema is in place.
+      const { rows: exists } = await client.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
+      if (!exists[0]!.present) await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => r.version));
       for (const [index, sql] of PG_MIGRATIONS.entries()) {
