@@ -459,7 +459,11 @@ function filesSection(state: FolderState): HTMLElement {
     status.replaceChildren(`Starting download of ${label}…`);
     try {
       const path = await download(config, job);
-      status.replaceChildren(path === 'service-worker' ? `Downloading ${label}: the file is decrypted as it arrives.` : `Downloaded ${label}.`);
+      status.replaceChildren(
+        path === 'service-worker'
+          ? `Downloading ${label}: the file is decrypted as it arrives.`
+          : `Downloaded ${label}. This browser cannot stream downloads (no service worker), so the file was assembled in memory.`,
+      );
     } catch (error) {
       status.replaceChildren(notice(`Download failed: ${(error as Error).message}`, 'error'));
     }
