@@ -106,6 +106,17 @@ describe('upload', () => {
     assert.ok(again.files.some((f) => f.path.endsWith('big (1).bin')));
   });
 
+  test('a tampered chunk fails the download with an integrity error and leaves no file', async () => {
+    const result = await upload([bigPath], { server: server.baseUrl });
+    const chunk2 = join(server.dataDir, 'blobs', result.folderId, result.fileIds[0]!, '00002');
+    const stored = await readFile(chunk2);
+    stored[1000] = stored[1000]! ^ 0x01;
+    await writeFile(chunk2, stored);
+    const out = join(dir, 'tampered');
+    await assert.rejects(download(result.link, out), (e: unknown) => e instanceof Error && e.name === 'IntegrityError');
+    assert.deepEqual(await readdir(out), [], 'neither the file nor its .webfolder-part remains');
+  });
+
   test('a wrong secret is detected by the ske key check before anything is downloaded', async () => {
     const result = await upload([smallPath], { server: server.baseUrl });
     const wrong = `${result.folderUrl}#${'A'.repeat(22)}`;

@@ -2,6 +2,7 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decryptChunk, IntegrityError } from '../../crypto/index.js';
+import { encryptedLength } from '../../domain/chunk-plan.js';
 import { AbortedError, InputError } from '../errors.js';
 import type { HttpOptions } from '../http.js';
 import { fetchChunk, listFolder, type ListedFile, type SiteOptions } from '../site.js';
@@ -54,6 +55,9 @@ export async function download(link: string, destination: string, options: Downl
 }
 
 async function downloadFile(listing: Awaited<ReturnType<typeof listFolder>>, file: ListedFile, path: string, options: DownloadOptions): Promise<void> {
+  if (file.chunks !== Math.ceil(file.size / file.chunkSize)) {
+    throw new IntegrityError(`${file.name}: ${file.chunks} chunks of ${file.chunkSize} bytes cannot hold ${file.size} bytes`);
+  }
   const part = `${path}.webfolder-part`;
   const handle = await open(part, 'w', 0o600);
   const http: HttpOptions = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.signal ? { signal: options.signal } : {}) };
@@ -65,9 +69,12 @@ async function downloadFile(listing: Awaited<ReturnType<typeof listFolder>>, fil
         const n = next++;
         try {
           if (options.signal?.aborted) throw new AbortedError();
-          const message = await fetchChunk(listing, file, n, http);
-          const plaintext = await decryptChunk(listing.key, message);
           const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
+          const message = await fetchChunk(listing, file, n, http);
+          if (message.byteLength !== encryptedLength(expected)) {
+            throw new IntegrityError(`chunk ${n} of ${file.name} is ${message.byteLength} bytes, expected ${encryptedLength(expected)}`);
+          }
+          const plaintext = await decryptChunk(listing.key, message);
           if (plaintext.byteLength !== expected) throw new IntegrityError(`chunk ${n} of ${file.name} has ${plaintext.byteLength} bytes, expected ${expected}`);
           let written = 0;
           while (written < expected) {
