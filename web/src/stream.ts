@@ -28,7 +28,8 @@ export interface DownloadJob {
   readonly headers: Record<string, string>;
 }
 
-const AHEAD = 2;
+/** Chunks fetched and decrypted ahead of the one being handed on (memory: AHEAD + 1 chunks). */
+const AHEAD = 3;
 
 async function fetchChunk(url: string, headers: Record<string, string>): Promise<Uint8Array> {
   let last = '';
@@ -63,12 +64,30 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
     throw new Error(`${file.name}: the server reports an inconsistent chunk plan`);
   }
   let n = 1;
-  const pending = new Map<number, Promise<Uint8Array>>();
   let keyPromise: ReturnType<typeof importSecret> | undefined;
+  const pending = new Map<number, Promise<Uint8Array>>();
+  // Fetch, check and decrypt chunk k. Several run at once (fetching and decrypting overlap), but
+  // their results are handed on strictly in chunk order, and the first failure ends the stream.
+  const open = async (k: number): Promise<Uint8Array> => {
+    keyPromise ??= importSecret(file.secret);
+    const expected = k < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
+    const message = await fetchChunk(`${file.chunkBase}/${k}`, headers);
+    if (message.length !== encryptedLength(expected)) {
+      throw new Error(`chunk ${k} of ${file.name} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`);
+    }
+    let plaintext: Uint8Array;
+    try {
+      plaintext = await decryptChunk(await keyPromise, message);
+    } catch (error) {
+      throw new Error(`chunk ${k} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`);
+    }
+    if (plaintext.length !== expected) throw new Error(`chunk ${k} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
+    return plaintext;
+  };
   const start = (k: number) => {
     if (k <= file.chunks && !pending.has(k)) {
-      const p = fetchChunk(`${file.chunkBase}/${k}`, headers);
-      p.catch(() => {}); // observed when awaited
+      const p = open(k);
+      p.catch(() => {}); // observed when its turn comes
       pending.set(k, p);
     }
   };
@@ -80,21 +99,8 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
           return;
         }
         for (let k = n; k <= n + AHEAD; k++) start(k);
-        keyPromise ??= importSecret(file.secret);
-        const key = await keyPromise;
-        const message = await pending.get(n)!;
+        const plaintext = await pending.get(n)!;
         pending.delete(n);
-        const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
-        if (message.length !== encryptedLength(expected)) {
-          throw new Error(`chunk ${n} of ${file.name} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`);
-        }
-        let plaintext: Uint8Array;
-        try {
-          plaintext = await decryptChunk(key, message);
-        } catch (error) {
-          throw new Error(`chunk ${n} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`);
-        }
-        if (plaintext.length !== expected) throw new Error(`chunk ${n} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
         controller.enqueue(plaintext);
         n++;
       },
