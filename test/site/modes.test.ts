@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -195,6 +195,34 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.locator('#download-status .notice.error').waitFor();
     assert.match(await page.locator('#download-status').innerText(), /chunk 2 of t\.bin failed its integrity check/);
     await screenshot(page, 'download-tampered');
+    await ctx.close();
+  });
+
+  test('a picked folder keeps its relative paths; cancel stops an upload, which can be resumed', async () => {
+    const folder = await createFolder(server.baseUrl, 'share', 'Folders');
+    const tree = join(dir, 'album');
+    await mkdir(join(tree, 'day 1'), { recursive: true });
+    await writeFile(join(tree, 'day 1', 'a.jpg'), bytes(300, 71));
+    await writeFile(join(tree, 'b.jpg'), bytes(400, 72));
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(folder.folderUrl);
+    await page.setInputFiles('#folder-input', tree);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    await page.locator('#files li[data-file-id]').nth(1).waitFor();
+    assert.deepEqual((await page.locator('#files li .name').allInnerTexts()).sort(), ['album/b.jpg', 'album/day 1/a.jpg']);
+
+    // Cancel: hold the chunk PUTs so the upload is surely in flight, then cancel.
+    await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));
+    const big = await writeTemp(dir, 'cancel.bin', bytes(2 * 5 * MIB, 73));
+    await page.setInputFiles('#file-input', big);
+    await page.locator('#cancel-upload').click();
+    await page.locator('#upload-status[data-state="cancelled"]').waitFor();
+    await page.unroute('**/v2/uploads/**');
+    await page.reload();
+    await page.locator('#resume-note').waitFor();
+    await upload(page, [big]);
+    await page.locator('#files li', { hasText: 'cancel.bin' }).locator('button.download:not([disabled])').waitFor();
     await ctx.close();
   });
 
