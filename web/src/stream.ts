@@ -35,7 +35,12 @@ async function fetchChunk(url: string, headers: Record<string, string>): Promise
   let last = '';
   for (let attempt = 1; attempt <= 4; attempt++) {
     try {
-      const res = await fetch(url, { headers, cache: 'no-store' });
+      let res = await fetch(url, { headers: { ...headers, accept: 'application/octet-stream, application/json' }, cache: 'no-store' });
+      if (res.ok && /^application\/json/.test(res.headers.get('content-type') ?? '')) {
+        // Object storage: the server answers with a presigned URL, fetched without our credentials.
+        const { url: presigned } = (await res.json()) as { url: string };
+        res = await fetch(presigned, { cache: 'no-store', credentials: 'omit' });
+      }
       if (res.ok) return new Uint8Array(await res.arrayBuffer());
       let message = `HTTP ${res.status}`;
       try {

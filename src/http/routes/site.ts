@@ -140,7 +140,12 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     const p = request.params;
     const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
     reply.header('cache-control', 'private, no-store');
-    if (result.kind === 'redirect') return reply.redirect(result.url, 302);
+    if (result.kind === 'redirect') {
+      // The page asks for JSON and fetches the presigned URL itself, without its credential
+      // headers: a redirect would carry X-Owner-Token along to the object storage.
+      if (/\bapplication\/json\b/.test(request.headers.accept ?? '')) return reply.type('application/json; charset=utf-8').send({ url: result.url });
+      return reply.redirect(result.url, 302);
+    }
     return reply.type('application/octet-stream').header('content-length', String(result.length)).send(result.body);
   });
 
