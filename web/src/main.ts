@@ -53,7 +53,9 @@ function showError(title: string, text: string): void {
 function homePage(): void {
   document.title = 'webfolder';
   const title = h('input', { type: 'text', id: 'new-title', maxlength: 200, autocomplete: 'off' });
-  const mode = h('select', { id: 'new-mode' }, h('option', { value: 'send' }, 'Send — I upload, others download'), h('option', { value: 'share' }, 'Share — everyone uploads and downloads'), h('option', { value: 'request' }, 'Request — others upload, only I download'));
+  const mode = h('select', { id: 'new-mode' }, h('option', { value: 'send' }, 'Send — I upload, others download'), h('option', { value: 'share' }, 'Share — everyone uploads and downloads'));
+  // No "request" here: the first uploader becomes the owner, so a request folder made from this page
+  // would belong to whoever uploads first (spec 4.1 rule 5). The API still creates them.
   const status = h('div', { role: 'status' });
   const button = h('button', { type: 'submit' }, 'Create a folder');
   const form = h(
