@@ -47,6 +47,8 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     const ownerLink = await page.locator('#owner-link').inputValue();
     assert.ok(ownerLink.startsWith(folder.folderUrl + '&owner='), ownerLink);
     await page.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor();
+    await page.locator('summary', { hasText: 'QR code' }).click();
+    assert.equal(await page.locator('.qr svg').count(), 1, 'QR code of the link');
     await screenshot(page, 'folder-owner');
     const names = await page.locator('#files li .name').allInnerTexts();
     assert.deepEqual(names.sort(), ['big.bin', 'small é.txt']);
