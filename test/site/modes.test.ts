@@ -126,6 +126,30 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await Promise.all(contexts.map((c) => c.close()));
   });
 
+  test('send folder race: the loser is told, and becomes a visitor without an upload control', async () => {
+    const folder = await createFolder(server.baseUrl, 'send', 'Send race');
+    const contexts = await Promise.all([newContext(browser), newContext(browser)]);
+    const pages = await Promise.all(contexts.map((c) => c.newPage()));
+    await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
+    await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
+    const files = [await writeTemp(dir, 's1.bin', bytes(2000, 33)), await writeTemp(dir, 's2.bin', bytes(3000, 34))];
+    await Promise.all(pages.map((p, i) => p.setInputFiles('#file-input', files[i]!)));
+    const outcome = await Promise.all(
+      pages.map((p) =>
+        Promise.race([
+          p.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 }).then(() => 'uploaded'),
+          p.locator('#upload-error').waitFor({ timeout: 60_000 }).then(() => 'refused'),
+        ]),
+      ),
+    );
+    assert.deepEqual([...outcome].sort(), ['refused', 'uploaded']);
+    const loser = pages[outcome.indexOf('refused')]!;
+    assert.match(await loser.locator('#upload-error').innerText(), /only the owner can upload/);
+    assert.equal(await loser.locator('#role').getAttribute('data-role'), 'visitor');
+    assert.equal(await loser.locator('#file-input').count(), 0);
+    await Promise.all(contexts.map((c) => c.close()));
+  });
+
   test('reload mid-upload, pick the same file again: only the missing chunks are sent', async () => {
     const folder = await createFolder(server.baseUrl, 'send', 'Resume');
     const content = bytes(4 * 5 * MIB + 99, 41); // five chunks

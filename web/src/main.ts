@@ -305,7 +305,14 @@ async function startUpload(state: FolderState, picked: Array<{ file: File; path:
     for (let i = 0; i < fresh.length; i += 100) jobs.push(...(await registerBatch(state, fresh.slice(i, i + 100), sealed)));
     await runJobs(state, jobs, area);
   } catch (error) {
-    area.replaceChildren(...messages, h('div', { id: 'upload-error', class: 'notice error', role: 'alert' }, `Upload failed: ${(error as Error).message}`));
+    const failure = h('div', { id: 'upload-error', class: 'notice error', role: 'alert' }, `Upload failed: ${(error as Error).message}`);
+    if (error instanceof ApiError && error.status === 403) {
+      // The folder changed under us (it was claimed by someone else): redraw with what we may do now.
+      renderFolder(state);
+      main().prepend(failure);
+      return;
+    }
+    area.replaceChildren(...messages, failure);
   }
 }
 
@@ -339,7 +346,18 @@ async function registerBatch(state: FolderState, items: Array<{ file: File; path
     extra.ownerPublicKey = claiming.creds.publicKey;
     if (state.info.ske === null) extra.ske = await createSke(state.key);
   }
-  const response = await state.api.register(entries, extra);
+  let response: Awaited<ReturnType<SiteApi['register']>>;
+  try {
+    response = await state.api.register(entries, extra);
+  } catch (error) {
+    // A refused claim (someone else uploaded first, and the mode forbids visitors to upload):
+    // drop the unused owner credential and show the folder as it now is.
+    if (claiming) {
+      state.api.credentials = { visitorToken: state.api.credentials.visitorToken };
+      state.info = await state.api.info().catch(() => state.info);
+    }
+    throw error;
+  }
   if (claiming) {
     if (response.role === 'owner') {
       saveOwnerSecret(state.folderId, claiming.secret);
