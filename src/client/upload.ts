@@ -233,11 +233,15 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
 
   // What to send: everything on a fresh upload, the server's missing list on a resume.
   let todo: number[][] = resuming ? await Promise.all(state.files.map((_, i) => missingOf(i))) : state.files.map((f) => range(1, f.chunks));
-  state.files.forEach((f, i) => {
-    const missingBytes = todo[i]!.reduce((sum, n) => sum + plaintextLength(f, n), 0);
-    fileDone[i] = f.size - missingBytes;
-    doneBytes += fileDone[i]!;
-  });
+  /** Progress counts what the server has: everything but the chunks still to send. */
+  const countDone = () => {
+    doneBytes = 0;
+    state.files.forEach((f, i) => {
+      fileDone[i] = f.size - todo[i]!.reduce((sum, n) => sum + plaintextLength(f, n), 0);
+      doneBytes += fileDone[i]!;
+    });
+  };
+  countDone();
   options.onProgress?.({
     type: 'registered',
     folderId: state.folderId,
@@ -257,6 +261,7 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
   for (let round = 0; round < 2; round++) {
     const tasks: Task[] = todo.flatMap((t, file) => chunkOrder(t).map((chunk) => ({ file, chunk })));
     if (tasks.length === 0) break;
+    if (round > 0) countDone();
     const remaining = todo.map((t) => t.length);
     const run = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
@@ -284,11 +289,7 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
     let next = 0;
     let failure: unknown = null;
     // The first chunk goes alone: a server that refuses the URLs fails fast, not 4 times over.
-    try {
-      await sendOne(tasks[next++]!);
-    } catch (error) {
-      throw error;
-    }
+    await sendOne(tasks[next++]!);
     const worker = async () => {
       while (failure === null && next < tasks.length) {
         const task = tasks[next++]!;
