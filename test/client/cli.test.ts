@@ -158,6 +158,22 @@ describe('webfolder upload / download', () => {
 });
 
 describe('webfolder exit codes and other commands', () => {
+  test('Ctrl-C (SIGINT) stops an upload with exit 130, keeps the state file and says how to resume', async () => {
+    const path = join(dir, 'interrupted.bin');
+    await writeFile(path, randomBytes(6 * 5 * MIB));
+    const statePath = join(dir, 'interrupted-state.json');
+    const { child, done } = start(['upload', path, '--concurrency', '1', '--state', statePath]);
+    for (let i = 0; i < 600 && !existsSync(statePath); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(existsSync(statePath), 'the state file is written before the chunks');
+    child.kill('SIGINT');
+    const run = await done;
+    assert.equal(run.code, 130, run.stderr);
+    assert.ok(existsSync(statePath), 'the state file is kept');
+    assert.match(run.stderr, /webfolder resume .*interrupted-state\.json/);
+    const state = await readStateFile(statePath);
+    assert.ok(!run.stderr.includes(state.secret) && !run.stderr.includes(state.uploadAuth), 'no secret on stderr');
+  });
+
   test('usage errors exit 2', async () => {
     assert.equal((await cli([])).code, 2);
     assert.equal((await cli(['frobnicate'])).code, 2);
