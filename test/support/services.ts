@@ -37,9 +37,18 @@ function unavailable(reason: string): Unavailable {
 }
 
 const exitHooks = new Set<() => void>();
-process.once('exit', () => {
+const runExitHooks = () => {
   for (const hook of exitHooks) hook();
-});
+  exitHooks.clear();
+};
+process.once('exit', runExitHooks);
+// The test runner stops a timed-out file with a signal, which skips 'exit': stop the servers then too.
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    runExitHooks();
+    process.exit(signal === 'SIGTERM' ? 143 : 130);
+  });
+}
 
 function which(name: string, extraDirs: readonly string[] = []): string | null {
   for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extraDirs]) {
