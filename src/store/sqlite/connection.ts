@@ -1,0 +1,30 @@
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+/**
+ * Opens the database file with the settings every connection needs. WAL lets the main thread read
+ * while the writer thread commits; `synchronous = FULL` makes each commit durable through a power
+ * cut, not only a process crash.
+ */
+export function openConnection(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/** Applies the migrations not yet applied, each in its own transaction; version = index + 1. */
+export function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+  for (const [index, sql] of MIGRATIONS.entries()) {
+    const version = index + 1;
+    if (applied.has(version)) continue;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+    })();
+  }
+}
