@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { rm } from 'node:fs/promises';
 import { tempDir } from '../test/support/server.js';
-import { ratioLine, record, startProcess, UNLIMITED } from './support.js';
+import { ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
 /**
  * Empty-folder creation throughput against a bare Fastify route answering a constant JSON, in the
@@ -21,7 +21,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 const dataDir = await tempDir('webfolder-bench-');
 const bare = await startProcess('bench/baselines/bare-fastify.ts', {});
-const webfolder = await startProcess('src/main.ts', { DATA_DIR: dataDir, ...UNLIMITED, SWEEP_INTERVAL_SECONDS: '3600' });
+const webfolder = await startProcess(WEBFOLDER, { DATA_DIR: dataDir, ...UNLIMITED, SWEEP_INTERVAL_SECONDS: '3600' });
 try {
   await load(bare.url);
   await load(webfolder.url); // warm-up

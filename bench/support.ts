@@ -10,6 +10,9 @@ import { freePort } from '../test/support/server.js';
  */
 export const ROOT = new URL('../', import.meta.url).pathname;
 
+/** The service as `npm start` runs it: the compiled build (scripts/bench.sh builds it first). */
+export const WEBFOLDER = 'dist/src/main.js';
+
 export interface BenchServer {
   readonly url: string;
   readonly child: ChildProcess;
@@ -18,7 +21,9 @@ export interface BenchServer {
 
 export async function startProcess(script: string, env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
+  // Compiled JavaScript (what `npm start` runs) is started as is; TypeScript through tsx.
+  const args = script.endsWith('.js') ? [join(ROOT, script)] : ['--import', 'tsx', join(ROOT, script)];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob
 files=("$@")
-if [ "${#files[@]}" -eq 0 ]; then files=(bench/create.ts bench/ingest.ts bench/rss.ts); fi
+if [ "${#files[@]}" -eq 0 ]; then files=(bench/create.ts bench/ingest.ts); fi
+npm run build --silent
 for f in "${files[@]}"; do
   echo "== $f"
   npx tsx "$f"
