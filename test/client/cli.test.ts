@@ -223,6 +223,23 @@ describe('webfolder exit codes and other commands', () => {
     assert.equal((JSON.parse(status.stdout) as { complete: boolean }).complete, true);
   });
 
+  test('`webfolder serve` starts the service with flags as configuration', async () => {
+    const port = await freePort();
+    const data = join(dir, 'serve-data');
+    const { child, done } = start(['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', data, '--log-level', 'warn']);
+    let index: { version?: string } | null = null;
+    for (let i = 0; i < 300 && index === null; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      index = await fetch(`http://127.0.0.1:${port}/`, { headers: { accept: 'application/json' } })
+        .then((r) => (r.ok ? (r.json() as Promise<{ version?: string }>) : null))
+        .catch(() => null);
+    }
+    assert.ok(index, 'the service answers');
+    assert.equal(index.version, 'v2');
+    child.kill('SIGTERM');
+    assert.equal((await done).code, 0);
+  });
+
   test('bin/webfolder.js runs the same CLI', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
