@@ -169,7 +169,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.setInputFiles('#file-input', path);
     const api = `${server.baseUrl}/api/site/folders/${folder.folderId}`;
     let fileId = '';
-    for (let i = 0; i < 100 && !fileId; i++) {
+    for (let i = 0; i < 300 && !fileId; i++) {
       await page.waitForTimeout(100);
       const pending = await page.evaluate((id) => localStorage.getItem(`webfolder:uploads:${id}`), folder.folderId);
       if (pending) fileId = (JSON.parse(pending) as Array<{ fileId: string }>)[0]!.fileId;
@@ -177,14 +177,15 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     assert.ok(fileId, 'the page recorded the unfinished upload');
     const token = await ownerToken(page, folder.folderId);
     let status: { missing: number[] } = { missing: [] };
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       status = (await (await fetch(`${api}/files/${fileId}/status`, { headers: { 'x-owner-token': token } })).json()) as { missing: number[] };
       if (status.missing.length === 3) break;
       await page.waitForTimeout(100);
     }
     assert.equal(status.missing.length, 3, JSON.stringify(status));
-    await page.unroute('**/v2/uploads/**');
+    // Reload before lifting the block: a retry timer of the old page must not slip a chunk through.
     await page.reload();
+    await page.unroute('**/v2/uploads/**');
     await page.locator('#resume-note').waitFor();
     assert.match(await page.locator('#resume-note').innerText(), /resume\.bin/);
     const sent: string[] = [];
@@ -242,8 +243,8 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.setInputFiles('#file-input', big);
     await page.locator('#cancel-upload').click();
     await page.locator('#upload-status[data-state="cancelled"]').waitFor();
-    await page.unroute('**/v2/uploads/**');
     await page.reload();
+    await page.unroute('**/v2/uploads/**');
     await page.locator('#resume-note').waitFor();
     await upload(page, [big]);
     await page.locator('#files li', { hasText: 'cancel.bin' }).locator('button.download:not([disabled])').waitFor();
