@@ -4,25 +4,31 @@ import { join } from 'node:path';
 import type { BlobStore } from './blobs/blob-store.js';
 import { LocalBlobStore } from './blobs/local/local-blob-store.js';
 import { ChunkUrlSigner } from './blobs/local/url-signer.js';
-import { S3BlobStore } from './blobs/s3/s3-blob-store.js';
 import type { Config } from './config/config.js';
 import { UPLOAD_PATH } from './http/routes/chunks.js';
 import type { MetadataStore } from './store/metadata-store.js';
-import { PostgresMetadataStore } from './store/postgres/postgres-store.js';
 import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
 
 /**
  * Picks the storage implementations from configuration: the embedded ones (SQLite file, local
  * directory) unless a scale-out backend is configured: PostgreSQL when DATABASE_URL is set, S3-compatible
- * object storage when S3_BUCKET is set (each independently; see docs/scale-out.md).
+ * object storage when S3_BUCKET is set (each independently; see docs/scale-out.md). The scale-out
+ * clients (pg, the AWS SDK) are imported only when configured: an embedded node does not pay their
+ * start-up time and memory.
  */
 export async function openMetadataStore(config: Config): Promise<MetadataStore> {
-  if (config.databaseUrl) return PostgresMetadataStore.open(config.databaseUrl);
+  if (config.databaseUrl) {
+    const { PostgresMetadataStore } = await import('./store/postgres/postgres-store.js');
+    return PostgresMetadataStore.open(config.databaseUrl);
+  }
   return new SqliteMetadataStore(join(config.dataDir, 'webfolder.db'));
 }
 
 export async function openBlobStore(config: Config, clock: () => number): Promise<BlobStore> {
-  if (config.s3) return S3BlobStore.open(config.s3, clock);
+  if (config.s3) {
+    const { S3BlobStore } = await import('./blobs/s3/s3-blob-store.js');
+    return S3BlobStore.open(config.s3, clock);
+  }
   const secret = config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
   return LocalBlobStore.open(join(config.dataDir, 'blobs'), new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`), clock);
 }

@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Redis } from 'ioredis';
 import type { Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { openBlobStore, openMetadataStore } from './backends.js';
@@ -38,7 +37,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const store = await openMetadataStore(config);
   const blobs = await openBlobStore(config, clock);
   const services: Services = { config, store, blobs, clock };
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false }) : null;
+  // Imported only when configured, like the other scale-out clients (see backends.ts).
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : null;
 
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
