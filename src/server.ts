@@ -6,7 +6,7 @@ import { openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
 import { installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
-import { installCreateGate, installRateLimits } from './http/rate-limits.js';
+import { installRateLimits } from './http/rate-limits.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes } from './http/routes/chunks.js';
@@ -54,7 +54,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);
-  installCreateGate(app, config);
   await app.register(apiRoutes, { services });
   await app.register(chunkRoutes, { services });
   await app.register(discoveryRoutes, { services });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Services } from '../app/services.js';
 import { agentCardDocument, coreAgentCard } from '../discovery/agent-card.js';
 import { classify } from '../http/errors.js';
-import { rateLimitFor } from '../http/rate-limits.js';
+import { addRetryAfter, limitedBy } from '../http/rate-limits.js';
 import { createA2aService, rpcError } from './a2a.js';
 import type { GateFor } from './create-gate.js';
 
@@ -32,15 +32,16 @@ export async function a2aRoutes(app: FastifyInstance, { services, gateFor }: { s
     const httpStatus = status >= 500 ? 500 : wrongType ? 415 : tooLarge ? 413 : status;
     const code = status >= 500 ? -32603 : wrongType ? -32005 : status === 429 ? -32000 : message.includes('valid JSON') ? -32700 : -32600;
     if (!request.raw.complete) reply.header('connection', 'close');
+    addRetryAfter(error, reply);
     return reply.status(httpStatus).type('application/json; charset=utf-8').send(rpcError(null, code, message));
   });
 
-  app.get('/.well-known/agent-card.json', { config: { rateLimit: rateLimitFor(config, 'agents') } }, async (_request, reply) => {
+  app.get('/.well-known/agent-card.json', limitedBy('agents'), async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return reply.type('application/json; charset=utf-8').send(card);
   });
 
-  app.post('/a2a', { config: { rateLimit: rateLimitFor(config, 'agents') } }, async (request, reply) => {
+  app.post('/a2a', limitedBy('agents'), async (request, reply) => {
     const text = typeof request.body === 'string' ? request.body : '';
     let body: unknown;
     try {

@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
  * The create budget of the agent surfaces. Every MCP or A2A request first passes the route-level
  * 'agents' bucket (protocol traffic: initialize, tools/list, card fetches...). A request that
  * actually creates a folder is then also counted against the one create budget of the service
- * (`app.createGate`, src/http/rate-limits.ts), the same counter POST /v2/folders uses, so a client
+ * (the `create` bucket of src/http/rate-limits.ts), the same counter POST /v2/folders uses, so a client
  * gets RATE_LIMIT_CREATE folders per window whichever surface it uses.
  *
  * The count happens inside the tool/skill, not in a route hook, because only the SDK knows (after

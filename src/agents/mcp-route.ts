@@ -3,7 +3,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../app/services.js';
 import { classify } from '../http/errors.js';
-import { rateLimitFor } from '../http/rate-limits.js';
+import { addRetryAfter, limitedBy } from '../http/rate-limits.js';
 import { currentCreateGate, type GateFor } from './create-gate.js';
 import { buildMcpServer } from './mcp.js';
 import { checkHostAndOrigin, hostPolicy } from './origin-check.js';
@@ -40,6 +40,7 @@ export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { s
   app.setErrorHandler((error, request, reply) => {
     const { status, message } = classify(error as Error);
     if (status >= 500) request.log.error({ err: error }, 'mcp request failed');
+    addRetryAfter(error, reply);
     return sendRpcError(reply, status, -32000, message);
   });
 
@@ -52,7 +53,7 @@ export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { s
     reply.hijack();
     await currentCreateGate.run(gateFor(request), () => nodeHandler(request.raw, reply.raw));
   };
-  const routeConfig = { config: { rateLimit: rateLimitFor(config, 'agents') } };
+  const routeConfig = limitedBy('agents');
   app.post('/mcp', routeConfig, serve);
   // GET (2025 listen stream) and DELETE (2025 session end) are answered by the SDK: 405 when stateless.
   app.get('/mcp', routeConfig, serve);

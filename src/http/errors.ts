@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, RateLimited } from '../app/errors.js';
+import { AppError } from '../app/errors.js';
+import { addRetryAfter } from './rate-limits.js';
 import { describeError } from '../contract/validation.js';
 
 /**
@@ -15,7 +16,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     else request.log.info({ status, reason: message }, 'request refused');
     // A refused chunk PUT may still be sending its body: close rather than drain megabytes.
     if (!request.raw.complete) reply.header('connection', 'close');
-    if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
+    addRetryAfter(error, reply);
     return reply.status(status).type('application/json; charset=utf-8').send({ error: message });
   });
   app.setNotFoundHandler((request, reply) => {

@@ -1,17 +1,18 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { GateFor } from '../agents/create-gate.js';
 import { RateLimited } from '../app/errors.js';
 import type { Config } from '../config/config.js';
 
 /**
- * Per-client-address rate limits (@fastify/rate-limit), in named buckets. The counters live in
- * process memory by default and in Redis when REDIS_URL is set, so that limits hold across nodes.
- * Routes opt in with `config: { rateLimit: rateLimitFor(config, 'status') }`, each route counting on
- * its own; the create budget is the one exception, shared across routes (installCreateGate).
+ * Per-client-address rate limits (@fastify/rate-limit), in named buckets, each with its own limit
+ * (RATE_LIMIT_<BUCKET> per RATE_LIMIT_WINDOW_SECONDS). A bucket is one counter per client, shared by
+ * every route and surface that spends from it: creating a folder costs from `create` whether it
+ * comes through POST /v2/folders, the MCP tool or the A2A skill. The counters live in process memory
+ * by default and in Redis when REDIS_URL is set, so that limits hold across nodes.
  */
-export type Bucket = 'status' | 'chunk' | 'site' | 'agents';
+export const BUCKETS = ['create', 'status', 'chunk', 'site', 'agents'] as const;
+export type Bucket = (typeof BUCKETS)[number];
 
 export async function installRateLimits(app: FastifyInstance, config: Config, redis: Redis | null): Promise<void> {
   if (redis) await watchRedis(app, redis);
@@ -20,40 +21,40 @@ export async function installRateLimits(app: FastifyInstance, config: Config, re
     ...(redis ? { redis, nameSpace: 'webfolder-rl:' } : {}),
     // Redis down must not take the API down with it.
     skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`too many requests: retry in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds`), { statusCode: 429 }),
   });
-}
-
-/**
- * The one create budget of the service, shared by POST /v2/folders and the agent surfaces' create
- * tool and skill. @fastify/rate-limit keeps a store per route, so a shared budget must be a single
- * limiter object; it is created once here and decorated onto the root instance as `createGate`.
- */
-export function installCreateGate(app: FastifyInstance, config: Config): void {
-  const limiter = app.createRateLimit({ max: config.rateLimit.create, timeWindow: config.rateLimit.windowSeconds * 1000, keyGenerator: (r) => `create:${normalizeIP(r.ip)}` });
-  const gateFor: GateFor = (request) => async () => {
-    // The plugin appends the calling route's own groupId to the key, which would split this budget
-    // per route; so the limiter sees only the client address, not the route.
+  // @fastify/rate-limit keeps a store per route, so a bucket shared by several routes must be one
+  // limiter object, made once here.
+  const window = config.rateLimit.windowSeconds * 1000;
+  const limiters = new Map(
+    BUCKETS.map((bucket) => [bucket, app.createRateLimit({ max: config.rateLimit[bucket], timeWindow: window, keyGenerator: (r) => `${bucket}:${normalizeIP(r.ip)}` })]),
+  );
+  app.decorate('spend', async (bucket: Bucket, request: FastifyRequest) => {
+    // The plugin appends the calling route's own groupId to the key, which would split a bucket per
+    // route; so the limiter sees only the client address.
     const subject = { ip: request.ip, routeOptions: { config: {} } } as unknown as FastifyRequest;
-    const result = await limiter(subject);
+    const result = await limiters.get(bucket)!(subject);
     if (!result.isAllowed && result.isExceeded) {
       const seconds = Math.max(1, result.ttlInSeconds);
       throw new RateLimited(`too many requests: retry in ${seconds} seconds`, seconds);
     }
-  };
-  app.decorate('createGate', gateFor);
+  });
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The shared create budget: call `app.createGate(request)()` before creating a folder. */
-    createGate: GateFor;
+    /** Counts one request of this client against `bucket`; throws RateLimited (429) past the limit. */
+    spend(bucket: Bucket, request: FastifyRequest): Promise<void>;
   }
 }
 
-export function rateLimitFor(config: Config, bucket: Bucket) {
-  return { max: config.rateLimit[bucket], timeWindow: config.rateLimit.windowSeconds * 1000, groupId: bucket };
+/** Route options that count every request of the route against `bucket`, before its body is read. */
+export function limitedBy(bucket: Bucket) {
+  return { onRequest: async (request: FastifyRequest) => request.server.spend(bucket, request) };
+}
+
+/** Sets Retry-After on a reply answering a RateLimited error; every error handler calls it. */
+export function addRetryAfter(error: unknown, reply: FastifyReply): void {
+  if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
 }
 
 /** How long a starting node waits for Redis before it serves (unlimited) without it. */

@@ -24,3 +24,22 @@ test('past the limit a client gets 429 with Retry-After and {error}, per bucket'
     await srv.close();
   }
 });
+
+test('a bucket is one counter per client across all the routes that spend from it', async () => {
+  const srv = await startServer({ RATE_LIMIT_SITE: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  try {
+    const folder = (await postJson<{ folderId: string }>(`${srv.baseUrl}/v2/folders`)).body.folderId;
+    const info = `${srv.baseUrl}/api/site/folders/${folder}`;
+    const page = `${srv.baseUrl}/f/${folder}`;
+    assert.equal((await fetch(info)).status, 200);
+    assert.equal((await fetch(`${info}/files`)).status, 200);
+    assert.equal((await fetch(page)).status, 200);
+    for (const url of [info, `${info}/files`, page]) {
+      const res = await fetch(url, { headers: { accept: 'application/json' } });
+      assert.equal(res.status, 429, url);
+      assert.ok(Number(res.headers.get('retry-after')) > 0);
+    }
+  } finally {
+    await srv.close();
+  }
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { a2aRoutes } from '../../agents/a2a-route.js';
+import type { GateFor } from '../../agents/create-gate.js';
 import { mcpRoutes } from '../../agents/mcp-route.js';
 import type { Services } from '../../app/services.js';
 import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
@@ -14,8 +15,8 @@ import { SURFACES } from '../../discovery/surfaces.js';
  */
 export async function agentRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
-  // The service's one create budget, shared with POST /v2/folders (src/http/rate-limits.ts).
-  const gateFor = app.createGate;
+  // Creates spend from the service's one create bucket, shared with POST /v2/folders.
+  const gateFor: GateFor = (request) => () => app.spend('create', request);
   await app.register(mcpRoutes, { services, gateFor });
   await app.register(a2aRoutes, { services, gateFor });
 

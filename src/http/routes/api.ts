@@ -4,7 +4,7 @@ import type { Services } from '../../app/services.js';
 import { uploadStatus } from '../../app/upload-status.js';
 import { createResponseSchema, errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
 import { installJsonBodies } from '../json-body.js';
-import { rateLimitFor } from '../rate-limits.js';
+import { limitedBy } from '../rate-limits.js';
 
 /** The two operations of the v2 contract (spec 4.1, 4.2). Responses are serialised by their schemas. */
 export async function apiRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
@@ -14,8 +14,7 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
   app.post(
     '/v2/folders',
     {
-      // The shared create budget, counted before the body is read.
-      onRequest: async (request) => app.createGate(request)(),
+      ...limitedBy('create'),
       schema: { response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
     },
     async (request) => createFolder(services, request.body),
@@ -24,7 +23,7 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
   app.get<{ Params: { folderId: string; fileId: string }; Querystring: Record<string, unknown> }>(
     '/v2/folders/:folderId/files/:fileId/upload-status',
     {
-      config: { rateLimit: rateLimitFor(config, 'status') },
+      ...limitedBy('status'),
       schema: { response: { 200: uploadStatusResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { acceptChunk } from '../../app/accept-chunk.js';
 import type { Services } from '../../app/services.js';
 import type { ChunkUrlQuery } from '../../blobs/blob-store.js';
-import { rateLimitFor } from '../rate-limits.js';
+import { limitedBy } from '../rate-limits.js';
 
 /** Where presigned chunk URLs of the local backend point. */
 export const UPLOAD_PATH = '/v2/uploads';
@@ -18,7 +18,7 @@ export async function chunkRoutes(app: FastifyInstance, { services }: { services
 
   app.put<{ Params: { folderId: string; fileId: string; chunk: string }; Querystring: Record<string, unknown> }>(
     `${UPLOAD_PATH}/:folderId/:fileId/:chunk`,
-    { config: { rateLimit: rateLimitFor(services.config, 'chunk') } },
+    limitedBy('chunk'),
     async (request) => {
       const query: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(request.query)) query[name] = typeof value === 'string' ? value : undefined;

@@ -12,7 +12,7 @@ import { folderInfo } from '../../app/site/folder-info.js';
 import type { Config } from '../../config/config.js';
 import { escapeHtml } from '../html.js';
 import { installJsonBodies } from '../json-body.js';
-import { rateLimitFor } from '../rate-limits.js';
+import { limitedBy } from '../rate-limits.js';
 
 /**
  * The browser site: its page (built by Vite into dist/web), its static assets and service worker,
@@ -111,32 +111,32 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     crossOriginResourcePolicy: { policy: 'same-site' },
     referrerPolicy: { policy: 'no-referrer' },
   });
-  const rateLimit = rateLimitFor(config, 'site');
+  const limited = limitedBy('site');
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   // ---- JSON endpoints of the site --------------------------------------------------------------
   type P = { folderId: string; fileId: string; chunk: string };
-  app.get<{ Params: P }>(`${api}/folders/:folderId`, { config: { rateLimit } }, async (request, reply) => {
+  app.get<{ Params: P }>(`${api}/folders/:folderId`, limited, async (request, reply) => {
     noStore(reply);
     return folderInfo(services, request.params.folderId, callerOf(request));
   });
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, { config: { rateLimit } }, async (request, reply) => {
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, limited, async (request, reply) => {
     noStore(reply);
     return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
   });
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files`, { config: { rateLimit } }, async (request, reply) => {
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files`, limited, async (request, reply) => {
     noStore(reply);
     return listSiteFiles(services, request.params.folderId, callerOf(request));
   });
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/status`, { config: { rateLimit } }, async (request, reply) => {
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/status`, limited, async (request, reply) => {
     noStore(reply);
     return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
   });
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, { config: { rateLimit } }, async (request, reply) => {
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, limited, async (request, reply) => {
     noStore(reply);
     return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
   });
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, { config: { rateLimit } }, async (request, reply) => {
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, limited, async (request, reply) => {
     const p = request.params;
     const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
     reply.header('cache-control', 'private, no-store');
@@ -158,7 +158,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       .header('cache-control', 'no-store')
       .send(html ?? NOT_BUILT);
   };
-  app.get<{ Params: P }>(`${prefix}/f/:folderId`, { config: { rateLimit } }, async (request, reply) => {
+  app.get<{ Params: P }>(`${prefix}/f/:folderId`, limited, async (request, reply) => {
     try {
       await openFolder(services, request.params.folderId);
       return sendPage(reply, 200);
