@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
 npx tsc -p tsconfig.json --noEmit
-if [ -f web/vite.config.ts ]; then npx vite build --config web/vite.config.ts --logLevel warn; fi
+# The browser site: type-checked and built into dist/web, which the server and the site tests serve.
+npm run --silent build:web
 files=(test/**/*.test.ts)
 if [ "$#" -gt 0 ]; then files=("$@"); fi
 exec npx tsx --test --test-concurrency=2 --test-timeout=600000 "${files[@]}"
