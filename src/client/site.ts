@@ -1,3 +1,4 @@
+import type { FolderInfo as SiteFolderInfo, SiteFile as SiteFileRecord } from '../contract/site.js';
 import { checkSke, CryptoFormatError, decryptText, importSecret, IntegrityError, type FolderKey } from '../crypto/index.js';
 import { InputError, WrongSecretError } from './errors.js';
 import { exchange, jsonBody, type HttpOptions } from './http.js';
@@ -40,25 +41,6 @@ export interface ListedFile {
   readonly complete: boolean;
   /** Request-mode uploads are sealed to the owner's key: the folder secret alone cannot read them. */
   readonly sealed: boolean;
-}
-
-interface SiteFolderInfo {
-  folderId: string;
-  mode: string;
-  title: string | null;
-  ske: string | null;
-  rights: { list: boolean; download: boolean };
-}
-
-interface SiteFileRecord {
-  fileId: string;
-  filename: string;
-  mimetype: string | null;
-  filesize: number;
-  chunkSize: number;
-  chunks: number;
-  complete: boolean;
-  sealedKey: string | null;
 }
 
 export function siteApiFor(link: string, site?: string): string {

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { download, upload } from '../../src/client/node/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
-import { bytes, createFolder, downloadBytes, launch, newContext, SKIP as NO_CHROMIUM, watch, writeTemp } from '../site/browser.js';
+import { bytes, createFolder, downloadBytes, newContext, SKIP as NO_CHROMIUM, useBrowserFixture, watch, writeTemp } from '../site/browser.js';
 
 /**
  * The client and the browser site speak the same format: a link made by the client library opens
@@ -19,25 +17,13 @@ const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? false : 'the 
 const SKIP = NO_CHROMIUM || NOT_BUILT;
 
 describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    browser = await launch();
-    dir = await tempDir('webfolder-client-site-');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const fx = useBrowserFixture();
 
   test('a link made by the client opens in the site, which decrypts names and bytes', async () => {
     const big = bytes(11 * MIB + 333, 11);
-    const paths = [await writeTemp(dir, 'from-cli.bin', big), await writeTemp(dir, 'notes ü.txt', Buffer.from('made by the client\n'))];
-    const result = await upload(paths, { server: server.baseUrl, title: 'From the CLI' });
-    const ctx = await newContext(browser);
+    const paths = [await writeTemp(fx.dir, 'from-cli.bin', big), await writeTemp(fx.dir, 'notes ü.txt', Buffer.from('made by the client\n'))];
+    const result = await upload(paths, { server: fx.server.baseUrl, title: 'From the CLI' });
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     const problems = watch(page);
     assert.equal((await page.goto(result.link))?.status(), 200);
@@ -52,15 +38,15 @@ describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
   });
 
   test('a folder filled in the browser downloads with the client', async () => {
-    const folder = await createFolder(server.baseUrl, 'share', 'From the browser');
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'From the browser');
     const content = bytes(6 * MIB + 5, 12);
-    const ctx = await newContext(browser);
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
-    await page.setInputFiles('#file-input', [await writeTemp(dir, 'from-browser.bin', content)]);
+    await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'from-browser.bin', content)]);
     await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     await ctx.close();
-    const out = join(dir, 'client-download');
+    const out = join(fx.dir, 'client-download');
     const got = await download(folder.folderUrl, out);
     assert.deepEqual(got.files.map((f) => f.name), ['from-browser.bin']);
     assert.ok((await readFile(join(out, 'from-browser.bin'))).equals(content));

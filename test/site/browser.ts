@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, tempDir, type RunningServer } from '../support/server.js';
 
 /**
  * A real Chromium for the site's end-to-end tests (Debian's package, driven by playwright-core).
@@ -76,4 +78,31 @@ export async function downloadBytes(page: Page, click: () => Promise<void>): Pro
   if (failure) throw new Error(`download failed: ${failure}`);
   const path = await download.path();
   return { name: download.suggestedFilename(), content: await readFile(path) };
+}
+
+export interface BrowserFixture {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+  /** A temporary directory for files to upload, removed after the suite. */
+  readonly dir: string;
+}
+
+/**
+ * Registers the before/after hooks of a browser suite: a real server (5 MiB chunks, so that small
+ * test files span several chunks), a Chromium, and a temporary directory. Call inside `describe`;
+ * read the fields inside tests.
+ */
+export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixture {
+  const fixture = {} as { server: RunningServer; browser: Browser; dir: string };
+  before(async () => {
+    fixture.server = await startServer({ CHUNK_SIZE_MIB: '5', ...env });
+    fixture.browser = await launch();
+    fixture.dir = await tempDir('webfolder-site-');
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+    if (fixture.dir) await rm(fixture.dir, { recursive: true, force: true });
+  });
+  return fixture;
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
-import { bytes, createFolder, downloadBytes, launch, newContext, screenshot, SKIP, watch, writeTemp } from './browser.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startServer } from '../support/server.js';
+import { bytes, createFolder, downloadBytes, newContext, screenshot, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 const MIB = 1024 * 1024;
 
@@ -29,40 +29,28 @@ async function pageFetch(page: Page, path: string, withOwnerOf?: string): Promis
 }
 
 describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    browser = await launch();
-    dir = await tempDir('webfolder-site-');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const fx = useBrowserFixture();
 
   test('share folder: a visitor uploads too, and everyone downloads a zip of everything', async () => {
-    const folder = await createFolder(server.baseUrl, 'share', 'Team drop');
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'Team drop');
     const a = bytes(6 * MIB, 11);
     const b = bytes(777, 12);
-    const ctxA = await newContext(browser);
-    const ctxB = await newContext(browser);
+    const ctxA = await newContext(fx.browser);
+    const ctxB = await newContext(fx.browser);
     const pa = await ctxA.newPage();
     const pb = await ctxB.newPage();
     const problems = [...watch(pa), ...watch(pb)];
     await pa.goto(folder.folderUrl);
-    await upload(pa, [await writeTemp(dir, 'a.bin', a)]);
+    await upload(pa, [await writeTemp(fx.dir, 'a.bin', a)]);
     await pa.locator('#role[data-role="owner"]').waitFor();
     await pb.goto(folder.folderUrl);
     await pb.locator('#role[data-role="visitor"]').waitFor();
-    await upload(pb, [await writeTemp(dir, 'b.txt', b)]);
+    await upload(pb, [await writeTemp(fx.dir, 'b.txt', b)]);
     await pb.locator('#files li[data-file-id]').nth(1).waitFor();
     assert.equal(await pb.locator('#role').getAttribute('data-role'), 'visitor', 'a later uploader does not become owner');
     const zip = await downloadBytes(pb, () => pb.locator('#download-all').click());
     assert.equal(zip.name, 'Team drop.zip');
-    const zipPath = join(dir, 'all.zip');
+    const zipPath = join(fx.dir, 'all.zip');
     await writeFile(zipPath, zip.content);
     const listing = execFileSync('python3', [
       '-c',
@@ -77,25 +65,25 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('request folder: visitors upload sealed files, cannot list or download; the owner opens them', async () => {
-    const folder = await createFolder(server.baseUrl, 'request', 'Send me your reports');
+    const folder = await createFolder(fx.server.baseUrl, 'request', 'Send me your reports');
     const mine = bytes(100, 21);
     const theirs = bytes(5 * MIB + 3, 22);
-    const ownerCtx = await newContext(browser);
-    const visitorCtx = await newContext(browser);
+    const ownerCtx = await newContext(fx.browser);
+    const visitorCtx = await newContext(fx.browser);
     const po = await ownerCtx.newPage();
     const pv = await visitorCtx.newPage();
     await po.goto(folder.folderUrl);
-    await upload(po, [await writeTemp(dir, 'brief.txt', mine)]);
+    await upload(po, [await writeTemp(fx.dir, 'brief.txt', mine)]);
     await po.locator('#role[data-role="owner"]').waitFor();
 
     await pv.goto(folder.folderUrl);
     await pv.locator('#role[data-role="visitor"]').waitFor();
     await pv.locator('#no-list').waitFor();
     assert.equal(await pv.locator('#files').count(), 0);
-    await upload(pv, [await writeTemp(dir, 'report.pdf', theirs)]);
+    await upload(pv, [await writeTemp(fx.dir, 'report.pdf', theirs)]);
     await screenshot(pv, 'folder-request-visitor');
     // The server itself refuses the visitor's listing and downloads.
-    const api = `${server.baseUrl}/api/site/folders/${folder.folderId}`;
+    const api = `${fx.server.baseUrl}/api/site/folders/${folder.folderId}`;
     assert.equal(await pageFetch(pv, `${api}/files`, folder.folderId), 403);
     const ownerList = (await (await fetch(`${api}/files`, { headers: { 'x-owner-token': await ownerToken(po, folder.folderId) } })).json()) as { files: Array<{ fileId: string; sealedKey: string | null }> };
     assert.equal(ownerList.files.length, 2);
@@ -112,12 +100,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('two browsers racing for the first upload: exactly one owner', async () => {
-    const folder = await createFolder(server.baseUrl, 'share', 'Race');
-    const contexts = await Promise.all([newContext(browser), newContext(browser)]);
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'Race');
+    const contexts = await Promise.all([newContext(fx.browser), newContext(fx.browser)]);
     const pages = await Promise.all(contexts.map((c) => c.newPage()));
     await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
     await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
-    const files = [await writeTemp(dir, 'r1.bin', bytes(2000, 31)), await writeTemp(dir, 'r2.bin', bytes(3000, 32))];
+    const files = [await writeTemp(fx.dir, 'r1.bin', bytes(2000, 31)), await writeTemp(fx.dir, 'r2.bin', bytes(3000, 32))];
     await Promise.all(pages.map((p, i) => upload(p, [files[i]!])));
     const roles = await Promise.all(pages.map((p) => p.locator('#role').getAttribute('data-role')));
     assert.deepEqual(roles.sort(), ['owner', 'visitor']);
@@ -127,12 +115,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('send folder race: the loser is told, and becomes a visitor without an upload control', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Send race');
-    const contexts = await Promise.all([newContext(browser), newContext(browser)]);
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Send race');
+    const contexts = await Promise.all([newContext(fx.browser), newContext(fx.browser)]);
     const pages = await Promise.all(contexts.map((c) => c.newPage()));
     await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
     await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
-    const files = [await writeTemp(dir, 's1.bin', bytes(2000, 33)), await writeTemp(dir, 's2.bin', bytes(3000, 34))];
+    const files = [await writeTemp(fx.dir, 's1.bin', bytes(2000, 33)), await writeTemp(fx.dir, 's2.bin', bytes(3000, 34))];
     await Promise.all(pages.map((p, i) => p.setInputFiles('#file-input', files[i]!)));
     const outcome = await Promise.all(
       pages.map((p) =>
@@ -151,10 +139,10 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('reload mid-upload, pick the same file again: only the missing chunks are sent', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Resume');
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Resume');
     const content = bytes(4 * 5 * MIB + 99, 41); // five chunks
-    const path = await writeTemp(dir, 'resume.bin', content);
-    const ctx = await newContext(browser);
+    const path = await writeTemp(fx.dir, 'resume.bin', content);
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
     // Let two chunks through, then fail every other PUT (the page retries with backoff) until the reload.
@@ -167,7 +155,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
       return route.abort('connectionreset');
     });
     await page.setInputFiles('#file-input', path);
-    const api = `${server.baseUrl}/api/site/folders/${folder.folderId}`;
+    const api = `${fx.server.baseUrl}/api/site/folders/${folder.folderId}`;
     let fileId = '';
     for (let i = 0; i < 300 && !fileId; i++) {
       await page.waitForTimeout(100);
@@ -201,14 +189,14 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('a tampered chunk is reported and the download fails, never saved as data', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Tamper');
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Tamper');
     const content = bytes(5 * MIB + 500, 61);
-    const ctx = await newContext(browser);
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
-    await upload(page, [await writeTemp(dir, 't.bin', content)]);
-    const list = (await (await fetch(`${server.baseUrl}/api/site/folders/${folder.folderId}/files`)).json()) as { files: Array<{ fileId: string }> };
-    const chunkPath = join(server.dataDir, 'blobs', folder.folderId, list.files[0]!.fileId, '00002');
+    await upload(page, [await writeTemp(fx.dir, 't.bin', content)]);
+    const list = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}/files`)).json()) as { files: Array<{ fileId: string }> };
+    const chunkPath = join(fx.server.dataDir, 'blobs', folder.folderId, list.files[0]!.fileId, '00002');
     const stored = await readFile(chunkPath);
     stored[100] = stored[100]! ^ 1;
     await writeFile(chunkPath, stored);
@@ -224,12 +212,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('a picked folder keeps its relative paths; cancel stops an upload, which can be resumed', async () => {
-    const folder = await createFolder(server.baseUrl, 'share', 'Folders');
-    const tree = join(dir, 'album');
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'Folders');
+    const tree = join(fx.dir, 'album');
     await mkdir(join(tree, 'day 1'), { recursive: true });
     await writeFile(join(tree, 'day 1', 'a.jpg'), bytes(300, 71));
     await writeFile(join(tree, 'b.jpg'), bytes(400, 72));
-    const ctx = await newContext(browser);
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
     await page.setInputFiles('#folder-input', tree);
@@ -239,7 +227,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
 
     // Cancel: hold the chunk PUTs so the upload is surely in flight, then cancel.
     await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));
-    const big = await writeTemp(dir, 'cancel.bin', bytes(2 * 5 * MIB, 73));
+    const big = await writeTemp(fx.dir, 'cancel.bin', bytes(2 * 5 * MIB, 73));
     await page.setInputFiles('#file-input', big);
     await page.locator('#cancel-upload').click();
     await page.locator('#upload-status[data-state="cancelled"]').waitFor();
@@ -252,11 +240,11 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('wrong key, missing key, unknown folder: clear messages, 404 page', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Keys');
-    const ctx = await newContext(browser);
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Keys');
+    const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
-    await upload(page, [await writeTemp(dir, 'k.txt', bytes(10, 51))]);
+    await upload(page, [await writeTemp(fx.dir, 'k.txt', bytes(10, 51))]);
     const other = await ctx.newPage();
     await other.goto(`${folder.folderUrl.split('#')[0]}#AAAAAAAAAAAAAAAAAAAAAA`);
     await other.locator('#error').waitFor();
@@ -265,7 +253,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await other.goto(folder.folderUrl.split('#')[0]!);
     await other.locator('#error').waitFor();
     assert.equal(await other.locator('h1').innerText(), 'This link has no key');
-    const res = await other.goto(`${server.baseUrl}/f/AAAAAAAAAAAAAAAA#AAAAAAAAAAAAAAAAAAAAAA`);
+    const res = await other.goto(`${fx.server.baseUrl}/f/AAAAAAAAAAAAAAAA#AAAAAAAAAAAAAAAAAAAAAA`);
     assert.equal(res?.status(), 404);
     await other.locator('#error').waitFor();
     assert.equal(await other.locator('h1').innerText(), 'Folder not found');
@@ -274,10 +262,10 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('expired folder: the page says so (server clock 25 hours ahead)', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Too late');
-    const later = await startServer({ DATA_DIR: server.dataDir, CLOCK_OFFSET_SECONDS: String(25 * 3600), SWEEP_INTERVAL_SECONDS: '3600' });
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Too late');
+    const later = await startServer({ DATA_DIR: fx.server.dataDir, CLOCK_OFFSET_SECONDS: String(25 * 3600), SWEEP_INTERVAL_SECONDS: '3600' });
     try {
-      const ctx = await newContext(browser);
+      const ctx = await newContext(fx.browser);
       const page = await ctx.newPage();
       const res = await page.goto(`${later.baseUrl}/f/${folder.folderId}#${folder.folderUrl.split('#')[1]}`);
       assert.equal(res?.status(), 404);
@@ -292,10 +280,10 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('home page and a phone-sized folder page, keyboard reachable, no CSP violations', async () => {
-    const ctx = await newContext(browser, true);
+    const ctx = await newContext(fx.browser, true);
     const page = await ctx.newPage();
     const problems = watch(page);
-    await page.goto(`${server.baseUrl}/`);
+    await page.goto(`${fx.server.baseUrl}/`);
     await page.locator('#new-mode').selectOption('share');
     await screenshot(page, 'home-phone');
     await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);

@@ -1,34 +1,20 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
-import { bytes, createFolder, downloadBytes, launch, newContext, screenshot, SKIP, watch, writeTemp } from './browser.js';
+import { describe, test } from 'node:test';
+import { startServer } from '../support/server.js';
+import { bytes, createFolder, downloadBytes, newContext, screenshot, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 const MIB = 1024 * 1024;
 
 describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
-  let server: RunningServer;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    browser = await launch();
-    dir = await tempDir('webfolder-site-');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const fx = useBrowserFixture();
 
   test('send folder: first upload claims, visitor downloads the same bytes', async () => {
-    const folder = await createFolder(server.baseUrl, 'send', 'Holiday photos');
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Holiday photos');
     const big = bytes(12 * MIB + 12345, 1); // three chunks of 5 MiB
     const small = bytes(1000, 2);
-    const paths = [await writeTemp(dir, 'big.bin', big), await writeTemp(dir, 'small é.txt', small)];
+    const paths = [await writeTemp(fx.dir, 'big.bin', big), await writeTemp(fx.dir, 'small é.txt', small)];
 
-    const ownerCtx = await newContext(browser);
+    const ownerCtx = await newContext(fx.browser);
     const page = await ownerCtx.newPage();
     const problems = watch(page);
     const res = await page.goto(folder.folderUrl);
@@ -38,7 +24,7 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     assert.equal(await page.locator('#role').getAttribute('data-role'), 'unclaimed');
     await screenshot(page, 'folder-empty');
     // Opening the link claimed nothing.
-    const before = (await (await fetch(`${server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as { owned: boolean };
+    const before = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as { owned: boolean };
     assert.equal(before.owned, false);
 
     await page.setInputFiles('#file-input', paths);
@@ -55,7 +41,7 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual(problems, []);
 
     // A second browser: a visitor of a send folder downloads but cannot upload.
-    const visitorCtx = await newContext(browser);
+    const visitorCtx = await newContext(fx.browser);
     const v = await visitorCtx.newPage();
     const vProblems = watch(v);
     await v.goto(folder.folderUrl);
@@ -74,7 +60,7 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual(vProblems, []);
 
     // The owner link restores ownership in a fresh browser.
-    const restoreCtx = await newContext(browser);
+    const restoreCtx = await newContext(fx.browser);
     const r = await restoreCtx.newPage();
     await r.goto(ownerLink);
     await r.locator('#role[data-role="owner"]').waitFor();
@@ -88,12 +74,12 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
       const folder = await createFolder(prefixed.baseUrl, 'send', 'Under a path');
       assert.ok(folder.folderUrl.startsWith('http://localhost:9/app/f/'));
       const local = folder.folderUrl.replace('http://localhost:9', prefixed.baseUrl);
-      const ctx = await newContext(browser);
+      const ctx = await newContext(fx.browser);
       const page = await ctx.newPage();
       const problems = watch(page);
       assert.equal((await page.goto(local))?.status(), 200);
       const content = bytes(5000, 7);
-      await page.setInputFiles('#file-input', [await writeTemp(dir, 'p.bin', content)]);
+      await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'p.bin', content)]);
       await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
       const got = await downloadBytes(page, () => page.locator('#files li button.download').first().click());
       assert.ok(got.content.equals(content));

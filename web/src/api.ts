@@ -1,62 +1,26 @@
 import type { SiteConfig } from './config.js';
 
 /** The site's JSON endpoints (src/http/routes/site.ts). Every failure carries the server's {error}. */
-export interface UploadUrls {
-  head: string;
-  path: string;
-  tail: string;
-  signatures: string[];
-  headers: Record<string, string>;
-}
-export type Action = 'upload' | 'list' | 'download';
-export interface FolderInfo {
-  folderId: string;
-  mode: 'send' | 'share' | 'request';
-  title: string;
-  createdAt: number;
-  uploadDeadline: number | null;
-  owned: boolean;
-  isOwner: boolean;
-  role: 'owner' | 'visitor';
-  rights: Record<Action, boolean>;
-  ske: string | null;
-  ownerPublicKey: string | null;
-  chunkSize: number;
-}
-export interface RegisteredFile {
-  fileId: string;
-  chunkSize: number;
-  chunks: number;
-  uploadUrls: UploadUrls;
-}
-export interface RegisterResponse {
-  role: 'owner' | 'visitor';
-  claimed: boolean;
-  files: RegisteredFile[];
-}
-export interface SiteFile {
-  fileId: string;
-  filename: string;
-  mimetype: string | null;
-  filesize: number;
-  chunkSize: number;
-  chunks: number;
-  complete: boolean;
-  createdAt: number;
-  expiresAt: number;
-  sealedKey: string | null;
-  mine: boolean;
-}
-export interface FileProgress {
-  complete: boolean;
-  missing: number[];
-}
-export interface RegisterEntry {
-  filename: string;
-  filesize: number;
-  mimetype?: string;
-  sealedKey?: string;
-}
+// The endpoints' shapes are stated once, in src/contract/site.ts; the names below are this app's.
+export type {
+  Action,
+  FileProgress,
+  FolderInfo,
+  SiteFile,
+  SiteRegisteredFile as RegisteredFile,
+  SiteFileEntry as RegisterEntry,
+  SiteRegisterResponse as RegisterResponse,
+  UploadUrls,
+} from '../../src/contract/site.js';
+import type {
+  FileProgress,
+  FolderInfo,
+  SiteFile,
+  SiteRegisteredFile as RegisteredFile,
+  SiteFileEntry as RegisterEntry,
+  SiteRegisterResponse as RegisterResponse,
+  UploadUrls,
+} from '../../src/contract/site.js';
 
 export class ApiError extends Error {
   constructor(

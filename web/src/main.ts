@@ -330,10 +330,12 @@ async function registerBatch(state: FolderState, items: Array<{ file: File; path
   const entries: RegisterEntry[] = await Promise.all(
     items.map(async (item, i): Promise<RegisterEntry> => {
       const k = keys[i]!;
-      const entry: RegisterEntry = { filename: await encryptText(k.key, item.path), filesize: item.file.size };
-      if (item.file.type) entry.mimetype = await encryptText(k.key, item.file.type);
-      if (k.sealedKey) entry.sealedKey = k.sealedKey;
-      return entry;
+      return {
+        filename: await encryptText(k.key, item.path),
+        filesize: item.file.size,
+        ...(item.file.type ? { mimetype: await encryptText(k.key, item.file.type) } : {}),
+        ...(k.sealedKey ? { sealedKey: k.sealedKey } : {}),
+      };
     }),
   );
   const extra: { ske?: string; ownerPublicKey?: string } = {};

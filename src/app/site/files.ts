@@ -1,11 +1,10 @@
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, isDownloadPresigner } from '../../blobs/blob-store.js';
-import type { UploadUrls } from '../../contract/types.js';
+import type { SiteFile, SiteFileEntry, SiteRegisteredFile, SiteRegisterRequest, SiteRegisterResponse } from '../../contract/site.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
 import { folderDeleteAfter } from '../../domain/lifecycle.js';
 import { MAX_FILE_SIZE } from '../../domain/limits.js';
-import type { Role } from '../../domain/modes.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 import { fileProgress, type FileProgress } from '../file-progress.js';
 import { presignFile, registerFiles } from '../register-files.js';
@@ -15,35 +14,6 @@ import { isUploaderOf, openFile, openFolder, requireRight, roleOf, uploaderTagOf
 /** Most files one registration request may carry (the page sends bigger selections in batches). */
 export const MAX_SITE_FILES_PER_REQUEST = 100;
 const MAX_OPAQUE_LENGTH = 4096;
-
-export interface SiteFileEntry {
-  readonly filename: string;
-  readonly filesize: number;
-  readonly mimetype?: string | null;
-  readonly sealedKey?: string | null;
-}
-
-export interface SiteRegisterRequest {
-  readonly files: readonly SiteFileEntry[];
-  /** Key check of the folder secret; required by the upload that claims a folder without one. */
-  readonly ske?: string;
-  /** Request mode: the owner's public key, published by the claiming upload. */
-  readonly ownerPublicKey?: string;
-}
-
-export interface SiteRegisteredFile {
-  readonly fileId: string;
-  readonly chunkSize: number;
-  readonly chunks: number;
-  readonly uploadUrls: UploadUrls;
-}
-
-export interface SiteRegisterResponse {
-  readonly role: Role;
-  /** True when this request made the caller the owner. */
-  readonly claimed: boolean;
-  readonly files: SiteRegisteredFile[];
-}
 
 function opaque(value: unknown, field: string, required: boolean): string | null {
   if (value === undefined || value === null) {
@@ -124,22 +94,6 @@ export async function registerSiteFiles(services: Services, folderId: unknown, c
     claimed,
     files: records.map((r, i) => ({ fileId: r.id, chunkSize: r.chunkSize, chunks: r.chunks, uploadUrls: uploadUrls[i]! })),
   };
-}
-
-export interface SiteFile {
-  readonly fileId: string;
-  /** Encrypted name, as the uploader sent it. */
-  readonly filename: string;
-  readonly mimetype: string | null;
-  readonly filesize: number;
-  readonly chunkSize: number;
-  readonly chunks: number;
-  readonly complete: boolean;
-  readonly createdAt: number;
-  readonly expiresAt: number;
-  readonly sealedKey: string | null;
-  /** Whether the caller uploaded it (so may resume it). */
-  readonly mine: boolean;
 }
 
 /** The folder's live files, for a caller allowed to list them. */

@@ -1,0 +1,82 @@
+import type { Action, Mode, Role } from '../domain/modes.js';
+import type { UploadStatusResponse, UploadUrls } from './types.js';
+
+/**
+ * The browser site's own JSON endpoints (src/http/routes/site.ts): not part of the v2 contract, but
+ * a contract between the server, the site (web/) and the client library all the same. The shapes
+ * are stated once here, as types only (no runtime code), so that the browser bundle can import them.
+ */
+export type { Action, Mode, Role, UploadUrls };
+
+/** What the folder page needs to render, for the calling browser. */
+export interface FolderInfo {
+  readonly folderId: string;
+  readonly mode: Mode;
+  readonly title: string;
+  readonly createdAt: number;
+  /** Empty folders only: when the folder is deleted unless someone uploads (epoch ms); else null. */
+  readonly uploadDeadline: number | null;
+  /** Whether someone has claimed the folder (by uploading first). */
+  readonly owned: boolean;
+  /** Whether the caller presented the owner's credential. */
+  readonly isOwner: boolean;
+  readonly role: Role;
+  /** What the server will let this caller do. */
+  readonly rights: Record<Action, boolean>;
+  /** Key check: lets the page tell a wrong key before downloading anything. Null until set. */
+  readonly ske: string | null;
+  /** Request mode: the public key visitors seal their file secrets to. */
+  readonly ownerPublicKey: string | null;
+  /** Plaintext chunk size new uploads get (bytes). */
+  readonly chunkSize: number;
+}
+
+/** One file the browser wants to upload. */
+export interface SiteFileEntry {
+  readonly filename: string;
+  readonly filesize: number;
+  readonly mimetype?: string | null;
+  readonly sealedKey?: string | null;
+}
+
+export interface SiteRegisterRequest {
+  readonly files: readonly SiteFileEntry[];
+  /** Key check of the folder secret; required by the upload that claims a folder without one. */
+  readonly ske?: string;
+  /** Request mode: the owner's public key, published by the claiming upload. */
+  readonly ownerPublicKey?: string;
+}
+
+export interface SiteRegisteredFile {
+  readonly fileId: string;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  readonly uploadUrls: UploadUrls;
+}
+
+export interface SiteRegisterResponse {
+  readonly role: Role;
+  /** True when this request made the caller the owner. */
+  readonly claimed: boolean;
+  readonly files: SiteRegisteredFile[];
+}
+
+/** A live file of the folder, as listed to a caller allowed to list. */
+export interface SiteFile {
+  readonly fileId: string;
+  /** Encrypted name, as the uploader sent it. */
+  readonly filename: string;
+  readonly mimetype: string | null;
+  readonly filesize: number;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  readonly complete: boolean;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly sealedKey: string | null;
+  /** Whether the caller uploaded it (so may resume it). */
+  readonly mine: boolean;
+}
+
+/** Upload progress of one file: the same shape as the v2 upload-status answer. */
+export type FileProgress = UploadStatusResponse;
