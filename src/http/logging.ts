@@ -15,7 +15,7 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-owner-token"]', 'req.headers["x-visitor-token"]'],
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-owner-token"]', 'req.headers["x-visitor-token"]', 'req.headers["x-upload-auth"]'],
       censor: '[redacted]',
     },
     serializers: {

@@ -25,9 +25,10 @@ async function createEmpty(mode: string): Promise<{ folderId: string; folderUrl:
   return (await res.json()) as { folderId: string; folderUrl: string };
 }
 
-async function call(method: string, path: string, opts: { owner?: string; visitor?: string; body?: unknown } = {}) {
+async function call(method: string, path: string, opts: { owner?: string; visitor?: string; uploadAuth?: string; body?: unknown } = {}) {
   const headers: Record<string, string> = {};
   if (opts.owner) headers['x-owner-token'] = opts.owner;
+  if (opts.uploadAuth) headers['x-upload-auth'] = opts.uploadAuth;
   if (opts.visitor) headers['x-visitor-token'] = opts.visitor;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${api}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: 'manual' });
@@ -234,6 +235,32 @@ describe('site endpoints', () => {
     assert.equal(info.json.uploadDeadline, null);
     const list = await call('GET', `/folders/${created.folderId}/files`);
     assert.equal(list.json.files.length, 1);
+  });
+
+  test('the holder of uploadAuth owns a direct-upload folder; no browser can claim it', async () => {
+    const res = await fetch(`${server.baseUrl}/v2/folders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'request', encryption: { ske: 'ZGlyZWN0' }, files: [{ filename: 'bmFtZQ', filesize: 3 }] }),
+    });
+    const created = (await res.json()) as { folderId: string; uploadAuth: string };
+    const visitor = await call('GET', `/folders/${created.folderId}`, { visitor: 'v'.repeat(22) });
+    assert.equal(visitor.json.owned, true, 'a direct folder has an owner from the start');
+    assert.equal(visitor.json.role, 'visitor');
+    assert.equal((await call('GET', `/folders/${created.folderId}/files`)).status, 403, 'request mode: visitors do not list');
+    const owner = await call('GET', `/folders/${created.folderId}`, { uploadAuth: created.uploadAuth });
+    assert.equal(owner.json.role, 'owner');
+    const listed = await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: created.uploadAuth });
+    assert.equal(listed.status, 200);
+    assert.equal(listed.json.files.length, 1);
+    assert.equal((await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: 'x'.repeat(43) })).status, 403, 'a wrong token is a visitor');
+    assert.equal((await call('GET', `/folders/${created.folderId}`, { uploadAuth: 'bad token' })).status, 400);
+    // The first browser upload does not make a stranger the owner of an API-created folder.
+    const claim = await call('POST', `/folders/${created.folderId}/files`, { owner: 'o'.repeat(43), body: { files: [{ filename: 'eA', filesize: 1 }], ske: 'x' } });
+    assert.equal(claim.status, 400);
+    assert.match(claim.json.error, /sealedKey is required/);
+    const folder = await server.server.services.store.getFolder(created.folderId);
+    assert.equal(folder?.ownerTokenHash, null);
   });
 });
 

@@ -14,6 +14,12 @@ import type { Services } from '../services.js';
 export interface Caller {
   readonly ownerToken?: string | undefined;
   readonly visitorToken?: string | undefined;
+  /**
+   * The `uploadAuth` of a direct-upload folder (`X-Upload-Auth`): the program that created the folder
+   * and holds its token is its owner on the site too. Without this a direct folder in request mode
+   * could be read by no one, and its first browser visitor could claim it.
+   */
+  readonly uploadAuth?: string | undefined;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -22,6 +28,7 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 export function checkCaller(caller: Caller): Caller {
   if (caller.ownerToken !== undefined && !TOKEN.test(caller.ownerToken)) throw invalid('X-Owner-Token is malformed');
   if (caller.visitorToken !== undefined && !TOKEN.test(caller.visitorToken)) throw invalid('X-Visitor-Token is malformed');
+  if (caller.uploadAuth !== undefined && !TOKEN.test(caller.uploadAuth)) throw invalid('X-Upload-Auth is malformed');
   return caller;
 }
 
@@ -34,13 +41,21 @@ export async function openFolder(services: Services, folderId: unknown): Promise
   return folder;
 }
 
+/** Whether the folder has an owner: a browser that claimed it, or the creator of a direct upload. */
+export function isOwned(folder: FolderRecord): boolean {
+  return folder.ownerTokenHash !== null || folder.uploadAuthHash !== null;
+}
+
 export function roleOf(folder: FolderRecord, caller: Caller): Role {
-  return caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, folder.ownerTokenHash) ? 'owner' : 'visitor';
+  const browserOwner = caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, folder.ownerTokenHash);
+  const directOwner = caller.uploadAuth !== undefined && tokenMatches(caller.uploadAuth, folder.uploadAuthHash);
+  return browserOwner || directOwner ? 'owner' : 'visitor';
 }
 
 /** The tag stored with a file a caller uploads, and matched to let it resume that upload. */
 export function uploaderTagOf(caller: Caller, role: Role): string | null {
   if (role === 'owner' && caller.ownerToken) return hashToken(caller.ownerToken);
+  if (role === 'owner' && caller.uploadAuth) return hashToken(caller.uploadAuth);
   if (caller.visitorToken) return hashToken(caller.visitorToken);
   return null;
 }
@@ -49,7 +64,8 @@ export function isUploaderOf(file: FileRecord, caller: Caller): boolean {
   if (file.uploaderTag === null) return false;
   return (
     (caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, file.uploaderTag)) ||
-    (caller.visitorToken !== undefined && tokenMatches(caller.visitorToken, file.uploaderTag))
+    (caller.visitorToken !== undefined && tokenMatches(caller.visitorToken, file.uploaderTag)) ||
+    (caller.uploadAuth !== undefined && tokenMatches(caller.uploadAuth, file.uploaderTag))
   );
 }
 
@@ -64,12 +80,12 @@ const REFUSALS: Record<Mode, Partial<Record<Action, string>>> = {
 
 /** Enforces `may()` (domain/modes.ts), the one rule of who may do what: 403 with the reason. */
 export function requireRight(folder: FolderRecord, role: Role, action: Action): void {
-  if (may(folder.mode, role, action, folder.ownerTokenHash !== null)) return;
+  if (may(folder.mode, role, action, isOwned(folder))) return;
   throw forbidden(REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`);
 }
 
 export function rightsOf(folder: FolderRecord, role: Role): Record<Action, boolean> {
-  const owned = folder.ownerTokenHash !== null;
+  const owned = isOwned(folder);
   return {
     upload: may(folder.mode, role, 'upload', owned),
     list: may(folder.mode, role, 'list', owned),

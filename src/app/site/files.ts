@@ -9,7 +9,7 @@ import { forbidden, invalid, notFound } from '../errors.js';
 import { fileProgress, type FileProgress } from '../file-progress.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
-import { isUploaderOf, openFile, openFolder, requireRight, roleOf, uploaderTagOf, type Caller } from './access.js';
+import { isOwned, isUploaderOf, openFile, openFolder, requireRight, roleOf, uploaderTagOf, type Caller } from './access.js';
 
 /** Most files one registration request may carry (the page sends bigger selections in batches). */
 export const MAX_SITE_FILES_PER_REQUEST = 100;
@@ -60,7 +60,7 @@ export async function registerSiteFiles(services: Services, folderId: unknown, c
   const request = parseRegister(body);
   let folder = await openFolder(services, folderId);
   let claimed = false;
-  if (folder.ownerTokenHash === null) {
+  if (!isOwned(folder)) {
     if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the first upload makes its sender the owner');
     if (folder.ske === null && !request.ske) throw invalid('ske is required for the first upload');
     if (folder.mode === 'request' && !request.ownerPublicKey) throw invalid('ownerPublicKey is required to claim a request folder');

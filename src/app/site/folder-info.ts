@@ -1,6 +1,6 @@
 import type { FolderInfo } from '../../contract/site.js';
 import type { Services } from '../services.js';
-import { openFolder, rightsOf, roleOf, type Caller } from './access.js';
+import { isOwned, openFolder, rightsOf, roleOf, type Caller } from './access.js';
 
 /** What the folder page needs to render, for this caller. Opening a folder claims nothing. */
 export async function folderInfo(services: Services, folderId: unknown, caller: Caller): Promise<FolderInfo> {
@@ -14,7 +14,7 @@ export async function folderInfo(services: Services, folderId: unknown, caller: 
     title: folder.title,
     createdAt: folder.createdAt,
     uploadDeadline: hasFiles ? null : folder.deleteAfter,
-    owned: folder.ownerTokenHash !== null,
+    owned: isOwned(folder),
     isOwner: role === 'owner',
     role,
     rights: rightsOf(folder, role),

@@ -94,7 +94,11 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 function callerOf(request: FastifyRequest): Caller {
-  return checkCaller({ ownerToken: header(request, 'x-owner-token'), visitorToken: header(request, 'x-visitor-token') });
+  return checkCaller({
+    ownerToken: header(request, 'x-owner-token'),
+    visitorToken: header(request, 'x-visitor-token'),
+    uploadAuth: header(request, 'x-upload-auth'),
+  });
 }
 
 export async function siteRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
