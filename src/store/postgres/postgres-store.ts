@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { Mode } from '../../domain/modes.js';
-import type { FileRecord, Flow, FolderRecord, MetadataStore } from '../metadata-store.js';
+import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
+import { toFile, toFolder, type FileRow, type FolderRow } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 
 /**
@@ -13,39 +13,10 @@ import { PG_MIGRATIONS } from './migrations.js';
  *   SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
  *   conditional UPDATE that waited for a concurrent one re-checks its WHERE clause against the new
  *   row, so claimOwner and beginFolderDeletion have exactly one winner however many callers race.
- * - BIGINT columns arrive from pg as strings; they are parsed back to numbers here, so the global
+ * - BIGINT columns arrive from pg as strings; ../rows.ts parses them back to numbers, so the global
  *   pg type parsers are left alone.
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
-
-interface FolderRow {
-  id: string;
-  mode: string;
-  title: string;
-  flow: string;
-  created_at: string;
-  ske: string | null;
-  upload_auth_hash: string | null;
-  owner_token_hash: string | null;
-  owner_public_key: string | null;
-  delete_after: string;
-}
-
-interface FileRow {
-  id: string;
-  folder_id: string;
-  position: number;
-  filename: string;
-  mimetype: string | null;
-  filesize: string;
-  chunk_size: string;
-  chunks: number;
-  created_at: string;
-  completed_at: string | null;
-  expires_at: string;
-  uploader_tag: string | null;
-  sealed_key: string | null;
-}
 
 const FOLDER_COLUMNS = 'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after';
 const FILE_COLUMNS = 'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key';
@@ -53,41 +24,6 @@ const FILE_COLUMNS = 'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.f
 const INSERT_FOLDER = `INSERT INTO folders (${FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
-
-function num(value: string | number): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n)) throw new Error(`stored integer ${value} is out of range`);
-  return n;
-}
-
-const toFolder = (r: FolderRow): FolderRecord => ({
-  id: r.id,
-  mode: r.mode as Mode,
-  title: r.title,
-  flow: r.flow as Flow,
-  createdAt: num(r.created_at),
-  ske: r.ske,
-  uploadAuthHash: r.upload_auth_hash,
-  ownerTokenHash: r.owner_token_hash,
-  ownerPublicKey: r.owner_public_key,
-  deleteAfter: num(r.delete_after),
-});
-
-const toFile = (r: FileRow): FileRecord => ({
-  id: r.id,
-  folderId: r.folder_id,
-  position: r.position,
-  filename: r.filename,
-  mimetype: r.mimetype,
-  filesize: num(r.filesize),
-  chunkSize: num(r.chunk_size),
-  chunks: r.chunks,
-  createdAt: num(r.created_at),
-  completedAt: r.completed_at === null ? null : num(r.completed_at),
-  expiresAt: num(r.expires_at),
-  uploaderTag: r.uploader_tag,
-  sealedKey: r.sealed_key,
-});
 
 const folderParams = (f: FolderRecord) => [
   f.id, f.mode, f.title, f.flow, f.createdAt, f.ske, f.uploadAuthHash, f.ownerTokenHash, f.ownerPublicKey, f.deleteAfter,

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Mode } from '../../domain/modes.js';
-import type { FileRecord, Flow, FolderRecord, MetadataStore } from '../metadata-store.js';
+import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
+import { toFile, toFolder, type FileRow, type FolderRow } from '../rows.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteWriter } from './writer.js';
 
@@ -12,64 +12,6 @@ import { SqliteWriter } from './writer.js';
  * (writer.ts), so an fsync never stalls request handling. A write's promise resolves once it is on
  * disk, so a read that follows it sees it.
  */
-interface FolderRow {
-  id: string;
-  mode: string;
-  title: string;
-  flow: string;
-  created_at: number;
-  ske: string | null;
-  upload_auth_hash: string | null;
-  owner_token_hash: string | null;
-  owner_public_key: string | null;
-  delete_after: number;
-}
-
-interface FileRow {
-  id: string;
-  folder_id: string;
-  position: number;
-  filename: string;
-  mimetype: string | null;
-  filesize: number;
-  chunk_size: number;
-  chunks: number;
-  created_at: number;
-  completed_at: number | null;
-  expires_at: number;
-  uploader_tag: string | null;
-  sealed_key: string | null;
-}
-
-const toFolder = (r: FolderRow): FolderRecord => ({
-  id: r.id,
-  mode: r.mode as Mode,
-  title: r.title,
-  flow: r.flow as Flow,
-  createdAt: r.created_at,
-  ske: r.ske,
-  uploadAuthHash: r.upload_auth_hash,
-  ownerTokenHash: r.owner_token_hash,
-  ownerPublicKey: r.owner_public_key,
-  deleteAfter: r.delete_after,
-});
-
-const toFile = (r: FileRow): FileRecord => ({
-  id: r.id,
-  folderId: r.folder_id,
-  position: r.position,
-  filename: r.filename,
-  mimetype: r.mimetype,
-  filesize: r.filesize,
-  chunkSize: r.chunk_size,
-  chunks: r.chunks,
-  createdAt: r.created_at,
-  completedAt: r.completed_at,
-  expiresAt: r.expires_at,
-  uploaderTag: r.uploader_tag,
-  sealedKey: r.sealed_key,
-});
-
 export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database;
   private readonly writer: SqliteWriter;
