@@ -46,7 +46,7 @@ Usage:
                               [--concurrency N] [--state FILE] [--json] [--quiet]
   webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
   webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
-  webfolder download <link> [dir] [--server URL] [--json] [--quiet]
+  webfolder download <link> [dir] [--upload-auth TOKEN] [--server URL] [--json] [--quiet]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
@@ -60,6 +60,9 @@ Options:
   --concurrency N    chunks uploaded in parallel (default 4)
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
                      429 waits for Retry-After); 4xx answers other than 408/429 are not retried
+  --upload-auth T    download: the uploadAuth of a folder you created with the direct upload flow
+                     (the library's upload() returns it); gives the owner's rights, which a request
+                     folder needs to be listed and downloaded at all
   --state FILE       where upload keeps its resume state (default: a file per folder in
                      $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
   --json             print one JSON object on stdout instead of text
@@ -87,13 +90,14 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   retries: { type: 'string' },
   state: { type: 'string' },
+  'upload-auth': { type: 'string' },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-type Flags = { server?: string; title?: string; mode?: string; concurrency?: string; retries?: string; state?: string; json: boolean; quiet: boolean; help: boolean; version: boolean };
+type Flags = { server?: string; title?: string; mode?: string; concurrency?: string; retries?: string; state?: string; 'upload-auth'?: string; json: boolean; quiet: boolean; help: boolean; version: boolean };
 
 class UsageError extends Error {}
 
@@ -315,6 +319,7 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
   const result = await download(link, resolve(dir ?? '.'), {
     // The link names the site it lives on; --server overrides it (a site behind another address).
     ...(flags.server ? { site: serverOf(flags, io) } : {}),
+    ...(flags['upload-auth'] ? { uploadAuth: flags['upload-auth'] } : {}),
     ...retryOf(flags),
     signal,
     ...(flags.quiet || flags.json ? {} : { onFile: (f: { name: string; size: number; path: string }) => io.stderr.write(`saved ${f.path} (${formatBytes(f.size)})\n`) }),

@@ -17,6 +17,12 @@ export interface SiteOptions extends HttpOptions {
    * by default the part of the link before `/f/<folderId>`.
    */
   readonly site?: string;
+  /**
+   * The folder's `uploadAuth`, for a folder this client created through the direct upload flow: it
+   * gives the owner's rights on the site (`X-Upload-Auth`), which a `request` folder needs to be
+   * listed and downloaded at all.
+   */
+  readonly uploadAuth?: string;
 }
 
 export interface FolderListing {
@@ -27,6 +33,8 @@ export interface FolderListing {
   /** The site API address used, e.g. http://127.0.0.1:8080/api/site. */
   readonly siteApi: string;
   readonly key: FolderKey;
+  /** Credential headers every request about this folder carries (empty for a plain visitor). */
+  readonly credentials: Readonly<Record<string, string>>;
 }
 
 export interface ListedFile {
@@ -62,10 +70,12 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
   }
   const siteApi = siteApiFor(parsed.folderUrl, options.site);
   const folderPath = `${siteApi}/folders/${encodeURIComponent(parsed.folderId)}`;
-  const info = await jsonBody<SiteFolderInfo>(await exchange('open folder', folderPath, { headers: { accept: 'application/json' } }, options), 'open folder');
+  const credentials: Record<string, string> = options.uploadAuth ? { 'x-upload-auth': options.uploadAuth } : {};
+  const headers = { accept: 'application/json', ...credentials };
+  const info = await jsonBody<SiteFolderInfo>(await exchange('open folder', folderPath, { headers }, options), 'open folder');
   if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
   const listed = await jsonBody<{ files: SiteFileRecord[] }>(
-    await exchange('list folder', `${folderPath}/files`, { headers: { accept: 'application/json' } }, options),
+    await exchange('list folder', `${folderPath}/files`, { headers }, options),
     'list folder',
   );
   const files = await Promise.all(
@@ -83,7 +93,7 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
       };
     }),
   );
-  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key };
+  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, credentials };
 }
 
 async function decryptName(key: FolderKey, value: string, unchecked: boolean): Promise<string> {
@@ -99,6 +109,6 @@ async function decryptName(key: FolderKey, value: string, unchecked: boolean): P
 /** The encrypted bytes of one chunk (following a redirect to object storage when the backend uses one). */
 export async function fetchChunk(listing: FolderListing, file: ListedFile, n: number, options: HttpOptions = {}): Promise<Uint8Array> {
   const url = `${listing.siteApi}/folders/${encodeURIComponent(listing.folderId)}/files/${encodeURIComponent(file.fileId)}/chunks/${String(n).padStart(5, '0')}`;
-  const response = await exchange(`GET chunk ${n}/${file.chunks} of ${file.name}`, url, {}, options);
+  const response = await exchange(`GET chunk ${n}/${file.chunks} of ${file.name}`, url, { headers: listing.credentials }, options);
   return new Uint8Array(await response.arrayBuffer());
 }

@@ -106,6 +106,13 @@ describe('upload', () => {
     assert.ok(again.files.some((f) => f.path.endsWith('big (1).bin')));
   });
 
+  test('a request-mode upload is downloadable by its creator with uploadAuth, and by no one without it', async () => {
+    const result = await upload([smallPath], { server: server.baseUrl, mode: 'request' });
+    await assert.rejects(download(result.link, join(dir, 'request-visitor')), (e: unknown) => e instanceof WebfolderError && e.status === 403);
+    const got = await download(result.link, join(dir, 'request-owner'), { uploadAuth: result.uploadAuth });
+    assert.equal(await readFile(got.files[0]!.path, 'utf8'), 'hello webfolder\n');
+  });
+
   test('a tampered chunk fails the download with an integrity error and leaves no file', async () => {
     const result = await upload([bigPath], { server: server.baseUrl });
     const chunk2 = join(server.dataDir, 'blobs', result.folderId, result.fileIds[0]!, '00002');
