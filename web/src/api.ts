@@ -1,17 +1,4 @@
-import type { SiteConfig } from './config.js';
-
-/** The site's JSON endpoints (src/http/routes/site.ts). Every failure carries the server's {error}. */
-// The endpoints' shapes are stated once, in src/contract/site.ts; the names below are this app's.
-export type {
-  Action,
-  FileProgress,
-  FolderInfo,
-  SiteFile,
-  SiteRegisteredFile as RegisteredFile,
-  SiteFileEntry as RegisterEntry,
-  SiteRegisterResponse as RegisterResponse,
-  UploadUrls,
-} from '../../src/contract/site.js';
+// The endpoints' shapes are stated once, in src/contract/site.ts.
 import type {
   FileProgress,
   FolderInfo,
@@ -21,7 +8,9 @@ import type {
   SiteRegisterResponse as RegisterResponse,
   UploadUrls,
 } from '../../src/contract/site.js';
+import type { SiteConfig } from './config.js';
 
+/** The site's JSON endpoints (src/http/routes/site.ts). Every failure carries the server's {error}. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

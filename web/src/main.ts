@@ -13,7 +13,8 @@ import {
   type FolderKey,
   type OwnerCredentials,
 } from '../../src/crypto/index.js';
-import { ApiError, credentialHeaders, SiteApi, type FolderInfo, type RegisterEntry, type SiteFile } from './api.js';
+import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
+import { ApiError, credentialHeaders, SiteApi } from './api.js';
 import { siteConfig, type SiteConfig } from './config.js';
 import { download, startServiceWorker } from './download.js';
 import { addPending, ownerSecretOf, pendingUploads, saveOwnerSecret, visitorToken, type PendingUpload } from './storage.js';
@@ -327,8 +328,8 @@ async function resumeJob(state: FolderState, p: PendingUpload, file: File): Prom
 
 async function registerBatch(state: FolderState, items: Array<{ file: File; path: string }>, sealed: boolean): Promise<FileJob[]> {
   const keys = await Promise.all(items.map(() => fileKeyFor(state, sealed)));
-  const entries: RegisterEntry[] = await Promise.all(
-    items.map(async (item, i): Promise<RegisterEntry> => {
+  const entries: SiteFileEntry[] = await Promise.all(
+    items.map(async (item, i): Promise<SiteFileEntry> => {
       const k = keys[i]!;
       return {
         filename: await encryptText(k.key, item.path),

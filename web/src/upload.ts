@@ -1,5 +1,6 @@
 import { encryptChunk, type FolderKey } from '../../src/crypto/index.js';
-import { ApiError, chunkUploadUrl, type SiteApi, type UploadUrls } from './api.js';
+import type { UploadUrls } from '../../src/contract/site.js';
+import { ApiError, chunkUploadUrl, type SiteApi } from './api.js';
 import { removePending } from './storage.js';
 
 /**
