@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { getJson, postJson } from '../support/api.js';
+import { chunkBody, chunkUrl, createDirect, getJson, postJson, putChunk } from '../support/api.js';
 import { startServer } from '../support/server.js';
 
 test('past the limit a client gets 429 with Retry-After and {error}, per bucket', async () => {
@@ -39,6 +39,27 @@ test('a bucket is one counter per client across all the routes that spend from i
       assert.equal(res.status, 429, url);
       assert.ok(Number(res.headers.get('retry-after')) > 0);
     }
+  } finally {
+    await srv.close();
+  }
+});
+
+test('chunk downloads count as chunk transfers, not against the site bucket', async () => {
+  const srv = await startServer({ RATE_LIMIT_SITE: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  try {
+    const created = await createDirect(srv.baseUrl, [100]);
+    const file = created.files[0]!;
+    assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, chunkBody(100, file.chunkSize, 1))).status, 200);
+    const chunk = `${srv.baseUrl}/api/site/folders/${created.folderId}/files/${file.fileId}/chunks/00001`;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(chunk);
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    }
+    const info = `${srv.baseUrl}/api/site/folders/${created.folderId}`;
+    assert.equal((await fetch(info)).status, 200);
+    assert.equal((await fetch(info)).status, 200);
+    assert.equal((await fetch(info)).status, 429, 'the site bucket still counts the page calls');
   } finally {
     await srv.close();
   }

@@ -140,7 +140,9 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     noStore(reply);
     return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
   });
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, limited, async (request, reply) => {
+  // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
+  // thousands of them, which must not starve the page's own calls in the site bucket.
+  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, limitedBy('chunk'), async (request, reply) => {
     const p = request.params;
     const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
     reply.header('cache-control', 'private, no-store');
