@@ -107,6 +107,8 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
     const files = [await writeTemp(fx.dir, 'r1.bin', bytes(2000, 31)), await writeTemp(fx.dir, 'r2.bin', bytes(3000, 32))];
     await Promise.all(pages.map((p, i) => upload(p, [files[i]!])));
+    // The page re-renders the role after it re-reads the folder: wait for that, then check it.
+    await Promise.all(pages.map((p) => p.locator('#role:not([data-role="unclaimed"])').waitFor()));
     const roles = await Promise.all(pages.map((p) => p.locator('#role').getAttribute('data-role')));
     assert.deepEqual(roles.sort(), ['owner', 'visitor']);
     const secrets = await Promise.all(pages.map((p) => p.evaluate((id) => localStorage.getItem(`webfolder:owner:${id}`), folder.folderId)));
@@ -133,6 +135,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual([...outcome].sort(), ['refused', 'uploaded']);
     const loser = pages[outcome.indexOf('refused')]!;
     assert.match(await loser.locator('#upload-error').innerText(), /only the owner can upload/);
+    await loser.locator('#role:not([data-role="unclaimed"])').waitFor();
     assert.equal(await loser.locator('#role').getAttribute('data-role'), 'visitor');
     assert.equal(await loser.locator('#file-input').count(), 0);
     await Promise.all(contexts.map((c) => c.close()));

@@ -29,6 +29,8 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
 
     await page.setInputFiles('#file-input', paths);
     await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    // The page re-renders the role after it re-reads the folder: wait for that, then check it.
+    await page.locator('#role:not([data-role="unclaimed"])').waitFor();
     assert.equal(await page.locator('#role').getAttribute('data-role'), 'owner');
     const ownerLink = await page.locator('#owner-link').inputValue();
     assert.ok(ownerLink.startsWith(folder.folderUrl + '&owner='), ownerLink);
