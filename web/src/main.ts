@@ -480,8 +480,11 @@ function filesSection(state: FolderState): HTMLElement {
   });
   const start = async (label: string, job: Parameters<typeof download>[1]) => {
     status.replaceChildren(`Starting download of ${label}…`);
+    status.removeAttribute('data-download-path');
     try {
       const path = await download(config, job);
+      // Which way the download went ('service-worker' or 'memory'), for tests and support.
+      status.setAttribute('data-download-path', path);
       status.replaceChildren(
         path === 'service-worker'
           ? `Downloading ${label}: the file is decrypted as it arrives.`
