@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * CPU seconds (user + system) spent by groups of processes, read from /proc. On a 2-core machine a
+ * throughput figure alone cannot say whether the browser, the server or something else was the
+ * limit; the CPU each one used during a phase can.
+ */
+export type CpuGroups = Record<string, number>;
+
+const TICKS_PER_SECOND = 100;
+
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at state; utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** Chromium's process role from its command line: browser, renderer, NetworkService, ... */
+function chromiumRole(pid: number): string {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const type = /--type=([a-z-]+)/.exec(args)?.[1];
+    const sub = /--utility-sub-type=[\w.]*?\.?(\w+)\x00/.exec(args)?.[1];
+    return `chromium ${sub ?? type ?? 'browser'}`;
+  } catch {
+    return 'chromium';
+  }
+}
+
+/** A snapshot of CPU seconds per group: the named processes, keyed by the given names. */
+export function snapshot(groups: Record<string, readonly number[]>, chromiumPids: readonly number[]): CpuGroups {
+  const out: CpuGroups = {};
+  for (const [name, pids] of Object.entries(groups)) out[name] = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  for (const pid of chromiumPids) {
+    const role = chromiumRole(pid);
+    out[role] = (out[role] ?? 0) + cpuSeconds(pid);
+  }
+  return out;
+}
+
+/** CPU seconds each group spent between two snapshots, largest first, as "name 1.2 s" parts. */
+export function spent(before: CpuGroups, after: CpuGroups): string {
+  return Object.entries(after)
+    .map(([name, v]) => [name, v - (before[name] ?? 0)] as const)
+    .filter(([, v]) => v >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, v]) => `${name} ${v.toFixed(1)} s`)
+    .join(', ');
+}
