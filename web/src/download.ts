@@ -3,8 +3,8 @@ import type { SiteConfig } from './config.js';
 import { decryptedStream, uniqueNames, type DownloadJob } from './stream.js';
 
 /**
- * Starting a download. With a service worker controlling the page (Chromium, Firefox, Safari and
- * iOS Safari 16.4+ outside private modes that disable it), the worker streams the decrypted file to
+ * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
+ * "What each browser gets"), the worker streams the decrypted file to
  * the browser's download manager. Without one, the page decrypts chunk by chunk into a Blob (the
  * browser may spill it to disk, but it can use memory up to the file's size) and saves that.
  */

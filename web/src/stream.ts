@@ -2,7 +2,7 @@ import { decryptChunk, importSecret } from '../../src/crypto/index.js';
 
 /**
  * Download and decrypt one file chunk by chunk as a stream: the code shared by the service worker
- * (streamed downloads) and the page (the in-memory fallback). Two chunks are fetched ahead while
+ * (streamed downloads) and the page (the in-memory fallback). Several chunks are fetched ahead while
  * one is decrypted. Every chunk must decrypt (RFC 8188 authenticates it and detects truncation)
  * and must have exactly the plaintext length its position requires, or the stream errors: a bad
  * chunk is never handed on as data.
@@ -28,8 +28,17 @@ export interface DownloadJob {
   readonly headers: Record<string, string>;
 }
 
-/** Chunks fetched and decrypted ahead of the one being handed on (memory: AHEAD + 1 chunks). */
-const AHEAD = 3;
+/**
+ * Chunks fetched and decrypted ahead of the one being handed on: three keep fetching and decrypting
+ * overlapped (more measured no faster: Chromium's download manager drains the stream at its own
+ * pace, see docs/benchmarks.md), and the count falls for large chunks so that memory stays near
+ * AHEAD_BYTES of ciphertext plus as much plaintext (a chunk can be 100 MiB; at least two chunks).
+ */
+const AHEAD_BYTES = 64 * 1024 * 1024;
+const MAX_AHEAD = 3;
+export function chunksAhead(chunkSize: number): number {
+  return Math.max(1, Math.min(MAX_AHEAD, Math.floor(AHEAD_BYTES / chunkSize)));
+}
 
 async function fetchChunk(url: string, headers: Record<string, string>): Promise<Uint8Array> {
   let last = '';
@@ -68,6 +77,7 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
   if (!(file.size > 0 && file.chunkSize > 0 && file.chunks === Math.ceil(file.size / file.chunkSize))) {
     throw new Error(`${file.name}: the server reports an inconsistent chunk plan`);
   }
+  const ahead = chunksAhead(file.chunkSize);
   let n = 1;
   let keyPromise: ReturnType<typeof importSecret> | undefined;
   const pending = new Map<number, Promise<Uint8Array>>();
@@ -103,7 +113,7 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
           controller.close();
           return;
         }
-        for (let k = n; k <= n + AHEAD; k++) start(k);
+        for (let k = n; k <= n + ahead; k++) start(k);
         const plaintext = await pending.get(n)!;
         pending.delete(n);
         controller.enqueue(plaintext);
