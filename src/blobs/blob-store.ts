@@ -53,6 +53,12 @@ export interface ChunkReceiver {
    * the body is shorter or longer. Replaces an existing chunk atomically.
    */
   writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: Readable): Promise<void>;
+  /**
+   * How many chunks of the file are stored, without their sizes: at least as many as listChunks
+   * reports at their exact lengths. A cheap test after every chunk write, because a file with fewer
+   * stored chunks than it has cannot be complete, and listing sizes costs a stat per chunk.
+   */
+  countChunks(ref: ChunkRef): Promise<number>;
 }
 
 /** Capability: the store can hand out presigned download URLs (S3). */

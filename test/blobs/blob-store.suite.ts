@@ -102,6 +102,10 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       await assert.rejects(h.store.readChunk(req, 4), BlobNotFoundError);
       assert.deepEqual(await h.store.listChunks({ folderId: req.folderId, fileId: newId() }), new Map());
       assert.deepEqual(await h.store.listChunks({ folderId: newId(), fileId: newId() }), new Map());
+      if (isChunkReceiver(h.store)) {
+        assert.equal(await h.store.countChunks(req), 4);
+        assert.equal(await h.store.countChunks({ folderId: req.folderId, fileId: newId() }), 0);
+      }
     });
 
     it('sending a chunk again replaces it', async (h) => {
@@ -111,6 +115,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       assert.ok((await putChunk(urls, 1, again)) < 300);
       assert.ok((await readAll(await h.store.readChunk(req, 1))).equals(again));
       assert.deepEqual([...(await h.store.listChunks(req))], [[1, lengthOf(1)]]);
+      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(req), 1);
     });
 
     it('a body of another length than the signed one is refused and stores nothing', async (h, ) => {
@@ -123,6 +128,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const swapped = { ...urls, signatures: [urls.signatures[1]!, urls.signatures[0]!] };
       assert.ok((await putChunk(swapped, 1, randomBytes(lengthOf(1)))) >= 400);
       assert.deepEqual(await h.store.listChunks(req), new Map());
+      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(req), 0, 'a refused body leaves no chunk to count');
     });
 
     it('deleteFile removes every chunk of that file only; deleteFolder leaves nothing; both idempotent', async (h) => {

@@ -76,18 +76,25 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver {
     }
   }
 
-  async listChunks(ref: ChunkRef): Promise<Map<number, number>> {
-    const dir = this.fileDir(ref);
-    let names: string[];
+  /** Names of the chunks stored for a file (none when its directory does not exist). */
+  private async chunkNames(dir: string): Promise<string[]> {
     try {
-      names = await readdir(dir);
+      return (await readdir(dir)).filter((name) => CHUNK_NAME.test(name));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    const chunks = names.filter((name) => CHUNK_NAME.test(name));
+  }
+
+  async listChunks(ref: ChunkRef): Promise<Map<number, number>> {
+    const dir = this.fileDir(ref);
+    const chunks = await this.chunkNames(dir);
     const sizes = await Promise.all(chunks.map(async (name) => (await stat(join(dir, name))).size));
     return new Map(chunks.map((name, i) => [Number(name), sizes[i]!]));
+  }
+
+  async countChunks(ref: ChunkRef): Promise<number> {
+    return (await this.chunkNames(this.fileDir(ref))).length;
   }
 
   async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
