@@ -8,7 +8,8 @@
  *    directory, against raw AES-GCM decryption of the same amount on the same page.
  *
  * Target: each ratio >= 0.7. Also measured, for the analysis: the transport alone (the same bytes
- * PUT and GET through the same server with no cryptography) and the CPU seconds that each process
+ * PUT and GET through the same server with no cryptography), the browser's download manager alone
+ * (a plain file download, no service worker, no cryptography) and the CPU seconds that each process
  * (server, Chromium's browser, renderer and network processes) spent in every phase.
  *
  * The server is the compiled build in its own process (`npm run build` first; `npm run bench --
@@ -19,7 +20,9 @@
  *
  *   npx tsx bench/browser.ts [sizeMiB=1024]
  */
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,6 +103,30 @@ async function transportOnly(browser: BenchBrowser, server: BenchServer, webBase
   })()`);
 }
 
+/**
+ * The download manager's own ceiling: the same file as a plain attachment from a minimal node:http
+ * server (no service worker, no cryptography, no webfolder), saved by the same browser to the same
+ * directory. Nothing a page does can make a download faster than this.
+ */
+async function plainDownload(browser: BenchBrowser, file: string, downloads: string): Promise<number> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size), 'content-disposition': 'attachment; filename="plain.bin"' });
+    createReadStream(file, { highWaterMark: MIB }).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const { finished } = await browser.nextDownload(downloads);
+    const t0 = performance.now();
+    await browser.evaluate(`(() => { const a = document.createElement('a'); a.href = 'http://127.0.0.1:${port}/plain.bin'; document.body.append(a); a.click(); a.remove(); })()`);
+    const bytes = await finished;
+    if (bytes !== size) throw new Error(`plain download: ${bytes} bytes, expected ${size}`);
+    return performance.now() - t0;
+  } finally {
+    server.close();
+  }
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'webfolder-bench-'));
   const dataDir = await mkdtemp(join(process.env.BENCH_DATA_DIR ?? tmpdir(), 'webfolder-bench-data-'));
@@ -150,6 +177,7 @@ async function main() {
       if (bytes !== size) throw new Error(`downloaded ${bytes} bytes, expected ${size}`);
       return performance.now() - t0;
     });
+    const plainMs = await phase('download manager alone: plain file, no service worker, no crypto', () => plainDownload(browser, file, downloads));
     const encAfter = await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4), after', () => rawCrypto(browser, 'encrypt'));
     const decAfter = await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4), after', () => rawCrypto(browser, 'decrypt'));
 
@@ -160,7 +188,7 @@ async function main() {
     const context = `Chromium ${browser.version} headless (DevTools without Network), ${sizeMiB} MiB, CHUNK_SIZE_MIB=${CHUNK_MIB}, server data on ${process.env.BENCH_DATA_DIR ?? tmpdir()}`;
     await record(`browser: ${context}`);
     await record(`browser: encrypt+upload ${up.toFixed(0)} MB/s vs raw encrypt ${rawEnc.toFixed(0)} MB/s -> ratio ${(up / rawEnc).toFixed(2)} (target >= 0.7); vs transport-only PUT ${(up / mbps(transport.putMs)).toFixed(2)}`);
-    await record(`browser: download+decrypt ${down.toFixed(0)} MB/s vs raw decrypt ${rawDec.toFixed(0)} MB/s -> ratio ${(down / rawDec).toFixed(2)} (target >= 0.7); vs transport-only GET ${(down / mbps(transport.getMs)).toFixed(2)}`);
+    await record(`browser: download+decrypt ${down.toFixed(0)} MB/s vs raw decrypt ${rawDec.toFixed(0)} MB/s -> ratio ${(down / rawDec).toFixed(2)} (target >= 0.7); vs transport-only GET ${(down / mbps(transport.getMs)).toFixed(2)}; vs the download manager alone ${(down / mbps(plainMs)).toFixed(2)} (which is ${(mbps(plainMs) / rawDec).toFixed(2)} of raw decrypt)`);
     for (const p of phases) if (p.cpu) await record(`browser: cpu during "${p.label}": ${p.cpu}`);
   } finally {
     await browser.close();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,11 +61,14 @@ async function devToolsEndpoint(userDataDir: string, child: ChildProcess): Promi
 
 function childPids(root: number): number[] {
   const out = [root];
-  // /proc/<pid>/task/<tid>/children lists direct children; walk the tree breadth first.
+  // /proc/<pid>/task/<tid>/children lists the children that thread started (Chromium starts its
+  // utility processes from a launcher thread); walk the tree breadth first.
   for (let i = 0; i < out.length; i++) {
     try {
-      const text = readFileSync(`/proc/${out[i]}/task/${out[i]}/children`, 'utf8');
-      for (const pid of text.split(' ').filter(Boolean)) out.push(Number(pid));
+      for (const tid of readdirSync(`/proc/${out[i]}/task`)) {
+        const text = readFileSync(`/proc/${out[i]}/task/${tid}/children`, 'utf8');
+        for (const pid of text.split(' ').filter(Boolean)) out.push(Number(pid));
+      }
     } catch {
       /* gone */
     }

@@ -25,7 +25,8 @@ function chromiumRole(pid: number): string {
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     const type = /--type=([a-z-]+)/.exec(args)?.[1];
-    const sub = /--utility-sub-type=[\w.]*?\.?(\w+)\x00/.exec(args)?.[1];
+    // network.mojom.NetworkService -> NetworkService
+    const sub = /--utility-sub-type=([\w.]+)/.exec(args)?.[1]?.split('.').pop();
     return `chromium ${sub ?? type ?? 'browser'}`;
   } catch {
     return 'chromium';

@@ -32,7 +32,7 @@ export interface DownloadJob {
  * Chunks fetched and decrypted ahead of the one being handed on: three keep fetching and decrypting
  * overlapped (more measured no faster: Chromium's download manager drains the stream at its own
  * pace, see docs/benchmarks.md), and the count falls for large chunks so that memory stays near
- * AHEAD_BYTES of ciphertext plus as much plaintext (a chunk can be 100 MiB; at least two chunks).
+ * AHEAD_BYTES of ciphertext plus as much plaintext (a chunk can be 105 MiB; at least two chunks).
  */
 const AHEAD_BYTES = 64 * 1024 * 1024;
 /**
