@@ -3,12 +3,13 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Builder, By, Capabilities, until, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { upload } from '../../src/client/node/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { freePort, startServer, tempDir, type RunningServer } from '../support/server.js';
+import { which } from '../support/which.js';
 import { bytes, writeTemp } from './browser.js';
 
 /**
@@ -25,11 +26,6 @@ import { bytes, writeTemp } from './browser.js';
  * fails, so that CI never passes by skipping.
  */
 const MIB = 1024 * 1024;
-
-function which(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, name))) return join(dir, name);
-  return null;
-}
 
 function findBrowser(): string | null {
   if (process.env.WEBKIT_BROWSER_PATH) return process.env.WEBKIT_BROWSER_PATH;

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { freePort } from './server.js';
+import { which } from './which.js';
 
 /**
  * The scale-out services for tests: PostgreSQL, Redis and an S3-compatible server, each either given
@@ -48,13 +49,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     runExitHooks();
     process.exit(signal === 'SIGTERM' ? 143 : 130);
   });
-}
-
-function which(name: string, extraDirs: readonly string[] = []): string | null {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), ...extraDirs]) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return null;
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
