@@ -61,8 +61,9 @@ Options:
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
                      429 waits for Retry-After); 4xx answers other than 408/429 are not retried
   --upload-auth T    download: the uploadAuth of a folder you created with the direct upload flow
-                     (the library's upload() returns it); gives the owner's rights, which a request
-                     folder needs to be listed and downloaded at all
+                     (upload --mode request prints it as "owner token"; the library's upload()
+                     returns it); gives the owner's rights, which a request folder needs to be
+                     listed and downloaded at all
   --state FILE       where upload keeps its resume state (default: a file per folder in
                      $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
   --json             print one JSON object on stdout instead of text
@@ -188,13 +189,24 @@ function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => v
   return { view, onProgress: (e) => view.handle(e) };
 }
 
-function printResult(result: UploadResult, flags: Flags, io: Io): void {
+/**
+ * The result on stdout: the share link (the one secret the user asked for), and for a `request`
+ * folder also its `uploadAuth`. In request mode only the owner lists and downloads, and the owner of
+ * a folder made by direct upload is whoever holds `uploadAuth`; the state file that kept it is removed
+ * once the upload is complete, so without printing it no one could ever read the folder. In the other
+ * modes the link is all anyone needs and `uploadAuth` stays unprinted.
+ */
+function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags, io: Io): void {
+  const ownerToken = mode === 'request' ? result.uploadAuth : null;
   if (flags.json) {
-    // uploadAuth stays in the state file: the link is the one secret the user asked for.
-    const out = { link: result.link, folderId: result.folderId, folderUrl: result.folderUrl, files: result.files, chunksSent: result.chunksSent };
+    const out = { link: result.link, folderId: result.folderId, folderUrl: result.folderUrl, files: result.files, chunksSent: result.chunksSent, ...(ownerToken ? { uploadAuth: ownerToken } : {}) };
     io.stdout.write(`${JSON.stringify(out)}\n`);
-  } else {
-    io.stdout.write(`${result.link}\n`);
+    return;
+  }
+  io.stdout.write(`${result.link}\n`);
+  if (ownerToken) {
+    io.stdout.write(`owner token: ${ownerToken}\n`);
+    if (!flags.quiet) io.stderr.write(`request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth <token>). Keep it; it cannot be recovered.\n`);
   }
 }
 
@@ -224,7 +236,7 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
     });
     view?.finish();
     if (statePath) await removeStateFile(statePath);
-    printResult(result, flags, io);
+    printResult(result, mode, flags, io);
     return EXIT.OK;
   } catch (error) {
     if (statePath && existsSync(statePath)) io.stderr.write(`the upload is not finished; continue it with: webfolder resume ${statePath}\n`);
@@ -249,7 +261,7 @@ async function resumeCommand(args: string[], flags: Flags, io: Io, signal: Abort
   });
   view?.finish();
   await removeStateFile(statePath);
-  printResult(result, flags, io);
+  printResult(result, state.mode, flags, io);
   return EXIT.OK;
 }
 

@@ -1,4 +1,5 @@
 import type { UploadUrls } from '../contract/types.js';
+import { MODES, type Mode } from './api.js';
 import { InputError } from './errors.js';
 
 /**
@@ -17,6 +18,8 @@ export interface UploadState {
   readonly uploadAuth: string;
   /** The folder secret (base64url); the share link is folderUrl + "#" + secret. */
   readonly secret: string;
+  /** The mode asked for at creation, when one was (the server's default otherwise). */
+  readonly mode?: Mode;
   readonly files: readonly UploadStateFile[];
 }
 
@@ -43,6 +46,7 @@ export function parseUploadState(value: unknown): UploadState {
   const s = value as Record<string, unknown>;
   if (s.version !== 1) fail('version must be 1');
   for (const k of ['server', 'folderId', 'folderUrl', 'uploadAuth', 'secret'] as const) if (typeof s[k] !== 'string' || !s[k]) fail(`${k} is missing`);
+  if (s.mode !== undefined && !(MODES as readonly unknown[]).includes(s.mode)) fail(`mode must be one of ${MODES.join(', ')}`);
   if (!Array.isArray(s.files) || s.files.length === 0) fail('files is missing');
   (s.files as unknown[]).forEach((f, i) => {
     const file = f as Record<string, unknown>;

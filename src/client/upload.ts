@@ -147,6 +147,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
     folderUrl: created.folderUrl,
     uploadAuth: created.uploadAuth,
     secret,
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
     files: created.files.map((r, i) => stateFile(files[i]!, r)),
   };
   state.files.forEach(checkPlan);

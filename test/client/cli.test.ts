@@ -111,6 +111,30 @@ describe('webfolder upload / download', () => {
     assert.match(wrong.stderr, /does not open the folder/);
   });
 
+  test('request mode: upload prints the owner token (uploadAuth), and only with it does download list the folder', async () => {
+    const file = join(dir, 'asked-for.txt');
+    await writeFile(file, 'for the owner only\n');
+    const run = await cli(['upload', file, '--mode', 'request', '--json', '--state', join(dir, 'request-state.json')]);
+    assert.equal(run.code, 0, run.stderr);
+    const out = JSON.parse(run.stdout) as { link: string; uploadAuth?: string };
+    assert.match(out.uploadAuth ?? '', /^[A-Za-z0-9_-]{20,}$/, 'uploadAuth is printed in request mode');
+    assert.ok(!run.stderr.includes(out.uploadAuth!), 'the token goes to stdout only');
+
+    const visitor = await cli(['download', out.link, join(dir, 'request-visitor')]);
+    assert.equal(visitor.code, 3, 'without the token the listing is refused');
+    const owner = await cli(['download', out.link, join(dir, 'request-owner'), '--upload-auth', out.uploadAuth!, '--json']);
+    assert.equal(owner.code, 0, owner.stderr);
+    assert.equal(await readFile(join(dir, 'request-owner', 'asked-for.txt'), 'utf8'), 'for the owner only\n');
+
+    // Human output: the link stays the first line (scripts read it), the token comes after it.
+    const human = await cli(['upload', file, '--mode', 'request', '--quiet']);
+    assert.equal(human.code, 0, human.stderr);
+    const [link, tokenLine, ...rest] = human.stdout.trim().split('\n');
+    assert.match(link!, /#[A-Za-z0-9_-]{22}$/);
+    assert.match(tokenLine!, /^owner token: [A-Za-z0-9_-]{20,}$/);
+    assert.deepEqual(rest, []);
+  });
+
   test('SIGKILL mid-upload, then `webfolder resume` sends only the missing chunks and the file is byte-identical', async () => {
     const path = join(dir, 'killed.bin');
     const bytes = randomBytes(8 * 5 * MIB - 3); // 8 chunks

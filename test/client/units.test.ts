@@ -61,6 +61,9 @@ describe('upload state', () => {
     assert.throws(() => parseUploadState({ ...valid, version: 2 }), /version/);
     assert.throws(() => parseUploadState({ ...valid, uploadAuth: '' }), /uploadAuth/);
     assert.throws(() => parseUploadState({ ...valid, files: [] }), /files/);
+    // mode is optional (state files written before it existed have none), and must be a real mode.
+    assert.deepEqual(parseUploadState({ ...valid, mode: 'request' }), { ...valid, mode: 'request' });
+    assert.throws(() => parseUploadState({ ...valid, mode: 'public' }), /mode must be one of send, share, request/);
     assert.throws(() => parseUploadState({ ...valid, files: [{ ...valid.files[0], chunks: 0 }] }), /chunks/);
     assert.throws(() => parseUploadState(null), InputError);
   });
