@@ -247,6 +247,7 @@ describe('site endpoints', () => {
     const visitor = await call('GET', `/folders/${created.folderId}`, { visitor: 'v'.repeat(22) });
     assert.equal(visitor.json.owned, true, 'a direct folder has an owner from the start');
     assert.equal(visitor.json.role, 'visitor');
+    assert.equal(visitor.json.rights.upload, false, 'no owner key to seal to: visitors cannot upload');
     assert.equal((await call('GET', `/folders/${created.folderId}/files`)).status, 403, 'request mode: visitors do not list');
     const owner = await call('GET', `/folders/${created.folderId}`, { uploadAuth: created.uploadAuth });
     assert.equal(owner.json.role, 'owner');
@@ -255,10 +256,11 @@ describe('site endpoints', () => {
     assert.equal(listed.json.files.length, 1);
     assert.equal((await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: 'x'.repeat(43) })).status, 403, 'a wrong token is a visitor');
     assert.equal((await call('GET', `/folders/${created.folderId}`, { uploadAuth: 'bad token' })).status, 400);
-    // The first browser upload does not make a stranger the owner of an API-created folder.
-    const claim = await call('POST', `/folders/${created.folderId}/files`, { owner: 'o'.repeat(43), body: { files: [{ filename: 'eA', filesize: 1 }], ske: 'x' } });
-    assert.equal(claim.status, 400);
-    assert.match(claim.json.error, /sealedKey is required/);
+    // The first browser upload does not make a stranger the owner of an API-created folder, and in
+    // request mode a visitor cannot upload at all: the folder has no owner key to encrypt to.
+    const claim = await call('POST', `/folders/${created.folderId}/files`, { owner: 'o'.repeat(43), body: { files: [{ filename: 'eA', filesize: 1, sealedKey: 'eA' }], ske: 'x' } });
+    assert.equal(claim.status, 403);
+    assert.match(claim.json.error, /no owner key to encrypt to/);
     const folder = await server.server.services.store.getFolder(created.folderId);
     assert.equal(folder?.ownerTokenHash, null);
   });

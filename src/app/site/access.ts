@@ -78,18 +78,33 @@ const REFUSALS: Record<Mode, Partial<Record<Action, string>>> = {
   },
 };
 
-/** Enforces `may()` (domain/modes.ts), the one rule of who may do what: 403 with the reason. */
+/**
+ * Why `role` may not do `action` here, or null when it may: `may()` (domain/modes.ts), the one rule of
+ * who may do what, plus what only the record knows. A request folder created by direct upload is owned
+ * through `uploadAuth` and has no owner key (only a browser that claims a folder publishes one), so
+ * its visitors have nothing to encrypt their files to, and uploading under the folder secret would let
+ * every holder of the link read them.
+ */
+function refusal(folder: FolderRecord, role: Role, action: Action): string | null {
+  const owned = isOwned(folder);
+  if (!may(folder.mode, role, action, owned)) return REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`;
+  if (folder.mode === 'request' && action === 'upload' && role === 'visitor' && owned && folder.ownerPublicKey === null) {
+    return 'this request folder was created through the API and has no owner key to encrypt to: visitors cannot upload to it';
+  }
+  return null;
+}
+
+/** 403 with the reason unless `role` may do `action` in this folder. */
 export function requireRight(folder: FolderRecord, role: Role, action: Action): void {
-  if (may(folder.mode, role, action, isOwned(folder))) return;
-  throw forbidden(REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`);
+  const reason = refusal(folder, role, action);
+  if (reason !== null) throw forbidden(reason);
 }
 
 export function rightsOf(folder: FolderRecord, role: Role): Record<Action, boolean> {
-  const owned = isOwned(folder);
   return {
-    upload: may(folder.mode, role, 'upload', owned),
-    list: may(folder.mode, role, 'list', owned),
-    download: may(folder.mode, role, 'download', owned),
+    upload: refusal(folder, role, 'upload') === null,
+    list: refusal(folder, role, 'list') === null,
+    download: refusal(folder, role, 'download') === null,
   };
 }
 
