@@ -177,7 +177,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     // Reload before lifting the block: a retry timer of the old page must not slip a chunk through.
     await page.reload();
     await page.unroute('**/v2/uploads/**');
-    await page.locator('#resume-note').waitFor();
+    await page.locator('#resume-note').waitFor().catch(async (error: Error) => {
+      // Say what the page showed instead, and what it had kept, so that a failure can be understood.
+      const shown = await page.locator('#main').innerText().catch(() => '(no #main)');
+      const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
+      throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
+    });
     assert.match(await page.locator('#resume-note').innerText(), /resume\.bin/);
     const sent: string[] = [];
     page.on('request', (r) => {
@@ -236,7 +241,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.locator('#upload-status[data-state="cancelled"]').waitFor();
     await page.reload();
     await page.unroute('**/v2/uploads/**');
-    await page.locator('#resume-note').waitFor();
+    await page.locator('#resume-note').waitFor().catch(async (error: Error) => {
+      // Say what the page showed instead, and what it had kept, so that a failure can be understood.
+      const shown = await page.locator('#main').innerText().catch(() => '(no #main)');
+      const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
+      throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
+    });
     await upload(page, [big]);
     await page.locator('#files li', { hasText: 'cancel.bin' }).locator('button.download:not([disabled])').waitFor();
     await ctx.close();
