@@ -99,13 +99,19 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
 
-  test('two browsers racing for the first upload: exactly one owner', async () => {
-    const folder = await createFolder(fx.server.baseUrl, 'share', 'Race');
+  /** A new empty folder open in two browsers, both still unclaimed, and one small file for each to upload. */
+  async function twoBrowsersOnANewFolder(mode: string, title: string, prefix: string, seed: number) {
+    const folder = await createFolder(fx.server.baseUrl, mode, title);
     const contexts = await Promise.all([newContext(fx.browser), newContext(fx.browser)]);
     const pages = await Promise.all(contexts.map((c) => c.newPage()));
     await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
     await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
-    const files = [await writeTemp(fx.dir, 'r1.bin', bytes(2000, 31)), await writeTemp(fx.dir, 'r2.bin', bytes(3000, 32))];
+    const files = [await writeTemp(fx.dir, `${prefix}1.bin`, bytes(2000, seed)), await writeTemp(fx.dir, `${prefix}2.bin`, bytes(3000, seed + 1))];
+    return { folder, contexts, pages, files };
+  }
+
+  test('two browsers racing for the first upload: exactly one owner', async () => {
+    const { folder, contexts, pages, files } = await twoBrowsersOnANewFolder('share', 'Race', 'r', 31);
     await Promise.all(pages.map((p, i) => upload(p, [files[i]!])));
     // The page re-renders the role after it re-reads the folder: wait for that, then check it.
     await Promise.all(pages.map((p) => p.locator('#role:not([data-role="unclaimed"])').waitFor()));
@@ -117,12 +123,7 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
   });
 
   test('send folder race: the loser is told, and becomes a visitor without an upload control', async () => {
-    const folder = await createFolder(fx.server.baseUrl, 'send', 'Send race');
-    const contexts = await Promise.all([newContext(fx.browser), newContext(fx.browser)]);
-    const pages = await Promise.all(contexts.map((c) => c.newPage()));
-    await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
-    await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
-    const files = [await writeTemp(fx.dir, 's1.bin', bytes(2000, 33)), await writeTemp(fx.dir, 's2.bin', bytes(3000, 34))];
+    const { folder, contexts, pages, files } = await twoBrowsersOnANewFolder('send', 'Send race', 's', 33);
     await Promise.all(pages.map((p, i) => p.setInputFiles('#file-input', files[i]!)));
     const outcome = await Promise.all(
       pages.map((p) =>
