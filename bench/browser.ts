@@ -21,15 +21,15 @@
  *   npx tsx bench/browser.ts [sizeMiB=1024]
  */
 import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateResponseDirect } from '../src/contract/types.js';
-import { launchChromium, type BenchBrowser } from './chromium-cdp.js';
+import { type BenchBrowser, launchChromium } from './chromium-cdp.js';
 import { snapshot, spent } from './cpu-time.js';
-import { record, startProcess, UNLIMITED, WEBFOLDER, type BenchServer } from './support.js';
+import { type BenchServer, record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
 const MIB = 1024 * 1024;
 const CHUNK_MIB = 10;
@@ -42,7 +42,8 @@ async function writeBigFile(path: string): Promise<void> {
   for (let i = 0; i < piece.length; i++) piece[i] = (i * 2654435761) >>> 24;
   const out = createWriteStream(path);
   for (let written = 0; written < size; written += piece.length) {
-    if (!out.write(piece.subarray(0, Math.min(piece.length, size - written)))) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (!out.write(piece.subarray(0, Math.min(piece.length, size - written))))
+      await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
 }
@@ -69,7 +70,11 @@ function rawCrypto(browser: BenchBrowser, mode: 'encrypt' | 'decrypt'): Promise<
 }
 
 /** The transport's ceiling: already-encrypted-size bodies PUT, then GET, 4 at a time, no cryptography. */
-async function transportOnly(browser: BenchBrowser, server: BenchServer, webBase: string): Promise<{ putMs: number; getMs: number }> {
+async function transportOnly(
+  browser: BenchBrowser,
+  server: BenchServer,
+  webBase: string,
+): Promise<{ putMs: number; getMs: number }> {
   const res = await fetch(`${server.url}/v2/folders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -110,7 +115,11 @@ async function transportOnly(browser: BenchBrowser, server: BenchServer, webBase
  */
 async function plainDownload(browser: BenchBrowser, file: string, downloads: string): Promise<number> {
   const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(size), 'content-disposition': 'attachment; filename="plain.bin"' });
+    res.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(size),
+      'content-disposition': 'attachment; filename="plain.bin"',
+    });
     createReadStream(file, { highWaterMark: MIB }).pipe(res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -118,7 +127,9 @@ async function plainDownload(browser: BenchBrowser, file: string, downloads: str
     const { port } = server.address() as AddressInfo;
     const { finished } = await browser.nextDownload(downloads);
     const t0 = performance.now();
-    await browser.evaluate(`(() => { const a = document.createElement('a'); a.href = 'http://127.0.0.1:${port}/plain.bin'; document.body.append(a); a.click(); a.remove(); })()`);
+    await browser.evaluate(
+      `(() => { const a = document.createElement('a'); a.href = 'http://127.0.0.1:${port}/plain.bin'; document.body.append(a); a.click(); a.remove(); })()`,
+    );
     const bytes = await finished;
     if (bytes !== size) throw new Error(`plain download: ${bytes} bytes, expected ${size}`);
     return performance.now() - t0;
@@ -153,12 +164,18 @@ async function main() {
     await browser.navigate(folder.folderUrl);
     await browser.waitFor(`document.querySelector('#file-input')`);
 
-    const encBefore = await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4), before', () => rawCrypto(browser, 'encrypt'));
-    const decBefore = await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4), before', () => rawCrypto(browser, 'decrypt'));
+    const encBefore = await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4), before', () =>
+      rawCrypto(browser, 'encrypt'),
+    );
+    const decBefore = await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4), before', () =>
+      rawCrypto(browser, 'decrypt'),
+    );
     const transport = await transportOnly(browser, server, new URL(folder.folderUrl).origin);
     phases.push({ label: 'transport only: PUT encrypted-size bodies (x4)', ms: transport.putMs, cpu: '' });
     phases.push({ label: 'transport only: GET chunks (x4)', ms: transport.getMs, cpu: '' });
-    console.log(`transport only: PUT ${mbps(transport.putMs).toFixed(0)} MB/s, GET ${mbps(transport.getMs).toFixed(0)} MB/s`);
+    console.log(
+      `transport only: PUT ${mbps(transport.putMs).toFixed(0)} MB/s, GET ${mbps(transport.getMs).toFixed(0)} MB/s`,
+    );
 
     const uploadMs = await phase('site: encrypt + upload (RFC 8188, 4 parallel PUTs)', async () => {
       const t0 = performance.now();
@@ -177,9 +194,15 @@ async function main() {
       if (bytes !== size) throw new Error(`downloaded ${bytes} bytes, expected ${size}`);
       return performance.now() - t0;
     });
-    const plainMs = await phase('download manager alone: plain file, no service worker, no crypto', () => plainDownload(browser, file, downloads));
-    const encAfter = await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4), after', () => rawCrypto(browser, 'encrypt'));
-    const decAfter = await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4), after', () => rawCrypto(browser, 'decrypt'));
+    const plainMs = await phase('download manager alone: plain file, no service worker, no crypto', () =>
+      plainDownload(browser, file, downloads),
+    );
+    const encAfter = await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4), after', () =>
+      rawCrypto(browser, 'encrypt'),
+    );
+    const decAfter = await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4), after', () =>
+      rawCrypto(browser, 'decrypt'),
+    );
 
     const rawEnc = mbps((encBefore + encAfter) / 2);
     const rawDec = mbps((decBefore + decAfter) / 2);
@@ -187,8 +210,12 @@ async function main() {
     const down = mbps(downloadMs);
     const context = `Chromium ${browser.version} headless (DevTools without Network), ${sizeMiB} MiB, CHUNK_SIZE_MIB=${CHUNK_MIB}, server data on ${process.env.BENCH_DATA_DIR ?? tmpdir()}`;
     await record(`browser: ${context}`);
-    await record(`browser: encrypt+upload ${up.toFixed(0)} MB/s vs raw encrypt ${rawEnc.toFixed(0)} MB/s -> ratio ${(up / rawEnc).toFixed(2)} (target >= 0.7); vs transport-only PUT ${(up / mbps(transport.putMs)).toFixed(2)}`);
-    await record(`browser: download+decrypt ${down.toFixed(0)} MB/s vs raw decrypt ${rawDec.toFixed(0)} MB/s -> ratio ${(down / rawDec).toFixed(2)} (target >= 0.7); vs transport-only GET ${(down / mbps(transport.getMs)).toFixed(2)}; vs the download manager alone ${(down / mbps(plainMs)).toFixed(2)} (which is ${(mbps(plainMs) / rawDec).toFixed(2)} of raw decrypt)`);
+    await record(
+      `browser: encrypt+upload ${up.toFixed(0)} MB/s vs raw encrypt ${rawEnc.toFixed(0)} MB/s -> ratio ${(up / rawEnc).toFixed(2)} (target >= 0.7); vs transport-only PUT ${(up / mbps(transport.putMs)).toFixed(2)}`,
+    );
+    await record(
+      `browser: download+decrypt ${down.toFixed(0)} MB/s vs raw decrypt ${rawDec.toFixed(0)} MB/s -> ratio ${(down / rawDec).toFixed(2)} (target >= 0.7); vs transport-only GET ${(down / mbps(transport.getMs)).toFixed(2)}; vs the download manager alone ${(down / mbps(plainMs)).toFixed(2)} (which is ${(mbps(plainMs) / rawDec).toFixed(2)} of raw decrypt)`,
+    );
     for (const p of phases) if (p.cpu) await record(`browser: cpu during "${p.label}": ${p.cpu}`);
   } finally {
     await browser.close();

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,10 @@ const ARGS = [
 ];
 
 /** Chromium writes its DevTools port and the browser target's path to this file once it listens. */
-async function devToolsEndpoint(userDataDir: string, child: ChildProcess): Promise<{ port: number; browserPath: string }> {
+async function devToolsEndpoint(
+  userDataDir: string,
+  child: ChildProcess,
+): Promise<{ port: number; browserPath: string }> {
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`chromium exited with ${child.exitCode}`);
     try {
@@ -88,8 +91,13 @@ export async function launchChromium(): Promise<BenchBrowser> {
   const page = await CDP({ port, target: pageTarget.id });
 
   const evaluate = async <T>(expression: string): Promise<T> => {
-    const { result, exceptionDetails } = await page.Runtime.evaluate({ expression, awaitPromise: true, returnByValue: true });
-    if (exceptionDetails) throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    const { result, exceptionDetails } = await page.Runtime.evaluate({
+      expression,
+      awaitPromise: true,
+      returnByValue: true,
+    });
+    if (exceptionDetails)
+      throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
     return result.value as T;
   };
   const waitFor = async (expression: string, timeoutMs = 60_000) => {
@@ -117,11 +125,21 @@ export async function launchChromium(): Promise<BenchBrowser> {
       await page.DOM.setFileInputFiles({ nodeId, files: [...paths] });
     },
     async nextDownload(dir) {
-      await browserClient.Browser.setDownloadBehavior({ behavior: 'allowAndName', downloadPath: dir, eventsEnabled: true });
+      await browserClient.Browser.setDownloadBehavior({
+        behavior: 'allowAndName',
+        downloadPath: dir,
+        eventsEnabled: true,
+      });
       const finished = new Promise<number>((resolve, reject) => {
         const off = browserClient.Browser.downloadProgress((event) => {
-          if (event.state === 'completed') (off(), resolve(event.receivedBytes));
-          if (event.state === 'canceled') (off(), reject(new Error('the download was cancelled')));
+          if (event.state === 'completed') {
+            off();
+            resolve(event.receivedBytes);
+          }
+          if (event.state === 'canceled') {
+            off();
+            reject(new Error('the download was cancelled'));
+          }
         });
       });
       return { finished };

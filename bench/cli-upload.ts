@@ -30,7 +30,7 @@ const ROOT = new URL('../', import.meta.url).pathname;
 const SIZE = Number(process.env.BENCH_SIZE_MIB ?? 2048) * MIB;
 const CONCURRENCY = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-let serverOutput = () => "";
+let serverOutput = () => '';
 
 async function makeFile(path: string, size: number): Promise<void> {
   const handle = await open(path, 'w');
@@ -70,7 +70,11 @@ async function rawPut(server: string, size: number): Promise<number> {
       const n = next++;
       const p = n < file.chunks ? file.chunkSize : size - file.chunkSize * (file.chunks - 1);
       const chunk = body.subarray(0, encryptedLength(p));
-      const put = await fetch(chunkUrl(file.uploadUrls, n), { method: 'PUT', headers: { ...file.uploadUrls.headers, 'Content-Length': String(chunk.length) }, body: chunk });
+      const put = await fetch(chunkUrl(file.uploadUrls, n), {
+        method: 'PUT',
+        headers: { ...file.uploadUrls.headers, 'Content-Length': String(chunk.length) },
+        body: chunk,
+      });
       if (!put.ok) throw new Error(`PUT ${n}: ${put.status} ${await put.text()}\n${serverOutput()}`);
       await put.arrayBuffer();
     }
@@ -95,15 +99,35 @@ let cliPeakRss = 0;
 
 async function cliUpload(server: string, path: string, size: number, stateDir: string): Promise<number> {
   const hook = join(stateDir, '..', 'maxrss-hook.mjs');
-  await writeFile(hook, "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
+  await writeFile(
+    hook,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the hook's own source, a template literal
+    "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
+  );
   let stderr = '';
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', hook, join(ROOT, 'src/client/cli.ts'), 'upload', path, '--json', '--quiet', '--concurrency', String(CONCURRENCY)], {
-      cwd: ROOT,
-      env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        hook,
+        join(ROOT, 'src/client/cli.ts'),
+        'upload',
+        path,
+        '--json',
+        '--quiet',
+        '--concurrency',
+        String(CONCURRENCY),
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('exit', resolve);
   });
@@ -117,12 +141,19 @@ const mbs = (bytesPerSecond: number) => `${(bytesPerSecond / MIB).toFixed(0)} Mi
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'webfolder-bench-client-'));
   const dataDir = join(work, 'data');
-  const server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', RATE_LIMIT_CHUNK: '1000000', RATE_LIMIT_CREATE: '100000', RATE_LIMIT_STATUS: '100000' });
+  const server = await spawnServer({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_CHUNK: '1000000',
+    RATE_LIMIT_CREATE: '100000',
+    RATE_LIMIT_STATUS: '100000',
+  });
   serverOutput = () => server.output().slice(-3000);
   // Frees the disk between runs: every folder's chunks, but not the store's .incoming directory.
   const clearBlobs = async () => {
     const blobs = join(dataDir, 'blobs');
-    for (const name of await readdir(blobs)) if (name !== '.incoming') await rm(join(blobs, name), { recursive: true, force: true });
+    for (const name of await readdir(blobs))
+      if (name !== '.incoming') await rm(join(blobs, name), { recursive: true, force: true });
   };
   try {
     const file = join(work, 'payload.bin');
@@ -130,7 +161,9 @@ async function main(): Promise<void> {
     await makeFile(file, SIZE);
     // Warm-up (JIT, connections) on a small upload, not measured.
     await rawPut(server.baseUrl, 64 * MIB);
-    await libraryUpload(server.baseUrl, file, SIZE).catch(() => 0).then(() => undefined);
+    await libraryUpload(server.baseUrl, file, SIZE)
+      .catch(() => 0)
+      .then(() => undefined);
     await clearBlobs();
 
     // Rounds of raw, library, CLI, interleaved: on a shared machine each method's best round is the
@@ -142,15 +175,21 @@ async function main(): Promise<void> {
       samples.raw.push(await rawPut(server.baseUrl, SIZE));
       cpu.raw.push(lastCpuSeconds);
       await clearBlobs();
-      process.stdout.write(`round ${round}: raw PUT ${mbs(samples.raw.at(-1)!)} (client CPU ${cpu.raw.at(-1)!.toFixed(1)} s)\n`);
+      process.stdout.write(
+        `round ${round}: raw PUT ${mbs(samples.raw.at(-1)!)} (client CPU ${cpu.raw.at(-1)!.toFixed(1)} s)\n`,
+      );
       samples.lib.push(await libraryUpload(server.baseUrl, file, SIZE));
       cpu.lib.push(lastCpuSeconds);
       await clearBlobs();
-      process.stdout.write(`round ${round}: library ${mbs(samples.lib.at(-1)!)} (client CPU ${cpu.lib.at(-1)!.toFixed(1)} s)\n`);
+      process.stdout.write(
+        `round ${round}: library ${mbs(samples.lib.at(-1)!)} (client CPU ${cpu.lib.at(-1)!.toFixed(1)} s)\n`,
+      );
       samples.cli.push(await cliUpload(server.baseUrl, file, SIZE, join(work, 'state')));
       rss.push(cliPeakRss);
       await clearBlobs();
-      process.stdout.write(`round ${round}: cli ${mbs(samples.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`);
+      process.stdout.write(
+        `round ${round}: cli ${mbs(samples.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
+      );
     }
     const best = (xs: number[]) => Math.max(...xs);
     const raw = best(samples.raw);

@@ -1,5 +1,5 @@
-import autocannon from 'autocannon';
 import { rm } from 'node:fs/promises';
+import autocannon from 'autocannon';
 import { tempDir } from '../test/support/server.js';
 import { ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
@@ -12,8 +12,16 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS_PER_ROUND ?? 5);
 
 async function load(url: string): Promise<number> {
-  const result = await autocannon({ url: `${url}/v2/folders`, method: 'POST', connections: 50, duration: SECONDS, headers: { 'content-type': 'application/json' }, body: '{"title":"bench","mode":"send"}' });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const result = await autocannon({
+    url: `${url}/v2/folders`,
+    method: 'POST',
+    connections: 50,
+    duration: SECONDS,
+    headers: { 'content-type': 'application/json' },
+    body: '{"title":"bench","mode":"send"}',
+  });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 

@@ -55,8 +55,14 @@ function medianThroughput(times: number[]): number {
   const sorted = [...times].sort((a, b) => a - b);
   return plaintext.length / sorted[Math.floor(sorted.length / 2)]! / 1e6;
 }
-const results = Object.fromEntries(names.map((name) => [name, medianThroughput(wallSeconds[name])])) as Record<Case, number>;
-const perCpu = Object.fromEntries(names.map((name) => [name, medianThroughput(cpuSeconds[name])])) as Record<Case, number>;
+const results = Object.fromEntries(names.map((name) => [name, medianThroughput(wallSeconds[name])])) as Record<
+  Case,
+  number
+>;
+const perCpu = Object.fromEntries(names.map((name) => [name, medianThroughput(cpuSeconds[name])])) as Record<
+  Case,
+  number
+>;
 
 const mbps = (value: number) => `${value.toFixed(0).padStart(6)} MB/s`;
 console.log(`chunk of ${mebibytes} MiB, median of ${rounds} rounds, Node ${process.version}`);

@@ -4,7 +4,7 @@ import type { CreateResponseDirect } from '../src/contract/types.js';
 import { encryptedLength, MIB } from '../src/domain/chunk-plan.js';
 import { chunkUrl, plainLength } from '../test/support/api.js';
 import { tempDir } from '../test/support/server.js';
-import { peakRss, ratioLine, record, startProcess, UNLIMITED, WEBFOLDER, type BenchServer } from './support.js';
+import { type BenchServer, peakRss, ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
 /**
  * Chunk ingest: a 2 GiB file (10 MiB chunks, encrypted lengths) PUT in 4 parallel streams to
@@ -40,7 +40,9 @@ async function send(url: string, headers: Record<string, string>, bytes: Uint8Ar
 const bodyFor = (n: number) => body.subarray(0, encryptedLength(plainLength(FILE_SIZE, CHUNK, n)));
 
 async function rawRun(server: BenchServer): Promise<number> {
-  const seconds = await parallel(chunks, (n) => send(`${server.url}/chunk/${n}`, { 'content-type': 'application/octet-stream' }, bodyFor(n)));
+  const seconds = await parallel(chunks, (n) =>
+    send(`${server.url}/chunk/${n}`, { 'content-type': 'application/octet-stream' }, bodyFor(n)),
+  );
   return FILE_SIZE / MIB / seconds;
 }
 
@@ -53,7 +55,9 @@ async function webfolderRun(server: BenchServer): Promise<number> {
   const created = (await res.json()) as CreateResponseDirect;
   const file = created.files[0]!;
   if (file.chunkSize !== CHUNK) throw new Error(`unexpected chunk size ${file.chunkSize}`);
-  const seconds = await parallel(file.chunks, (n) => send(chunkUrl(file.uploadUrls, n), file.uploadUrls.headers, bodyFor(n)));
+  const seconds = await parallel(file.chunks, (n) =>
+    send(chunkUrl(file.uploadUrls, n), file.uploadUrls.headers, bodyFor(n)),
+  );
   return FILE_SIZE / MIB / seconds;
 }
 
@@ -64,15 +68,30 @@ const rawDurable = await startProcess('bench/baselines/raw-ingest.ts', { DATA_DI
 try {
   // Two rounds in opposite orders, averaged: drift on a shared machine hits every server alike.
   const runs = { raw: [] as number[], ours: [] as number[], rawDurable: [] as number[] };
-  const round = [() => rawRun(raw).then((v) => runs.raw.push(v)), () => webfolderRun(webfolder).then((v) => runs.ours.push(v)), () => rawRun(rawDurable).then((v) => runs.rawDurable.push(v))];
+  const round = [
+    () => rawRun(raw).then((v) => runs.raw.push(v)),
+    () => webfolderRun(webfolder).then((v) => runs.ours.push(v)),
+    () => rawRun(rawDurable).then((v) => runs.rawDurable.push(v)),
+  ];
   for (const step of round) await step();
   for (const step of [...round].reverse()) await step();
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const [rawSpeed, ours, rawDurableSpeed] = [mean(runs.raw), mean(runs.ours), mean(runs.rawDurable)];
   const rss = await peakRss(webfolder.child.pid!);
-  await record(ratioLine(`ingest ${FILE_SIZE / MIB} MiB, ${STREAMS} streams, vs raw stream-to-file`, ours, rawSpeed, 'MiB/s', 0.9));
-  await record(ratioLine(`ingest ${FILE_SIZE / MIB} MiB, ${STREAMS} streams, vs raw stream-to-file + fsync`, ours, rawDurableSpeed, 'MiB/s'));
-  await record(`peak RSS of webfolder during the upload: ${(rss / MIB).toFixed(0)} MiB (target < 200 MB: ${rss < 200e6 ? 'met' : 'NOT met'})`);
+  await record(
+    ratioLine(`ingest ${FILE_SIZE / MIB} MiB, ${STREAMS} streams, vs raw stream-to-file`, ours, rawSpeed, 'MiB/s', 0.9),
+  );
+  await record(
+    ratioLine(
+      `ingest ${FILE_SIZE / MIB} MiB, ${STREAMS} streams, vs raw stream-to-file + fsync`,
+      ours,
+      rawDurableSpeed,
+      'MiB/s',
+    ),
+  );
+  await record(
+    `peak RSS of webfolder during the upload: ${(rss / MIB).toFixed(0)} MiB (target < 200 MB: ${rss < 200e6 ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await Promise.all([webfolder.stop(), raw.stop(), rawDurable.stop()]);
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));

@@ -1,6 +1,6 @@
-import autocannon from 'autocannon';
 import { rm } from 'node:fs/promises';
-import { spawnServer, tempDir, type SpawnedServer } from '../test/support/server.js';
+import autocannon from 'autocannon';
+import { type SpawnedServer, spawnServer, tempDir } from '../test/support/server.js';
 import { isUnavailable, startPostgres } from '../test/support/services.js';
 
 /**
@@ -22,7 +22,10 @@ const UNLIMITED = { RATE_LIMIT_CREATE: '100000000', RATE_LIMIT_STATUS: '10000000
 
 const BODIES = {
   'empty folder': '{"title":"bench","mode":"send"}',
-  'direct upload, 1 file of 100 MiB': JSON.stringify({ encryption: { ske: 'bench' }, files: [{ filename: 'bench', filesize: 100 * 1024 * 1024 }] }),
+  'direct upload, 1 file of 100 MiB': JSON.stringify({
+    encryption: { ske: 'bench' },
+    files: [{ filename: 'bench', filesize: 100 * 1024 * 1024 }],
+  }),
 };
 
 async function load(server: SpawnedServer, body: string): Promise<number> {
@@ -34,7 +37,8 @@ async function load(server: SpawnedServer, body: string): Promise<number> {
     headers: { 'content-type': 'application/json' },
     body,
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.baseUrl}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${server.baseUrl}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -60,7 +64,9 @@ try {
       b.push(await load(pg, body));
     }
     const [s, p] = [median(a), median(b)];
-    console.log(`create (${kind}): PostgreSQL ${p.toFixed(0)} req/s, SQLite ${s.toFixed(0)} req/s -> ratio PostgreSQL/SQLite ${(p / s).toFixed(2)}`);
+    console.log(
+      `create (${kind}): PostgreSQL ${p.toFixed(0)} req/s, SQLite ${s.toFixed(0)} req/s -> ratio PostgreSQL/SQLite ${(p / s).toFixed(2)}`,
+    );
   }
 } finally {
   await Promise.all([sqlite.stop(), pg.stop()]);

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import type { CreateResponseDirect } from '../src/contract/types.js';
 import { encryptedLength } from '../src/domain/chunk-plan.js';
 import { chunkUrl, plainLength } from '../test/support/api.js';
-import { spawnServer, tempDir, type SpawnedServer } from '../test/support/server.js';
+import { type SpawnedServer, spawnServer, tempDir } from '../test/support/server.js';
 import { isUnavailable, startS3 } from '../test/support/services.js';
 
 /**
@@ -27,7 +27,10 @@ const filesize = FILE_MIB * MIB;
 const bodies = new Map<number, Buffer>();
 function bodyFor(length: number): Buffer {
   let body = bodies.get(length);
-  if (!body) bodies.set(length, (body = randomBytes(length)));
+  if (!body) {
+    body = randomBytes(length);
+    bodies.set(length, body);
+  }
   return body;
 }
 
@@ -48,7 +51,11 @@ async function ingest(server: SpawnedServer): Promise<number> {
     Array.from({ length: PARALLEL }, async () => {
       for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
         const body = bodyFor(encryptedLength(plainLength(filesize, file.chunkSize, n)));
-        const put = await fetch(chunkUrl(file.uploadUrls, n), { method: 'PUT', headers: file.uploadUrls.headers, body: body as unknown as BodyInit });
+        const put = await fetch(chunkUrl(file.uploadUrls, n), {
+          method: 'PUT',
+          headers: file.uploadUrls.headers,
+          body: body as unknown as BodyInit,
+        });
         await put.arrayBuffer();
         if (put.status !== 200) throw new Error(`chunk ${n}: ${put.status}`);
         bytes += body.length;
@@ -56,7 +63,9 @@ async function ingest(server: SpawnedServer): Promise<number> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  const status = await fetch(`${server.baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`);
+  const status = await fetch(
+    `${server.baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`,
+  );
   const progress = (await status.json()) as { complete: boolean };
   if (!progress.complete) throw new Error('upload not complete after every chunk was sent');
   return bytes / MIB / seconds;
@@ -70,7 +79,12 @@ if (isUnavailable(s3)) {
   process.exit(1);
 }
 const dirs = [await tempDir('webfolder-bench-'), await tempDir('webfolder-bench-')];
-const common = { ...UNLIMITED, CHUNK_SIZE_MIB: String(CHUNK_SIZE_MIB), SWEEP_INTERVAL_SECONDS: '3600', LOG_LEVEL: 'error' };
+const common = {
+  ...UNLIMITED,
+  CHUNK_SIZE_MIB: String(CHUNK_SIZE_MIB),
+  SWEEP_INTERVAL_SECONDS: '3600',
+  LOG_LEVEL: 'error',
+};
 const local = await spawnServer({ ...common, DATA_DIR: dirs[0]! });
 const viaS3 = await spawnServer({ ...common, DATA_DIR: dirs[1]!, ...s3.env(s3.freshBucket()) });
 try {

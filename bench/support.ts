@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '../test/support/server.js';
@@ -49,7 +49,11 @@ export async function startProcess(script: string, env: Record<string, string>):
 }
 
 /** Generous limits: benchmarks measure throughput, not the rate limiter's refusals. */
-export const UNLIMITED = { RATE_LIMIT_CREATE: '100000000', RATE_LIMIT_STATUS: '100000000', RATE_LIMIT_CHUNK: '100000000' };
+export const UNLIMITED = {
+  RATE_LIMIT_CREATE: '100000000',
+  RATE_LIMIT_STATUS: '100000000',
+  RATE_LIMIT_CHUNK: '100000000',
+};
 
 /** Peak resident set size (VmHWM) of a process, in bytes. */
 export async function peakRss(pid: number): Promise<number> {
@@ -60,7 +64,8 @@ export async function peakRss(pid: number): Promise<number> {
 
 export function ratioLine(name: string, value: number, baseline: number, unit: string, target?: number): string {
   const ratio = value / baseline;
-  const verdict = target === undefined ? '' : ratio >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
+  const verdict =
+    target === undefined ? '' : ratio >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
   return `${name}: ${value.toFixed(1)} ${unit} vs baseline ${baseline.toFixed(1)} ${unit} -> ratio ${ratio.toFixed(2)}${verdict}`;
 }
 

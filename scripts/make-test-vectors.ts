@@ -6,8 +6,9 @@
  * Node (test/crypto/vectors.test.ts) and in the browser. Request-mode vectors have no reference
  * library: they are webfolder's own output, kept so that any change to that format is noticed.
  */
-import { writeFileSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { base64Encode, base64UrlEncode, deriveOwnerCredentials, sealSecret } from '../src/crypto/index.js';
 import { referenceEncrypt, referenceEncryptText } from '../test/crypto/wormhole-reference.js';
 import { vectorPlaintext } from '../test/vectors/pattern.js';
@@ -66,7 +67,8 @@ const vectors = {
   encodings: {
     secret: 'base64url without padding (16 bytes)',
     ciphertextBase64: 'standard base64 with padding',
-    textValue: 'standard base64 with padding of the RFC 8188 message of the UTF-8 text, as file.kiwi clients write filename, mimetype and ske',
+    textValue:
+      'standard base64 with padding of the RFC 8188 message of the UTF-8 text, as file.kiwi clients write filename, mimetype and ske',
   },
   chunks,
   texts,

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
+# Lint and format (Biome): the code base stays clean under them.
+npx biome ci .
 npx tsc -p tsconfig.json --noEmit
 # The browser site: type-checked and built into dist/web, which the server and the site tests serve.
 npm run --silent build:web

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BlobStore } from './blobs/blob-store.js';
 import { LocalBlobStore } from './blobs/local/local-blob-store.js';
@@ -30,7 +30,11 @@ export async function openBlobStore(config: Config, clock: () => number): Promis
     return S3BlobStore.open(config.s3, clock);
   }
   const secret = config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
-  return LocalBlobStore.open(join(config.dataDir, 'blobs'), new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`), clock);
+  return LocalBlobStore.open(
+    join(config.dataDir, 'blobs'),
+    new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`),
+    clock,
+  );
 }
 
 /** The local backend's HMAC key, generated once and kept (mode 0600) so that URLs survive restarts. */

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { type Config, ConfigError, loadConfig } from './config/config.js';
 import { buildServer } from './server.js';
 
 /** `node dist/src/main.js [--port 8080 ...]`: starts the service on the configured backends. */
@@ -24,10 +24,16 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   await server.app.listen({ port: config.port, host: config.host });
-  server.app.log.info({ baseUrl: config.baseUrl, webUrl: config.webUrl, docsUrl: config.docsUrl, dataDir: config.dataDir }, 'webfolder is ready');
+  server.app.log.info(
+    { baseUrl: config.baseUrl, webUrl: config.webUrl, docsUrl: config.docsUrl, dataDir: config.dataDir },
+    'webfolder is ready',
+  );
 }
 
-const isEntryPoint = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/main.js') || process.argv[1]?.endsWith('/main.ts');
+const isEntryPoint =
+  import.meta.url === `file://${process.argv[1]}` ||
+  process.argv[1]?.endsWith('/main.js') ||
+  process.argv[1]?.endsWith('/main.ts');
 if (isEntryPoint) {
   main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`webfolder: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -39,7 +39,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   const services: Services = { config, store, blobs, clock };
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
     : null;
 
   const app = Fastify({

@@ -22,7 +22,12 @@ function serviceWorker(): Plugin {
           outDir,
           emptyOutDir: false,
           target: 'es2022',
-          lib: { entry: here('./src/sw.ts'), formats: ['iife'], name: 'webfolderServiceWorker', fileName: () => 'sw.js' },
+          lib: {
+            entry: here('./src/sw.ts'),
+            formats: ['iife'],
+            name: 'webfolderServiceWorker',
+            fileName: () => 'sw.js',
+          },
         },
       });
     },

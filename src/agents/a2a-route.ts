@@ -12,15 +12,25 @@ import type { GateFor } from './create-gate.js';
  * JSON-RPC parse error (-32700), and every refusal, including Fastify's own (too large, wrong media
  * type, rate limited), answers in JSON-RPC's error shape with a 4xx status.
  */
-export async function a2aRoutes(app: FastifyInstance, { services, gateFor }: { services: Services; gateFor: GateFor }): Promise<void> {
+export async function a2aRoutes(
+  app: FastifyInstance,
+  { services, gateFor }: { services: Services; gateFor: GateFor },
+): Promise<void> {
   const { config } = services;
   const card = JSON.stringify(agentCardDocument(config));
-  const a2a = createA2aService(services, coreAgentCard(config), (error) => app.log.error({ err: error }, 'a2a request failed'));
+  const a2a = createA2aService(services, coreAgentCard(config), (error) =>
+    app.log.error({ err: error }, 'a2a request failed'),
+  );
 
   app.removeAllContentTypeParsers();
-  const asText = (_request: unknown, body: string, done: (error: Error | null, body?: unknown) => void) => done(null, body);
+  const asText = (_request: unknown, body: string, done: (error: Error | null, body?: unknown) => void) =>
+    done(null, body);
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxJsonBodyBytes }, asText);
-  app.addContentTypeParser(/^application\/[a-z0-9.+-]*\+json$/, { parseAs: 'string', bodyLimit: config.maxJsonBodyBytes }, asText);
+  app.addContentTypeParser(
+    /^application\/[a-z0-9.+-]*\+json$/,
+    { parseAs: 'string', bodyLimit: config.maxJsonBodyBytes },
+    asText,
+  );
 
   app.setErrorHandler((error, request, reply) => {
     const { status, message } = classify(error as Error);
@@ -30,10 +40,22 @@ export async function a2aRoutes(app: FastifyInstance, { services, gateFor }: { s
     // not bound by that and gives the precise status, as the MCP SDK does.
     const tooLarge = (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
     const httpStatus = status >= 500 ? 500 : wrongType ? 415 : tooLarge ? 413 : status;
-    const code = status >= 500 ? -32603 : wrongType ? -32005 : status === 429 ? -32000 : message.includes('valid JSON') ? -32700 : -32600;
+    const code =
+      status >= 500
+        ? -32603
+        : wrongType
+          ? -32005
+          : status === 429
+            ? -32000
+            : message.includes('valid JSON')
+              ? -32700
+              : -32600;
     if (!request.raw.complete) reply.header('connection', 'close');
     addRetryAfter(error, reply);
-    return reply.status(httpStatus).type('application/json; charset=utf-8').send(rpcError(null, code, message));
+    return reply
+      .status(httpStatus)
+      .type('application/json; charset=utf-8')
+      .send(rpcError(null, code, message));
   });
 
   app.get('/.well-known/agent-card.json', limitedBy('agents'), async (_request, reply) => {
@@ -47,8 +69,12 @@ export async function a2aRoutes(app: FastifyInstance, { services, gateFor }: { s
     try {
       body = parseJson(text);
     } catch (error) {
-      const detail = error instanceof SyntaxError && error.message.includes('__proto__') ? ': __proto__ keys are not allowed' : '';
-      return reply.status(400).type('application/json; charset=utf-8').send(rpcError(null, -32700, `body is not valid JSON${detail}`));
+      const detail =
+        error instanceof SyntaxError && error.message.includes('__proto__') ? ': __proto__ keys are not allowed' : '';
+      return reply
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .send(rpcError(null, -32700, `body is not valid JSON${detail}`));
     }
     const answer = await a2a.handle(body, request.headers, gateFor(request));
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);

@@ -1,25 +1,33 @@
-import { Role, TaskState, type AgentCard, type Message, type Part, type Task } from '@a2a-js/sdk';
+import { randomUUID } from 'node:crypto';
+import { type AgentCard, type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { RequestMalformedError, TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import {
   AgentEvent,
+  type AgentExecutor,
   DefaultRequestHandler,
+  defaultServerCallContextBuilder,
+  type ExecutionEventBus,
   InMemoryTaskStore,
   JsonRpcTransportHandler,
-  UnauthenticatedUser,
-  defaultServerCallContextBuilder,
-  validateVersion,
-  type AgentExecutor,
-  type ExecutionEventBus,
   type RequestContext,
   type ServerCallContext,
+  UnauthenticatedUser,
+  validateVersion,
 } from '@a2a-js/sdk/server';
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
-import { randomUUID } from 'node:crypto';
 import type { Services } from '../app/services.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
 import type { CreateGate } from './create-gate.js';
-import { createFolderForAgent, checkIntent, dataIntent, handoffText, isAppError, parseTextIntent, type FolderIntent } from './folder-intent.js';
+import {
+  checkIntent,
+  createFolderForAgent,
+  dataIntent,
+  type FolderIntent,
+  handoffText,
+  isAppError,
+  parseTextIntent,
+} from './folder-intent.js';
 
 /**
  * A2A JSON-RPC on @a2a-js/sdk's framework-free pieces: one DefaultRequestHandler behind the 1.0
@@ -34,7 +42,10 @@ const STATE_INTENT = 'webfolder.intent';
 /** Reads title and mode from the message: data parts win over what plain text says. */
 export function intentFromMessage(message: Message | undefined): FolderIntent {
   const parts = message?.parts ?? [];
-  if (parts.length === 0) throw new RequestMalformedError('the message has no parts: send text such as "create a share folder called Holiday photos" or a data part {"title": ..., "mode": ...}');
+  if (parts.length === 0)
+    throw new RequestMalformedError(
+      'the message has no parts: send text such as "create a share folder called Holiday photos" or a data part {"title": ..., "mode": ...}',
+    );
   let fromText: FolderIntent = {};
   let fromData: FolderIntent = {};
   for (const part of parts) {
@@ -82,7 +93,9 @@ class FolderExecutor implements AgentExecutor {
       // Checked input cannot fail here except through our own fault (store down): answer with a
       // failed task that says so, without internal details.
       if (!isAppError(error)) this.onInternalError(error);
-      const reason = isAppError(error) ? error.message : 'internal error: the folder could not be created, try again later';
+      const reason = isAppError(error)
+        ? error.message
+        : 'internal error: the folder could not be created, try again later';
       bus.publish(AgentEvent.task(failedTask(request, reason)));
     }
     bus.finished();
@@ -122,8 +135,12 @@ function failedTask(request: RequestContext, reason: string): Task {
  * is too long, unknown fields) is an A2A error (-32602 with the reason) rather than a failed task.
  */
 class FolderRequestHandler extends DefaultRequestHandler {
-  override async sendMessage(params: Parameters<DefaultRequestHandler['sendMessage']>[0], context: ServerCallContext): Promise<Message | Task> {
-    if (params.message?.taskId) throw new RequestMalformedError('this agent does not continue tasks: send a new message without taskId');
+  override async sendMessage(
+    params: Parameters<DefaultRequestHandler['sendMessage']>[0],
+    context: ServerCallContext,
+  ): Promise<Message | Task> {
+    if (params.message?.taskId)
+      throw new RequestMalformedError('this agent does not continue tasks: send a new message without taskId');
     let intent: FolderIntent;
     try {
       intent = intentFromMessage(params.message);
@@ -148,8 +165,16 @@ export interface A2aService {
 
 const A2A_VERSION_HEADER = 'a2a-version';
 
-export function createA2aService(services: Services, card: AgentCard, onInternalError: (error: unknown) => void): A2aService {
-  const requestHandler = new FolderRequestHandler(card, new InMemoryTaskStore(), new FolderExecutor(services, onInternalError));
+export function createA2aService(
+  services: Services,
+  card: AgentCard,
+  onInternalError: (error: unknown) => void,
+): A2aService {
+  const requestHandler = new FolderRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    new FolderExecutor(services, onInternalError),
+  );
   const v1 = new JsonRpcTransportHandler(requestHandler);
   const v03 = new LegacyJsonRpcTransportHandler(requestHandler);
 
@@ -157,19 +182,28 @@ export function createA2aService(services: Services, card: AgentCard, onInternal
     async handle(body, headers, gate) {
       const id = rpcId(body);
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        return { status: 400, body: rpcError(id, -32600, 'the request must be one JSON-RPC 2.0 request object (batches are not supported)') };
+        return {
+          status: 400,
+          body: rpcError(id, -32600, 'the request must be one JSON-RPC 2.0 request object (batches are not supported)'),
+        };
       }
       const method = (body as { method?: unknown }).method;
       const header = headers[A2A_VERSION_HEADER];
       const versionHeader = (Array.isArray(header) ? header[0] : header)?.trim() || undefined;
       // No header means 0.3 (A2A's rule), but a 1.0 method name without the header is plainly a
       // 1.0 call: route it there rather than answer "method not found".
-      const requestedVersion = versionHeader ?? (isV1JsonRpcMethod(method) && !isLegacyJsonRpcMethod(method) ? '1.0' : '0.3');
+      const requestedVersion =
+        versionHeader ?? (isV1JsonRpcMethod(method) && !isLegacyJsonRpcMethod(method) ? '1.0' : '0.3');
       const legacy = requestedVersion === '0.3' || requestedVersion === '0.3.0';
-      const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+      const mapError = legacy
+        ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+        : JsonRpcTransportHandler.mapToJSONRPCError;
       if ((method === 'SendMessage' || method === 'message/send') && !('id' in body)) {
         // A notification gets no answer, so a folder created by one could never reach anyone.
-        return { status: 400, body: rpcError(null, -32600, 'SendMessage / message/send must be a request with an id, not a notification') };
+        return {
+          status: 400,
+          body: rpcError(null, -32600, 'SendMessage / message/send must be a request with an id, not a notification'),
+        };
       }
       // A send is a create attempt: it counts against the create budget like POST /v2/folders does
       // (attempts, refused or not), and an exhausted budget is HTTP 429 as on the REST API.
@@ -183,7 +217,12 @@ export function createA2aService(services: Services, card: AgentCard, onInternal
       }
       try {
         validateVersion(legacy ? '0.3' : requestedVersion, card, 'JSONRPC');
-        const context = defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: {}, requestedVersion: legacy ? '0.3' : requestedVersion });
+        const context = defaultServerCallContextBuilder({
+          extensions: undefined,
+          user: new UnauthenticatedUser(),
+          headers: {},
+          requestedVersion: legacy ? '0.3' : requestedVersion,
+        });
         const result = await (legacy ? v03 : v1).handle(body as Record<string, unknown>, context);
         if (isAsyncIterable(result)) {
           // Streaming is not offered (capabilities.streaming is false); the SDK reports that as the
@@ -191,11 +230,15 @@ export function createA2aService(services: Services, card: AgentCard, onInternal
           try {
             const first = await result[Symbol.asyncIterator]().next();
             await result.return?.(undefined);
-            if (!first.done && first.value && typeof first.value === 'object' && 'error' in first.value) return { status: 200, body: first.value };
+            if (!first.done && first.value && typeof first.value === 'object' && 'error' in first.value)
+              return { status: 200, body: first.value };
           } catch (error) {
             return { status: 200, body: rpcError(id, undefined, undefined, mapError(error)) };
           }
-          return { status: 200, body: rpcError(id, -32004, 'streaming is not supported: use SendMessage (1.0) or message/send (0.3)') };
+          return {
+            status: 200,
+            body: rpcError(id, -32004, 'streaming is not supported: use SendMessage (1.0) or message/send (0.3)'),
+          };
         }
         return { status: 200, body: hideInternalErrors(result, onInternalError) };
       } catch (error) {
@@ -222,7 +265,12 @@ function rpcId(body: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
 }
 
-export function rpcError(id: string | number | null, code?: number, message?: string, error?: { code: number; message: string; data?: unknown }) {
+export function rpcError(
+  id: string | number | null,
+  code?: number,
+  message?: string,
+  error?: { code: number; message: string; data?: unknown },
+) {
   return { jsonrpc: '2.0', id, error: error ?? { code: code ?? -32603, message: message ?? 'internal error' } };
 }
 

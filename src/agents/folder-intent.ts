@@ -1,5 +1,5 @@
-import { AppError, invalid } from '../app/errors.js';
 import { createFolder } from '../app/create-folder.js';
+import { AppError, invalid } from '../app/errors.js';
 import type { Services } from '../app/services.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
 import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
@@ -86,7 +86,8 @@ export async function createFolderForAgent(services: Services, intent: FolderInt
   if (intent.mode !== undefined) body.mode = intent.mode;
   const created = await createFolder(services, body);
   // No files were given, so the use case answers with the empty-folder variant (spec 4.1).
-  if (!('folderUrlBase' in created)) throw new Error('create use case returned the direct-upload variant for an empty request');
+  if (!('folderUrlBase' in created))
+    throw new Error('create use case returned the direct-upload variant for an empty request');
   return created;
 }
 
@@ -106,7 +107,9 @@ export function parseTextIntent(text: string): FolderIntent {
   if (modeMatch) intent.mode = modeMatch[1]!.toLowerCase();
 
   const titleMatch =
-    /\b(?:called|named|titled|title[d]?\s*[:=]?|with\s+(?:the\s+)?(?:title|name))\s*[:=]?\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(.+?))\s*(?:,?\s+(?:in|with|using)\s+(?:the\s+)?["']?[a-z]+["']?\s+mode\b.*)?[.!?]*\s*$/is.exec(text.trim());
+    /\b(?:called|named|titled|title[d]?\s*[:=]?|with\s+(?:the\s+)?(?:title|name))\s*[:=]?\s*(?:"([^"]*)"|“([^”]*)”|'([^']*)'|(.+?))\s*(?:,?\s+(?:in|with|using)\s+(?:the\s+)?["']?[a-z]+["']?\s+mode\b.*)?[.!?]*\s*$/is.exec(
+      text.trim(),
+    );
   if (titleMatch) {
     const title = (titleMatch[1] ?? titleMatch[2] ?? titleMatch[3] ?? titleMatch[4] ?? '').trim();
     if (title !== '') intent.title = title;
@@ -116,7 +119,8 @@ export function parseTextIntent(text: string): FolderIntent {
 
 /** Reads a folder request from a structured (data) part. Only `title` and `mode` are accepted. */
 export function dataIntent(data: unknown): FolderIntent {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('the data part must be a JSON object with optional "title" and "mode"');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw invalid('the data part must be a JSON object with optional "title" and "mode"');
   const record = data as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     if (key !== 'title' && key !== 'mode') {
@@ -127,8 +131,10 @@ export function dataIntent(data: unknown): FolderIntent {
       );
     }
   }
-  if (record.title !== undefined && record.title !== null && typeof record.title !== 'string') throw invalid('title must be a string');
-  if (record.mode !== undefined && typeof record.mode !== 'string') throw invalid('mode must be a string ("send" or "share")');
+  if (record.title !== undefined && record.title !== null && typeof record.title !== 'string')
+    throw invalid('title must be a string');
+  if (record.mode !== undefined && typeof record.mode !== 'string')
+    throw invalid('mode must be a string ("send" or "share")');
   return {
     ...(record.title !== undefined ? { title: record.title as string | null } : {}),
     ...(record.mode !== undefined ? { mode: record.mode as string } : {}),

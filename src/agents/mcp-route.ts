@@ -16,15 +16,21 @@ import { checkHostAndOrigin, hostPolicy } from './origin-check.js';
  * this scope has no body parser that would consume it, and the handler hijacks the reply. Fastify
  * hooks still run first: the 'agents' rate limit and the Host/Origin check.
  */
-export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { services: Services; gateFor: GateFor }): Promise<void> {
+export async function mcpRoutes(
+  app: FastifyInstance,
+  { services, gateFor }: { services: Services; gateFor: GateFor },
+): Promise<void> {
   const { config } = services;
   const policy = hostPolicy(config);
 
-  const handler = createMcpHandler(() => buildMcpServer(services, (error) => app.log.error({ err: error }, 'mcp tool failed')), {
-    legacy: 'stateless',
-    maxRequestBodySize: config.maxJsonBodyBytes,
-    onerror: (error) => app.log.debug({ err: error }, 'mcp request refused'),
-  });
+  const handler = createMcpHandler(
+    () => buildMcpServer(services, (error) => app.log.error({ err: error }, 'mcp tool failed')),
+    {
+      legacy: 'stateless',
+      maxRequestBodySize: config.maxJsonBodyBytes,
+      onerror: (error) => app.log.debug({ err: error }, 'mcp request refused'),
+    },
+  );
   const nodeHandler = toNodeHandler(handler, {
     maxRequestBodySize: config.maxJsonBodyBytes,
     onerror: (error) => app.log.error({ err: error }, 'mcp adapter failed'),
@@ -61,5 +67,8 @@ export async function mcpRoutes(app: FastifyInstance, { services, gateFor }: { s
 }
 
 function sendRpcError(reply: FastifyReply, status: number, code: number, message: string) {
-  return reply.status(status).type('application/json; charset=utf-8').send({ jsonrpc: '2.0', id: null, error: { code, message } });
+  return reply
+    .status(status)
+    .type('application/json; charset=utf-8')
+    .send({ jsonrpc: '2.0', id: null, error: { code, message } });
 }

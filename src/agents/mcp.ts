@@ -1,10 +1,19 @@
-import { McpServer, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { type CallToolResult, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Services } from '../app/services.js';
-import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
+import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { currentCreateGate } from './create-gate.js';
-import { AGENT_MODES, HANDOFF_STEPS, MODE_GUIDANCE, REQUEST_MODE_REFUSAL, createFolderForAgent, handoffText, isAppError, usageGuide } from './folder-intent.js';
+import {
+  AGENT_MODES,
+  createFolderForAgent,
+  HANDOFF_STEPS,
+  handoffText,
+  isAppError,
+  MODE_GUIDANCE,
+  REQUEST_MODE_REFUSAL,
+  usageGuide,
+} from './folder-intent.js';
 
 /**
  * The MCP server: two tools over the empty-folder flow (spec 4.3). A fresh instance is built per
@@ -20,7 +29,9 @@ const createInput = z.strictObject({
     .string({ error: 'title must be a string' })
     .max(MAX_TITLE_LENGTH, { error: `title must be at most ${MAX_TITLE_LENGTH} characters` })
     .optional()
-    .describe(`Folder title shown to people who open the link (at most ${MAX_TITLE_LENGTH} characters). Defaults to a date-based title.`),
+    .describe(
+      `Folder title shown to people who open the link (at most ${MAX_TITLE_LENGTH} characters). Defaults to a date-based title.`,
+    ),
   mode: z
     .enum(AGENT_MODES, {
       // The contract allows "request" but this flow must not offer it (spec 4.1 rule 5): say why.
@@ -94,15 +105,27 @@ export function toolDefinitions() {
 export const MCP_INSTRUCTIONS = `${SERVICE_NAME} gives people a folder to upload files into. Call create_share_folder, then give the person the full folderUrl. ${HANDOFF_STEPS}`;
 
 export function buildMcpServer(services: Services, onInternalError: (error: unknown) => void): McpServer {
-  const server = new McpServer({ name: SERVICE_NAME, title: 'webfolder', version: OPENAPI_VERSION }, { instructions: MCP_INSTRUCTIONS });
+  const server = new McpServer(
+    { name: SERVICE_NAME, title: 'webfolder', version: OPENAPI_VERSION },
+    { instructions: MCP_INSTRUCTIONS },
+  );
 
   server.registerTool(
     'create_share_folder',
-    { title: CREATE_ANNOTATIONS.title, description: CREATE_DESCRIPTION, inputSchema: createInput, outputSchema: createOutput, annotations: CREATE_ANNOTATIONS },
+    {
+      title: CREATE_ANNOTATIONS.title,
+      description: CREATE_DESCRIPTION,
+      inputSchema: createInput,
+      outputSchema: createOutput,
+      annotations: CREATE_ANNOTATIONS,
+    },
     async ({ title, mode }): Promise<CallToolResult> => {
       try {
         await currentCreateGate.getStore()?.();
-        const folder = await createFolderForAgent(services, { ...(title !== undefined ? { title } : {}), ...(mode !== undefined ? { mode } : {}) });
+        const folder = await createFolderForAgent(services, {
+          ...(title !== undefined ? { title } : {}),
+          ...(mode !== undefined ? { mode } : {}),
+        });
         const output: CreateToolOutput = {
           folderUrl: folder.folderUrl,
           folderUrlBase: folder.folderUrlBase,
@@ -118,9 +141,13 @@ export function buildMcpServer(services: Services, onInternalError: (error: unkn
     },
   );
 
-  server.registerTool('get_usage_guide', { title: GUIDE_ANNOTATIONS.title, description: GUIDE_DESCRIPTION, annotations: GUIDE_ANNOTATIONS }, async () => ({
-    content: [{ type: 'text', text: usageGuide() }],
-  }));
+  server.registerTool(
+    'get_usage_guide',
+    { title: GUIDE_ANNOTATIONS.title, description: GUIDE_DESCRIPTION, annotations: GUIDE_ANNOTATIONS },
+    async () => ({
+      content: [{ type: 'text', text: usageGuide() }],
+    }),
+  );
 
   return server;
 }
@@ -129,5 +156,8 @@ export function buildMcpServer(services: Services, onInternalError: (error: unkn
 function toolError(error: unknown, onInternalError: (error: unknown) => void): CallToolResult {
   if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
   onInternalError(error);
-  return { isError: true, content: [{ type: 'text', text: 'internal error: the folder could not be created, try again later' }] };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: 'internal error: the folder could not be created, try again later' }],
+  };
 }

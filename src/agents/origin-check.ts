@@ -1,4 +1,9 @@
-import { localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import {
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import type { Config } from '../config/config.js';
 
 /**
@@ -37,7 +42,11 @@ export function hostPolicy(config: Config): HostPolicy {
 }
 
 /** Returns a refusal message, or null when Host and Origin are acceptable. */
-export function checkHostAndOrigin(policy: HostPolicy, host: string | undefined, origin: string | undefined): string | null {
+export function checkHostAndOrigin(
+  policy: HostPolicy,
+  host: string | undefined,
+  origin: string | undefined,
+): string | null {
   const h = validateHostHeader(host ?? null, policy.hosts);
   if (!h.ok) return `Host header not allowed: ${h.message}`;
   const o = validateOriginHeader(origin ?? null, policy.origins);

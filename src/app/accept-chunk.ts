@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { isChunkReceiver, type ChunkUrlQuery } from '../blobs/blob-store.js';
+import { type ChunkUrlQuery, isChunkReceiver } from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
 import { isId } from '../domain/ids.js';
 import { AppError, conflict, forbidden, invalid, notFound } from './errors.js';
@@ -32,7 +32,8 @@ export interface IncomingChunk {
  */
 export async function acceptChunk(services: Services, incoming: IncomingChunk): Promise<ChunkAccepted> {
   const { store, blobs, clock } = services;
-  if (!isChunkReceiver(blobs)) throw new AppError(404, 'this server does not receive chunks: upload to the presigned object storage URLs');
+  if (!isChunkReceiver(blobs))
+    throw new AppError(404, 'this server does not receive chunks: upload to the presigned object storage URLs');
   if (!isId(incoming.folderId)) throw invalid('folderId is malformed');
   if (!isId(incoming.fileId)) throw invalid('fileId is malformed');
   if (!/^\d{1,5}$/.test(incoming.chunk)) throw invalid('chunk number must be 1 to 5 digits');
@@ -55,7 +56,8 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
   await blobs.writeChunk(incoming, n, expectedLength, incoming.body);
   // Listing every stored chunk with its size after each write would make uploading a file of
   // n chunks cost O(n^2) stats; while fewer chunks are stored than the file has, it is not complete.
-  if ((await blobs.countChunks(incoming)) < file.chunks) return { chunk: n, bytes: expectedLength, fileComplete: false };
+  if ((await blobs.countChunks(incoming)) < file.chunks)
+    return { chunk: n, bytes: expectedLength, fileComplete: false };
   const progress = await fileProgress(services, file);
   return { chunk: n, bytes: expectedLength, fileComplete: progress.complete };
 }

@@ -1,10 +1,10 @@
+import type { CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry } from '../contract/types.js';
+import { validateCreateRequest } from '../contract/validation.js';
 import { hashToken, newFolderSecret, newId, newToken } from '../domain/ids.js';
 import { emptyFolderDeadline, folderDeleteAfter } from '../domain/lifecycle.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
-import type { CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry } from '../contract/types.js';
-import { validateCreateRequest } from '../contract/validation.js';
 import type { FolderRecord } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
 import { registerFiles } from './register-files.js';

@@ -35,7 +35,7 @@ export async function registerFiles(
   now: number,
   entries: readonly FileToRegister[],
 ): Promise<RegisteredFiles> {
-  const { config, blobs } = services;
+  const { config } = services;
   const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
   const records: FileRecord[] = entries.map((entry, position) => {
     const plan = planChunks(entry.filesize, config.chunkSizeMiB);

@@ -49,7 +49,12 @@ export async function sweep(services: Services): Promise<SweepResult> {
 }
 
 /** Runs `sweep` now and then every `intervalMs`, never overlapping itself. Returns a stop function. */
-export function startSweeper(services: Services, intervalMs: number, onError: (error: unknown) => void, onSwept?: (r: SweepResult) => void): () => Promise<void> {
+export function startSweeper(
+  services: Services,
+  intervalMs: number,
+  onError: (error: unknown) => void,
+  onSwept?: (r: SweepResult) => void,
+): () => Promise<void> {
   let running: Promise<void> | null = null;
   let stopped = false;
   const run = () => {

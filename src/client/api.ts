@@ -1,6 +1,13 @@
-import type { CreateRequest, CreateResponseDirect, CreateResponseEmpty, FileEntry, UploadStatusResponse, UploadUrls } from '../contract/types.js';
+import type {
+  CreateRequest,
+  CreateResponseDirect,
+  CreateResponseEmpty,
+  FileEntry,
+  UploadStatusResponse,
+  UploadUrls,
+} from '../contract/types.js';
 import { InputError } from './errors.js';
-import { exchange, jsonBody, type HttpOptions } from './http.js';
+import { exchange, type HttpOptions, jsonBody } from './http.js';
 
 /**
  * The two v2 operations and the chunk PUT, typed with the contract's own types (derived from the
@@ -42,7 +49,9 @@ export function apiUrl(server: string, path: string): string {
  */
 export async function createFolder(options: CreateDirectFolderOptions): Promise<CreateResponseDirect>;
 export async function createFolder(options: CreateEmptyFolderOptions): Promise<CreateResponseEmpty>;
-export async function createFolder(options: CreateEmptyFolderOptions | CreateDirectFolderOptions): Promise<CreateResponseEmpty | CreateResponseDirect> {
+export async function createFolder(
+  options: CreateEmptyFolderOptions | CreateDirectFolderOptions,
+): Promise<CreateResponseEmpty | CreateResponseDirect> {
   const body: CreateRequest = {};
   if (options.title !== undefined) body.title = options.title;
   if (options.mode !== undefined) body.mode = options.mode;
@@ -58,7 +67,11 @@ export async function createFolder(options: CreateEmptyFolderOptions | CreateDir
   const response = await exchange(
     'create folder',
     apiUrl(options.server, '/v2/folders'),
-    { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    },
     options,
   );
   return jsonBody(response, 'create folder');
@@ -74,7 +87,12 @@ export interface UploadStatusOptions extends ServerOptions {
 export async function getUploadStatus(options: UploadStatusOptions): Promise<UploadStatusResponse> {
   const query = options.uploadAuth ? `?uploadAuth=${encodeURIComponent(options.uploadAuth)}` : '';
   const path = `/v2/folders/${encodeURIComponent(options.folderId)}/files/${encodeURIComponent(options.fileId)}/upload-status${query}`;
-  const response = await exchange('upload status', apiUrl(options.server, path), { headers: { accept: 'application/json' } }, options);
+  const response = await exchange(
+    'upload status',
+    apiUrl(options.server, path),
+    { headers: { accept: 'application/json' } },
+    options,
+  );
   return jsonBody(response, 'upload status');
 }
 
@@ -84,7 +102,8 @@ export async function getUploadStatus(options: UploadStatusOptions): Promise<Upl
  */
 export function chunkUrl(urls: UploadUrls, n: number): string {
   const signature = urls.signatures[n - 1];
-  if (signature === undefined) throw new RangeError(`chunk ${n} has no signature (the file has ${urls.signatures.length} chunks)`);
+  if (signature === undefined)
+    throw new RangeError(`chunk ${n} has no signature (the file has ${urls.signatures.length} chunks)`);
   return `${urls.head}${urls.path}/${String(n).padStart(5, '0')}?${urls.tail}&X-Amz-Signature=${signature}`;
 }
 
@@ -92,9 +111,20 @@ export function chunkUrl(urls: UploadUrls, n: number): string {
  * PUTs one encrypted chunk with every header of `uploadUrls.headers` plus Content-Length (the exact
  * RFC 8188 length, which the URL's signature is bound to). Retries per `options.retry`.
  */
-export async function putChunk(urls: UploadUrls, n: number, body: Uint8Array, operation: string, options: HttpOptions = {}): Promise<void> {
+export async function putChunk(
+  urls: UploadUrls,
+  n: number,
+  body: Uint8Array,
+  operation: string,
+  options: HttpOptions = {},
+): Promise<void> {
   const headers: Record<string, string> = { ...urls.headers, 'Content-Length': String(body.byteLength) };
-  const response = await exchange(operation, chunkUrl(urls, n), { method: 'PUT', headers, body: body as BodyInit }, options);
+  const response = await exchange(
+    operation,
+    chunkUrl(urls, n),
+    { method: 'PUT', headers, body: body as BodyInit },
+    options,
+  );
   // Drain the answer so the connection can be reused (S3 answers an empty 200, ours a small JSON).
   await response.arrayBuffer().catch(() => undefined);
 }

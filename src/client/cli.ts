@@ -1,13 +1,31 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { createFolder, getUploadStatus, MODES, type Mode } from './api.js';
-import { AbortedError, InputError, LocalFileChangedError, NetworkError, ProtocolError, WebfolderClientError, WebfolderError, WrongSecretError } from './errors.js';
-import { defaultStateDir, diskFile, download, latestStateFile, readStateFile, removeStateFile, resume, writeStateFile } from './node/index.js';
+import {
+  AbortedError,
+  InputError,
+  LocalFileChangedError,
+  NetworkError,
+  ProtocolError,
+  WebfolderClientError,
+  WebfolderError,
+  WrongSecretError,
+} from './errors.js';
+import {
+  defaultStateDir,
+  diskFile,
+  download,
+  latestStateFile,
+  readStateFile,
+  removeStateFile,
+  resume,
+  writeStateFile,
+} from './node/index.js';
 import { formatBytes, ProgressView } from './progress.js';
 import { parseShareLink, redactLink, type UploadState } from './state.js';
-import { upload, type UploadEvent, type UploadResult } from './upload.js';
+import { type UploadEvent, type UploadResult, upload } from './upload.js';
 
 /**
  * The `webfolder` command. `run(argv)` returns the exit code instead of exiting, so tests and the
@@ -98,11 +116,26 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-type Flags = { server?: string; title?: string; mode?: string; concurrency?: string; retries?: string; state?: string; 'upload-auth'?: string; json: boolean; quiet: boolean; help: boolean; version: boolean };
+type Flags = {
+  server?: string;
+  title?: string;
+  mode?: string;
+  concurrency?: string;
+  retries?: string;
+  state?: string;
+  'upload-auth'?: string;
+  json: boolean;
+  quiet: boolean;
+  help: boolean;
+  version: boolean;
+};
 
 class UsageError extends Error {}
 
-export async function run(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function run(
+  argv: readonly string[],
+  io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
@@ -165,14 +198,16 @@ function serverOf(flags: Flags, io: Io): string {
 
 function modeOf(flags: Flags): Mode | undefined {
   if (flags.mode === undefined) return undefined;
-  if (!(MODES as readonly string[]).includes(flags.mode)) throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
+  if (!(MODES as readonly string[]).includes(flags.mode))
+    throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
   return flags.mode as Mode;
 }
 
 function concurrencyOf(flags: Flags): number | undefined {
   if (flags.concurrency === undefined) return undefined;
   const n = Number(flags.concurrency);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError('--concurrency must be a whole number from 1 to 64');
+  if (!Number.isInteger(n) || n < 1 || n > 64)
+    throw new UsageError('--concurrency must be a whole number from 1 to 64');
   return n;
 }
 
@@ -199,14 +234,24 @@ function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => v
 function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags, io: Io): void {
   const ownerToken = mode === 'request' ? result.uploadAuth : null;
   if (flags.json) {
-    const out = { link: result.link, folderId: result.folderId, folderUrl: result.folderUrl, files: result.files, chunksSent: result.chunksSent, ...(ownerToken ? { uploadAuth: ownerToken } : {}) };
+    const out = {
+      link: result.link,
+      folderId: result.folderId,
+      folderUrl: result.folderUrl,
+      files: result.files,
+      chunksSent: result.chunksSent,
+      ...(ownerToken ? { uploadAuth: ownerToken } : {}),
+    };
     io.stdout.write(`${JSON.stringify(out)}\n`);
     return;
   }
   io.stdout.write(`${result.link}\n`);
   if (ownerToken) {
     io.stdout.write(`owner token: ${ownerToken}\n`);
-    if (!flags.quiet) io.stderr.write(`request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth <token>). Keep it; it cannot be recovered.\n`);
+    if (!flags.quiet)
+      io.stderr.write(
+        `request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth <token>). Keep it; it cannot be recovered.\n`,
+      );
   }
 }
 
@@ -239,15 +284,21 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
     printResult(result, mode, flags, io);
     return EXIT.OK;
   } catch (error) {
-    if (statePath && existsSync(statePath)) io.stderr.write(`the upload is not finished; continue it with: webfolder resume ${statePath}\n`);
+    if (statePath && existsSync(statePath))
+      io.stderr.write(`the upload is not finished; continue it with: webfolder resume ${statePath}\n`);
     throw error;
   }
 }
 
 async function resumeCommand(args: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
   if (args.length > 1) throw new UsageError('resume takes at most one state file');
-  const statePath = args[0] ? resolve(args[0]) : flags.state ? resolve(flags.state) : await latestStateFile(defaultStateDir(io.env));
-  if (!statePath) throw new InputError(`no interrupted upload found in ${defaultStateDir(io.env)}: give the state file`);
+  const statePath = args[0]
+    ? resolve(args[0])
+    : flags.state
+      ? resolve(flags.state)
+      : await latestStateFile(defaultStateDir(io.env));
+  if (!statePath)
+    throw new InputError(`no interrupted upload found in ${defaultStateDir(io.env)}: give the state file`);
   const state = await readStateFile(statePath);
   const concurrency = concurrencyOf(flags);
   const { view, onProgress } = progressFor(flags, io);
@@ -274,7 +325,8 @@ interface StatusRow {
 }
 
 async function statusCommand(args: string[], flags: Flags, io: Io): Promise<number> {
-  if (args.length !== 1) throw new UsageError('status takes one argument: a share link, folderId/fileId, or a state file');
+  if (args.length !== 1)
+    throw new UsageError('status takes one argument: a share link, folderId/fileId, or a state file');
   const target = args[0]!;
   let server = serverOf(flags, io);
   let folderId: string;
@@ -283,7 +335,13 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
     server = flags.server ? server : state.server;
     return Promise.all(
       state.files.map(async (f) => {
-        const s = await getUploadStatus({ server, folderId: state.folderId, fileId: f.fileId, uploadAuth: state.uploadAuth, ...retryOf(flags) });
+        const s = await getUploadStatus({
+          server,
+          folderId: state.folderId,
+          fileId: f.fileId,
+          uploadAuth: state.uploadAuth,
+          ...retryOf(flags),
+        });
         return { name: f.name, fileId: f.fileId, complete: s.complete, missing: s.missing, chunks: f.chunks };
       }),
     );
@@ -304,7 +362,13 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
       const { listFolder } = await import('./node/download.js');
       const listing = await listFolder(target, { ...(flags.server ? { site: server } : {}), ...retryOf(flags) });
       folderId = listing.folderId;
-      rows = listing.files.map((f) => ({ name: f.name, fileId: f.fileId, complete: f.complete, missing: [], chunks: f.chunks }));
+      rows = listing.files.map((f) => ({
+        name: f.name,
+        fileId: f.fileId,
+        complete: f.complete,
+        missing: [],
+        chunks: f.chunks,
+      }));
     }
   } else {
     const state = await readStateFile(resolve(target));
@@ -318,7 +382,11 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
     io.stdout.write(`folder ${folderId}: ${complete ? 'complete' : 'incomplete'}\n`);
     for (const r of rows) {
       const label = r.name ?? r.fileId;
-      const detail = r.complete ? 'complete' : r.missing.length > 0 ? `${r.missing.length}${r.chunks ? `/${r.chunks}` : ''} chunks missing` : 'incomplete';
+      const detail = r.complete
+        ? 'complete'
+        : r.missing.length > 0
+          ? `${r.missing.length}${r.chunks ? `/${r.chunks}` : ''} chunks missing`
+          : 'incomplete';
       io.stdout.write(`  ${label}  ${detail}\n`);
     }
   }
@@ -334,7 +402,12 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
     ...(flags['upload-auth'] ? { uploadAuth: flags['upload-auth'] } : {}),
     ...retryOf(flags),
     signal,
-    ...(flags.quiet || flags.json ? {} : { onFile: (f: { name: string; size: number; path: string }) => io.stderr.write(`saved ${f.path} (${formatBytes(f.size)})\n`) }),
+    ...(flags.quiet || flags.json
+      ? {}
+      : {
+          onFile: (f: { name: string; size: number; path: string }) =>
+            io.stderr.write(`saved ${f.path} (${formatBytes(f.size)})\n`),
+        }),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!flags.quiet) io.stdout.write(`${result.files.length} file(s) saved to ${result.directory}\n`);
@@ -342,7 +415,8 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
 }
 
 async function createCommand(args: string[], flags: Flags, io: Io): Promise<number> {
-  if (args.length > 0) throw new UsageError('create takes no files: it makes an empty folder for someone to upload into in the browser');
+  if (args.length > 0)
+    throw new UsageError('create takes no files: it makes an empty folder for someone to upload into in the browser');
   const mode = modeOf(flags);
   const created = await createFolder({
     server: serverOf(flags, io),
@@ -353,7 +427,10 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
   if (flags.json) io.stdout.write(`${JSON.stringify(created)}\n`);
   else {
     io.stdout.write(`${created.folderUrl}\n`);
-    if (!flags.quiet) io.stderr.write(`open this link in a browser and upload within ${created.uploadRequiredWithinHours} hours; then share the same link\n`);
+    if (!flags.quiet)
+      io.stderr.write(
+        `open this link in a browser and upload within ${created.uploadRequiredWithinHours} hours; then share the same link\n`,
+      );
   }
   return EXIT.OK;
 }
@@ -406,7 +483,10 @@ async function version(): Promise<string> {
   const { readFile } = await import('node:fs/promises');
   for (const rel of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(await readFile(new URL(rel, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'webfolder') return `webfolder ${pkg.version}`;
     } catch {
       /* try the next layout (source or dist) */

@@ -33,7 +33,12 @@ export interface HttpOptions {
   readonly onRetry?: (info: RetryInfo) => void;
 }
 
-export const DEFAULT_RETRY: Required<RetryOptions> = { retries: 8, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: 300_000 };
+export const DEFAULT_RETRY: Required<RetryOptions> = {
+  retries: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterMs: 300_000,
+};
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -48,12 +53,21 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-export function backoffDelay(attempt: number, retry: Required<RetryOptions>, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  retry: Required<RetryOptions>,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }
 
-export async function exchange(operation: string, url: string, init: RequestInit, options: HttpOptions = {}): Promise<Response> {
+export async function exchange(
+  operation: string,
+  url: string,
+  init: RequestInit,
+  options: HttpOptions = {},
+): Promise<Response> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   for (let attempt = 0; ; attempt++) {
@@ -65,7 +79,13 @@ export async function exchange(operation: string, url: string, init: RequestInit
       if (options.signal?.aborted) throw new AbortedError();
       if (attempt >= retry.retries) throw new NetworkError(operation, error);
       const delayMs = backoffDelay(attempt, retry);
-      options.onRetry?.({ operation, attempt: attempt + 1, delayMs, status: null, reason: error instanceof Error ? error.message : String(error) });
+      options.onRetry?.({
+        operation,
+        attempt: attempt + 1,
+        delayMs,
+        status: null,
+        reason: error instanceof Error ? error.message : String(error),
+      });
       await sleep(delayMs, options.signal);
       continue;
     }
@@ -94,7 +114,8 @@ async function errorMessage(response: Response): Promise<string> {
   }
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string') return (parsed as { error: string }).error;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string')
+      return (parsed as { error: string }).error;
     // S3-style or other JSON: keep it short.
   } catch {
     /* not JSON (an S3 XML error, a proxy page) */

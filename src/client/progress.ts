@@ -52,7 +52,9 @@ export class ProgressView {
           const decile = Math.floor((this.done / Math.max(1, this.total)) * 10);
           if (decile > this.lastDecile && decile < 10) {
             this.lastDecile = decile;
-            this.line(`${pct(this.done, this.total)} ${formatBytes(this.done)} of ${formatBytes(this.total)}, ${formatBytes(this.speed())}/s, ${formatDuration(this.eta())} left`);
+            this.line(
+              `${pct(this.done, this.total)} ${formatBytes(this.done)} of ${formatBytes(this.total)}, ${formatBytes(this.speed())}/s, ${formatDuration(this.eta())} left`,
+            );
           }
         }
         this.draw(false);
@@ -63,7 +65,10 @@ export class ProgressView {
         this.draw(true);
         break;
       case 'retry':
-        if (!this.tty || this.drawnLines === 0) this.line(`retrying (${event.info.status ?? 'network'}): ${event.info.operation} in ${(event.info.delayMs / 1000).toFixed(1)} s`);
+        if (!this.tty || this.drawnLines === 0)
+          this.line(
+            `retrying (${event.info.status ?? 'network'}): ${event.info.operation} in ${(event.info.delayMs / 1000).toFixed(1)} s`,
+          );
         break;
     }
   }
@@ -101,7 +106,10 @@ export class ProgressView {
     const width = Math.max(60, Math.min(this.out.columns ?? 80, 120));
     const nameWidth = Math.min(28, Math.max(8, ...this.files.map((f) => f.name.length)));
     const barWidth = Math.max(10, width - nameWidth - 48);
-    const rows = this.files.map((f) => `${fit(f.name, nameWidth)} ${bar(f.done, f.size, barWidth)} ${pct(f.done, f.size)} ${formatBytes(f.size).padStart(10)}`);
+    const rows = this.files.map(
+      (f) =>
+        `${fit(f.name, nameWidth)} ${bar(f.done, f.size, barWidth)} ${pct(f.done, f.size)} ${formatBytes(f.size).padStart(10)}`,
+    );
     const speed = this.speed();
     rows.push(
       `${fit('total', nameWidth)} ${bar(this.done, this.total, barWidth)} ${pct(this.done, this.total)} ${formatBytes(speed).padStart(10)}/s ${formatDuration(this.eta())} left`,

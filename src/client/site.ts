@@ -1,7 +1,14 @@
-import type { FolderInfo as SiteFolderInfo, SiteFile as SiteFileRecord } from '../contract/site.js';
-import { checkSke, CryptoFormatError, decryptText, importSecret, IntegrityError, type FolderKey } from '../crypto/index.js';
+import type { SiteFile as SiteFileRecord, FolderInfo as SiteFolderInfo } from '../contract/site.js';
+import {
+  CryptoFormatError,
+  checkSke,
+  decryptText,
+  type FolderKey,
+  IntegrityError,
+  importSecret,
+} from '../crypto/index.js';
 import { InputError, WrongSecretError } from './errors.js';
-import { exchange, jsonBody, type HttpOptions } from './http.js';
+import { exchange, type HttpOptions, jsonBody } from './http.js';
 import { parseShareLink } from './state.js';
 
 /**
@@ -65,14 +72,18 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
   try {
     key = await importSecret(parsed.secret);
   } catch (error) {
-    if (error instanceof CryptoFormatError) throw new InputError(`the link's secret is malformed (${error.message}): copy the whole link`);
+    if (error instanceof CryptoFormatError)
+      throw new InputError(`the link's secret is malformed (${error.message}): copy the whole link`);
     throw error;
   }
   const siteApi = siteApiFor(parsed.folderUrl, options.site);
   const folderPath = `${siteApi}/folders/${encodeURIComponent(parsed.folderId)}`;
   const credentials: Record<string, string> = options.uploadAuth ? { 'x-upload-auth': options.uploadAuth } : {};
   const headers = { accept: 'application/json', ...credentials };
-  const info = await jsonBody<SiteFolderInfo>(await exchange('open folder', folderPath, { headers }, options), 'open folder');
+  const info = await jsonBody<SiteFolderInfo>(
+    await exchange('open folder', folderPath, { headers }, options),
+    'open folder',
+  );
   if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
   const listed = await jsonBody<{ files: SiteFileRecord[] }>(
     await exchange('list folder', `${folderPath}/files`, { headers }, options),
@@ -101,14 +112,25 @@ async function decryptName(key: FolderKey, value: string, unchecked: boolean): P
     return await decryptText(key, value);
   } catch (error) {
     // Without an ske to check against, the first name is the key check.
-    if (unchecked && (error instanceof IntegrityError || error instanceof CryptoFormatError)) throw new WrongSecretError();
+    if (unchecked && (error instanceof IntegrityError || error instanceof CryptoFormatError))
+      throw new WrongSecretError();
     throw error;
   }
 }
 
 /** The encrypted bytes of one chunk (following a redirect to object storage when the backend uses one). */
-export async function fetchChunk(listing: FolderListing, file: ListedFile, n: number, options: HttpOptions = {}): Promise<Uint8Array> {
+export async function fetchChunk(
+  listing: FolderListing,
+  file: ListedFile,
+  n: number,
+  options: HttpOptions = {},
+): Promise<Uint8Array> {
   const url = `${listing.siteApi}/folders/${encodeURIComponent(listing.folderId)}/files/${encodeURIComponent(file.fileId)}/chunks/${String(n).padStart(5, '0')}`;
-  const response = await exchange(`GET chunk ${n}/${file.chunks} of ${file.name}`, url, { headers: listing.credentials }, options);
+  const response = await exchange(
+    `GET chunk ${n}/${file.chunks} of ${file.name}`,
+    url,
+    { headers: listing.credentials },
+    options,
+  );
   return new Uint8Array(await response.arrayBuffer());
 }

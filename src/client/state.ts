@@ -45,18 +45,28 @@ export function parseUploadState(value: unknown): UploadState {
   if (!value || typeof value !== 'object') fail('not an object');
   const s = value as Record<string, unknown>;
   if (s.version !== 1) fail('version must be 1');
-  for (const k of ['server', 'folderId', 'folderUrl', 'uploadAuth', 'secret'] as const) if (typeof s[k] !== 'string' || !s[k]) fail(`${k} is missing`);
-  if (s.mode !== undefined && !(MODES as readonly unknown[]).includes(s.mode)) fail(`mode must be one of ${MODES.join(', ')}`);
+  for (const k of ['server', 'folderId', 'folderUrl', 'uploadAuth', 'secret'] as const)
+    if (typeof s[k] !== 'string' || !s[k]) fail(`${k} is missing`);
+  if (s.mode !== undefined && !(MODES as readonly unknown[]).includes(s.mode))
+    fail(`mode must be one of ${MODES.join(', ')}`);
   if (!Array.isArray(s.files) || s.files.length === 0) fail('files is missing');
   (s.files as unknown[]).forEach((f, i) => {
     const file = f as Record<string, unknown>;
     if (!file || typeof file !== 'object') fail(`files[${i}] is not an object`);
     if (file.path !== null && typeof file.path !== 'string') fail(`files[${i}].path`);
     for (const k of ['name', 'fileId'] as const) if (typeof file[k] !== 'string') fail(`files[${i}].${k}`);
-    for (const k of ['size', 'chunkSize', 'chunks'] as const) if (!Number.isSafeInteger(file[k]) || (file[k] as number) <= 0) fail(`files[${i}].${k}`);
+    for (const k of ['size', 'chunkSize', 'chunks'] as const)
+      if (!Number.isSafeInteger(file[k]) || (file[k] as number) <= 0) fail(`files[${i}].${k}`);
     if (file.mtime !== null && typeof file.mtime !== 'number') fail(`files[${i}].mtime`);
     const urls = file.uploadUrls as Record<string, unknown> | undefined;
-    if (!urls || typeof urls.head !== 'string' || typeof urls.path !== 'string' || typeof urls.tail !== 'string' || !Array.isArray(urls.signatures) || typeof urls.headers !== 'object') {
+    if (
+      !urls ||
+      typeof urls.head !== 'string' ||
+      typeof urls.path !== 'string' ||
+      typeof urls.tail !== 'string' ||
+      !Array.isArray(urls.signatures) ||
+      typeof urls.headers !== 'object'
+    ) {
       fail(`files[${i}].uploadUrls`);
     }
   });

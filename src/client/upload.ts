@@ -2,7 +2,7 @@ import type { RegisteredFile, UploadUrls } from '../contract/types.js';
 import { createSke, encryptChunk, encryptText, generateSecret, importSecret } from '../crypto/index.js';
 import { encryptedLength, MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
-import { createFolder, getUploadStatus, putChunk, type Mode } from './api.js';
+import { createFolder, getUploadStatus, type Mode, putChunk } from './api.js';
 import { InputError, ProtocolError } from './errors.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './http.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
@@ -34,7 +34,13 @@ export interface UploadFile {
 }
 
 export type UploadEvent =
-  | { readonly type: 'registered'; readonly folderId: string; readonly files: readonly ProgressFile[]; readonly totalBytes: number; readonly doneBytes: number }
+  | {
+      readonly type: 'registered';
+      readonly folderId: string;
+      readonly files: readonly ProgressFile[];
+      readonly totalBytes: number;
+      readonly doneBytes: number;
+    }
   | {
       readonly type: 'chunk';
       readonly file: number;
@@ -90,7 +96,12 @@ export interface UploadResult {
   readonly uploadAuth: string;
   readonly secret: string;
   readonly fileIds: readonly string[];
-  readonly files: readonly { readonly name: string; readonly fileId: string; readonly size: number; readonly chunks: number }[];
+  readonly files: readonly {
+    readonly name: string;
+    readonly fileId: string;
+    readonly size: number;
+    readonly chunks: number;
+  }[];
   /** Chunks this run PUT successfully (resume: only the missing ones). */
   readonly chunksSent: number;
 }
@@ -107,8 +118,10 @@ export function checkUploadFiles(files: readonly UploadFile[]): void {
   }
   files.forEach((f, i) => {
     if (!f.name) throw new InputError(`file ${i + 1} has no name`);
-    if (!Number.isSafeInteger(f.size) || f.size <= 0) throw new InputError(`${f.name} is empty: the service only takes files of at least 1 byte`);
-    if (f.size > MAX_FILE_SIZE) throw new InputError(`${f.name} is larger than the service's limit of ${MAX_FILE_SIZE} bytes`);
+    if (!Number.isSafeInteger(f.size) || f.size <= 0)
+      throw new InputError(`${f.name} is empty: the service only takes files of at least 1 byte`);
+    if (f.size > MAX_FILE_SIZE)
+      throw new InputError(`${f.name} is larger than the service's limit of ${MAX_FILE_SIZE} bytes`);
   });
 }
 
@@ -160,11 +173,17 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
  * chunks. `files` are the same sources, in the same order (the Node `resume` opens them from the
  * state's paths and refuses a file whose size or mtime changed).
  */
-export async function resumeUpload(state: UploadState, files: readonly UploadFile[], options: TransferOptions): Promise<UploadResult> {
-  if (files.length !== state.files.length) throw new InputError(`the state has ${state.files.length} files, ${files.length} sources were given`);
+export async function resumeUpload(
+  state: UploadState,
+  files: readonly UploadFile[],
+  options: TransferOptions,
+): Promise<UploadResult> {
+  if (files.length !== state.files.length)
+    throw new InputError(`the state has ${state.files.length} files, ${files.length} sources were given`);
   state.files.forEach((f, i) => {
     checkPlan(f);
-    if (files[i]!.size !== f.size) throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
+    if (files[i]!.size !== f.size)
+      throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
   });
   const key = await importSecret(state.secret);
   return transfer(state, files, key, options, true);
@@ -187,7 +206,10 @@ function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFil
 function checkPlan(f: UploadStateFile): void {
   const chunks = Math.ceil(f.size / f.chunkSize);
   if (f.chunks !== chunks || f.chunks > MAX_CHUNKS_PER_FILE || f.uploadUrls.signatures.length !== f.chunks) {
-    throw new ProtocolError('create folder', `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`);
+    throw new ProtocolError(
+      'create folder',
+      `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`,
+    );
   }
 }
 
@@ -211,7 +233,13 @@ interface Task {
   readonly chunk: number;
 }
 
-async function transfer(state: UploadState, files: readonly UploadFile[], key: FolderKey, options: TransferOptions, resuming: boolean): Promise<UploadResult> {
+async function transfer(
+  state: UploadState,
+  files: readonly UploadFile[],
+  key: FolderKey,
+  options: TransferOptions,
+  resuming: boolean,
+): Promise<UploadResult> {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const encryptSlots = Math.max(1, Math.floor(options.encryptConcurrency ?? 1));
   const encrypting = semaphore(encryptSlots);
@@ -227,13 +255,22 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
 
   const missingOf = async (i: number): Promise<number[]> => {
     const f = state.files[i]!;
-    const status = await getUploadStatus({ server: state.server, folderId: state.folderId, fileId: f.fileId, uploadAuth: state.uploadAuth, ...http });
+    const status = await getUploadStatus({
+      server: state.server,
+      folderId: state.folderId,
+      fileId: f.fileId,
+      uploadAuth: state.uploadAuth,
+      ...http,
+    });
     return status.complete ? [] : status.missing.filter((n) => n >= 1 && n <= f.chunks);
   };
-  const plaintextLength = (f: UploadStateFile, n: number) => (n < f.chunks ? f.chunkSize : f.size - f.chunkSize * (f.chunks - 1));
+  const plaintextLength = (f: UploadStateFile, n: number) =>
+    n < f.chunks ? f.chunkSize : f.size - f.chunkSize * (f.chunks - 1);
 
   // What to send: everything on a fresh upload, the server's missing list on a resume.
-  let todo: number[][] = resuming ? await Promise.all(state.files.map((_, i) => missingOf(i))) : state.files.map((f) => range(1, f.chunks));
+  let todo: number[][] = resuming
+    ? await Promise.all(state.files.map((_, i) => missingOf(i)))
+    : state.files.map((f) => range(1, f.chunks));
   /** Progress counts what the server has: everything but the chunks still to send. */
   const countDone = () => {
     doneBytes = 0;
@@ -248,7 +285,13 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
     folderId: state.folderId,
     totalBytes,
     doneBytes,
-    files: state.files.map((f, i) => ({ name: f.name, size: f.size, fileId: f.fileId, chunks: f.chunks, doneBytes: fileDone[i]! })),
+    files: state.files.map((f, i) => ({
+      name: f.name,
+      size: f.size,
+      fileId: f.fileId,
+      chunks: f.chunks,
+      doneBytes: fileDone[i]!,
+    })),
   });
   const completed = new Set<number>();
   const reportComplete = (i: number) => {
@@ -256,7 +299,9 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
     completed.add(i);
     options.onProgress?.({ type: 'file-complete', file: i });
   };
-  todo.forEach((t, i) => t.length === 0 && reportComplete(i));
+  todo.forEach((t, i) => {
+    if (t.length === 0) reportComplete(i);
+  });
 
   // Two rounds at most: send, then ask upload-status, and send whatever it still lists as missing.
   for (let round = 0; round < 2; round++) {
@@ -273,18 +318,33 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
         const buffer = spare.pop() ?? new Uint8Array(largestChunk);
         try {
           const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length, buffer);
-          if (plaintext.byteLength !== length) throw new InputError(`${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`);
+          if (plaintext.byteLength !== length)
+            throw new InputError(
+              `${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`,
+            );
           return await encryptChunk(key, plaintext);
         } finally {
           if (spare.length < encryptSlots) spare.push(buffer);
         }
       });
-      if (body.byteLength !== encryptedLength(length)) throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
-      await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, { ...http, signal });
+      if (body.byteLength !== encryptedLength(length))
+        throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
+      await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, {
+        ...http,
+        signal,
+      });
       chunksSent++;
       fileDone[task.file]! += length;
       doneBytes += length;
-      options.onProgress?.({ type: 'chunk', file: task.file, chunk: task.chunk, bytes: length, fileDoneBytes: fileDone[task.file]!, doneBytes, totalBytes });
+      options.onProgress?.({
+        type: 'chunk',
+        file: task.file,
+        chunk: task.chunk,
+        bytes: length,
+        fileDoneBytes: fileDone[task.file]!,
+        doneBytes,
+        totalBytes,
+      });
       if (--remaining[task.file]! === 0) reportComplete(task.file);
     };
     let next = 0;
@@ -309,9 +369,12 @@ async function transfer(state: UploadState, files: readonly UploadFile[], key: F
   const stillMissing = todo.map((t, i) => [i, t.length] as const).filter(([, n]) => n > 0);
   if (stillMissing.length > 0) {
     const [i, n] = stillMissing[0]!;
-    throw new ProtocolError('upload status', `still lists ${n} missing chunks of ${state.files[i]!.name} after they were all accepted`);
+    throw new ProtocolError(
+      'upload status',
+      `still lists ${n} missing chunks of ${state.files[i]!.name} after they were all accepted`,
+    );
   }
-  state.files.forEach((_, i) => reportComplete(i));
+  for (let i = 0; i < state.files.length; i++) reportComplete(i);
   return {
     link: shareLink(state.folderUrl, state.secret),
     folderId: state.folderId,

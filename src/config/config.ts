@@ -63,7 +63,10 @@ export class ConfigError extends Error {
 type Source = Readonly<Record<string, string | undefined>>;
 
 /** `--base-url=x` / `--base-url x` -> { BASE_URL: 'x' }. Unknown flags are refused. */
-export function flagsToEnv(argv: readonly string[], known: readonly string[] = KNOWN_VARIABLES): Record<string, string> {
+export function flagsToEnv(
+  argv: readonly string[],
+  known: readonly string[] = KNOWN_VARIABLES,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -83,11 +86,35 @@ export function flagsToEnv(argv: readonly string[], known: readonly string[] = K
 }
 
 export const KNOWN_VARIABLES = [
-  'PORT', 'HOST', 'BASE_URL', 'WEB_URL', 'DOCS_URL', 'DATA_DIR', 'CHUNK_SIZE_MIB', 'FREE_DOWNLOAD_HOURS',
-  'UPLOAD_URL_TTL_SECONDS', 'SIGNING_SECRET', 'SWEEP_INTERVAL_SECONDS', 'MAX_JSON_BODY_BYTES',
-  'RATE_LIMIT_WINDOW_SECONDS', 'RATE_LIMIT_CREATE', 'RATE_LIMIT_STATUS', 'RATE_LIMIT_CHUNK', 'RATE_LIMIT_SITE',
-  'RATE_LIMIT_AGENTS', 'TRUST_PROXY', 'LOG_LEVEL', 'CLOCK_OFFSET_SECONDS', 'DATABASE_URL', 'REDIS_URL',
-  'S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE',
+  'PORT',
+  'HOST',
+  'BASE_URL',
+  'WEB_URL',
+  'DOCS_URL',
+  'DATA_DIR',
+  'CHUNK_SIZE_MIB',
+  'FREE_DOWNLOAD_HOURS',
+  'UPLOAD_URL_TTL_SECONDS',
+  'SIGNING_SECRET',
+  'SWEEP_INTERVAL_SECONDS',
+  'MAX_JSON_BODY_BYTES',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'RATE_LIMIT_CREATE',
+  'RATE_LIMIT_STATUS',
+  'RATE_LIMIT_CHUNK',
+  'RATE_LIMIT_SITE',
+  'RATE_LIMIT_AGENTS',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'CLOCK_OFFSET_SECONDS',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_BUCKET',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
 ] as const;
 
 function int(src: Source, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -115,7 +142,8 @@ function url(src: Source, name: string, fallback: string, protocols: readonly st
   } catch {
     throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
+  if (!protocols.includes(parsed.protocol))
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
   if (parsed.hash || parsed.search) throw new ConfigError(name, 'must not have a query or fragment');
   return raw.replace(/\/+$/, '');
 }
@@ -184,6 +212,7 @@ function checkLogLevel(value: string): string {
 }
 
 function checkBucket(value: string): string {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value)) throw new ConfigError('S3_BUCKET', `"${value}" is not a valid bucket name`);
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value))
+    throw new ConfigError('S3_BUCKET', `"${value}" is not a valid bucket name`);
   return value;
 }

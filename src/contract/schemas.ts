@@ -1,4 +1,9 @@
-import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import {
+  MAX_FILE_SIZE,
+  MAX_FILES_PER_REQUEST,
+  MAX_TITLE_LENGTH,
+  UPLOAD_REQUIRED_WITHIN_HOURS,
+} from '../domain/limits.js';
 import { MODES } from '../domain/modes.js';
 
 /**
@@ -14,7 +19,8 @@ import { MODES } from '../domain/modes.js';
 export const modeSchema = {
   type: 'string',
   enum: MODES,
-  description: 'send: owner uploads, others download (default). share: everyone uploads and downloads. request: visitors upload, owner reads.',
+  description:
+    'send: owner uploads, others download (default). share: everyone uploads and downloads. request: visitors upload, owner reads.',
 } as const;
 
 export const encryptionSchema = {
@@ -24,12 +30,14 @@ export const encryptionSchema = {
     keyStrategy: {
       type: 'string',
       enum: ['server_generated'],
-      description: 'For empty folders the service generates the secret key included in the fragment of the returned folderUrl.',
+      description:
+        'For empty folders the service generates the secret key included in the fragment of the returned folderUrl.',
     },
     ske: {
       type: 'string',
       minLength: 1,
-      description: 'Encrypted share key: the folder secret encrypted under itself (a key check). Required when files[] is non-empty.',
+      description:
+        'Encrypted share key: the folder secret encrypted under itself (a key check). Required when files[] is non-empty.',
     },
   },
 } as const;
@@ -66,7 +74,8 @@ export const createRequestSchema = {
       type: 'array',
       maxItems: MAX_FILES_PER_REQUEST,
       items: fileEntrySchema,
-      description: 'Omit or [] for the empty-folder flow; non-empty for the direct API upload flow (then encryption.ske is required).',
+      description:
+        'Omit or [] for the empty-folder flow; non-empty for the direct API upload flow (then encryption.ske is required).',
     },
   },
 } as const;
@@ -107,7 +116,11 @@ export const createResponseEmptySchema = {
   required: ['folderId', 'folderUrl', 'folderUrlBase', 'mode', 'uploadRequiredWithinHours', 'files'],
   properties: {
     folderId: { type: 'string' },
-    folderUrl: { type: 'string', format: 'uri', description: 'Share URL including the secret key in the fragment. Give it to the person in full.' },
+    folderUrl: {
+      type: 'string',
+      format: 'uri',
+      description: 'Share URL including the secret key in the fragment. Give it to the person in full.',
+    },
     folderUrlBase: { type: 'string', format: 'uri', description: 'folderUrl without the fragment.' },
     mode: modeSchema,
     uploadRequiredWithinHours: { type: 'number', const: UPLOAD_REQUIRED_WITHIN_HOURS },
@@ -122,7 +135,11 @@ export const createResponseDirectSchema = {
   required: ['folderId', 'folderUrl', 'mode', 'uploadAuth', 'files'],
   properties: {
     folderId: { type: 'string' },
-    folderUrl: { type: 'string', format: 'uri', description: 'Share URL without a secret: the client appends "#" + its own folder secret.' },
+    folderUrl: {
+      type: 'string',
+      format: 'uri',
+      description: 'Share URL without a secret: the client appends "#" + its own folder secret.',
+    },
     mode: modeSchema,
     uploadAuth: { type: 'string', description: 'Token for the uploadAuth query parameter of upload-status.' },
     files: { type: 'array', items: registeredFileSchema },
@@ -141,7 +158,11 @@ export const uploadStatusResponseSchema = {
   required: ['complete', 'missing'],
   properties: {
     complete: { type: 'boolean' },
-    missing: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Missing chunk numbers, one-based, ascending.' },
+    missing: {
+      type: 'array',
+      items: { type: 'integer', minimum: 1 },
+      description: 'Missing chunk numbers, one-based, ascending.',
+    },
   },
 } as const;
 

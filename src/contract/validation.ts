@@ -9,7 +9,9 @@ import type { CreateRequest } from './types.js';
  * is not exactly what the schema allows is refused and nothing is changed.
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true }));
+const ajv = addFormats(
+  new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true }),
+);
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -46,7 +48,9 @@ export function describeError(e: ErrorObject, rootName = 'body'): string {
     case 'additionalProperties':
       return `${join(path, String(p.additionalProperty))} is not an allowed property`;
     case 'type': {
-      const types = String(p.type).split(',').map((t) => TYPE_WORDS[t] ?? t);
+      const types = String(p.type)
+        .split(',')
+        .map((t) => TYPE_WORDS[t] ?? t);
       return `${path} must be ${types.join(' or ')}`;
     }
     case 'maxLength':

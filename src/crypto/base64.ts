@@ -61,7 +61,8 @@ export function base64DecodeEither(text: string): Uint8Array {
   if (unpadded.length !== text.length && text.length % 4 !== 0) {
     throw new CryptoFormatError('base64 padding does not complete a 4-character group');
   }
-  if (unpadded.length % 4 === 1) throw new CryptoFormatError(`base64 text of ${unpadded.length} characters cannot be whole bytes`);
+  if (unpadded.length % 4 === 1)
+    throw new CryptoFormatError(`base64 text of ${unpadded.length} characters cannot be whole bytes`);
   if (/[+/]/.test(unpadded) && /[-_]/.test(unpadded)) {
     throw new CryptoFormatError('base64 text mixes the standard and URL-safe alphabets');
   }
@@ -80,12 +81,14 @@ export function base64DecodeEither(text: string): Uint8Array {
       bytes[written++] = (accumulator >> bits) & 0xff;
     }
   }
-  if ((accumulator & ((1 << bits) - 1)) !== 0) throw new CryptoFormatError('base64 text has non-zero bits after its last byte');
+  if ((accumulator & ((1 << bits) - 1)) !== 0)
+    throw new CryptoFormatError('base64 text has non-zero bits after its last byte');
   return bytes;
 }
 
 /** Decodes base64url without padding, the only form secrets, keys and sealed keys take. */
 export function base64UrlDecode(text: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new CryptoFormatError('not base64url: only A-Z a-z 0-9 - _ are allowed, without padding');
+  if (!/^[A-Za-z0-9_-]*$/.test(text))
+    throw new CryptoFormatError('not base64url: only A-Z a-z 0-9 - _ are allowed, without padding');
   return base64DecodeEither(text);
 }

@@ -29,12 +29,16 @@ export function decodeSecret(secret: string, what = 'secret'): Uint8Array<ArrayB
   } catch (error) {
     throw new CryptoFormatError(`${what} is not base64url: ${(error as Error).message}`);
   }
-  if (bytes.length !== SECRET_BYTES) throw new CryptoFormatError(`${what} is ${bytes.length} bytes, expected ${SECRET_BYTES}`);
+  if (bytes.length !== SECRET_BYTES)
+    throw new CryptoFormatError(`${what} is ${bytes.length} bytes, expected ${SECRET_BYTES}`);
   return bytes as Uint8Array<ArrayBuffer>;
 }
 
 export async function importSecret(secret: string): Promise<FolderKey> {
-  const hkdfKey = await crypto.subtle.importKey('raw', decodeSecret(secret), 'HKDF', false, ['deriveBits', 'deriveKey']);
+  const hkdfKey = await crypto.subtle.importKey('raw', decodeSecret(secret), 'HKDF', false, [
+    'deriveBits',
+    'deriveKey',
+  ]);
   return { secret, hkdfKey };
 }
 

@@ -2,18 +2,19 @@
  * The encryption format shared by the browser site, the client library and the CLI.
  * docs/encryption.md is its specification; test/vectors/rfc8188.json holds its test vectors.
  */
+
+export { base64DecodeEither, base64Encode, base64UrlDecode, base64UrlEncode } from './base64.js';
 export { CryptoFormatError, IntegrityError } from './errors.js';
-export { base64UrlEncode, base64UrlDecode, base64Encode, base64DecodeEither } from './base64.js';
 export {
-  SECRET_BYTES,
+  checkSke,
+  createSke,
+  decryptChunk,
+  decryptText,
+  encryptChunk,
+  encryptText,
   type FolderKey,
   generateSecret,
   importSecret,
-  encryptChunk,
-  decryptChunk,
-  encryptText,
-  decryptText,
-  createSke,
-  checkSke,
+  SECRET_BYTES,
 } from './folder.js';
-export { type OwnerCredentials, deriveOwnerCredentials, sealSecret, openSealedSecret } from './sealing.js';
+export { deriveOwnerCredentials, type OwnerCredentials, openSealedSecret, sealSecret } from './sealing.js';

@@ -92,7 +92,8 @@ async function forEachRecord(records: number, task: (sequence: number) => Promis
     }
   };
   await Promise.all(Array.from({ length: Math.min(RECORDS_IN_FLIGHT, records) }, worker));
-  if (failures.length > 0) throw failures.reduce((first, failure) => (failure.sequence < first.sequence ? failure : first)).error;
+  if (failures.length > 0)
+    throw failures.reduce((first, failure) => (failure.sequence < first.sequence ? failure : first)).error;
 }
 
 function gcmParams(keys: MessageKeys, sequence: number): AesGcmParams {
@@ -134,7 +135,11 @@ export async function encryptMessageWithSalt(
     const plainLength = Math.min(PLAINTEXT_PER_RECORD, plaintext.length - plainStart);
     staging.set(plaintext.subarray(plainStart, plainStart + plainLength));
     staging[plainLength] = i === records - 1 ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
-    const ciphertext = await crypto.subtle.encrypt(gcmParams(keys, i), keys.contentKey, staging.subarray(0, plainLength + 1));
+    const ciphertext = await crypto.subtle.encrypt(
+      gcmParams(keys, i),
+      keys.contentKey,
+      staging.subarray(0, plainLength + 1),
+    );
     message.set(new Uint8Array(ciphertext), HEADER_LENGTH + i * RECORD_SIZE);
   });
   return message;
@@ -158,13 +163,16 @@ function recordDataLength(padded: Uint8Array, sequence: number, records: number)
   const where = `record ${sequence + 1} of ${records}`;
   if (delimiter === undefined) throw new IntegrityError(`${where} has no padding delimiter`);
   if (isLast && delimiter === DELIMITER_MORE_RECORDS) {
-    throw new IntegrityError(`missing final record: ${where} says more records follow (message truncated at a record boundary)`);
+    throw new IntegrityError(
+      `missing final record: ${where} says more records follow (message truncated at a record boundary)`,
+    );
   }
   if (!isLast && delimiter === DELIMITER_FINAL_RECORD) {
     throw new IntegrityError(`trailing data: ${where} is marked final but more bytes follow it`);
   }
   const expected = isLast ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
-  if (delimiter !== expected) throw new IntegrityError(`${where} has padding delimiter ${delimiter}, expected ${expected}`);
+  if (delimiter !== expected)
+    throw new IntegrityError(`${where} has padding delimiter ${delimiter}, expected ${expected}`);
   return delimiterAt;
 }
 
@@ -180,7 +188,8 @@ export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array):
   }
   const header = new DataView(message.buffer, message.byteOffset, HEADER_LENGTH);
   const recordSize = header.getUint32(SALT_LENGTH);
-  if (recordSize !== RECORD_SIZE) throw new CryptoFormatError(`wrong record size: the header says ${recordSize}, expected ${RECORD_SIZE}`);
+  if (recordSize !== RECORD_SIZE)
+    throw new CryptoFormatError(`wrong record size: the header says ${recordSize}, expected ${RECORD_SIZE}`);
   const keyIdLength = header.getUint8(SALT_LENGTH + 4);
   if (keyIdLength !== 0) throw new CryptoFormatError(`bad header: key id length is ${keyIdLength}, expected 0`);
 
@@ -201,12 +210,17 @@ export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array):
   const dataLengths = new Array<number>(records);
   await forEachRecord(records, async (i) => {
     const recordStart = HEADER_LENGTH + i * RECORD_SIZE;
-    const record = message.subarray(recordStart, Math.min(recordStart + RECORD_SIZE, message.length)) as Uint8Array<ArrayBuffer>;
+    const record = message.subarray(
+      recordStart,
+      Math.min(recordStart + RECORD_SIZE, message.length),
+    ) as Uint8Array<ArrayBuffer>;
     let decrypted: ArrayBuffer;
     try {
       decrypted = await crypto.subtle.decrypt(gcmParams(keys, i), keys.contentKey, record);
     } catch {
-      throw new IntegrityError(`bad tag: record ${i + 1} of ${records} failed authentication (wrong key, or the bytes were altered)`);
+      throw new IntegrityError(
+        `bad tag: record ${i + 1} of ${records} failed authentication (wrong key, or the bytes were altered)`,
+      );
     }
     const padded = new Uint8Array(decrypted);
     const dataLength = recordDataLength(padded, i, records);

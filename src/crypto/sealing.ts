@@ -25,7 +25,22 @@ const SEALED_BYTES = X25519_KEY_BYTES + SEAL_IV_BYTES + SECRET_BYTES + GCM_TAG_B
 
 /** PKCS#8 wrapping of a raw X25519 private key (RFC 8410): everything before the 32 key bytes. */
 const X25519_PKCS8_PREFIX = Uint8Array.of(
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x6e, 0x04, 0x22, 0x04, 0x20,
+  0x30,
+  0x2e,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x05,
+  0x06,
+  0x03,
+  0x2b,
+  0x65,
+  0x6e,
+  0x04,
+  0x22,
+  0x04,
+  0x20,
 );
 const X25519 = { name: 'X25519' } as const;
 
@@ -38,7 +53,12 @@ export interface OwnerCredentials {
   readonly privateKey: CryptoKey;
 }
 
-async function hkdfBits(ikm: Uint8Array<ArrayBuffer>, salt: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>, bytes: number) {
+async function hkdfBits(
+  ikm: Uint8Array<ArrayBuffer>,
+  salt: Uint8Array<ArrayBuffer>,
+  info: Uint8Array<ArrayBuffer>,
+  bytes: number,
+) {
   const key = await crypto.subtle.importKey('raw', ikm, 'HKDF', false, ['deriveBits']);
   return new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info }, key, bytes * 8));
 }
@@ -64,7 +84,9 @@ export async function deriveOwnerCredentials(ownerSecret: string): Promise<Owner
     hkdfBits(secretBytes, NO_SALT, AUTH_TOKEN_INFO, AUTH_TOKEN_BYTES),
     hkdfBits(secretBytes, NO_SALT, KEY_PAIR_INFO, X25519_KEY_BYTES),
   ]);
-  const privateKey = await crypto.subtle.importKey('pkcs8', concat(X25519_PKCS8_PREFIX, scalar), X25519, true, ['deriveBits']);
+  const privateKey = await crypto.subtle.importKey('pkcs8', concat(X25519_PKCS8_PREFIX, scalar), X25519, true, [
+    'deriveBits',
+  ]);
   return { authToken: base64UrlEncode(token), publicKey: await publicKeyOf(privateKey), privateKey };
 }
 
@@ -81,7 +103,8 @@ function decodePublicKey(publicKey: string): Uint8Array<ArrayBuffer> {
   } catch (error) {
     throw new CryptoFormatError(`owner public key is not base64url: ${(error as Error).message}`);
   }
-  if (bytes.length !== X25519_KEY_BYTES) throw new CryptoFormatError(`owner public key is ${bytes.length} bytes, expected ${X25519_KEY_BYTES}`);
+  if (bytes.length !== X25519_KEY_BYTES)
+    throw new CryptoFormatError(`owner public key is ${bytes.length} bytes, expected ${X25519_KEY_BYTES}`);
   return bytes as Uint8Array<ArrayBuffer>;
 }
 
@@ -89,7 +112,11 @@ function decodePublicKey(publicKey: string): Uint8Array<ArrayBuffer> {
  * The AES-256-GCM key for one sealed secret: HKDF-SHA256 over the X25519 shared secret, with both
  * public keys in the info so a sealed value is bound to the recipient it was made for.
  */
-async function sealingKey(sharedSecret: ArrayBuffer, ephemeralPublic: Uint8Array, recipientPublic: Uint8Array): Promise<CryptoKey> {
+async function sealingKey(
+  sharedSecret: ArrayBuffer,
+  ephemeralPublic: Uint8Array,
+  recipientPublic: Uint8Array,
+): Promise<CryptoKey> {
   const ikm = await crypto.subtle.importKey('raw', sharedSecret, 'HKDF', false, ['deriveKey']);
   return crypto.subtle.deriveKey(
     { name: 'HKDF', hash: 'SHA-256', salt: NO_SALT, info: concat(SEAL_INFO_LABEL, ephemeralPublic, recipientPublic) },
@@ -128,7 +155,8 @@ export async function openSealedSecret(privateKey: CryptoKey, sealed: string): P
   } catch (error) {
     throw new CryptoFormatError(`sealed key is not base64url: ${(error as Error).message}`);
   }
-  if (bytes.length !== SEALED_BYTES) throw new CryptoFormatError(`sealed key is ${bytes.length} bytes, expected ${SEALED_BYTES}`);
+  if (bytes.length !== SEALED_BYTES)
+    throw new CryptoFormatError(`sealed key is ${bytes.length} bytes, expected ${SEALED_BYTES}`);
   const ephemeralPublic = bytes.slice(0, X25519_KEY_BYTES);
   const iv = bytes.slice(X25519_KEY_BYTES, X25519_KEY_BYTES + SEAL_IV_BYTES);
   const ciphertext = bytes.slice(X25519_KEY_BYTES + SEAL_IV_BYTES);

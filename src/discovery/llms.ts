@@ -26,7 +26,11 @@ export function llmsText(config: Config): string {
   const create = OPERATIONS.find((op) => op.operationId === 'createV2Folder')!;
   const status = OPERATIONS.find((op) => op.operationId === 'getV2UploadStatus')!;
   const surfaceLinks = (Object.keys(SURFACES) as SurfaceKey[])
-    .flatMap((key) => SURFACES[key].paths.map((path, i) => `- [${SURFACES[key].title}${i > 0 ? ` (${path})` : ''}](${url(path)}): ${SURFACE_NOTES[key]}`))
+    .flatMap((key) =>
+      SURFACES[key].paths.map(
+        (path, i) => `- [${SURFACES[key].title}${i > 0 ? ` (${path})` : ''}](${url(path)}): ${SURFACE_NOTES[key]}`,
+      ),
+    )
     .join('\n');
   return `# ${SERVICE_NAME}
 

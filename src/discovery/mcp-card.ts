@@ -1,5 +1,5 @@
-import type { Config } from '../config/config.js';
 import { MCP_PROTOCOL_VERSIONS, toolDefinitions } from '../agents/mcp.js';
+import type { Config } from '../config/config.js';
 import { OPENAPI_VERSION, SERVICE_NAME, surfaceUrl } from './surfaces.js';
 
 /**
@@ -26,7 +26,13 @@ export function mcpServerCard(config: Config) {
     description: 'Creates end-to-end-encrypted share folders that a person uploads files into in a browser.',
     title: 'webfolder',
     websiteUrl: config.docsUrl,
-    remotes: [{ type: 'streamable-http', url: surfaceUrl(config.baseUrl, 'mcp'), supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS] }],
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: surfaceUrl(config.baseUrl, 'mcp'),
+        supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      },
+    ],
     capabilities: { tools: { listChanged: false } },
     tools: toolDefinitions(),
   };

@@ -22,7 +22,10 @@ const errorResponses = (statuses: readonly number[]) =>
   Object.fromEntries(
     statuses.map((s) => [
       String(s),
-      { description: ERROR_DESCRIPTIONS[s], content: { 'application/json': { schema: ref('ErrorResponse'), example: { error: ERROR_EXAMPLES[s] } } } },
+      {
+        description: ERROR_DESCRIPTIONS[s],
+        content: { 'application/json': { schema: ref('ErrorResponse'), example: { error: ERROR_EXAMPLES[s] } } },
+      },
     ]),
   );
 
@@ -79,17 +82,25 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
         post: {
           operationId: 'createV2Folder',
           summary: 'Create a share folder',
-          description: 'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
+          description:
+            'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
           requestBody: {
             required: false,
             content: {
               'application/json': {
                 schema: ref('V2FolderCreateRequest'),
                 examples: {
-                  emptyFolder: { summary: 'Empty folder for a person to upload into', value: { title: 'Holiday photos', mode: 'send' } },
+                  emptyFolder: {
+                    summary: 'Empty folder for a person to upload into',
+                    value: { title: 'Holiday photos', mode: 'send' },
+                  },
                   directUpload: {
                     summary: 'Direct API upload of one file',
-                    value: { mode: 'send', encryption: { ske: '<RFC 8188 message, base64url>' }, files: [{ filename: '<encrypted name>', filesize: 31457280 }] },
+                    value: {
+                      mode: 'send',
+                      encryption: { ske: '<RFC 8188 message, base64url>' },
+                      files: [{ filename: '<encrypted name>', filesize: 31457280 }],
+                    },
                   },
                 },
               },
@@ -97,7 +108,8 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
           },
           responses: {
             '200': {
-              description: 'The created folder: the empty-folder variant when no files were given, else the direct-API-upload variant.',
+              description:
+                'The created folder: the empty-folder variant when no files were given, else the direct-API-upload variant.',
               content: {
                 'application/json': {
                   schema: ref('V2FolderCreateResponse'),
@@ -124,14 +136,29 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
         get: {
           operationId: 'getV2UploadStatus',
           summary: 'Check direct API upload status',
-          description: 'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
+          description:
+            'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
           parameters: [
             { name: 'folderId', in: 'path', required: true, schema: { type: 'string' } },
             { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'uploadAuth', in: 'query', required: false, schema: { type: 'string' }, description: 'The uploadAuth token returned by folder creation.' },
+            {
+              name: 'uploadAuth',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'The uploadAuth token returned by folder creation.',
+            },
           ],
           responses: {
-            '200': { description: 'Upload status', content: { 'application/json': { schema: ref('V2UploadStatusResponse'), example: { complete: false, missing: [2, 5] } } } },
+            '200': {
+              description: 'Upload status',
+              content: {
+                'application/json': {
+                  schema: ref('V2UploadStatusResponse'),
+                  example: { complete: false, missing: [2, 5] },
+                },
+              },
+            },
             ...errorResponses([400, 404, 429, 500]),
           },
         },
@@ -141,7 +168,11 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
       schemas: {
         V2FolderCreateRequest: {
           ...createRequestSchema,
-          properties: { ...createRequestSchema.properties, encryption: ref('V2FolderEncryption'), files: { ...createRequestSchema.properties.files, items: ref('V2FolderFileEntry') } },
+          properties: {
+            ...createRequestSchema.properties,
+            encryption: ref('V2FolderEncryption'),
+            files: { ...createRequestSchema.properties.files, items: ref('V2FolderFileEntry') },
+          },
         },
         V2FolderEncryption: createRequestSchema.properties.encryption,
         V2FolderFileEntry: fileEntrySchema,
@@ -149,14 +180,24 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
         V2FolderCreateResponseEmpty: createResponseEmptySchema,
         V2FolderCreateResponseDirect: {
           ...createResponseDirectSchema,
-          properties: { ...createResponseDirectSchema.properties, files: { type: 'array', items: ref('V2RegisteredFile') } },
+          properties: {
+            ...createResponseDirectSchema.properties,
+            files: { type: 'array', items: ref('V2RegisteredFile') },
+          },
         },
-        V2RegisteredFile: { ...registeredFileSchema, properties: { ...registeredFileSchema.properties, uploadUrls: ref('V2UploadUrls') } },
+        V2RegisteredFile: {
+          ...registeredFileSchema,
+          properties: { ...registeredFileSchema.properties, uploadUrls: ref('V2UploadUrls') },
+        },
         V2UploadUrls: uploadUrlsSchema,
         V2UploadStatusResponse: uploadStatusResponseSchema,
         ErrorResponse: errorResponseSchema,
       },
     },
-    'x-agent-surfaces': { mcp: surfaceUrl(config.baseUrl, 'mcp'), a2a: surfaceUrl(config.baseUrl, 'agentCard'), llms: surfaceUrl(config.baseUrl, 'llms') },
+    'x-agent-surfaces': {
+      mcp: surfaceUrl(config.baseUrl, 'mcp'),
+      a2a: surfaceUrl(config.baseUrl, 'agentCard'),
+      llms: surfaceUrl(config.baseUrl, 'llms'),
+    },
   };
 }

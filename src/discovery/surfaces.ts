@@ -10,15 +10,29 @@ export const SURFACES = {
   agentCard: { paths: ['/.well-known/agent-card.json'], title: 'A2A agent card' },
   a2a: { paths: ['/a2a'], title: 'A2A JSON-RPC endpoint' },
   aiPlugin: { paths: ['/.well-known/ai-plugin.json'], title: 'AI plugin manifest' },
-  createRequestSchema: { paths: ['/schemas/v2-folder-create-request.json'], title: 'JSON schema of the create request' },
-  createResponseSchema: { paths: ['/schemas/v2-folder-create-response.json'], title: 'JSON schema of the create response' },
-  uploadStatusSchema: { paths: ['/schemas/v2-upload-status-response.json'], title: 'JSON schema of the upload status response' },
+  createRequestSchema: {
+    paths: ['/schemas/v2-folder-create-request.json'],
+    title: 'JSON schema of the create request',
+  },
+  createResponseSchema: {
+    paths: ['/schemas/v2-folder-create-response.json'],
+    title: 'JSON schema of the create response',
+  },
+  uploadStatusSchema: {
+    paths: ['/schemas/v2-upload-status-response.json'],
+    title: 'JSON schema of the upload status response',
+  },
 } as const;
 
 export type SurfaceKey = keyof typeof SURFACES;
 
 export const OPERATIONS = [
-  { operationId: 'createV2Folder', method: 'POST', path: '/v2/folders', summary: 'Create a share folder (empty-folder or direct API upload flow)' },
+  {
+    operationId: 'createV2Folder',
+    method: 'POST',
+    path: '/v2/folders',
+    summary: 'Create a share folder (empty-folder or direct API upload flow)',
+  },
   {
     operationId: 'getV2UploadStatus',
     method: 'GET',

@@ -216,7 +216,9 @@ export function renderMarkdown(markdown: string, prefix: string): BodyResult {
   });
   const raw = marked.parse(markdown, { async: false });
   // Wide tables scroll on their own on a phone, and the scrolling region is keyboard-reachable.
-  const html = raw.replace(/<table>/g, '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>').replace(/<\/table>/g, '</table></div>');
+  const html = raw
+    .replace(/<table>/g, '<div class="table-wrap" tabindex="0" role="region" aria-label="Table"><table>')
+    .replace(/<\/table>/g, '</table></div>');
   return { title, headings, html };
 }
 
@@ -236,9 +238,14 @@ export function renderSite(source: DocsSource, options: SiteOptions): RenderedSi
   const { prefix } = options;
   const bodies = source.docs.map((doc) => ({ doc, body: renderMarkdown(doc.markdown, prefix) }));
   const nav: NavEntry[] = bodies
-    .map(({ doc, body }) => ({ slug: doc.slug, title: doc.slug === 'index' ? 'Overview' : (body.title ?? titleFromSlug(doc.slug)), url: pageUrl(prefix, doc.slug) }))
+    .map(({ doc, body }) => ({
+      slug: doc.slug,
+      title: doc.slug === 'index' ? 'Overview' : (body.title ?? titleFromSlug(doc.slug)),
+      url: pageUrl(prefix, doc.slug),
+    }))
     .sort(navOrder);
-  if (!nav.some((n) => n.slug === 'index')) nav.unshift({ slug: 'index', title: 'Overview', url: pageUrl(prefix, 'index') });
+  if (!nav.some((n) => n.slug === 'index'))
+    nav.unshift({ slug: 'index', title: 'Overview', url: pageUrl(prefix, 'index') });
   const apiEntry: NavEntry = { slug: API_SLUG, title: 'API reference', url: pageUrl(prefix, API_SLUG) };
 
   const pages = new Map<string, RenderedPage>();
@@ -251,14 +258,39 @@ export function renderSite(source: DocsSource, options: SiteOptions): RenderedSi
       url,
       headings: body.headings,
       markdown: doc.markdown,
-      html: layout(options, { title, current: doc.slug, nav, apiEntry, headings: body.headings, article: body.html, markdownUrl: `${prefix}/${doc.slug}.md` }),
+      html: layout(options, {
+        title,
+        current: doc.slug,
+        nav,
+        apiEntry,
+        headings: body.headings,
+        article: body.html,
+        markdownUrl: `${prefix}/${doc.slug}.md`,
+      }),
     });
   }
   if (!pages.has('index')) {
     // No docs/index.md: a generated overview listing what there is, so the site never starts empty.
-    const list = nav.filter((n) => n.slug !== 'index').map((n) => `<li><a href="${escapeHtml(n.url)}">${escapeHtml(n.title)}</a></li>`).join('\n');
+    const list = nav
+      .filter((n) => n.slug !== 'index')
+      .map((n) => `<li><a href="${escapeHtml(n.url)}">${escapeHtml(n.title)}</a></li>`)
+      .join('\n');
     const article = `<h1 id="webfolder-documentation">webfolder documentation</h1>\n<ul>\n${list}\n<li><a href="${escapeHtml(apiEntry.url)}">API reference</a></li>\n</ul>\n`;
-    pages.set('index', { slug: 'index', title: 'webfolder documentation', url: pageUrl(prefix, 'index'), headings: [], markdown: '', html: layout(options, { title: 'webfolder documentation', current: 'index', nav, apiEntry, headings: [], article }) });
+    pages.set('index', {
+      slug: 'index',
+      title: 'webfolder documentation',
+      url: pageUrl(prefix, 'index'),
+      headings: [],
+      markdown: '',
+      html: layout(options, {
+        title: 'webfolder documentation',
+        current: 'index',
+        nav,
+        apiEntry,
+        headings: [],
+        article,
+      }),
+    });
   }
   const notFound = layout(options, {
     title: 'Page not found',
@@ -268,7 +300,12 @@ export function renderSite(source: DocsSource, options: SiteOptions): RenderedSi
     headings: [],
     article: `<h1 id="page-not-found">Page not found</h1>\n<p>There is no documentation page at this address. Pick a page from the navigation, or start at the <a href="${escapeHtml(pageUrl(prefix, 'index'))}">overview</a>.</p>\n`,
   });
-  return { pages, apiReference: apiReferencePage(options, nav, apiEntry), notFound, files: new Map(source.files.map((f) => [f.path, f])) };
+  return {
+    pages,
+    apiReference: apiReferencePage(options, nav, apiEntry),
+    notFound,
+    files: new Map(source.files.map((f) => [f.path, f])),
+  };
 }
 
 interface LayoutInput {
@@ -343,7 +380,10 @@ ${pager}
  */
 function apiReferencePage(options: SiteOptions, nav: readonly NavEntry[], apiEntry: NavEntry): string {
   const links = [...nav, apiEntry]
-    .map((e) => `<li><a href="${escapeHtml(e.url)}"${e.slug === API_SLUG ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`)
+    .map(
+      (e) =>
+        `<li><a href="${escapeHtml(e.url)}"${e.slug === API_SLUG ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en">

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError } from '../app/errors.js';
-import { addRetryAfter } from './rate-limits.js';
 import { describeError } from '../contract/validation.js';
+import { addRetryAfter } from './rate-limits.js';
 
 /**
  * One mapping from every failure to an `{error}` body (spec 2.6, 7). Malformed input of any kind,
@@ -27,7 +27,8 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function classify(error: FastifyError | AppError | Error): { status: number; message: string } {
   if (error instanceof AppError) return { status: error.status, message: error.message };
   const e = error as FastifyError & { validation?: Parameters<typeof describeError>[0][]; validationContext?: string };
-  if (e.validation && e.validation.length > 0) return { status: 400, message: describeError(e.validation[0]!, e.validationContext ?? 'request') };
+  if (e.validation && e.validation.length > 0)
+    return { status: 400, message: describeError(e.validation[0]!, e.validationContext ?? 'request') };
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { status: 400, message: 'Content-Type must be application/json' };
@@ -40,7 +41,8 @@ export function classify(error: FastifyError | AppError | Error): { status: numb
       return { status: 400, message: 'Content-Length does not match the body' };
   }
   if (e.statusCode === 429) return { status: 429, message: e.message || 'too many requests' };
-  if (e instanceof SyntaxError || (e as { type?: string }).type === 'entity.parse.failed') return { status: 400, message: 'body is not valid JSON' };
+  if (e instanceof SyntaxError || (e as { type?: string }).type === 'entity.parse.failed')
+    return { status: 400, message: 'body is not valid JSON' };
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, message: e.message || 'bad request' };
   }

@@ -15,12 +15,22 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
   return {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-owner-token"]', 'req.headers["x-visitor-token"]', 'req.headers["x-upload-auth"]'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-owner-token"]',
+        'req.headers["x-visitor-token"]',
+        'req.headers["x-upload-auth"]',
+      ],
       censor: '[redacted]',
     },
     serializers: {
       req(request: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) {
-        return { method: request.method, url: redactUrl(request.url), remoteAddress: request.ip ?? request.socket?.remoteAddress };
+        return {
+          method: request.method,
+          url: redactUrl(request.url),
+          remoteAddress: request.ip ?? request.socket?.remoteAddress,
+        };
       },
     },
   };

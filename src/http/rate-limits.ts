@@ -26,7 +26,14 @@ export async function installRateLimits(app: FastifyInstance, config: Config, re
   // limiter object, made once here.
   const window = config.rateLimit.windowSeconds * 1000;
   const limiters = new Map(
-    BUCKETS.map((bucket) => [bucket, app.createRateLimit({ max: config.rateLimit[bucket], timeWindow: window, keyGenerator: (r) => `${bucket}:${normalizeIP(r.ip)}` })]),
+    BUCKETS.map((bucket) => [
+      bucket,
+      app.createRateLimit({
+        max: config.rateLimit[bucket],
+        timeWindow: window,
+        keyGenerator: (r) => `${bucket}:${normalizeIP(r.ip)}`,
+      }),
+    ]),
   );
   app.decorate('spend', async (bucket: Bucket, request: FastifyRequest) => {
     // The plugin appends the calling route's own groupId to the key, which would split a bucket per
@@ -92,5 +99,8 @@ async function watchRedis(app: FastifyInstance, redis: Redis): Promise<void> {
     }),
   ]);
   clearTimeout(timer);
-  if (!ready) app.log.warn(`rate-limit Redis not ready after ${REDIS_READY_TIMEOUT_MS / 1000} s: starting without shared limits until it is`);
+  if (!ready)
+    app.log.warn(
+      `rate-limit Redis not ready after ${REDIS_READY_TIMEOUT_MS / 1000} s: starting without shared limits until it is`,
+    );
 }

@@ -71,12 +71,23 @@ export interface MetadataStore {
    * Sets the owner only if the folder has none: exactly one of any number of concurrent callers
    * wins. Returns true for the winner. `ske` is stored with it when the folder has none yet.
    */
-  claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): Promise<boolean>;
+  claimOwner(
+    folderId: string,
+    ownerTokenHash: string,
+    ownerPublicKey: string | null,
+    ske: string | null,
+  ): Promise<boolean>;
   /**
    * Records completion (only the first call has an effect) with the file's new expiry and the
    * folder's new deleteAfter. Returns true if this call completed it.
    */
-  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): Promise<boolean>;
+  markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    expiresAt: number,
+    deleteAfter: number,
+  ): Promise<boolean>;
   /** Ids of folders whose deleteAfter <= now (including ones whose deletion is under way), at most `limit`. */
   foldersDue(now: number, limit: number): Promise<string[]>;
   /** Files whose expiresAt <= now in folders that are not themselves due, at most `limit`. */

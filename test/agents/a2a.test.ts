@@ -1,10 +1,10 @@
-import { Role, type Message, type Part } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
-import { A2AClient as LegacyA2AClient } from 'a2a-legacy/client';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type Message, type Part, Role } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { A2AClient as LegacyA2AClient } from 'a2a-legacy/client';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * A2A at /a2a over a real server: the official 1.0 client (@a2a-js/sdk 1.3) and a 0.3 client
@@ -16,8 +16,18 @@ before(async () => {
 });
 after(async () => server.close());
 
-const text = (value: string): Part => ({ content: { $case: 'text', value }, mediaType: 'text/plain', filename: '', metadata: undefined });
-const data = (value: unknown): Part => ({ content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined });
+const text = (value: string): Part => ({
+  content: { $case: 'text', value },
+  mediaType: 'text/plain',
+  filename: '',
+  metadata: undefined,
+});
+const data = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  mediaType: 'application/json',
+  filename: '',
+  metadata: undefined,
+});
 const message = (...parts: Part[]): Message => ({
   messageId: randomUUID(),
   contextId: '',
@@ -57,7 +67,12 @@ describe('A2A 1.0 client', () => {
   test('reads the card and creates a share folder from plain text', async () => {
     const client = await new ClientFactory().createFromUrl(server.baseUrl);
     assert.equal(client.protocolVersion, '1.0');
-    const result = await client.sendMessage({ tenant: '', message: message(text('create a share folder called Holiday photos')), configuration: undefined, metadata: undefined });
+    const result = await client.sendMessage({
+      tenant: '',
+      message: message(text('create a share folder called Holiday photos')),
+      configuration: undefined,
+      metadata: undefined,
+    });
     const { text: t, data: d } = replyParts(result);
     assert.equal(d.mode, 'share');
     assert.equal(d.uploadRequiredWithinHours, 24);
@@ -72,7 +87,12 @@ describe('A2A 1.0 client', () => {
 
   test('a data part sets title and mode', async () => {
     const client = await new ClientFactory().createFromUrl(server.baseUrl);
-    const result = await client.sendMessage({ tenant: '', message: message(data({ title: 'Project files', mode: 'send' })), configuration: undefined, metadata: undefined });
+    const result = await client.sendMessage({
+      tenant: '',
+      message: message(data({ title: 'Project files', mode: 'send' })),
+      configuration: undefined,
+      metadata: undefined,
+    });
     const { data: d } = replyParts(result);
     assert.equal(d.mode, 'send');
     assert.equal((await stored(d.folderId)).title, 'Project files');
@@ -100,10 +120,17 @@ describe('A2A 0.3 client (a2a-legacy)', () => {
   test('creates a folder with message/send', async () => {
     const client = await LegacyA2AClient.fromCardUrl(`${server.baseUrl}/.well-known/agent-card.json`);
     const response = await client.sendMessage({
-      message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'Create a folder called Wedding pictures in share mode' }] },
+      message: {
+        kind: 'message',
+        messageId: randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'text', text: 'Create a folder called Wedding pictures in share mode' }],
+      },
     });
     assert.ok(!('error' in response), JSON.stringify(response));
-    const result = (response as { result: { kind: string; parts: { kind: string; text?: string; data?: EmptyCreate }[] } }).result;
+    const result = (
+      response as { result: { kind: string; parts: { kind: string; text?: string; data?: EmptyCreate }[] } }
+    ).result;
     assert.equal(result.kind, 'message');
     const d = result.parts.find((p) => p.kind === 'data')!.data!;
     const t = result.parts.find((p) => p.kind === 'text')!.text!;
@@ -115,7 +142,12 @@ describe('A2A 0.3 client (a2a-legacy)', () => {
   test('request mode is an error response', async () => {
     const client = await LegacyA2AClient.fromCardUrl(`${server.baseUrl}/.well-known/agent-card.json`);
     const response = await client.sendMessage({
-      message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'data', data: { mode: 'request' } }] },
+      message: {
+        kind: 'message',
+        messageId: randomUUID(),
+        role: 'user',
+        parts: [{ kind: 'data', data: { mode: 'request' } }],
+      },
     });
     assert.ok('error' in response);
     assert.equal((response as { error: { code: number } }).error.code, -32602);
@@ -125,7 +157,11 @@ describe('A2A 0.3 client (a2a-legacy)', () => {
 
 describe('A2A endpoint, raw JSON-RPC', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(`${server.baseUrl}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    fetch(`${server.baseUrl}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
 
   test('malformed JSON is -32700', async () => {
     const res = await post('{"jsonrpc":');
@@ -143,7 +179,14 @@ describe('A2A endpoint, raw JSON-RPC', () => {
   });
 
   test('not a request object, batches, wrong jsonrpc: -32600, never 500', async () => {
-    for (const body of ['[]', '42', '"x"', 'null', '{"jsonrpc":"1.0","id":1,"method":"message/send"}', '[{"jsonrpc":"2.0","id":1,"method":"message/send"}]']) {
+    for (const body of [
+      '[]',
+      '42',
+      '"x"',
+      'null',
+      '{"jsonrpc":"1.0","id":1,"method":"message/send"}',
+      '[{"jsonrpc":"2.0","id":1,"method":"message/send"}]',
+    ]) {
       const res = await post(body);
       assert.ok(res.status >= 200 && res.status < 500, `status ${res.status} for ${body}`);
       const reply = (await res.json()) as { error?: { code: number } };
@@ -154,9 +197,19 @@ describe('A2A endpoint, raw JSON-RPC', () => {
   test('bad params are -32602, never 500', async () => {
     const bodies = [
       { jsonrpc: '2.0', id: 1, method: 'message/send', params: {} },
-      { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [] } },
+      },
       { jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: 'hello' } },
-      { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: 5 }] } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: 5 }] } },
+      },
     ];
     for (const body of bodies) {
       const res = await post(JSON.stringify(body));
@@ -167,28 +220,44 @@ describe('A2A endpoint, raw JSON-RPC', () => {
   });
 
   test('SendMessage without the version header is served as 1.0', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'SendMessage', params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'create a folder' }] } } }));
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'a',
+        method: 'SendMessage',
+        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'create a folder' }] } },
+      }),
+    );
     assert.equal(res.status, 200);
     const reply = (await res.json()) as { result?: { message?: { parts: unknown[] } } };
     assert.ok(reply.result?.message?.parts.length, JSON.stringify(reply));
   });
 
   test('an unsupported A2A-Version is a version error', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }), { 'A2A-Version': '9.9' });
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: {} }), {
+      'A2A-Version': '9.9',
+    });
     assert.ok(res.status < 500);
     assert.equal(((await res.json()) as { error: { code: number } }).error.code, -32009);
   });
 
   test('streaming is refused cleanly', async () => {
     const res = await post(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/stream', params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/stream',
+        params: { message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'text', text: 'x' }] } },
+      }),
     );
     assert.ok(res.status < 500);
     assert.ok(((await res.json()) as { error?: unknown }).error);
   });
 
   test('an oversized body is a 413 JSON-RPC error', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { pad: 'x'.repeat(200 * 1024) } }));
+    const res = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { pad: 'x'.repeat(200 * 1024) } }),
+    );
     assert.equal(res.status, 413);
     assert.ok(((await res.json()) as { error?: unknown }).error);
   });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
  * The official MCP conformance suite against /mcp, for protocol 2026-07-28 and 2025-06-18. The
@@ -57,7 +57,9 @@ async function failingChecks(outputDir: string): Promise<{ failing: Map<string, 
       continue;
     }
     const checks = JSON.parse(await readFile(file, 'utf8')) as Check[];
-    for (const c of checks) if (c.status === 'FAILURE' || c.status === 'ERROR') failing.set(`${scenario}/${c.id}`, c.errorMessage ?? c.status);
+    for (const c of checks)
+      if (c.status === 'FAILURE' || c.status === 'ERROR')
+        failing.set(`${scenario}/${c.id}`, c.errorMessage ?? c.status);
   }
   return { failing, scenarios: entries.length };
 }
@@ -78,13 +80,25 @@ describe('MCP conformance suite', () => {
       const spec = baseline.runs[version]!;
       const outputDir = await tempDir('webfolder-conformance-');
       try {
-        const { output } = await run(['server', '--url', `${server.baseUrl}/mcp`, ...spec.args, '--output-dir', outputDir]);
+        const { output } = await run([
+          'server',
+          '--url',
+          `${server.baseUrl}/mcp`,
+          ...spec.args,
+          '--output-dir',
+          outputDir,
+        ]);
         const { failing, scenarios } = await failingChecks(outputDir);
         assert.ok(scenarios > 10, `the suite ran (${scenarios} scenarios):\n${output.slice(-3000)}`);
         const unexpected = [...failing].filter(([key]) => !(key in spec.expectedFailures));
         const nowPassing = Object.keys(spec.expectedFailures).filter((key) => !failing.has(key));
-        t.diagnostic(`${scenarios} scenarios, ${failing.size} failing checks, ${failing.size - unexpected.length} of them expected (${baseline.package})`);
-        if (nowPassing.length) t.diagnostic(`baseline entries that now pass (remove them from conformance-baseline.json): ${nowPassing.join(', ')}`);
+        t.diagnostic(
+          `${scenarios} scenarios, ${failing.size} failing checks, ${failing.size - unexpected.length} of them expected (${baseline.package})`,
+        );
+        if (nowPassing.length)
+          t.diagnostic(
+            `baseline entries that now pass (remove them from conformance-baseline.json): ${nowPassing.join(', ')}`,
+          );
         assert.deepEqual(
           unexpected.map(([key, why]) => `${key}: ${why}`),
           [],

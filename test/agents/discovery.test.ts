@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CHUNK_UPLOAD_RULE } from '../../src/discovery/openapi.js';
 import { SURFACES, type SurfaceKey } from '../../src/discovery/surfaces.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * The agent-facing documents (llms.txt, ai-plugin.json, MCP server card, A2A agent card) over a
@@ -26,13 +26,22 @@ async function resolves(url: string): Promise<number> {
     const res = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'links', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'links', version: '1' } },
+      }),
     });
     await res.body?.cancel();
     return res.status;
   }
   if (u.pathname === '/a2a') {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'none' } }) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'none' } }),
+    });
     await res.body?.cancel();
     return res.status;
   }
@@ -54,7 +63,10 @@ describe('llms.txt', () => {
     const body = bodies[0]!;
     const lines = body.split('\n');
     assert.match(lines[0]!, /^# \S/, 'starts with an H1');
-    assert.ok(lines.some((l) => /^> \S/.test(l)), 'has a > summary');
+    assert.ok(
+      lines.some((l) => /^> \S/.test(l)),
+      'has a > summary',
+    );
     assert.ok(body.includes('## Which mode to choose'));
     assert.ok(body.includes(CHUNK_UPLOAD_RULE), 'carries the chunk rule verbatim');
     assert.match(body, /24 hours/);
@@ -80,7 +92,10 @@ describe('ai-plugin.json', () => {
   test('is a v1 manifest pointing at the OpenAPI document', async () => {
     const res = await get('/.well-known/ai-plugin.json');
     assert.equal(res.status, 200);
-    const m = (await res.json()) as Record<string, unknown> & { api: { type: string; url: string }; auth: { type: string } };
+    const m = (await res.json()) as Record<string, unknown> & {
+      api: { type: string; url: string };
+      auth: { type: string };
+    };
     assert.equal(m.schema_version, 'v1');
     for (const field of ['name_for_human', 'name_for_model', 'description_for_human', 'description_for_model']) {
       assert.equal(typeof m[field], 'string', field);
@@ -109,7 +124,10 @@ describe('MCP server card', () => {
       cards.push(await res.text());
     }
     assert.equal(cards[0], cards[1]);
-    assert.match((await get('/mcp/server-card')).headers.get('content-type') ?? '', /^application\/mcp-server-card\+json/);
+    assert.match(
+      (await get('/mcp/server-card')).headers.get('content-type') ?? '',
+      /^application\/mcp-server-card\+json/,
+    );
     const card = JSON.parse(cards[0]!) as {
       $schema: string;
       name: string;

@@ -1,8 +1,8 @@
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { after, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawnServer, startServer, tempDir } from '../support/server.js';
 
 /**
@@ -13,14 +13,22 @@ const a2aSend = (baseUrl: string, text: string, id: number | string = randomUUID
   fetch(`${baseUrl}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'message/send', params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text }] } },
+    }),
   });
 
 describe('create budget', () => {
   test('REST, MCP and A2A creates together stop at RATE_LIMIT_CREATE, with a clear refusal', async () => {
     const server = await startServer({ RATE_LIMIT_CREATE: '3', RATE_LIMIT_AGENTS: '1000' });
     try {
-      const client = new Client({ name: 'limits', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new Client(
+        { name: 'limits', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
       const rest = await fetch(`${server.baseUrl}/v2/folders`, { method: 'POST' });
       assert.equal(rest.status, 200);
@@ -58,7 +66,12 @@ describe('create budget', () => {
         const res = await fetch(`${server.baseUrl}/mcp`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+          }),
         });
         statuses.push(res.status);
         if (res.status === 429) last = (await res.json()) as typeof last;
@@ -83,7 +96,10 @@ describe('logging', () => {
     const server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
     try {
       const secrets: string[] = [];
-      const client = new Client({ name: 'logs', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new Client(
+        { name: 'logs', version: '1' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
       const made = await client.callTool({ name: 'create_share_folder', arguments: { title: 'log check' } });
       secrets.push((made.structuredContent as { folderUrl: string }).folderUrl.split('#')[1]!);

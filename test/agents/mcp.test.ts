@@ -1,9 +1,9 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * MCP at /mcp over a real server, driven by the official clients: @modelcontextprotocol/client
@@ -27,7 +27,10 @@ async function assertFolderExists(folderId: string) {
 describe('MCP 2026-07-28 client', () => {
   let client: Client;
   before(async () => {
-    client = new Client({ name: 'webfolder-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client = new Client(
+      { name: 'webfolder-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
   });
   after(async () => client.close());
@@ -46,7 +49,8 @@ describe('MCP 2026-07-28 client', () => {
     assert.equal(create.annotations?.idempotentHint, false);
     assert.equal(create.annotations?.openWorldHint, false);
     assert.ok(create.outputSchema, 'create_share_folder declares an output schema');
-    const props = (create.inputSchema as { properties: Record<string, { enum?: string[]; maxLength?: number }> }).properties;
+    const props = (create.inputSchema as { properties: Record<string, { enum?: string[]; maxLength?: number }> })
+      .properties;
     assert.deepEqual(props.mode?.enum, ['send', 'share']);
     assert.equal(props.title?.maxLength, 200);
     const guide = tools.find((t) => t.name === 'get_usage_guide')!;
@@ -54,9 +58,19 @@ describe('MCP 2026-07-28 client', () => {
   });
 
   test('create_share_folder creates a folder and returns the link with its fragment', async () => {
-    const result = await client.callTool({ name: 'create_share_folder', arguments: { title: 'Holiday photos', mode: 'share' } });
+    const result = await client.callTool({
+      name: 'create_share_folder',
+      arguments: { title: 'Holiday photos', mode: 'share' },
+    });
     assert.notEqual(result.isError, true, textOf(result.content));
-    const out = result.structuredContent as { folderUrl: string; folderUrlBase: string; folderId: string; mode: string; uploadRequiredWithinHours: number; instructions: string };
+    const out = result.structuredContent as {
+      folderUrl: string;
+      folderUrlBase: string;
+      folderId: string;
+      mode: string;
+      uploadRequiredWithinHours: number;
+      instructions: string;
+    };
     assert.equal(out.mode, 'share');
     assert.equal(out.uploadRequiredWithinHours, 24);
     assert.match(out.folderUrl, /^http:\/\/127\.0\.0\.1:\d+\/f\/[^#]+#.+$/);
@@ -81,20 +95,26 @@ describe('MCP 2026-07-28 client', () => {
   });
 
   test('request mode is refused with the reason', async () => {
-    const result = await client.callTool({ name: 'create_share_folder', arguments: { mode: 'request' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const result = await client
+      .callTool({ name: 'create_share_folder', arguments: { mode: 'request' } })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     assert.equal(result.isError, true);
     assert.match(textOf(result.content), /first .*upload.* becomes the owner/);
   });
 
   test('bad arguments are tool or protocol errors, never a crash', async () => {
     for (const args of [{ title: 'x'.repeat(201) }, { title: 42 }, { mode: 'bogus' }, { files: [] }]) {
-      const outcome = await client.callTool({ name: 'create_share_folder', arguments: args as Record<string, unknown> }).then(
-        (r) => ({ isError: r.isError === true, text: textOf(r.content) }),
-        (e: Error) => ({ isError: true, text: e.message }),
-      );
+      const outcome = await client
+        .callTool({ name: 'create_share_folder', arguments: args as Record<string, unknown> })
+        .then(
+          (r) => ({ isError: r.isError === true, text: textOf(r.content) }),
+          (e: Error) => ({ isError: true, text: e.message }),
+        );
       assert.equal(outcome.isError, true, `refused: ${JSON.stringify(args).slice(0, 40)}`);
     }
-    const long = await client.callTool({ name: 'create_share_folder', arguments: { title: 'x'.repeat(201) } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const long = await client
+      .callTool({ name: 'create_share_folder', arguments: { title: 'x'.repeat(201) } })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     assert.match(textOf(long.content), /200 characters/);
   });
 
@@ -138,7 +158,9 @@ describe('MCP 2025-06-18 client (legacy initialize)', () => {
   });
 
   test('request mode is refused', async () => {
-    const result = await client.callTool({ name: 'create_share_folder', arguments: { mode: 'request' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const result = await client
+      .callTool({ name: 'create_share_folder', arguments: { mode: 'request' } })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     assert.equal(result.isError, true);
     assert.match(textOf(result.content), /becomes the owner/);
   });
@@ -148,7 +170,12 @@ describe('MCP endpoint, raw HTTP', () => {
   const post = (body: string, headers: Record<string, string> = {}) =>
     fetch(`${server.baseUrl}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        ...headers,
+      },
       body,
     });
 
@@ -161,7 +188,12 @@ describe('MCP endpoint, raw HTTP', () => {
 
   test('an unknown method is a JSON-RPC error', async () => {
     const init = await post(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     );
     assert.equal(init.status, 200);
     await init.body?.cancel();
@@ -181,7 +213,12 @@ describe('MCP endpoint, raw HTTP', () => {
   });
 
   test('an oversized body is refused with 413', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(200 * 1024) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/list',
+      params: { pad: 'x'.repeat(200 * 1024) },
+    });
     const res = await post(big);
     assert.equal(res.status, 413);
     const body = (await res.json()) as { error: { code: number } };
@@ -193,7 +230,17 @@ describe('MCP endpoint, raw HTTP', () => {
     const url = new URL(`${server.baseUrl}/mcp`);
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: 'evil.example:80', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: 'evil.example:80',
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -246,7 +293,12 @@ describe('MCP behind a public BASE_URL', () => {
         fetch(local, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+          }),
         });
       const direct = await init({});
       assert.equal(direct.status, 403, 'the loopback Host is not the configured public host');

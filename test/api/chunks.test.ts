@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { RegisteredFile, UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson, putChunk, rawPut } from '../support/api.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 let srv: RunningServer;
 before(async () => {
@@ -15,7 +15,8 @@ after(() => srv.close());
 
 const statusUrl = (folderId: string, fileId: string, auth?: string) =>
   `${srv.baseUrl}/v2/folders/${folderId}/files/${fileId}/upload-status${auth === undefined ? '' : `?uploadAuth=${encodeURIComponent(auth)}`}`;
-const storedChunk = (folderId: string, fileId: string, n: number) => readFile(join(srv.dataDir, 'blobs', folderId, fileId, String(n).padStart(5, '0')));
+const storedChunk = (folderId: string, fileId: string, n: number) =>
+  readFile(join(srv.dataDir, 'blobs', folderId, fileId, String(n).padStart(5, '0')));
 const size = 12 * MIB + 12345; // 3 chunks of 5 MiB: 5, 5, 2 MiB + 12345
 
 async function register(filesize = size): Promise<{ folderId: string; uploadAuth: string; file: RegisteredFile }> {
@@ -36,12 +37,21 @@ describe('chunk upload', () => {
     assert.deepEqual(first.body, { chunk: 1, bytes: bodies[0]!.length, fileComplete: false });
     status = await getJson<UploadStatusResponse>(statusUrl(folderId, file.fileId, uploadAuth));
     assert.deepEqual(status.body, { complete: false, missing: [2, 3] });
-    const rest = await Promise.all([3, 2].map((n) => putChunk(chunkUrl(file.uploadUrls, n, n === 2), file.uploadUrls.headers, bodies[n - 1]!)));
-    assert.deepEqual(rest.map((r) => r.status), [200, 200]);
-    assert.ok(rest.some((r) => (r.body as { fileComplete: boolean }).fileComplete), 'the last chunk completes the file');
+    const rest = await Promise.all(
+      [3, 2].map((n) => putChunk(chunkUrl(file.uploadUrls, n, n === 2), file.uploadUrls.headers, bodies[n - 1]!)),
+    );
+    assert.deepEqual(
+      rest.map((r) => r.status),
+      [200, 200],
+    );
+    assert.ok(
+      rest.some((r) => (r.body as { fileComplete: boolean }).fileComplete),
+      'the last chunk completes the file',
+    );
     status = await getJson<UploadStatusResponse>(statusUrl(folderId, file.fileId, uploadAuth));
     assert.deepEqual(status.body, { complete: true, missing: [] });
-    for (const n of [1, 2, 3]) assert.ok((await storedChunk(folderId, file.fileId, n)).equals(bodies[n - 1]!), `chunk ${n}`);
+    for (const n of [1, 2, 3])
+      assert.ok((await storedChunk(folderId, file.fileId, n)).equals(bodies[n - 1]!), `chunk ${n}`);
     assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), [], 'no temporary files left');
   });
 
@@ -52,7 +62,11 @@ describe('chunk upload', () => {
     assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, a)).status, 200);
     assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, b)).status, 200);
     assert.ok((await storedChunk(folderId, file.fileId, 1)).equals(b));
-    assert.equal((await putChunk(chunkUrl(file.uploadUrls, 2), file.uploadUrls.headers, chunkBody(6 * MIB, file.chunkSize, 2))).status, 200);
+    assert.equal(
+      (await putChunk(chunkUrl(file.uploadUrls, 2), file.uploadUrls.headers, chunkBody(6 * MIB, file.chunkSize, 2)))
+        .status,
+      200,
+    );
     const late = await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, a);
     assert.equal(late.status, 409);
     assert.match((late.body as { error: string }).error, /already complete/);
@@ -78,7 +92,10 @@ describe('chunk upload', () => {
     }
     // A signature is bound to its file and folder too.
     const other = await register();
-    const moved = chunkUrl(file.uploadUrls, 1).replace(`${folderId}/${file.fileId}`, `${other.folderId}/${other.file.fileId}`);
+    const moved = chunkUrl(file.uploadUrls, 1).replace(
+      `${folderId}/${file.fileId}`,
+      `${other.folderId}/${other.file.fileId}`,
+    );
     assert.equal((await putChunk(moved, file.uploadUrls.headers, body)).status, 403);
     await assert.rejects(storedChunk(folderId, file.fileId, 1));
   });
@@ -92,7 +109,11 @@ describe('chunk upload', () => {
     assert.equal((wrong.body as { error: string }).error, `Content-Length must be ${body.length} for chunk 3`);
     assert.equal(await rawPut(url3, { 'transfer-encoding': 'chunked' }, body), 411);
     for (const n of ['00000', '00004', '123456', 'x']) {
-      const res = await putChunk(`${file.uploadUrls.head}${file.uploadUrls.path}/${n}?${file.uploadUrls.tail}&X-Amz-Signature=${file.uploadUrls.signatures[0]}`, {}, body);
+      const res = await putChunk(
+        `${file.uploadUrls.head}${file.uploadUrls.path}/${n}?${file.uploadUrls.tail}&X-Amz-Signature=${file.uploadUrls.signatures[0]}`,
+        {},
+        body,
+      );
       assert.equal(res.status, 400, n);
     }
     assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1).replace(folderId, 'bad'), {}, body)).status, 400);
@@ -105,10 +126,16 @@ describe('chunk upload', () => {
   test('a body shorter than its declared length keeps nothing', async () => {
     const { folderId, file } = await register();
     const body = chunkBody(size, file.chunkSize, 3);
-    const result = await rawPut(chunkUrl(file.uploadUrls, 3), { 'content-length': String(body.length) }, body.subarray(0, 1000), { endEarly: true });
+    const result = await rawPut(
+      chunkUrl(file.uploadUrls, 3),
+      { 'content-length': String(body.length) },
+      body.subarray(0, 1000),
+      { endEarly: true },
+    );
     assert.equal(result, 'reset');
     // Give the server a moment to notice the aborted request and clean up.
-    for (let i = 0; i < 50 && (await readdir(join(srv.dataDir, 'blobs', '.incoming'))).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await readdir(join(srv.dataDir, 'blobs', '.incoming'))).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), []);
     const status = await getJson<UploadStatusResponse>(statusUrl(folderId, file.fileId));
     assert.deepEqual(status.body.missing, [1, 2, 3]);

@@ -6,7 +6,7 @@ import type { CreateResponseDirect, CreateResponseEmpty } from '../../src/contra
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { MAX_FILE_SIZE } from '../../src/domain/limits.js';
 import { createDirect, createEmpty, postJson } from '../support/api.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 let srv: RunningServer;
 let url: string;
@@ -26,7 +26,11 @@ const direct = (files: unknown[], over: Record<string, unknown> = {}) => ({ encr
 
 async function refused(body: unknown, expected: string | RegExp, headers?: Record<string, string>) {
   const res = await postJson<{ error: string }>(url, body, headers);
-  assert.equal(res.status, 400, `expected 400 for ${JSON.stringify(body)}, got ${res.status} ${JSON.stringify(res.body)}`);
+  assert.equal(
+    res.status,
+    400,
+    `expected 400 for ${JSON.stringify(body)}, got ${res.status} ${JSON.stringify(res.body)}`,
+  );
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   assert.equal(typeof res.body.error, 'string');
   if (typeof expected === 'string') assert.equal(res.body.error, expected);
@@ -47,11 +51,21 @@ describe('empty-folder flow', () => {
     assert.equal(b.folderUrlBase, `${srv.baseUrl}/f/${b.folderId}`);
     assert.match(secret!, /^[A-Za-z0-9_-]{22}$/, '16 random bytes, base64url');
     assert.equal(Buffer.from(secret!, 'base64url').length, 16);
-    assert.deepEqual(Object.keys(b).sort(), ['files', 'folderId', 'folderUrl', 'folderUrlBase', 'mode', 'uploadRequiredWithinHours']);
+    assert.deepEqual(Object.keys(b).sort(), [
+      'files',
+      'folderId',
+      'folderUrl',
+      'folderUrlBase',
+      'mode',
+      'uploadRequiredWithinHours',
+    ]);
   });
 
   test('an empty body is an absent body, with or without a JSON content type', async () => {
-    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/plain' }, {}] as Record<string, string>[]) {
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/plain' }, {}] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(url, { method: 'POST', headers, body: '' });
       assert.equal(res.status, 200, JSON.stringify(headers));
       assert.equal(((await res.json()) as CreateResponseEmpty).mode, 'send');
@@ -87,7 +101,8 @@ describe('empty-folder flow', () => {
   });
 
   test('every mode is accepted and echoed', async () => {
-    for (const mode of ['send', 'share', 'request'] as const) assert.equal((await createEmpty(srv.baseUrl, { mode })).mode, mode);
+    for (const mode of ['send', 'share', 'request'] as const)
+      assert.equal((await createEmpty(srv.baseUrl, { mode })).mode, mode);
   });
 });
 
@@ -101,8 +116,14 @@ describe('direct API upload flow', () => {
     assert.ok(!b.folderUrl.includes('#'), 'the client appends its own secret');
     assert.match(b.uploadAuth, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(b.files.length, sizes.length);
-    assert.deepEqual(b.files.map((f) => f.filename), sizes.map((_, i) => `file-${i}`));
-    assert.deepEqual(b.files.map((f) => f.chunks), [1, 1, 2, 3]);
+    assert.deepEqual(
+      b.files.map((f) => f.filename),
+      sizes.map((_, i) => `file-${i}`),
+    );
+    assert.deepEqual(
+      b.files.map((f) => f.chunks),
+      [1, 1, 2, 3],
+    );
     for (const f of b.files) {
       assert.equal(f.chunkSize, 10 * MIB);
       assert.equal(f.freeDownloadHours, 48);
@@ -129,7 +150,10 @@ describe('direct API upload flow', () => {
     assert.equal(big.status, 200);
     assert.ok(big.body.files[0]!.chunks <= 10_000);
     assert.equal(big.body.files[0]!.chunkSize % MIB, 0);
-    await refused(direct([file({ filesize: MAX_FILE_SIZE + 1 })]), `files[0].filesize must be at most ${MAX_FILE_SIZE}`);
+    await refused(
+      direct([file({ filesize: MAX_FILE_SIZE + 1 })]),
+      `files[0].filesize must be at most ${MAX_FILE_SIZE}`,
+    );
     assert.equal((await postJson(url, { title: 'x'.repeat(200) })).status, 200);
     await refused({ title: 'x'.repeat(201) }, 'title must be at most 200 characters');
   });
@@ -151,7 +175,10 @@ describe('direct API upload flow', () => {
   test('encryption.ske is required when files are given', async () => {
     await refused({ files: [file()] }, 'encryption.ske is required when files are given');
     await refused({ files: [file()], encryption: {} }, 'encryption.ske is required when files are given');
-    await refused({ files: [file()], encryption: { keyStrategy: 'server_generated' } }, 'encryption.ske is required when files are given');
+    await refused(
+      { files: [file()], encryption: { keyStrategy: 'server_generated' } },
+      'encryption.ske is required when files are given',
+    );
   });
 });
 
@@ -181,7 +208,9 @@ describe('request rules', () => {
     await refused('42', 'body must be a JSON object');
     await refused('null', 'body must be a JSON object');
     await refused('{"title":"a"}', 'Content-Type must be application/json', { 'content-type': 'text/plain' });
-    await refused('title=a', 'Content-Type must be application/json', { 'content-type': 'application/x-www-form-urlencoded' });
+    await refused('title=a', 'Content-Type must be application/json', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     await refused(JSON.stringify({ title: 'x'.repeat(200_000) }), 'request body is too large');
     await refused('{"__proto__":{"x":1}}', /not valid JSON|not an allowed property/);
   });

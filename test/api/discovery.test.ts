@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createRequestSchema, createResponseSchema, uploadStatusResponseSchema } from '../../src/contract/schemas.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 let srv: RunningServer;
 before(async () => {
@@ -31,16 +31,27 @@ test('one OpenAPI 3.1 document at both addresses, version 2.0.0, both operations
   assert.deepEqual(Object.keys(create.responses).sort(), ['200', '400', '429', '500']);
   assert.deepEqual(Object.keys(status.responses).sort(), ['200', '400', '404', '429', '500']);
   assert.equal(create.requestBody.required, false);
-  assert.match(doc.info.description, /head \+ path \+ "\/" \+ NNNNN \+ "\?" \+ tail \+ "&X-Amz-Signature=" \+ signatures\[n-1\]/);
+  assert.match(
+    doc.info.description,
+    /head \+ path \+ "\/" \+ NNNNN \+ "\?" \+ tail \+ "&X-Amz-Signature=" \+ signatures\[n-1\]/,
+  );
   // Derived from the contract schemas, not written again.
   assert.deepEqual(doc.components.schemas.V2UploadStatusResponse, uploadStatusResponseSchema);
-  assert.equal(doc.components.schemas.V2FolderCreateRequest.properties.title.maxLength, createRequestSchema.properties.title.maxLength);
+  assert.equal(
+    doc.components.schemas.V2FolderCreateRequest.properties.title.maxLength,
+    createRequestSchema.properties.title.maxLength,
+  );
   // Every example in the document is valid against its schema.
   const ajv = new Ajv2020({ strict: false, validateFormats: false });
   ajv.addSchema({ $id: 'doc', components: doc.components });
-  const check = (ref: string, value: unknown) => assert.ok(ajv.validate({ $ref: `doc${ref}` }, value), `${ref}: ${JSON.stringify(ajv.errors)}`);
-  for (const ex of Object.values(create.requestBody.content['application/json'].examples) as Array<{ value: unknown }>) check('#/components/schemas/V2FolderCreateRequest', ex.value);
-  for (const ex of Object.values(create.responses['200'].content['application/json'].examples) as Array<{ value: unknown }>) check('#/components/schemas/V2FolderCreateResponse', ex.value);
+  const check = (ref: string, value: unknown) =>
+    assert.ok(ajv.validate({ $ref: `doc${ref}` }, value), `${ref}: ${JSON.stringify(ajv.errors)}`);
+  for (const ex of Object.values(create.requestBody.content['application/json'].examples) as Array<{ value: unknown }>)
+    check('#/components/schemas/V2FolderCreateRequest', ex.value);
+  for (const ex of Object.values(create.responses['200'].content['application/json'].examples) as Array<{
+    value: unknown;
+  }>)
+    check('#/components/schemas/V2FolderCreateResponse', ex.value);
   check('#/components/schemas/V2UploadStatusResponse', status.responses['200'].content['application/json'].example);
 });
 
@@ -70,13 +81,25 @@ test('the service index lists name, version, docs, every discovery address and b
   assert.equal(index.documentation, 'https://docs.example.test/webfolder');
   const all = JSON.stringify(index.surfaces);
   for (const path of [
-    '/openapi.json', '/.well-known/openapi.json', '/llms.txt', '/.well-known/llms.txt', '/mcp', '/.well-known/mcp.json',
-    '/.well-known/agent-card.json', '/a2a', '/.well-known/ai-plugin.json', '/schemas/v2-folder-create-request.json',
-    '/schemas/v2-folder-create-response.json', '/schemas/v2-upload-status-response.json',
+    '/openapi.json',
+    '/.well-known/openapi.json',
+    '/llms.txt',
+    '/.well-known/llms.txt',
+    '/mcp',
+    '/.well-known/mcp.json',
+    '/.well-known/agent-card.json',
+    '/a2a',
+    '/.well-known/ai-plugin.json',
+    '/schemas/v2-folder-create-request.json',
+    '/schemas/v2-folder-create-response.json',
+    '/schemas/v2-upload-status-response.json',
   ]) {
     assert.ok(all.includes(`"${srv.baseUrl}${path}"`), path);
   }
-  assert.deepEqual(index.endpoints.map((e: { operationId: string }) => e.operationId), ['createV2Folder', 'getV2UploadStatus']);
+  assert.deepEqual(
+    index.endpoints.map((e: { operationId: string }) => e.operationId),
+    ['createV2Folder', 'getV2UploadStatus'],
+  );
   const html = await get('/', 'text/html,application/xhtml+xml');
   assert.match(html.res.headers.get('content-type') ?? '', /text\/html/);
 });

@@ -12,7 +12,9 @@ import { spawnServer, tempDir } from '../support/server.js';
  * is killed with SIGKILL, and a new process on the same DATA_DIR must see every folder, file and
  * fully written chunk, and report a chunk that was mid-write as missing.
  */
-test('folders, files and chunks survive kill -9; a chunk cut off mid-write is missing', { timeout: 120_000 }, async () => {
+test('folders, files and chunks survive kill -9; a chunk cut off mid-write is missing', {
+  timeout: 120_000,
+}, async () => {
   const dataDir = await tempDir();
   const env = { DATA_DIR: dataDir, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' };
   try {
@@ -21,20 +23,41 @@ test('folders, files and chunks survive kill -9; a chunk cut off mid-write is mi
     const created = await createDirect(node.baseUrl, [size, 100]);
     const empty = await createEmpty(node.baseUrl, { mode: 'share' });
     const [big, small] = created.files;
-    for (const n of [1, 3]) assert.equal((await putChunk(chunkUrl(big!.uploadUrls, n), big!.uploadUrls.headers, chunkBody(size, big!.chunkSize, n))).status, 200);
-    assert.equal((await putChunk(chunkUrl(small!.uploadUrls, 1), small!.uploadUrls.headers, chunkBody(100, small!.chunkSize, 1))).status, 200);
+    for (const n of [1, 3])
+      assert.equal(
+        (await putChunk(chunkUrl(big!.uploadUrls, n), big!.uploadUrls.headers, chunkBody(size, big!.chunkSize, n)))
+          .status,
+        200,
+      );
+    assert.equal(
+      (await putChunk(chunkUrl(small!.uploadUrls, 1), small!.uploadUrls.headers, chunkBody(100, small!.chunkSize, 1)))
+        .status,
+      200,
+    );
     // Chunk 2 is being written when the process dies: declared length sent in part, never finished.
     const body2 = chunkBody(size, big!.chunkSize, 2);
-    const cut = rawPut(chunkUrl(big!.uploadUrls, 2), { 'content-length': String(body2.length) }, body2.subarray(0, 3 * MIB), { endEarly: false });
+    const cut = rawPut(
+      chunkUrl(big!.uploadUrls, 2),
+      { 'content-length': String(body2.length) },
+      body2.subarray(0, 3 * MIB),
+      { endEarly: false },
+    );
     await new Promise((r) => setTimeout(r, 300));
     await node.kill();
     assert.equal(await cut, 'reset');
 
     node = await spawnServer(env, node.port);
-    const status = (fileId: string) => getJson<UploadStatusResponse>(`${node.baseUrl}/v2/folders/${created.folderId}/files/${fileId}/upload-status?uploadAuth=${created.uploadAuth}`);
+    const status = (fileId: string) =>
+      getJson<UploadStatusResponse>(
+        `${node.baseUrl}/v2/folders/${created.folderId}/files/${fileId}/upload-status?uploadAuth=${created.uploadAuth}`,
+      );
     assert.deepEqual((await status(big!.fileId)).body, { complete: false, missing: [2] });
     assert.deepEqual((await status(small!.fileId)).body, { complete: true, missing: [] });
-    assert.deepEqual(await readdir(join(dataDir, 'blobs', '.incoming')), [], 'the interrupted write was cleaned up at start');
+    assert.deepEqual(
+      await readdir(join(dataDir, 'blobs', '.incoming')),
+      [],
+      'the interrupted write was cleaned up at start',
+    );
     // The URLs handed out before the crash still work after it (the signing key persists).
     assert.equal((await putChunk(chunkUrl(big!.uploadUrls, 2), big!.uploadUrls.headers, body2)).status, 200);
     assert.deepEqual((await status(big!.fileId)).body, { complete: true, missing: [] });
@@ -43,7 +66,9 @@ test('folders, files and chunks survive kill -9; a chunk cut off mid-write is mi
     node = await spawnServer(env, node.port);
     assert.deepEqual((await status(big!.fileId)).body, { complete: true, missing: [] });
     // The empty folder survived too: its (unguessable) status path answers "file not found", not "folder not found".
-    const emptyStatus = await getJson<{ error: string }>(`${node.baseUrl}/v2/folders/${empty.folderId}/files/AAAAAAAAAAAAAAAA/upload-status`);
+    const emptyStatus = await getJson<{ error: string }>(
+      `${node.baseUrl}/v2/folders/${empty.folderId}/files/AAAAAAAAAAAAAAAA/upload-status`,
+    );
     assert.equal(emptyStatus.body.error, 'file not found');
     assert.equal(await node.stop(), 0, 'SIGTERM shuts down cleanly');
   } finally {

@@ -6,21 +6,31 @@ import { chunkBody, chunkUrl, createDirect, createEmpty, getJson, putChunk } fro
 import { startServer, tempDir } from '../support/server.js';
 
 const HOUR = 3600;
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Expiry on a real server: folders are created with the real clock, then the service starts again
  * on the same DATA_DIR with its clock shifted forward (CLOCK_OFFSET_SECONDS), and its start-up sweep
  * must delete exactly what is due.
  */
-test('an empty ownerless folder is gone after 24 h; a fresh one and a live upload stay', { timeout: 60_000 }, async () => {
+test('an empty ownerless folder is gone after 24 h; a fresh one and a live upload stay', {
+  timeout: 60_000,
+}, async () => {
   const dataDir = await tempDir();
   try {
     let srv = await startServer({ DATA_DIR: dataDir, FREE_DOWNLOAD_HOURS: '48', CHUNK_SIZE_MIB: '5' });
     const empty = await createEmpty(srv.baseUrl);
     const direct = await createDirect(srv.baseUrl, [1000, 2000]);
     const [done, pending] = direct.files;
-    assert.equal((await putChunk(chunkUrl(done!.uploadUrls, 1), done!.uploadUrls.headers, chunkBody(1000, done!.chunkSize, 1))).status, 200);
+    assert.equal(
+      (await putChunk(chunkUrl(done!.uploadUrls, 1), done!.uploadUrls.headers, chunkBody(1000, done!.chunkSize, 1)))
+        .status,
+      200,
+    );
     await srv.close();
 
     // 23 h later: nothing is due yet.
@@ -41,7 +51,9 @@ test('an empty ownerless folder is gone after 24 h; a fresh one and a live uploa
     // The folder reads as absent from the moment its deletion begins; its bytes go right after.
     await waitFor(async () => (await srv.server.services.store.getFolder(direct.folderId)) === null);
     await waitFor(async () => (await srv.server.services.store.foldersDue(Number.MAX_SAFE_INTEGER, 1000)).length === 0);
-    const gone = await getJson<{ error: string }>(`${srv.baseUrl}/v2/folders/${direct.folderId}/files/${pending!.fileId}/upload-status`);
+    const gone = await getJson<{ error: string }>(
+      `${srv.baseUrl}/v2/folders/${direct.folderId}/files/${pending!.fileId}/upload-status`,
+    );
     assert.equal(gone.status, 404);
     assert.equal(gone.body.error, 'folder not found');
     assert.equal(await exists(join(dataDir, 'blobs', direct.folderId)), false, 'bytes deleted with the folder');

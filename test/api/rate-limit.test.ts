@@ -49,7 +49,10 @@ test('chunk downloads count as chunk transfers, not against the site bucket', as
   try {
     const created = await createDirect(srv.baseUrl, [100]);
     const file = created.files[0]!;
-    assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, chunkBody(100, file.chunkSize, 1))).status, 200);
+    assert.equal(
+      (await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, chunkBody(100, file.chunkSize, 1))).status,
+      200,
+    );
     const chunk = `${srv.baseUrl}/api/site/folders/${created.folderId}/files/${file.fileId}/chunks/00001`;
     for (let i = 0; i < 5; i++) {
       const res = await fetch(chunk);

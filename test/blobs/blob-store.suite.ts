@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { BlobNotFoundError, chunkKeyNumber, isChunkReceiver, isDownloadPresigner, type BlobStore, type PresignRequest } from '../../src/blobs/blob-store.js';
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  chunkKeyNumber,
+  isChunkReceiver,
+  isDownloadPresigner,
+  type PresignRequest,
+} from '../../src/blobs/blob-store.js';
 import type { UploadUrls } from '../../src/contract/types.js';
 
 /**
@@ -32,7 +39,11 @@ export function chunkUrl(urls: UploadUrls, n: number): string {
 }
 
 export async function putChunk(urls: UploadUrls, n: number, body: Uint8Array): Promise<number> {
-  const res = await fetch(chunkUrl(urls, n), { method: 'PUT', headers: urls.headers, body: body as unknown as BodyInit });
+  const res = await fetch(chunkUrl(urls, n), {
+    method: 'PUT',
+    headers: urls.headers,
+    body: body as unknown as BodyInit,
+  });
   await res.arrayBuffer();
   return res.status;
 }
@@ -69,11 +80,18 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       });
 
     /** Uploads chunks `ns` of a fresh file through its URLs, in parallel; returns the bodies. */
-    async function upload(h: BlobHarness, req: PresignRequest, ns: number[]): Promise<{ urls: UploadUrls; bodies: Map<number, Buffer> }> {
+    async function upload(
+      h: BlobHarness,
+      req: PresignRequest,
+      ns: number[],
+    ): Promise<{ urls: UploadUrls; bodies: Map<number, Buffer> }> {
       const urls = await h.store.presignUploads(req);
       const bodies = new Map(ns.map((n) => [n, randomBytes(req.chunkLength(n))]));
       const statuses = await Promise.all(ns.map((n) => putChunk(urls, n, bodies.get(n)!)));
-      assert.ok(statuses.every((s) => s >= 200 && s < 300), `PUT statuses ${statuses.join(',')}`);
+      assert.ok(
+        statuses.every((s) => s >= 200 && s < 300),
+        `PUT statuses ${statuses.join(',')}`,
+      );
       return { urls, bodies };
     }
 
@@ -97,8 +115,12 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const req = request(5);
       const { bodies } = await upload(h, req, [1, 5, 3, 2]);
       const listed = await h.store.listChunks(req);
-      assert.deepEqual([...listed.entries()].sort((a, b) => a[0] - b[0]), [1, 2, 3, 5].map((n) => [n, lengthOf(n)]));
-      for (const [n, body] of bodies) assert.ok((await readAll(await h.store.readChunk(req, n))).equals(body), `chunk ${n}`);
+      assert.deepEqual(
+        [...listed.entries()].sort((a, b) => a[0] - b[0]),
+        [1, 2, 3, 5].map((n) => [n, lengthOf(n)]),
+      );
+      for (const [n, body] of bodies)
+        assert.ok((await readAll(await h.store.readChunk(req, n))).equals(body), `chunk ${n}`);
       await assert.rejects(h.store.readChunk(req, 4), BlobNotFoundError);
       assert.deepEqual(await h.store.listChunks({ folderId: req.folderId, fileId: newId() }), new Map());
       assert.deepEqual(await h.store.listChunks({ folderId: newId(), fileId: newId() }), new Map());
@@ -118,7 +140,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(req), 1);
     });
 
-    it('a body of another length than the signed one is refused and stores nothing', async (h, ) => {
+    it('a body of another length than the signed one is refused and stores nothing', async (h) => {
       if (!h.enforcesSignatures) return; // see enforcesSignatures; the S3 tests verify the signed length offline
       const req = request(2);
       const urls = await h.store.presignUploads(req);
@@ -128,7 +150,8 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const swapped = { ...urls, signatures: [urls.signatures[1]!, urls.signatures[0]!] };
       assert.ok((await putChunk(swapped, 1, randomBytes(lengthOf(1)))) >= 400);
       assert.deepEqual(await h.store.listChunks(req), new Map());
-      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(req), 0, 'a refused body leaves no chunk to count');
+      if (isChunkReceiver(h.store))
+        assert.equal(await h.store.countChunks(req), 0, 'a refused body leaves no chunk to count');
     });
 
     it('deleteFile removes every chunk of that file only; deleteFolder leaves nothing; both idempotent', async (h) => {

@@ -15,7 +15,11 @@ import { blobStoreSuite } from './blob-store.suite.js';
 blobStoreSuite('local filesystem', async () => {
   const root = await tempDir('webfolder-blobs-');
   const port = await freePort();
-  const store = await LocalBlobStore.open(join(root, 'blobs'), new ChunkUrlSigner('x'.repeat(40), `http://127.0.0.1:${port}/up`), Date.now);
+  const store = await LocalBlobStore.open(
+    join(root, 'blobs'),
+    new ChunkUrlSigner('x'.repeat(40), `http://127.0.0.1:${port}/up`),
+    Date.now,
+  );
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const m = /^\/up\/([^/]+)\/([^/]+)\/(\d{1,5})$/.exec(url.pathname);

@@ -6,7 +6,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chunkKeyNumber } from '../../src/blobs/blob-store.js';
 import { BUCKET_CORS_RULES, CHUNK_CONTENT_TYPE, S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import type { S3Config } from '../../src/config/config.js';
-import { isUnavailable, startS3, type S3Service } from '../support/services.js';
+import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import { blobStoreSuite, chunkUrl } from './blob-store.suite.js';
 
 /**
@@ -47,7 +47,8 @@ blobStoreSuite('S3 (s3rver or TEST_S3_ENDPOINT)', async () => {
 // ---------------------------------------------------------------------------------------------------
 // SigV4 for presigned URLs, written from AWS's specification, independent of the SDK.
 
-const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const rfc3986 = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** The signature S3 would compute for a request to `url` carrying `headers` (lower-case names). */
@@ -62,10 +63,27 @@ function expectedSignature(method: string, url: string, headers: Record<string, 
   const signed = u.searchParams.get('X-Amz-SignedHeaders')!.split(';');
   const all: Record<string, string> = { host: u.host, ...headers };
   const canonicalHeaders = signed.map((name) => `${name}:${(all[name] ?? '').trim()}\n`).join('');
-  const canonicalRequest = [method, u.pathname, query, canonicalHeaders, signed.join(';'), u.searchParams.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD'].join('\n');
-  const [, date, region, service] = u.searchParams.get('X-Amz-Credential')!.split('/') as [string, string, string, string];
+  const canonicalRequest = [
+    method,
+    u.pathname,
+    query,
+    canonicalHeaders,
+    signed.join(';'),
+    u.searchParams.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const [, date, region, service] = u.searchParams.get('X-Amz-Credential')!.split('/') as [
+    string,
+    string,
+    string,
+    string,
+  ];
   const scope = `${date}/${region}/${service}/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', u.searchParams.get('X-Amz-Date')!, scope, createHash('sha256').update(canonicalRequest).digest('hex')].join('\n');
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    u.searchParams.get('X-Amz-Date')!,
+    scope,
+    createHash('sha256').update(canonicalRequest).digest('hex'),
+  ].join('\n');
   const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request');
   return createHmac('sha256', key).update(stringToSign).digest('hex');
 }
@@ -88,7 +106,13 @@ describe('S3BlobStore specifics', () => {
     const store = await S3BlobStore.open(configFor(s3, s3.freshBucket()), () => fixedNow);
     try {
       const lengths = [10_485_760 + 21 + 17 * 161, 10_485_760 + 21 + 17 * 161, 4321];
-      const req = { folderId: 'AAAAAAAAAAAAAAAA', fileId: 'B-B_BBBBBBBBBBBB', chunks: 3, chunkLength: (n: number) => lengths[n - 1]!, expiresAt: fixedNow + 3_600_000 };
+      const req = {
+        folderId: 'AAAAAAAAAAAAAAAA',
+        fileId: 'B-B_BBBBBBBBBBBB',
+        chunks: 3,
+        chunkLength: (n: number) => lengths[n - 1]!,
+        expiresAt: fixedNow + 3_600_000,
+      };
       const urls = await store.presignUploads(req);
       assert.deepEqual(urls.headers, { 'Content-Type': CHUNK_CONTENT_TYPE });
       assert.equal(urls.head, `${s3.endpoint}/${store.bucket}/`, 'path-style head: endpoint and bucket');
@@ -96,14 +120,26 @@ describe('S3BlobStore specifics', () => {
         // The SDK's own presigned URL for the same object, date and validity.
         const sdkUrl = await getSignedUrl(
           store.client,
-          new PutObjectCommand({ Bucket: store.bucket, Key: `${req.folderId}/${req.fileId}/${chunkKeyNumber(n)}`, ContentLength: lengths[n - 1], ContentType: CHUNK_CONTENT_TYPE }),
-          { expiresIn: 3600, signingDate: new Date(fixedNow), signableHeaders: new Set(['content-type', 'content-length']) },
+          new PutObjectCommand({
+            Bucket: store.bucket,
+            Key: `${req.folderId}/${req.fileId}/${chunkKeyNumber(n)}`,
+            ContentLength: lengths[n - 1],
+            ContentType: CHUNK_CONTENT_TYPE,
+          }),
+          {
+            expiresIn: 3600,
+            signingDate: new Date(fixedNow),
+            signableHeaders: new Set(['content-type', 'content-length']),
+          },
         );
         const ruleUrl = chunkUrl(urls, n);
         // Same string once the SDK's signature parameter is moved to the end (where the rule puts it).
         const sig = /(?:^|&)(X-Amz-Signature=[0-9a-f]{64})/.exec(sdkUrl.split('?')[1]!)![1]!;
         const [base, query] = sdkUrl.split('?') as [string, string];
-        const reordered = `${base}?${query.split('&').filter((p) => p !== sig).join('&')}&${sig}`;
+        const reordered = `${base}?${query
+          .split('&')
+          .filter((p) => p !== sig)
+          .join('&')}&${sig}`;
         assert.equal(ruleUrl, reordered, `chunk ${n}`);
         // And the same request: same address, same parameters.
         const a = new URL(ruleUrl);
@@ -113,17 +149,35 @@ describe('S3BlobStore specifics', () => {
 
         // What S3 checks, computed independently: the URL is good for this chunk's exact length and
         // content type, and for nothing else.
-        assert.deepEqual(a.searchParams.get('X-Amz-SignedHeaders')!.split(';'), ['content-length', 'content-type', 'host']);
+        assert.deepEqual(a.searchParams.get('X-Amz-SignedHeaders')!.split(';'), [
+          'content-length',
+          'content-type',
+          'host',
+        ]);
         assert.equal(a.searchParams.get('X-Amz-Date'), '20261121T200000Z');
         assert.equal(a.searchParams.get('X-Amz-Expires'), '3600');
         const good = { 'content-length': String(lengths[n - 1]), 'content-type': CHUNK_CONTENT_TYPE };
         assert.equal(expectedSignature('PUT', ruleUrl, good, s3.secretAccessKey), urls.signatures[n - 1]);
-        assert.notEqual(expectedSignature('PUT', ruleUrl, { ...good, 'content-length': String(lengths[n - 1]! + 1) }, s3.secretAccessKey), urls.signatures[n - 1]);
-        assert.notEqual(expectedSignature('PUT', ruleUrl, { ...good, 'content-type': 'text/html' }, s3.secretAccessKey), urls.signatures[n - 1]);
+        assert.notEqual(
+          expectedSignature(
+            'PUT',
+            ruleUrl,
+            { ...good, 'content-length': String(lengths[n - 1]! + 1) },
+            s3.secretAccessKey,
+          ),
+          urls.signatures[n - 1],
+        );
+        assert.notEqual(
+          expectedSignature('PUT', ruleUrl, { ...good, 'content-type': 'text/html' }, s3.secretAccessKey),
+          urls.signatures[n - 1],
+        );
         const otherChunk = ruleUrl.replace(`/${chunkKeyNumber(n)}?`, `/${chunkKeyNumber(n === 3 ? 1 : n + 1)}?`);
         assert.notEqual(expectedSignature('PUT', otherChunk, good, s3.secretAccessKey), urls.signatures[n - 1]);
       }
-      assert.ok(!/x-amz-checksum|x-amz-sdk-checksum/i.test(urls.tail), 'no checksum of an empty body is signed into the URLs');
+      assert.ok(
+        !/x-amz-checksum|x-amz-sdk-checksum/i.test(urls.tail),
+        'no checksum of an empty body is signed into the URLs',
+      );
     } finally {
       await store.close();
     }
@@ -151,7 +205,13 @@ describe('S3BlobStore specifics', () => {
     if (!s3) return void t.skip(skip);
     const store = await S3BlobStore.open(configFor(s3, s3.freshBucket()), Date.now);
     try {
-      const urls = await store.presignUploads({ folderId: 'CCCCCCCCCCCCCCCC', fileId: 'DDDDDDDDDDDDDDDD', chunks: 300, chunkLength: () => 5_243_000, expiresAt: Date.now() + 7 * 86_400_000 + 60_000 });
+      const urls = await store.presignUploads({
+        folderId: 'CCCCCCCCCCCCCCCC',
+        fileId: 'DDDDDDDDDDDDDDDD',
+        chunks: 300,
+        chunkLength: () => 5_243_000,
+        expiresAt: Date.now() + 7 * 86_400_000 + 60_000,
+      });
       assert.equal(urls.signatures.length, 300);
       assert.equal(new Set(urls.signatures).size, 300);
       // Validity is capped at SigV4's seven days.

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { download, upload } from '../../src/client/node/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { bytes, createFolder, downloadBytes, newContext, SKIP as NO_CHROMIUM, useBrowserFixture, watch, writeTemp } from '../site/browser.js';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  SKIP as NO_CHROMIUM,
+  newContext,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from '../site/browser.js';
 
 /**
  * The client and the browser site speak the same format: a link made by the client library opens
@@ -13,7 +22,9 @@ import { bytes, createFolder, downloadBytes, newContext, SKIP as NO_CHROMIUM, us
  * client. Skips without Chromium or without the built site (npm run build / npm test build it).
  */
 const MIB = 1024 * 1024;
-const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? false : 'the site is not built (npx vite build --config web/vite.config.ts)';
+const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html'))
+  ? false
+  : 'the site is not built (npx vite build --config web/vite.config.ts)';
 const SKIP = NO_CHROMIUM || NOT_BUILT;
 
 describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
@@ -21,7 +32,10 @@ describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
 
   test('a link made by the client opens in the site, which decrypts names and bytes', async () => {
     const big = bytes(11 * MIB + 333, 11);
-    const paths = [await writeTemp(fx.dir, 'from-cli.bin', big), await writeTemp(fx.dir, 'notes ü.txt', Buffer.from('made by the client\n'))];
+    const paths = [
+      await writeTemp(fx.dir, 'from-cli.bin', big),
+      await writeTemp(fx.dir, 'notes ü.txt', Buffer.from('made by the client\n')),
+    ];
     const result = await upload(paths, { server: fx.server.baseUrl, title: 'From the CLI' });
     const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
@@ -30,7 +44,9 @@ describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
     await page.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor({ timeout: 30_000 });
     const names = await page.locator('#files li .name').allInnerTexts();
     assert.deepEqual(names.sort(), ['from-cli.bin', 'notes ü.txt']);
-    const got = await downloadBytes(page, () => page.locator('#files li', { hasText: 'from-cli.bin' }).locator('button.download').click());
+    const got = await downloadBytes(page, () =>
+      page.locator('#files li', { hasText: 'from-cli.bin' }).locator('button.download').click(),
+    );
     assert.equal(got.name, 'from-cli.bin');
     assert.ok(got.content.equals(big), 'the browser decrypts what the client encrypted');
     assert.deepEqual(problems, []);
@@ -48,7 +64,10 @@ describe('client <-> browser site (Chromium)', { skip: SKIP }, () => {
     await ctx.close();
     const out = join(fx.dir, 'client-download');
     const got = await download(folder.folderUrl, out);
-    assert.deepEqual(got.files.map((f) => f.name), ['from-browser.bin']);
+    assert.deepEqual(
+      got.files.map((f) => f.name),
+      ['from-browser.bin'],
+    );
     assert.ok((await readFile(join(out, 'from-browser.bin'))).equals(content));
   });
 });

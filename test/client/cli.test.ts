@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getUploadStatus, readStateFile } from '../../src/client/node/index.js';
-import { freePort, spawnServer, tempDir, type SpawnedServer } from '../support/server.js';
+import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 
 /**
  * The `webfolder` command as a child process against a real server child process: output shapes,
@@ -26,7 +26,13 @@ before(async () => {
   dir = await tempDir('webfolder-cli-');
   stateDir = join(dir, 'state');
   // A low chunk rate keeps an upload going long enough to kill it; the CLI must honour the 429s.
-  server = await spawnServer({ DATA_DIR: dataDir, CHUNK_SIZE_MIB: '5', RATE_LIMIT_CHUNK: '2', RATE_LIMIT_WINDOW_SECONDS: '2', LOG_LEVEL: 'info' });
+  server = await spawnServer({
+    DATA_DIR: dataDir,
+    CHUNK_SIZE_MIB: '5',
+    RATE_LIMIT_CHUNK: '2',
+    RATE_LIMIT_WINDOW_SECONDS: '2',
+    LOG_LEVEL: 'info',
+  });
 });
 after(async () => {
   await server.stop();
@@ -69,7 +75,8 @@ function successfulPuts(from: number): number {
       continue;
     }
     if (entry.req?.method && entry.reqId) requests.set(entry.reqId, `${entry.req.method} ${entry.req.url}`);
-    if (entry.res?.statusCode === 200 && entry.reqId && /^PUT \/v2\/uploads\//.test(requests.get(entry.reqId) ?? '')) count++;
+    if (entry.res?.statusCode === 200 && entry.reqId && /^PUT \/v2\/uploads\//.test(requests.get(entry.reqId) ?? ''))
+      count++;
   }
   return count;
 }
@@ -85,10 +92,22 @@ describe('webfolder upload / download', () => {
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.trim().split('\n');
     assert.equal(lines.length, 1, 'exactly one JSON line');
-    const out = JSON.parse(lines[0]!) as { link: string; folderId: string; folderUrl: string; files: { name: string; fileId: string; size: number; chunks: number }[]; chunksSent: number };
+    const out = JSON.parse(lines[0]!) as {
+      link: string;
+      folderId: string;
+      folderUrl: string;
+      files: { name: string; fileId: string; size: number; chunks: number }[];
+      chunksSent: number;
+    };
     assert.match(out.link, new RegExp(`^${server.baseUrl}/f/${out.folderId}#[A-Za-z0-9_-]{22}$`));
     assert.equal(out.folderUrl, out.link.split('#')[0]);
-    assert.deepEqual(out.files.map((f) => [f.name, f.size, f.chunks]), [['a.bin', bytes.length, 3], ['b.txt', 12, 1]]);
+    assert.deepEqual(
+      out.files.map((f) => [f.name, f.size, f.chunks]),
+      [
+        ['a.bin', bytes.length, 3],
+        ['b.txt', 12, 1],
+      ],
+    );
     assert.ok(!('uploadAuth' in out), 'uploadAuth is not printed');
     const secret = out.link.split('#')[1]!;
     assert.ok(!run.stderr.includes(secret), 'the secret is not on stderr');
@@ -98,7 +117,10 @@ describe('webfolder upload / download', () => {
     const dl = await cli(['download', out.link, dest, '--json']);
     assert.equal(dl.code, 0, dl.stderr);
     const dlOut = JSON.parse(dl.stdout) as { files: { name: string; path: string }[] };
-    assert.deepEqual(dlOut.files.map((f) => f.name), ['a.bin', 'b.txt']);
+    assert.deepEqual(
+      dlOut.files.map((f) => f.name),
+      ['a.bin', 'b.txt'],
+    );
     assert.ok((await readFile(join(dest, 'a.bin'))).equals(bytes));
     assert.equal(await readFile(join(dest, 'b.txt'), 'utf8'), 'second file\n');
 
@@ -122,7 +144,14 @@ describe('webfolder upload / download', () => {
 
     const visitor = await cli(['download', out.link, join(dir, 'request-visitor')]);
     assert.equal(visitor.code, 3, 'without the token the listing is refused');
-    const owner = await cli(['download', out.link, join(dir, 'request-owner'), '--upload-auth', out.uploadAuth!, '--json']);
+    const owner = await cli([
+      'download',
+      out.link,
+      join(dir, 'request-owner'),
+      '--upload-auth',
+      out.uploadAuth!,
+      '--json',
+    ]);
     assert.equal(owner.code, 0, owner.stderr);
     assert.equal(await readFile(join(dir, 'request-owner', 'asked-for.txt'), 'utf8'), 'for the owner only\n');
 
@@ -147,7 +176,12 @@ describe('webfolder upload / download', () => {
       await new Promise((r) => setTimeout(r, 100));
       if (!existsSync(statePath)) continue;
       const state = await readStateFile(statePath);
-      const s = await getUploadStatus({ server: server.baseUrl, folderId: state.folderId, fileId: state.files[0]!.fileId, uploadAuth: state.uploadAuth });
+      const s = await getUploadStatus({
+        server: server.baseUrl,
+        folderId: state.folderId,
+        fileId: state.files[0]!.fileId,
+        uploadAuth: state.uploadAuth,
+      });
       stored = 8 - s.missing.length;
     }
     assert.ok(stored > 0 && stored < 8, `killed with ${stored} of 8 chunks stored`);
@@ -155,7 +189,13 @@ describe('webfolder upload / download', () => {
     const killed = await done;
     assert.equal(killed.code, null, 'the CLI died by the signal');
     const state = await readStateFile(statePath);
-    const statusNow = () => getUploadStatus({ server: server.baseUrl, folderId: state.folderId, fileId: state.files[0]!.fileId, uploadAuth: state.uploadAuth });
+    const statusNow = () =>
+      getUploadStatus({
+        server: server.baseUrl,
+        folderId: state.folderId,
+        fileId: state.files[0]!.fileId,
+        uploadAuth: state.uploadAuth,
+      });
     // A chunk whose body was fully sent may still be landing: wait until the answer is stable.
     let missing = (await statusNow()).missing;
     for (;;) {
@@ -233,7 +273,13 @@ describe('webfolder exit codes and other commands', () => {
   test('create --json answers the empty-folder variant; status of ids works without uploadAuth', async () => {
     const created = await cli(['create', '--title', 'for someone', '--mode', 'share', '--json']);
     assert.equal(created.code, 0, created.stderr);
-    const body = JSON.parse(created.stdout) as { folderId: string; folderUrl: string; folderUrlBase: string; mode: string; files: unknown[] };
+    const body = JSON.parse(created.stdout) as {
+      folderId: string;
+      folderUrl: string;
+      folderUrlBase: string;
+      mode: string;
+      files: unknown[];
+    };
     assert.equal(body.mode, 'share');
     assert.deepEqual(body.files, []);
     assert.ok(body.folderUrl.startsWith(`${body.folderUrlBase}#`));
@@ -250,7 +296,17 @@ describe('webfolder exit codes and other commands', () => {
   test('`webfolder serve` starts the service with flags as configuration', async () => {
     const port = await freePort();
     const data = join(dir, 'serve-data');
-    const { child, done } = start(['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', data, '--log-level', 'warn']);
+    const { child, done } = start([
+      'serve',
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '--data-dir',
+      data,
+      '--log-level',
+      'warn',
+    ]);
     let index: { version?: string } | null = null;
     for (let i = 0; i < 300 && index === null; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -265,7 +321,10 @@ describe('webfolder exit codes and other commands', () => {
   });
 
   test('bin/webfolder.js runs the same CLI', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), '--help'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), '--help'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     const code = await new Promise<number | null>((r) => child.once('exit', r));

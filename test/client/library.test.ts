@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
+import { readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { decryptChunk, decryptText, importSecret } from '../../src/crypto/index.js';
 import {
   AbortedError,
   chunkOrder,
@@ -14,13 +13,14 @@ import {
   InputError,
   LocalFileChangedError,
   resume,
+  type UploadEvent,
+  type UploadState,
   upload,
   WebfolderError,
   WrongSecretError,
-  type UploadEvent,
-  type UploadState,
 } from '../../src/client/node/index.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { decryptChunk, decryptText, importSecret } from '../../src/crypto/index.js';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
  * The client library against a real server on a loopback port (5 MiB chunks to keep files small):
@@ -68,7 +68,10 @@ describe('upload', () => {
     assert.match(result.link, /^http:\/\/127\.0\.0\.1:\d+\/f\/[A-Za-z0-9_-]+#[A-Za-z0-9_-]{22}$/);
     assert.equal(result.link, `${result.folderUrl}#${result.secret}`);
     assert.equal(result.fileIds.length, 3);
-    assert.deepEqual(result.files.map((f) => f.chunks), [3, 1, 1]);
+    assert.deepEqual(
+      result.files.map((f) => f.chunks),
+      [3, 1, 1],
+    );
     assert.equal(result.chunksSent, 5);
     assert.ok(state, 'onState was called before the chunks');
     assert.equal((state as UploadState).uploadAuth, result.uploadAuth);
@@ -86,7 +89,12 @@ describe('upload', () => {
     assert.ok(!db.includes('notes é.txt') && !db.includes('big.bin'), 'no plaintext name reaches the server');
 
     for (const id of result.fileIds) {
-      const status = await getUploadStatus({ server: server.baseUrl, folderId: result.folderId, fileId: id, uploadAuth: result.uploadAuth });
+      const status = await getUploadStatus({
+        server: server.baseUrl,
+        folderId: result.folderId,
+        fileId: id,
+        uploadAuth: result.uploadAuth,
+      });
       assert.deepEqual(status, { complete: true, missing: [] });
     }
     const last = events.filter((e) => e.type === 'chunk').at(-1);
@@ -108,7 +116,10 @@ describe('upload', () => {
 
   test('a request-mode upload is downloadable by its creator with uploadAuth, and by no one without it', async () => {
     const result = await upload([smallPath], { server: server.baseUrl, mode: 'request' });
-    await assert.rejects(download(result.link, join(dir, 'request-visitor')), (e: unknown) => e instanceof WebfolderError && e.status === 403);
+    await assert.rejects(
+      download(result.link, join(dir, 'request-visitor')),
+      (e: unknown) => e instanceof WebfolderError && e.status === 403,
+    );
     const got = await download(result.link, join(dir, 'request-owner'), { uploadAuth: result.uploadAuth });
     assert.equal(await readFile(got.files[0]!.path, 'utf8'), 'hello webfolder\n');
   });
@@ -139,17 +150,30 @@ describe('upload', () => {
     const five = join(dir, 'five.bin');
     await writeFile(five, randomBytes(4 * 5 * MIB + 10));
     const order: number[] = [];
-    await upload([five], { server: server.baseUrl, concurrency: 1, onProgress: (e) => e.type === 'chunk' && order.push(e.chunk) });
+    await upload([five], {
+      server: server.baseUrl,
+      concurrency: 1,
+      onProgress: (e) => e.type === 'chunk' && order.push(e.chunk),
+    });
     assert.deepEqual(order, [1, 5, 2, 3, 4]);
   });
 
   test('refuses more than 10 files, empty files and directories before creating anything', async () => {
     const many = Array.from({ length: 11 }, () => smallPath);
-    await assert.rejects(upload(many, { server: server.baseUrl }), (e: unknown) => e instanceof InputError && /at most 10 files/.test(e.message));
+    await assert.rejects(
+      upload(many, { server: server.baseUrl }),
+      (e: unknown) => e instanceof InputError && /at most 10 files/.test(e.message),
+    );
     const empty = join(dir, 'empty.txt');
     await writeFile(empty, '');
-    await assert.rejects(upload([empty], { server: server.baseUrl }), (e: unknown) => e instanceof InputError && /empty/.test(e.message));
-    await assert.rejects(upload([dir], { server: server.baseUrl }), (e: unknown) => e instanceof InputError && /directory/.test(e.message));
+    await assert.rejects(
+      upload([empty], { server: server.baseUrl }),
+      (e: unknown) => e instanceof InputError && /empty/.test(e.message),
+    );
+    await assert.rejects(
+      upload([dir], { server: server.baseUrl }),
+      (e: unknown) => e instanceof InputError && /directory/.test(e.message),
+    );
   });
 
   test('encrypted filenames and mimetypes decrypt with the folder key', async () => {
@@ -166,7 +190,10 @@ describe('upload', () => {
       },
     });
     assert.ok(state);
-    const body = JSON.parse(seen[0]!) as { encryption: { ske: string }; files: { filename: string; mimetype: string }[] };
+    const body = JSON.parse(seen[0]!) as {
+      encryption: { ske: string };
+      files: { filename: string; mimetype: string }[];
+    };
     const key = await importSecret(result.secret);
     assert.equal(await decryptText(key, body.files[0]!.filename), 'notes é.txt');
     assert.equal(await decryptText(key, body.files[0]!.mimetype), 'text/plain');
@@ -197,7 +224,15 @@ describe('chunk PUT failures', () => {
   test('a tampered signature is refused once (403) and not retried', async () => {
     const events: UploadEvent[] = [];
     const tamperAll: typeof fetch = (input, init) =>
-      fetch(init?.method === 'PUT' ? String(input).replace(/X-Amz-Signature=([0-9a-f]{64})/, (_m, s: string) => `X-Amz-Signature=${s.startsWith('0') ? '1' : '0'}${s.slice(1)}`) : input, init);
+      fetch(
+        init?.method === 'PUT'
+          ? String(input).replace(
+              /X-Amz-Signature=([0-9a-f]{64})/,
+              (_m, s: string) => `X-Amz-Signature=${s.startsWith('0') ? '1' : '0'}${s.slice(1)}`,
+            )
+          : input,
+        init,
+      );
     await assert.rejects(
       upload([smallPath], { server: server.baseUrl, fetch: tamperAll, onProgress: (e) => events.push(e) }),
       (e: unknown) => e instanceof WebfolderError && e.status === 403,
@@ -206,7 +241,16 @@ describe('chunk PUT failures', () => {
   });
 
   test('chunkUrl follows the file.kiwi rule', () => {
-    const url = chunkUrl({ head: 'https://b.s3.example/', path: 'f/x', tail: 'X-Amz-Algorithm=A&X-Amz-Date=D', signatures: ['s1', 's2'], headers: {} }, 2);
+    const url = chunkUrl(
+      {
+        head: 'https://b.s3.example/',
+        path: 'f/x',
+        tail: 'X-Amz-Algorithm=A&X-Amz-Date=D',
+        signatures: ['s1', 's2'],
+        headers: {},
+      },
+      2,
+    );
     assert.equal(url, 'https://b.s3.example/f/x/00002?X-Amz-Algorithm=A&X-Amz-Date=D&X-Amz-Signature=s2');
   });
 });
@@ -231,7 +275,12 @@ describe('resume', () => {
     );
     assert.ok(state);
     const s = state as UploadState;
-    const before = await getUploadStatus({ server: server.baseUrl, folderId: s.folderId, fileId: s.files[0]!.fileId, uploadAuth: s.uploadAuth });
+    const before = await getUploadStatus({
+      server: server.baseUrl,
+      folderId: s.folderId,
+      fileId: s.files[0]!.fileId,
+      uploadAuth: s.uploadAuth,
+    });
     assert.equal(before.complete, false);
     assert.ok(before.missing.length >= 1 && before.missing.length < 3);
     const result = await resume(s);
@@ -275,9 +324,15 @@ describe('rate limits', () => {
       const retries = events.filter((e) => e.type === 'retry');
       assert.ok(retries.length > 0, 'some chunk PUTs were rate limited');
       assert.ok(retries.every((e) => e.type === 'retry' && e.info.status === 429));
-      assert.ok(retries.every((e) => e.type === 'retry' && e.info.delayMs >= 1000), 'waits at least Retry-After');
+      assert.ok(
+        retries.every((e) => e.type === 'retry' && e.info.delayMs >= 1000),
+        'waits at least Retry-After',
+      );
       for (const id of result.fileIds) {
-        assert.equal((await getUploadStatus({ server: limited.baseUrl, folderId: result.folderId, fileId: id })).complete, true);
+        assert.equal(
+          (await getUploadStatus({ server: limited.baseUrl, folderId: result.folderId, fileId: id })).complete,
+          true,
+        );
       }
     } finally {
       await limited.close();

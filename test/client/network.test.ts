@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { download, NetworkError, upload, type UploadEvent } from '../../src/client/node/index.js';
+import { download, NetworkError, type UploadEvent, upload } from '../../src/client/node/index.js';
 import { freePort, spawnServer, tempDir } from '../support/server.js';
 
 /**
@@ -23,7 +23,13 @@ test('an upload survives the server being killed and restarted mid-upload', asyn
   const dataDir = join(dir, 'data');
   const port = await freePort();
   // A low chunk rate keeps the upload going while the server is killed.
-  const env = { DATA_DIR: dataDir, CHUNK_SIZE_MIB: '5', RATE_LIMIT_CHUNK: '2', RATE_LIMIT_WINDOW_SECONDS: '2', LOG_LEVEL: 'warn' };
+  const env = {
+    DATA_DIR: dataDir,
+    CHUNK_SIZE_MIB: '5',
+    RATE_LIMIT_CHUNK: '2',
+    RATE_LIMIT_WINDOW_SECONDS: '2',
+    LOG_LEVEL: 'warn',
+  };
   let server = await spawnServer(env, port);
   const content = randomBytes(6 * 5 * MIB + 99); // 7 chunks
   const path = join(dir, 'cut.bin');
@@ -49,7 +55,10 @@ test('an upload survives the server being killed and restarted mid-upload', asyn
   await restarted;
   try {
     assert.ok(killed);
-    assert.ok(events.some((e) => e.type === 'retry' && e.info.status === null), 'network errors were retried');
+    assert.ok(
+      events.some((e) => e.type === 'retry' && e.info.status === null),
+      'network errors were retried',
+    );
     const out = join(dir, 'out');
     await download(result.link, out);
     assert.ok((await readFile(join(out, 'cut.bin'))).equals(content));
@@ -64,7 +73,11 @@ test('no server at all: NetworkError after the retries', async () => {
   await writeFile(path, 'x');
   let retries = 0;
   await assert.rejects(
-    upload([path], { server: `http://127.0.0.1:${port}`, retry: { retries: 2, baseDelayMs: 10 }, onProgress: (e) => e.type === 'retry' && retries++ }),
+    upload([path], {
+      server: `http://127.0.0.1:${port}`,
+      retry: { retries: 2, baseDelayMs: 10 },
+      onProgress: (e) => e.type === 'retry' && retries++,
+    }),
     NetworkError,
   );
   assert.equal(retries, 2);

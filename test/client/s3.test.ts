@@ -4,8 +4,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { download, getUploadStatus, upload } from '../../src/client/node/index.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
-import { startS3, type S3Service, type Unavailable } from '../support/services.js';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { type S3Service, startS3, type Unavailable } from '../support/services.js';
 
 /**
  * The same client, unchanged, against the S3 backend: chunks go straight to object storage through
@@ -36,7 +36,12 @@ describe('client against the S3 backend', { skip: SKIP }, () => {
     await writeFile(path, content);
     const result = await upload([path], { server: server.baseUrl });
     assert.equal(result.chunksSent, 3);
-    const status = await getUploadStatus({ server: server.baseUrl, folderId: result.folderId, fileId: result.fileIds[0]!, uploadAuth: result.uploadAuth });
+    const status = await getUploadStatus({
+      server: server.baseUrl,
+      folderId: result.folderId,
+      fileId: result.fileIds[0]!,
+      uploadAuth: result.uploadAuth,
+    });
     assert.deepEqual(status, { complete: true, missing: [] });
     const out = join(dir, 'out');
     await download(result.link, out);

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { backoffDelay, DEFAULT_RETRY, InputError, isRetryableStatus, parseRetryAfter, parseShareLink, parseUploadState, shareLink, siteApiFor } from '../../src/client/index.js';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  InputError,
+  isRetryableStatus,
+  parseRetryAfter,
+  parseShareLink,
+  parseUploadState,
+  shareLink,
+  siteApiFor,
+} from '../../src/client/index.js';
 import { safeName } from '../../src/client/node/download.js';
 import { formatBytes, formatDuration, ProgressView } from '../../src/client/progress.js';
 
@@ -19,10 +29,23 @@ describe('retry policy', () => {
   });
   test('backoff is full jitter under an exponential ceiling', () => {
     const r = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.equal(backoffDelay(0, r, () => 0.999), 99);
-    assert.equal(backoffDelay(3, r, () => 0.5), 400);
-    assert.equal(backoffDelay(10, r, () => 0.999), 999, 'capped at maxDelayMs');
-    assert.equal(backoffDelay(5, r, () => 0), 0);
+    assert.equal(
+      backoffDelay(0, r, () => 0.999),
+      99,
+    );
+    assert.equal(
+      backoffDelay(3, r, () => 0.5),
+      400,
+    );
+    assert.equal(
+      backoffDelay(10, r, () => 0.999),
+      999,
+      'capped at maxDelayMs',
+    );
+    assert.equal(
+      backoffDelay(5, r, () => 0),
+      0,
+    );
   });
 });
 
@@ -30,17 +53,28 @@ describe('links', () => {
   test('share link round trip', () => {
     const link = shareLink('https://files.example.com/f/AbC123', 'q_-x');
     assert.equal(link, 'https://files.example.com/f/AbC123#q_-x');
-    assert.deepEqual(parseShareLink(link), { folderUrl: 'https://files.example.com/f/AbC123', origin: 'https://files.example.com', folderId: 'AbC123', secret: 'q_-x' });
+    assert.deepEqual(parseShareLink(link), {
+      folderUrl: 'https://files.example.com/f/AbC123',
+      origin: 'https://files.example.com',
+      folderId: 'AbC123',
+      secret: 'q_-x',
+    });
   });
   test('a link without its secret or id is refused with a clear message', () => {
-    assert.throws(() => parseShareLink('https://files.example.com/f/AbC123'), (e: unknown) => e instanceof InputError && /no secret/.test(e.message));
+    assert.throws(
+      () => parseShareLink('https://files.example.com/f/AbC123'),
+      (e: unknown) => e instanceof InputError && /no secret/.test(e.message),
+    );
     assert.throws(() => parseShareLink('not a link'), InputError);
     assert.throws(() => parseShareLink('https://files.example.com/#abc'), InputError);
   });
   test('the site API follows the path of the link', () => {
     assert.equal(siteApiFor('https://h.example/f/X'), 'https://h.example/api/site');
     assert.equal(siteApiFor('https://h.example/app/f/X'), 'https://h.example/app/api/site');
-    assert.equal(siteApiFor('https://h.example/f/X', 'https://other.example/web/'), 'https://other.example/web/api/site');
+    assert.equal(
+      siteApiFor('https://h.example/f/X', 'https://other.example/web/'),
+      'https://other.example/web/api/site',
+    );
   });
 });
 
@@ -52,7 +86,18 @@ describe('upload state', () => {
     folderUrl: 'http://127.0.0.1:8080/f/F',
     uploadAuth: 'U',
     secret: 'S',
-    files: [{ path: '/tmp/a', name: 'a', fileId: 'A', size: 10, mtime: 1, chunkSize: 5 * 1024 * 1024, chunks: 1, uploadUrls: { head: 'h', path: 'p', tail: 't', signatures: ['s'], headers: {} } }],
+    files: [
+      {
+        path: '/tmp/a',
+        name: 'a',
+        fileId: 'A',
+        size: 10,
+        mtime: 1,
+        chunkSize: 5 * 1024 * 1024,
+        chunks: 1,
+        uploadUrls: { head: 'h', path: 'p', tail: 't', signatures: ['s'], headers: {} },
+      },
+    ],
   };
   test('a valid state parses', () => {
     assert.deepEqual(parseUploadState(JSON.parse(JSON.stringify(valid))), valid);
@@ -84,8 +129,23 @@ describe('progress', () => {
   test('plain lines without a terminal, no secrets, no control sequences', () => {
     let out = '';
     const view = new ProgressView({ write: (t: string) => (out += t) }, false);
-    view.handle({ type: 'registered', folderId: 'F', totalBytes: 100, doneBytes: 0, files: [{ name: 'a.bin', size: 100, fileId: 'A', chunks: 10, doneBytes: 0 }] });
-    for (let i = 1; i <= 10; i++) view.handle({ type: 'chunk', file: 0, chunk: i, bytes: 10, fileDoneBytes: i * 10, doneBytes: i * 10, totalBytes: 100 });
+    view.handle({
+      type: 'registered',
+      folderId: 'F',
+      totalBytes: 100,
+      doneBytes: 0,
+      files: [{ name: 'a.bin', size: 100, fileId: 'A', chunks: 10, doneBytes: 0 }],
+    });
+    for (let i = 1; i <= 10; i++)
+      view.handle({
+        type: 'chunk',
+        file: 0,
+        chunk: i,
+        bytes: 10,
+        fileDoneBytes: i * 10,
+        doneBytes: i * 10,
+        totalBytes: 100,
+      });
     view.handle({ type: 'file-complete', file: 0 });
     view.finish();
     assert.ok(!out.includes('\x1b'), 'no escape sequences');
@@ -96,7 +156,13 @@ describe('progress', () => {
   test('bars on a terminal', () => {
     let out = '';
     const view = new ProgressView({ write: (t: string) => (out += t), isTTY: true, columns: 100 }, true);
-    view.handle({ type: 'registered', folderId: 'F', totalBytes: 100, doneBytes: 50, files: [{ name: 'a.bin', size: 100, fileId: 'A', chunks: 2, doneBytes: 50 }] });
+    view.handle({
+      type: 'registered',
+      folderId: 'F',
+      totalBytes: 100,
+      doneBytes: 50,
+      files: [{ name: 'a.bin', size: 100, fileId: 'A', chunks: 2, doneBytes: 50 }],
+    });
     assert.match(out, /a\.bin\s+\[#+-+\]\s+50%/);
     assert.match(out, /total/);
   });

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { base64DecodeEither, base64Encode, base64UrlDecode, base64UrlEncode, CryptoFormatError } from '../../src/crypto/index.js';
+import {
+  base64DecodeEither,
+  base64Encode,
+  base64UrlDecode,
+  base64UrlEncode,
+  CryptoFormatError,
+} from '../../src/crypto/index.js';
 
-test('encoders agree with Node\'s own base64 and base64url for any bytes', () => {
+test("encoders agree with Node's own base64 and base64url for any bytes", () => {
   fc.assert(
     fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
       assert.equal(base64Encode(bytes), Buffer.from(bytes).toString('base64'));
@@ -26,7 +32,7 @@ test('decoders return the encoded bytes, from either alphabet, padded or not', (
 test('decoders refuse text that no encoder writes', () => {
   const refusedByBoth = {
     'invalid character': 'ab$d',
-    'whitespace': 'ab d',
+    whitespace: 'ab d',
     'impossible length': 'abcde',
     'leftover bits set': 'AB',
   };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { decryptChunk, encryptChunk, generateSecret, IntegrityError, importSecret } from '../../src/crypto/index.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { decryptChunk, encryptChunk, generateSecret, importSecret, IntegrityError } from '../../src/crypto/index.js';
 import { assertRefused, randomBytes } from './helpers.js';
 import { referenceDecrypt, referenceEncrypt } from './wormhole-reference.js';
 
@@ -117,8 +117,14 @@ async function encryptWithPadding(secretText: string, records: Array<{ data: Uin
   const ikm = await importSecret(secretText);
   const salt = randomBytes(16);
   const hkdf = (info: string, bits: number) =>
-    crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode(info) }, ikm.hkdfKey, bits);
-  const cek = await crypto.subtle.importKey('raw', await hkdf('Content-Encoding: aes128gcm\0', 128), 'AES-GCM', false, ['encrypt']);
+    crypto.subtle.deriveBits(
+      { name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode(info) },
+      ikm.hkdfKey,
+      bits,
+    );
+  const cek = await crypto.subtle.importKey('raw', await hkdf('Content-Encoding: aes128gcm\0', 128), 'AES-GCM', false, [
+    'encrypt',
+  ]);
   const nonceBase = new Uint8Array(await hkdf('Content-Encoding: nonce\0', 96));
   const parts: Uint8Array[] = [salt, Uint8Array.of(0, 1, 0, 0, 0)];
   for (const [sequence, { data, zeros }] of records.entries()) {
@@ -157,7 +163,10 @@ test('in a 10 MiB chunk the error names the record at fault, whichever record fi
   const altered = message.slice();
   altered[21 + 100 * 65_536 + 7]! ^= 1;
   await assertRefused(decryptChunk(key, altered), new RegExp(`bad tag: record 101 of ${records}\\b`));
-  await assertRefused(decryptChunk(await importSecret(generateSecret()), message), new RegExp(`bad tag: record 1 of ${records}\\b`));
+  await assertRefused(
+    decryptChunk(await importSecret(generateSecret()), message),
+    new RegExp(`bad tag: record 1 of ${records}\\b`),
+  );
   const cutAtBoundary = message.subarray(0, 21 + 150 * 65_536);
   await assertRefused(decryptChunk(key, cutAtBoundary), /missing final record: record 150 of 150/);
 });

@@ -41,7 +41,10 @@ test('a sealed secret opens for its owner only', async () => {
 
 test('sealing the same secret twice gives unrelated values', async () => {
   const fileSecret = generateSecret();
-  const [first, second] = await Promise.all([sealSecret(owner.publicKey, fileSecret), sealSecret(owner.publicKey, fileSecret)]);
+  const [first, second] = await Promise.all([
+    sealSecret(owner.publicKey, fileSecret),
+    sealSecret(owner.publicKey, fileSecret),
+  ]);
   assert.notEqual(first.slice(0, 43), second.slice(0, 43));
   assert.notEqual(first.slice(59), second.slice(59));
 });
@@ -51,7 +54,11 @@ test('every altered byte of a sealed secret is refused', async () => {
   for (let position = 0; position < bytes.length; position++) {
     const altered = bytes.slice();
     altered[position]! ^= 0x80;
-    await assert.rejects(openSealedSecret(owner.privateKey, base64UrlEncode(altered)), IntegrityError, `byte ${position}`);
+    await assert.rejects(
+      openSealedSecret(owner.privateKey, base64UrlEncode(altered)),
+      IntegrityError,
+      `byte ${position}`,
+    );
   }
 });
 
@@ -65,5 +72,8 @@ test('malformed inputs are refused as format errors', async () => {
   await assert.rejects(sealSecret(owner.publicKey, 'too-short'), /file secret/);
   await assert.rejects(deriveOwnerCredentials('AAAA'), /owner secret/);
   // An all-zero public key has small order: the shared secret would be known to everyone.
-  await assert.rejects(sealSecret(base64UrlEncode(new Uint8Array(32)), generateSecret()), /not a usable X25519 public key/);
+  await assert.rejects(
+    sealSecret(base64UrlEncode(new Uint8Array(32)), generateSecret()),
+    /not a usable X25519 public key/,
+  );
 });

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   base64Encode,
+  base64UrlDecode,
+  CryptoFormatError,
   checkSke,
   createSke,
-  CryptoFormatError,
   decryptText,
   encryptChunk,
   encryptText,
   generateSecret,
   importSecret,
   SECRET_BYTES,
-  base64UrlDecode,
 } from '../../src/crypto/index.js';
 import { assertRefused } from './helpers.js';
 import { referenceDecrypt, referenceEncryptText } from './wormhole-reference.js';
@@ -32,7 +32,14 @@ test('generated secrets are 16 random bytes as 22 base64url characters', () => {
 
 test('importSecret refuses anything but 16 bytes of base64url', async () => {
   const valid = generateSecret();
-  const invalid = [valid.slice(1), `${valid}A`, `${valid}==`, `${valid.slice(0, 21)}+`, '', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'];
+  const invalid = [
+    valid.slice(1),
+    `${valid}A`,
+    `${valid}==`,
+    `${valid.slice(0, 21)}+`,
+    '',
+    'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  ];
   for (const value of invalid) await assert.rejects(importSecret(value), CryptoFormatError, value);
 });
 
@@ -43,10 +50,13 @@ test('ske checks the key: true for the folder key, false for any other', async (
   assert.equal(await checkSke(key, await createSke(otherKey)), false);
 });
 
-test('ske as file.kiwi\'s SDK writes it (wormhole-crypto, btoa) checks out, and ours decrypts there', async () => {
+test("ske as file.kiwi's SDK writes it (wormhole-crypto, btoa) checks out, and ours decrypts there", async () => {
   assert.equal(await checkSke(key, await referenceEncryptText(secret, secret)), true);
   const ours = await createSke(key);
-  const plaintext = await referenceDecrypt(secret, Uint8Array.from(atob(ours), (c) => c.charCodeAt(0)));
+  const plaintext = await referenceDecrypt(
+    secret,
+    Uint8Array.from(atob(ours), (c) => c.charCodeAt(0)),
+  );
   assert.equal(new TextDecoder().decode(plaintext), secret);
 });
 
@@ -66,7 +76,10 @@ test('names and types written by wormhole-crypto decrypt, ours decrypt there', a
     const ours = await encryptText(key, name);
     assert.match(ours, /^[A-Za-z0-9+/]*={0,2}$/);
     assert.equal(ours.length % 4, 0);
-    const plaintext = await referenceDecrypt(secret, Uint8Array.from(atob(ours), (c) => c.charCodeAt(0)));
+    const plaintext = await referenceDecrypt(
+      secret,
+      Uint8Array.from(atob(ours), (c) => c.charCodeAt(0)),
+    );
     assert.equal(new TextDecoder().decode(plaintext), name);
   }
 });

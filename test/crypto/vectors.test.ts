@@ -3,8 +3,8 @@
  * with the Node build of the crypto module. The browser suite checks the same file in Chromium.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   base64DecodeEither,
@@ -20,9 +20,21 @@ import { encryptMessageWithSalt } from '../../src/crypto/rfc8188.js';
 import { vectorPlaintext } from '../vectors/pattern.js';
 
 interface Vectors {
-  chunks: Array<{ secret: string; saltHex: string; plaintextLength: number; ciphertextLength: number; ciphertextSha256Hex: string; ciphertextBase64?: string }>;
+  chunks: Array<{
+    secret: string;
+    saltHex: string;
+    plaintextLength: number;
+    ciphertextLength: number;
+    ciphertextSha256Hex: string;
+    ciphertextBase64?: string;
+  }>;
   texts: Array<{ kind: 'ske' | 'filename' | 'mimetype'; secret: string; text: string; saltHex: string; value: string }>;
-  requestMode: { ownerSecret: string; authToken: string; publicKey: string; sealed: Array<{ fileSecret: string; sealed: string }> };
+  requestMode: {
+    ownerSecret: string;
+    authToken: string;
+    publicKey: string;
+    sealed: Array<{ fileSecret: string; sealed: string }>;
+  };
 }
 const vectors = JSON.parse(readFileSync(new URL('../vectors/rfc8188.json', import.meta.url), 'utf8')) as Vectors;
 const fromHex = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
@@ -54,7 +66,11 @@ for (const vector of vectors.chunks) {
 for (const vector of vectors.texts) {
   test(`${vector.kind} "${vector.text.slice(0, 24)}": same value as file.kiwi's clients write, and decrypts`, async () => {
     const key = await importSecret(vector.secret);
-    const ours = await encryptMessageWithSalt(key.hkdfKey, new TextEncoder().encode(vector.text), fromHex(vector.saltHex));
+    const ours = await encryptMessageWithSalt(
+      key.hkdfKey,
+      new TextEncoder().encode(vector.text),
+      fromHex(vector.saltHex),
+    );
     assert.equal(base64Encode(ours), vector.value);
     assert.equal(await decryptText(key, vector.value), vector.text);
     if (vector.kind === 'ske') assert.equal(await checkSke(key, vector.value), true);

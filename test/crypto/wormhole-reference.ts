@@ -22,7 +22,10 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 export async function referenceEncrypt(secret: string, plaintext: Uint8Array, salt?: Uint8Array): Promise<Uint8Array> {
   if (salt === undefined) return collect(await new Keychain(secret).encryptStream(streamOf(plaintext)));
   // Keychain.encryptStream cannot take a salt; the function it wraps can.
-  const secretKey = await crypto.subtle.importKey('raw', base64UrlBytes(secret), 'HKDF', false, ['deriveBits', 'deriveKey']);
+  const secretKey = await crypto.subtle.importKey('raw', base64UrlBytes(secret), 'HKDF', false, [
+    'deriveBits',
+    'deriveKey',
+  ]);
   return collect(encryptStream(streamOf(plaintext), secretKey, 65_536, salt));
 }
 

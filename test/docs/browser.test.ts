@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newContext, SCREENSHOTS, SKIP } from '../site/browser.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * The docs site in a real Chromium, under its real Content-Security-Policy: Redoc renders the
@@ -50,10 +50,15 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
     await page.goto(`${srv.baseUrl}/docs/api`);
     await page.getByRole('heading', { name: 'Create a share folder' }).first().waitFor({ timeout: 20_000 });
     await page.getByRole('heading', { name: 'Check direct API upload status' }).first().waitFor();
-    assert.ok(await page.getByText('X-Amz-Signature').first().isVisible(), 'the chunk URL rule from the description is shown');
+    assert.ok(
+      await page.getByText('X-Amz-Signature').first().isVisible(),
+      'the chunk URL rule from the description is shown',
+    );
     // Search runs in a worker that Redoc starts from a blob: URL (worker-src blob:).
     await page.getByPlaceholder('Search...').fill('upload');
-    await page.locator('[data-role="search:results"] [data-item-id="operation/getV2UploadStatus"]').waitFor({ timeout: 10_000 });
+    await page
+      .locator('[data-role="search:results"] [data-item-id="operation/getV2UploadStatus"]')
+      .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-api-reference.png') });
     assert.deepEqual(seen.problems, [], 'no error and no CSP violation');
     assert.deepEqual(seen.external, [], 'no request to another origin');
@@ -71,8 +76,12 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
       assert.match(css, /system-ui/, `${slug}: the stylesheet applies under the CSP`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 1, `${slug}: no horizontal scrolling on a phone (overflow ${overflow}px)`);
-      assert.ok(await page.getByRole('navigation', { name: 'Documentation' }).isVisible(), `${slug}: navigation visible`);
-      if (slug === 'direct-upload') await page.screenshot({ path: join(SCREENSHOTS, 'docs-direct-upload-phone.png'), fullPage: false });
+      assert.ok(
+        await page.getByRole('navigation', { name: 'Documentation' }).isVisible(),
+        `${slug}: navigation visible`,
+      );
+      if (slug === 'direct-upload')
+        await page.screenshot({ path: join(SCREENSHOTS, 'docs-direct-upload-phone.png'), fullPage: false });
     }
     // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
     await page.goto(`${srv.baseUrl}/docs/quick-start`);

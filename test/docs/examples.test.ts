@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CreateResponseDirect, CreateResponseEmpty } from '../../src/contract/types.js';
 import { encryptedLength, MIB, planChunks } from '../../src/domain/chunk-plan.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * The guides' examples against the code and a real server: the worked example of
@@ -32,7 +32,11 @@ describe('docs/direct-upload.md worked example', () => {
   test('the plan and every encrypted length in the table follow from the code', () => {
     const plan = planChunks(25 * MIB, 10);
     assert.deepEqual(plan, { filesize: 26_214_400, chunkSize: 10_485_760, chunks: 3 });
-    const rows = [...directUpload.matchAll(/^\| (\d) \| [\d –]+ \| ([\d ]+) \| (\d+) \| 21 \+ ([\d ]+) \+ ([\d ]+) = \*\*([\d ]+)\*\* \|$/gm)];
+    const rows = [
+      ...directUpload.matchAll(
+        /^\| (\d) \| [\d –]+ \| ([\d ]+) \| (\d+) \| 21 \+ ([\d ]+) \+ ([\d ]+) = \*\*([\d ]+)\*\* \|$/gm,
+      ),
+    ];
     assert.equal(rows.length, 3, 'three rows in the table');
     for (const [, chunk, p, records, p2, overhead, total] of rows) {
       const plain = n(p!);
@@ -43,7 +47,11 @@ describe('docs/direct-upload.md worked example', () => {
       assert.equal(n(overhead!), 17 * Number(records));
       assert.equal(n(total!), encryptedLength(plain), `chunk ${chunk} encrypted length`);
     }
-    assert.ok(directUpload.includes(`In total\n${(2 * encryptedLength(10_485_760) + encryptedLength(5_242_880)).toLocaleString('en').replace(/,/g, ' ')} bytes`));
+    assert.ok(
+      directUpload.includes(
+        `In total\n${(2 * encryptedLength(10_485_760) + encryptedLength(5_242_880)).toLocaleString('en').replace(/,/g, ' ')} bytes`,
+      ),
+    );
   });
 
   test('the chunk-3 URL is the rule applied to the sample uploadUrls', () => {
@@ -60,7 +68,11 @@ describe('docs/direct-upload.md worked example', () => {
     const res = await fetch(`${srv.baseUrl}/v2/folders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'send', encryption: { ske: 'c2tl' }, files: [{ filename: 'bmFtZQ==', filesize: 26_214_400, mimetype: 'application/pdf' }] }),
+      body: JSON.stringify({
+        mode: 'send',
+        encryption: { ske: 'c2tl' },
+        files: [{ filename: 'bmFtZQ==', filesize: 26_214_400, mimetype: 'application/pdf' }],
+      }),
     });
     assert.equal(res.status, 200);
     const created = (await res.json()) as CreateResponseDirect;
@@ -78,25 +90,62 @@ describe('docs/direct-upload.md worked example', () => {
     assert.ok(expires <= 72 * 3600 && expires > 72 * 3600 - 60, `valid for UPLOAD_URL_TTL_SECONDS (72 h): ${expires}`);
 
     const u = file.uploadUrls;
-    const url = (k: number) => `${u.head}${u.path}/${String(k).padStart(5, '0')}?${u.tail}&X-Amz-Signature=${u.signatures[k - 1]}`;
-    const status = async () => (await fetch(`${srv.baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`)).json();
+    const url = (k: number) =>
+      `${u.head}${u.path}/${String(k).padStart(5, '0')}?${u.tail}&X-Amz-Signature=${u.signatures[k - 1]}`;
+    const status = async () =>
+      (
+        await fetch(
+          `${srv.baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`,
+        )
+      ).json();
     const put = async (k: number, length: number, target = url(k)) => {
       const r = await fetch(target, { method: 'PUT', headers: { ...u.headers }, body: randomBytes(length) });
       return { status: r.status, body: (await r.json()) as unknown };
     };
     assert.deepEqual(await status(), { complete: false, missing: [1, 2, 3] });
-    assert.deepEqual(await put(3, 5_244_278), { status: 200, body: { chunk: 3, bytes: 5_244_278, fileComplete: false } });
+    assert.deepEqual(await put(3, 5_244_278), {
+      status: 200,
+      body: { chunk: 3, bytes: 5_244_278, fileComplete: false },
+    });
     assert.deepEqual(await status(), { complete: false, missing: [1, 2] });
     // The errors table's examples.
-    assert.deepEqual(await put(1, 100), { status: 400, body: { error: 'Content-Length must be 10488518 for chunk 1' } });
-    assert.deepEqual(await put(1, 10_488_518, url(2).replace('/00002?', '/00001?')), { status: 403, body: { error: 'signature does not match this chunk' } });
-    assert.deepEqual(await put(4, 10, url(3).replace('/00003?', '/00004?')), { status: 400, body: { error: 'chunk number must be between 1 and 3' } });
-    assert.deepEqual(await put(1, 10_488_518, url(1).replace(file.fileId, 'AAAAAAAAAAAAAAAA')), { status: 404, body: { error: 'file not found' } });
-    assert.deepEqual(await put(1, 10_488_518), { status: 200, body: { chunk: 1, bytes: 10_488_518, fileComplete: false } });
-    assert.deepEqual(await put(2, 10_488_518, url(2).replace('/00002?', '/2?')), { status: 200, body: { chunk: 2, bytes: 10_488_518, fileComplete: true } });
+    assert.deepEqual(await put(1, 100), {
+      status: 400,
+      body: { error: 'Content-Length must be 10488518 for chunk 1' },
+    });
+    assert.deepEqual(await put(1, 10_488_518, url(2).replace('/00002?', '/00001?')), {
+      status: 403,
+      body: { error: 'signature does not match this chunk' },
+    });
+    assert.deepEqual(await put(4, 10, url(3).replace('/00003?', '/00004?')), {
+      status: 400,
+      body: { error: 'chunk number must be between 1 and 3' },
+    });
+    assert.deepEqual(await put(1, 10_488_518, url(1).replace(file.fileId, 'AAAAAAAAAAAAAAAA')), {
+      status: 404,
+      body: { error: 'file not found' },
+    });
+    assert.deepEqual(await put(1, 10_488_518), {
+      status: 200,
+      body: { chunk: 1, bytes: 10_488_518, fileComplete: false },
+    });
+    assert.deepEqual(await put(2, 10_488_518, url(2).replace('/00002?', '/2?')), {
+      status: 200,
+      body: { chunk: 2, bytes: 10_488_518, fileComplete: true },
+    });
     assert.deepEqual(await status(), { complete: true, missing: [] });
-    assert.deepEqual(await put(2, 10_488_518), { status: 409, body: { error: 'file is already complete; its chunks can no longer be replaced' } });
-    for (const quoted of ['Content-Length must be 10488518 for chunk 1', 'signature does not match this chunk', 'chunk number must be between 1 and 3', 'file is already complete; its chunks can no longer be replaced', 'Content-Length is required', 'upload URL has expired']) {
+    assert.deepEqual(await put(2, 10_488_518), {
+      status: 409,
+      body: { error: 'file is already complete; its chunks can no longer be replaced' },
+    });
+    for (const quoted of [
+      'Content-Length must be 10488518 for chunk 1',
+      'signature does not match this chunk',
+      'chunk number must be between 1 and 3',
+      'file is already complete; its chunks can no longer be replaced',
+      'Content-Length is required',
+      'upload URL has expired',
+    ]) {
       assert.ok(directUpload.includes(quoted), `the doc quotes "${quoted}"`);
     }
   });
@@ -105,7 +154,11 @@ describe('docs/direct-upload.md worked example', () => {
 describe('docs/empty-folder-flow.md', () => {
   test('the sample response has the shape a real server returns, and the error examples are real', async () => {
     const sample = jsonBlocks(emptyFolder)[0] as CreateResponseEmpty;
-    const res = await fetch(`${srv.baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Scans for the accountant', mode: 'send' }) });
+    const res = await fetch(`${srv.baseUrl}/v2/folders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Scans for the accountant', mode: 'send' }),
+    });
     assert.equal(res.status, 200);
     const created = (await res.json()) as CreateResponseEmpty;
     assert.deepEqual(Object.keys(created).sort(), Object.keys(sample).sort());
@@ -120,7 +173,11 @@ describe('docs/empty-folder-flow.md', () => {
       [{ name: 'x' }, 'name is not an allowed property'],
       [{ mode: 'public' }, 'mode must be one of send, share, request'],
     ] as const) {
-      const r = await fetch(`${srv.baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const r = await fetch(`${srv.baseUrl}/v2/folders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       assert.equal(r.status, 400);
       assert.deepEqual(await r.json(), { error });
       assert.ok(emptyFolder.includes(`{"error":"${error}"}`), `the doc quotes ${error}`);

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadDocs, mapHref, renderMarkdown, renderSite, slugger } from '../../src/docs/render.js';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 const OPTIONS = {
   prefix: '/docs',
@@ -11,7 +11,12 @@ const OPTIONS = {
   webUrl: 'https://files.example.com',
   openApiUrl: '/docs/openapi.json',
   publicOpenApiUrl: 'https://files.example.com/openapi.json',
-  assets: { css: '/docs/_assets/docs.css', redoc: '/docs/_assets/redoc.js', apiInit: '/docs/_assets/api.js', icon: '/docs/_assets/icon.svg' },
+  assets: {
+    css: '/docs/_assets/docs.css',
+    redoc: '/docs/_assets/redoc.js',
+    apiInit: '/docs/_assets/api.js',
+    icon: '/docs/_assets/icon.svg',
+  },
 };
 
 describe('docs renderer', () => {
@@ -36,9 +41,15 @@ describe('docs renderer', () => {
     assert.equal(slug('Errors'), 'errors');
     assert.equal(slug('Errors'), 'errors-1');
     assert.equal(slug('HOST, BASE_URL & `DOCS_URL`!'), 'host-base_url--docs_url');
-    const { title, headings, html } = renderMarkdown('# Title *here*\n\n## A `code` heading\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[x](other.md#a-code-heading) [r](../README.md)\n', '/docs');
+    const { title, headings, html } = renderMarkdown(
+      '# Title *here*\n\n## A `code` heading\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[x](other.md#a-code-heading) [r](../README.md)\n',
+      '/docs',
+    );
     assert.equal(title, 'Title here');
-    assert.deepEqual(headings.map((h) => h.id), ['title-here', 'a-code-heading']);
+    assert.deepEqual(
+      headings.map((h) => h.id),
+      ['title-here', 'a-code-heading'],
+    );
     assert.match(html, /<h2 id="a-code-heading">A <code>code<\/code> heading<a class="anchor" href="#a-code-heading"/);
     assert.match(html, /<a href="\/docs\/other#a-code-heading">x<\/a>/);
     assert.match(html, /<span class="repo-link">r<\/span>/);
@@ -58,13 +69,19 @@ describe('docs renderer', () => {
       await writeFile(join(dir, 'img', 'flow.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
       const source = await loadDocs(dir);
       assert.deepEqual(source.docs.map((d) => d.slug).sort(), ['alpha', 'index', 'quick-start', 'zebra']);
-      assert.deepEqual(source.files.map((f) => f.path), ['img/flow.svg']);
+      assert.deepEqual(
+        source.files.map((f) => f.path),
+        ['img/flow.svg'],
+      );
       const site = renderSite(source, OPTIONS);
       const nav = /<ul class="pages">([\s\S]*?)<\/ul>\n<\/nav>/.exec(site.pages.get('zebra')!.html)![1]!;
       const order = [...nav.matchAll(/<li[^>]*><a href="([^"]+)"/g)].map((m) => m[1]);
       assert.deepEqual(order, ['/docs/', '/docs/quick-start', '/docs/alpha', '/docs/zebra', '/docs/api']);
       assert.match(nav, /<a href="\/docs\/alpha">Alpha<\/a>/, 'a page without a heading is named after its file');
-      assert.match(site.pages.get('quick-start')!.html, /<img src="\/docs\/img\/flow.svg" alt="diagram" loading="lazy">/);
+      assert.match(
+        site.pages.get('quick-start')!.html,
+        /<img src="\/docs\/img\/flow.svg" alt="diagram" loading="lazy">/,
+      );
       assert.match(site.pages.get('zebra')!.html, /<a href="\/docs\/quick-start">the start<\/a>/);
       assert.match(site.pages.get('zebra')!.html, /<a href="\/docs\/zebra" aria-current="page">Zebra notes<\/a>/);
     } finally {
@@ -99,12 +116,22 @@ describe('docs site over a server with its own docs folder', () => {
     const { loadConfig } = await import('../../src/config/config.js');
     const { default: Fastify } = await import('fastify');
     const app = Fastify();
-    await app.register(docsRoutes, { services: { ...srv.server.services, config: loadConfig({ BASE_URL: 'http://127.0.0.1:1', DATA_DIR: dir }) }, docsDir: dir });
+    await app.register(docsRoutes, {
+      services: { ...srv.server.services, config: loadConfig({ BASE_URL: 'http://127.0.0.1:1', DATA_DIR: dir }) },
+      docsDir: dir,
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const close = srv.close.bind(srv);
-    srv = { ...srv, baseUrl: `http://127.0.0.1:${port}`, close: async () => { await app.close(); await close(); } };
+    srv = {
+      ...srv,
+      baseUrl: `http://127.0.0.1:${port}`,
+      close: async () => {
+        await app.close();
+        await close();
+      },
+    };
   });
   after(async () => {
     await srv.close();
@@ -119,6 +146,10 @@ describe('docs site over a server with its own docs folder', () => {
     const svg = await fetch(`${srv.baseUrl}/docs/flow.svg`);
     assert.equal(svg.status, 200);
     assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
-    assert.match(svg.headers.get('content-security-policy') ?? '', /sandbox/, 'an SVG opened directly cannot run script');
+    assert.match(
+      svg.headers.get('content-security-policy') ?? '',
+      /sandbox/,
+      'an SVG opened directly cannot run script',
+    );
   });
 });

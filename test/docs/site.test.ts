@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KNOWN_VARIABLES } from '../../src/config/config.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * The docs site over a real server: every docs/*.md is a page in the navigation, every internal link
@@ -26,7 +26,12 @@ const pagePath = (slug: string) => (slug === 'index' ? '/docs/' : `/docs/${slug}
 
 /** href and src attribute values, entities decoded. */
 function links(html: string): string[] {
-  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'"));
+  return [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) =>
+    m[1]!
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'"),
+  );
 }
 const ids = (html: string) => new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]!));
 
@@ -45,7 +50,8 @@ function assertNoInlineScripts(header: string | null): Map<string, string[]> {
   const csp = cspDirectives(header);
   const scripts = csp.get('script-src') ?? csp.get('default-src');
   assert.ok(scripts, 'script-src (or default-src) is set');
-  for (const bad of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:']) assert.ok(!scripts.includes(bad), `script-src has no ${bad}: ${header}`);
+  for (const bad of ["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'])
+    assert.ok(!scripts.includes(bad), `script-src has no ${bad}: ${header}`);
   return csp;
 }
 
@@ -101,7 +107,7 @@ describe('docs site', () => {
       if (seen.has(path)) continue;
       const res = await fetch(`${origin}${path}`, { redirect: 'manual', headers: { accept: 'text/html' } });
       const type = res.headers.get('content-type') ?? '';
-      const body = type.startsWith('text/html') ? await res.text() : (await res.arrayBuffer(), '');
+      const body = type.startsWith('text/html') ? await res.text() : await res.arrayBuffer().then(() => '');
       seen.set(path, { status: res.status, ids: ids(body) });
       checked++;
       if (!body || !path.startsWith('/docs')) continue;
@@ -112,9 +118,13 @@ describe('docs site', () => {
         if (!seen.has(url.pathname)) queue.push(url.pathname);
       }
     }
-    const broken = [...seen].filter(([path, r]) => r.status !== 200 && path !== '/docs/nope').map(([path, r]) => `${path} -> ${r.status}`);
+    const broken = [...seen]
+      .filter(([path, r]) => r.status !== 200 && path !== '/docs/nope')
+      .map(([path, r]) => `${path} -> ${r.status}`);
     assert.deepEqual(broken, [], 'every linked address answers 200');
-    const missing = anchors.filter((a) => !seen.get(a.path)?.ids.has(a.fragment)).map((a) => `${a.from}: ${a.path}#${a.fragment}`);
+    const missing = anchors
+      .filter((a) => !seen.get(a.path)?.ids.has(a.fragment))
+      .map((a) => `${a.from}: ${a.path}#${a.fragment}`);
     assert.deepEqual(missing, [], 'every #fragment names an id on its page');
     assert.ok(checked > slugs.length + 3, `crawled ${checked} addresses`);
   });
@@ -142,7 +152,11 @@ describe('docs site', () => {
 
     const specUrl = /data-spec-url="([^"]+)"/.exec(html)?.[1];
     assert.ok(specUrl, 'the page names its OpenAPI document');
-    const spec = (await (await fetch(new URL(specUrl, srv.baseUrl))).json()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, { operationId: string }>> };
+    const spec = (await (await fetch(new URL(specUrl, srv.baseUrl))).json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     const published = await (await fetch(`${srv.baseUrl}/openapi.json`)).json();
     assert.deepEqual(spec, published, 'the reference renders the same document as /openapi.json');
     assert.equal(spec.openapi, '3.1.0');
@@ -180,7 +194,8 @@ describe('docs site', () => {
     assert.deepEqual(a.get('script-src'), ["'self'"]);
     assert.deepEqual(a.get('connect-src'), ["'self'"], 'the reference fetches nothing from elsewhere');
     assert.deepEqual(a.get('default-src'), ["'none'"]);
-    for (const values of a.values()) for (const v of values) assert.doesNotMatch(v, /^https?:/, 'no other origin is allowed');
+    for (const values of a.values())
+      for (const v of values) assert.doesNotMatch(v, /^https?:/, 'no other origin is allowed');
   });
 
   test('docs/configuration.md documents every configuration variable and its flag', async () => {

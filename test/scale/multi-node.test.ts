@@ -12,8 +12,16 @@ import { newId, newToken } from '../../src/domain/ids.js';
 import { siteApiPath } from '../../src/http/routes/site.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
 import { chunkUrl, getJson, plainLength, postJson } from '../support/api.js';
-import { spawnServer, tempDir, type SpawnedServer } from '../support/server.js';
-import { isUnavailable, startPostgres, startRedis, startS3, type PostgresService, type RedisService, type S3Service } from '../support/services.js';
+import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import {
+  isUnavailable,
+  type PostgresService,
+  type RedisService,
+  type S3Service,
+  startPostgres,
+  startRedis,
+  startS3,
+} from '../support/services.js';
 
 /**
  * Two API nodes (child processes running src/main.ts) on one PostgreSQL, one S3-compatible server and
@@ -34,13 +42,23 @@ after(async () => {
 const MIB = 1024 * 1024;
 const SWEEP_LOG = 'swept expired folders and files';
 
-async function putChunks(urls: UploadUrls, filesize: number, chunkSize: number, chunks: number, only?: number[]): Promise<void> {
+async function putChunks(
+  urls: UploadUrls,
+  filesize: number,
+  chunkSize: number,
+  chunks: number,
+  only?: number[],
+): Promise<void> {
   const ns = only ?? Array.from({ length: chunks }, (_, i) => i + 1);
   // First, last, then the rest, in parallel: what existing clients do.
   await Promise.all(
     ns.map(async (n) => {
       const body = randomBytes(encryptedLength(plainLength(filesize, chunkSize, n)));
-      const res = await fetch(chunkUrl(urls, n), { method: 'PUT', headers: urls.headers, body: body as unknown as BodyInit });
+      const res = await fetch(chunkUrl(urls, n), {
+        method: 'PUT',
+        headers: urls.headers,
+        body: body as unknown as BodyInit,
+      });
       await res.arrayBuffer();
       assert.equal(res.status, 200, `PUT chunk ${n} to object storage`);
     }),
@@ -105,7 +123,8 @@ test('two nodes on one PostgreSQL, S3 and Redis', { timeout: 300_000 }, async (t
         `${node.baseUrl}/v2/folders/${created.body.folderId}/files/${fileId}/upload-status?uploadAuth=${created.body.uploadAuth}`,
       );
     await putChunks(big.uploadUrls, sizes[0]!, big.chunkSize, big.chunks, [2]);
-    for (const node of [a, b]) assert.deepEqual((await status(node, big.fileId)).body, { complete: false, missing: [1] });
+    for (const node of [a, b])
+      assert.deepEqual((await status(node, big.fileId)).body, { complete: false, missing: [1] });
     await putChunks(big.uploadUrls, sizes[0]!, big.chunkSize, big.chunks, [1]);
     await putChunks(small.uploadUrls, sizes[1]!, small.chunkSize, small.chunks);
     for (const node of [b, a]) {
@@ -113,34 +132,45 @@ test('two nodes on one PostgreSQL, S3 and Redis', { timeout: 300_000 }, async (t
       assert.deepEqual((await status(node, small.fileId)).body, { complete: true, missing: [] });
     }
     // The chunk route of the nodes is not where bytes go with S3.
-    const viaNode = await fetch(`${b.baseUrl}/v2/uploads/${created.body.folderId}/${big.fileId}/00001?x=1`, { method: 'PUT', body: 'x' });
+    const viaNode = await fetch(`${b.baseUrl}/v2/uploads/${created.body.folderId}/${big.fileId}/00001?x=1`, {
+      method: 'PUT',
+      body: 'x',
+    });
     assert.equal(viaNode.status, 404);
   });
 
-  await t.test('browser flow: empty folder created on A, files registered on B, uploaded with B\'s URLs, status from both', async () => {
-    const created = await postJson<CreateResponseEmpty>(`${a.baseUrl}/v2/folders`);
-    creates++;
-    assert.equal(created.status, 200);
-    const folderId = created.body.folderId;
-    const owner = newToken();
-    const headers = { 'x-owner-token': owner };
-    const filesize = 5 * MIB + 1;
-    const reg = await postJson<{ claimed: boolean; files: Array<{ fileId: string; chunkSize: number; chunks: number; uploadUrls: UploadUrls }> }>(
-      `${b.baseUrl}${siteApi}/folders/${folderId}/files`,
-      { ske: 'ske', files: [{ filename: 'enc-name', filesize }] },
-      headers,
-    );
-    assert.equal(reg.status, 200, JSON.stringify(reg.body));
-    assert.equal(reg.body.claimed, true);
-    const file = reg.body.files[0]!;
-    assert.equal(file.chunks, 2);
-    await putChunks(file.uploadUrls, filesize, file.chunkSize, file.chunks);
-    for (const node of [a, b]) {
-      const res = await fetch(`${node.baseUrl}${siteApi}/folders/${folderId}/files/${file.fileId}/status`, { headers });
-      assert.equal(res.status, 200);
-      assert.deepEqual(await res.json(), { complete: true, missing: [] });
-    }
-  });
+  await t.test(
+    "browser flow: empty folder created on A, files registered on B, uploaded with B's URLs, status from both",
+    async () => {
+      const created = await postJson<CreateResponseEmpty>(`${a.baseUrl}/v2/folders`);
+      creates++;
+      assert.equal(created.status, 200);
+      const folderId = created.body.folderId;
+      const owner = newToken();
+      const headers = { 'x-owner-token': owner };
+      const filesize = 5 * MIB + 1;
+      const reg = await postJson<{
+        claimed: boolean;
+        files: Array<{ fileId: string; chunkSize: number; chunks: number; uploadUrls: UploadUrls }>;
+      }>(
+        `${b.baseUrl}${siteApi}/folders/${folderId}/files`,
+        { ske: 'ske', files: [{ filename: 'enc-name', filesize }] },
+        headers,
+      );
+      assert.equal(reg.status, 200, JSON.stringify(reg.body));
+      assert.equal(reg.body.claimed, true);
+      const file = reg.body.files[0]!;
+      assert.equal(file.chunks, 2);
+      await putChunks(file.uploadUrls, filesize, file.chunkSize, file.chunks);
+      for (const node of [a, b]) {
+        const res = await fetch(`${node.baseUrl}${siteApi}/folders/${folderId}/files/${file.fileId}/status`, {
+          headers,
+        });
+        assert.equal(res.status, 200);
+        assert.deepEqual(await res.json(), { complete: true, missing: [] });
+      }
+    },
+  );
 
   await t.test('rate limits are shared: exhausted on A, B answers 429', async () => {
     while (creates < 8) {
@@ -155,67 +185,103 @@ test('two nodes on one PostgreSQL, S3 and Redis', { timeout: 300_000 }, async (t
     assert.match(onB.body.error, /too many requests/);
   });
 
-  await t.test('both sweepers, clock moved past every deadline: every folder deleted exactly once, nothing left in PostgreSQL or S3', async (st) => {
-    // More expired folders, each with objects, written straight through the stores.
-    const store = await PostgresMetadataStore.open(databaseUrl);
-    const blobs = await S3BlobStore.open(loadConfig({ ...common, DATA_DIR: '/tmp' }).s3!, Date.now);
-    try {
-      const now = Date.now();
-      for (let i = 0; i < 40; i++) {
-        const folderId = newId();
-        const fileId = newId();
-        await store.createFolder(
-          { id: folderId, mode: 'send', title: `seed ${i}`, flow: 'direct', createdAt: now, ske: 's', uploadAuthHash: 'h', ownerTokenHash: null, ownerPublicKey: null, deleteAfter: now + 3_600_000 },
-          [{ id: fileId, folderId, position: 0, filename: 'f', mimetype: null, filesize: 10, chunkSize: 5 * MIB, chunks: 2, createdAt: now, completedAt: null, expiresAt: now + 3_600_000, uploaderTag: null, sealedKey: null }],
-        );
-        for (const n of ['00001', '00002']) {
-          await blobs.client.send(new PutObjectCommand({ Bucket: bucket, Key: `${folderId}/${fileId}/${n}`, Body: randomBytes(64) }));
+  await t.test(
+    'both sweepers, clock moved past every deadline: every folder deleted exactly once, nothing left in PostgreSQL or S3',
+    async (st) => {
+      // More expired folders, each with objects, written straight through the stores.
+      const store = await PostgresMetadataStore.open(databaseUrl);
+      const blobs = await S3BlobStore.open(loadConfig({ ...common, DATA_DIR: '/tmp' }).s3!, Date.now);
+      try {
+        const now = Date.now();
+        for (let i = 0; i < 40; i++) {
+          const folderId = newId();
+          const fileId = newId();
+          await store.createFolder(
+            {
+              id: folderId,
+              mode: 'send',
+              title: `seed ${i}`,
+              flow: 'direct',
+              createdAt: now,
+              ske: 's',
+              uploadAuthHash: 'h',
+              ownerTokenHash: null,
+              ownerPublicKey: null,
+              deleteAfter: now + 3_600_000,
+            },
+            [
+              {
+                id: fileId,
+                folderId,
+                position: 0,
+                filename: 'f',
+                mimetype: null,
+                filesize: 10,
+                chunkSize: 5 * MIB,
+                chunks: 2,
+                createdAt: now,
+                completedAt: null,
+                expiresAt: now + 3_600_000,
+                uploaderTag: null,
+                sealedKey: null,
+              },
+            ],
+          );
+          for (const n of ['00001', '00002']) {
+            await blobs.client.send(
+              new PutObjectCommand({ Bucket: bucket, Key: `${folderId}/${fileId}/${n}`, Body: randomBytes(64) }),
+            );
+          }
         }
+      } finally {
+        await store.close();
       }
-    } finally {
-      await store.close();
-    }
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    const folderCount = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM folders')).rows[0]!.n);
-    const fileCount = async () => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM files')).rows[0]!.n);
-    const objectCount = async () => {
-      let count = 0;
-      let token: string | undefined;
-      do {
-        const page = await blobs.client.send(new ListObjectsV2Command({ Bucket: bucket, ...(token ? { ContinuationToken: token } : {}) }));
-        count += page.KeyCount ?? 0;
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
-      return count;
-    };
-    try {
-      const total = await folderCount();
-      assert.equal(total, 8 + 40);
-      assert.ok((await objectCount()) >= 80 + 5);
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      const folderCount = async () =>
+        Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM folders')).rows[0]!.n);
+      const fileCount = async () =>
+        Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM files')).rows[0]!.n);
+      const objectCount = async () => {
+        let count = 0;
+        let token: string | undefined;
+        do {
+          const page = await blobs.client.send(
+            new ListObjectsV2Command({ Bucket: bucket, ...(token ? { ContinuationToken: token } : {}) }),
+          );
+          count += page.KeyCount ?? 0;
+          token = page.IsTruncated ? page.NextContinuationToken : undefined;
+        } while (token);
+        return count;
+      };
+      try {
+        const total = await folderCount();
+        assert.equal(total, 8 + 40);
+        assert.ok((await objectCount()) >= 80 + 5);
 
-      // Restart both nodes 400 days later; both sweep at start and every second.
-      await Promise.all([a.stop(), b.stop()]);
-      const later = { CLOCK_OFFSET_SECONDS: String(400 * 86400) };
-      const [a2, b2] = await Promise.all([startNode(later), startNode(later)]);
-      const deadline = Date.now() + 120_000;
-      while ((await folderCount()) > 0 || (await objectCount()) > 0) {
-        assert.ok(Date.now() < deadline, 'sweepers did not finish');
-        await new Promise((r) => setTimeout(r, 250));
+        // Restart both nodes 400 days later; both sweep at start and every second.
+        await Promise.all([a.stop(), b.stop()]);
+        const later = { CLOCK_OFFSET_SECONDS: String(400 * 86400) };
+        const [a2, b2] = await Promise.all([startNode(later), startNode(later)]);
+        const deadline = Date.now() + 120_000;
+        while ((await folderCount()) > 0 || (await objectCount()) > 0) {
+          assert.ok(Date.now() < deadline, 'sweepers did not finish');
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        // Let any sweep already in flight finish and log before reading the logs.
+        await new Promise((r) => setTimeout(r, 1500));
+        await Promise.all([a2.stop(), b2.stop()]);
+        const sweptA = foldersSwept(a2.output());
+        const sweptB = foldersSwept(b2.output());
+        st.diagnostic(`folders deleted: node A ${sweptA}, node B ${sweptB}, of ${total}`);
+        assert.equal(sweptA + sweptB, total, 'every folder deleted exactly once across both nodes');
+        assert.equal(await fileCount(), 0);
+        assert.equal(await objectCount(), 0);
+        assert.ok(!/sweep failed/.test(a2.output() + b2.output()), 'no sweep failed');
+      } finally {
+        await db.end();
+        await blobs.close();
       }
-      // Let any sweep already in flight finish and log before reading the logs.
-      await new Promise((r) => setTimeout(r, 1500));
-      await Promise.all([a2.stop(), b2.stop()]);
-      const sweptA = foldersSwept(a2.output());
-      const sweptB = foldersSwept(b2.output());
-      st.diagnostic(`folders deleted: node A ${sweptA}, node B ${sweptB}, of ${total}`);
-      assert.equal(sweptA + sweptB, total, 'every folder deleted exactly once across both nodes');
-      assert.equal(await fileCount(), 0);
-      assert.equal(await objectCount(), 0);
-      assert.ok(!/sweep failed/.test(a2.output() + b2.output()), 'no sweep failed');
-    } finally {
-      await db.end();
-      await blobs.close();
-    }
-  });
+    },
+  );
 });

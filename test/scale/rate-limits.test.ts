@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postJson } from '../support/api.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 import { isUnavailable, startRedis } from '../support/services.js';
 
 /**
@@ -30,7 +30,10 @@ function assertLimited(res: { status: number; headers: Headers; body: { error?: 
   assert.equal(typeof res.body.error, 'string');
   assert.match(res.body.error!, /too many requests/);
   const retryAfter = Number(res.headers.get('retry-after'));
-  assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 120, `Retry-After ${res.headers.get('retry-after')}`);
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 120,
+    `Retry-After ${res.headers.get('retry-after')}`,
+  );
 }
 
 function rateLimitSuite(name: string, factory: () => Promise<Harness | { skip: string }>): void {
@@ -63,7 +66,11 @@ function rateLimitSuite(name: string, factory: () => Promise<Harness | { skip: s
       const status = `${srv.baseUrl}/v2/folders/AAAAAAAAAAAAAAAA/files/AAAAAAAAAAAAAAAA/upload-status`;
       for (let i = 0; i < 3; i++) assert.equal((await fetch(status)).status, 404);
       const limited = await fetch(status);
-      assertLimited({ status: limited.status, headers: limited.headers, body: (await limited.json()) as { error?: string } });
+      assertLimited({
+        status: limited.status,
+        headers: limited.headers,
+        body: (await limited.json()) as { error?: string },
+      });
     });
 
     test('two nodes: counters shared through the store, or kept per node', async (t) => {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { after, before } from 'node:test';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startServer, tempDir, type RunningServer } from '../support/server.js';
+import { after, before } from 'node:test';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
  * A real Chromium for the site's end-to-end tests (Debian's package, driven by playwright-core).
@@ -11,7 +11,9 @@ import { startServer, tempDir, type RunningServer } from '../support/server.js';
  * suites skip with a message saying how to get it.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-export const SKIP = existsSync(CHROMIUM) ? false : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+export const SKIP = existsSync(CHROMIUM)
+  ? false
+  : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
 if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -20,14 +22,25 @@ export const SCREENSHOTS = join(ROOT, 'artifacts', 'screenshots');
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 export async function newContext(browser: Browser, phone = false): Promise<BrowserContext> {
   return browser.newContext({
     acceptDownloads: true,
-    ...(phone ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true } : { viewport: { width: 1100, height: 900 } }),
+    ...(phone
+      ? { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }
+      : { viewport: { width: 1100, height: 900 } }),
   });
 }
 
@@ -46,8 +59,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-export async function createFolder(baseUrl: string, mode: string, title = `Test ${mode}`): Promise<{ folderId: string; folderUrl: string }> {
-  const res = await fetch(`${baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode, title }) });
+export async function createFolder(
+  baseUrl: string,
+  mode: string,
+  title = `Test ${mode}`,
+): Promise<{ folderId: string; folderUrl: string }> {
+  const res = await fetch(`${baseUrl}/v2/folders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode, title }),
+  });
   if (!res.ok) throw new Error(`create failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { folderId: string; folderUrl: string };
 }
@@ -72,7 +93,10 @@ export async function writeTemp(dir: string, name: string, content: Buffer): Pro
 }
 
 /** Clicks a download button and returns the saved file's bytes. */
-export async function downloadBytes(page: Page, click: () => Promise<void>): Promise<{ name: string; content: Buffer }> {
+export async function downloadBytes(
+  page: Page,
+  click: () => Promise<void>,
+): Promise<{ name: string; content: Buffer }> {
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), click()]);
   const failure = await download.failure();
   if (failure) throw new Error(`download failed: ${failure}`);

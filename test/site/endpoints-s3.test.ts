@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { startServer, type RunningServer } from '../support/server.js';
-import { isUnavailable, startS3, type S3Service } from '../support/services.js';
+import { type RunningServer, startServer } from '../support/server.js';
+import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
  * The site's endpoints on the S3 backend: uploads go straight to presigned object URLs, and chunk
@@ -26,7 +26,13 @@ describe('site endpoints on S3', { skip }, () => {
   });
 
   test('upload to presigned URLs, list complete, download through a presigned GET', async () => {
-    const created = (await (await fetch(`${server.baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"mode":"request"}' })).json()) as { folderId: string };
+    const created = (await (
+      await fetch(`${server.baseUrl}/v2/folders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"mode":"request"}',
+      })
+    ).json()) as { folderId: string };
     const api = `${server.baseUrl}/api/site/folders/${created.folderId}`;
     const owner = randomBytes(32).toString('base64url');
     const reg = await fetch(`${api}/files`, {
@@ -35,21 +41,45 @@ describe('site endpoints on S3', { skip }, () => {
       body: JSON.stringify({ files: [{ filename: 'bmFtZQ==', filesize: 1000 }], ske: 'c2tl', ownerPublicKey: 'cGs' }),
     });
     assert.equal(reg.status, 200);
-    const file = ((await reg.json()) as { files: Array<{ fileId: string; uploadUrls: { head: string; path: string; tail: string; signatures: string[]; headers: Record<string, string> } }> }).files[0]!;
+    const file = (
+      (await reg.json()) as {
+        files: Array<{
+          fileId: string;
+          uploadUrls: {
+            head: string;
+            path: string;
+            tail: string;
+            signatures: string[];
+            headers: Record<string, string>;
+          };
+        }>;
+      }
+    ).files[0]!;
     const u = file.uploadUrls;
     const body = randomBytes(encryptedLength(1000));
-    const put = await fetch(`${u.head}${u.path}/00001?${u.tail}&X-Amz-Signature=${u.signatures[0]}`, { method: 'PUT', headers: u.headers, body: new Uint8Array(body) });
+    const put = await fetch(`${u.head}${u.path}/00001?${u.tail}&X-Amz-Signature=${u.signatures[0]}`, {
+      method: 'PUT',
+      headers: u.headers,
+      body: new Uint8Array(body),
+    });
     assert.equal(put.status, 200);
-    const list = (await (await fetch(`${api}/files`, { headers: { 'x-owner-token': owner } })).json()) as { files: Array<{ complete: boolean }> };
+    const list = (await (await fetch(`${api}/files`, { headers: { 'x-owner-token': owner } })).json()) as {
+      files: Array<{ complete: boolean }>;
+    };
     assert.equal(list.files[0]!.complete, true, 'completion seen from the bucket');
 
-    const asJson = await fetch(`${api}/files/${file.fileId}/chunks/1`, { headers: { 'x-owner-token': owner, accept: 'application/octet-stream, application/json' } });
+    const asJson = await fetch(`${api}/files/${file.fileId}/chunks/1`, {
+      headers: { 'x-owner-token': owner, accept: 'application/octet-stream, application/json' },
+    });
     assert.equal(asJson.status, 200);
     const { url } = (await asJson.json()) as { url: string };
     assert.ok(url.startsWith(storage.endpoint));
     const got = Buffer.from(await (await fetch(url)).arrayBuffer());
     assert.ok(got.equals(body));
-    const redirect = await fetch(`${api}/files/${file.fileId}/chunks/1`, { headers: { 'x-owner-token': owner }, redirect: 'manual' });
+    const redirect = await fetch(`${api}/files/${file.fileId}/chunks/1`, {
+      headers: { 'x-owner-token': owner },
+      redirect: 'manual',
+    });
     assert.equal(redirect.status, 302);
     // request mode: a visitor gets no URL at all.
     const visitor = await fetch(`${api}/files/${file.fileId}/chunks/1`, { headers: { accept: 'application/json' } });

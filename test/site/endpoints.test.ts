@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 
 /**
  * The browser site's JSON endpoints over a real server, without a browser: the claim, the rights of
@@ -20,19 +20,33 @@ const token = () => randomBytes(32).toString('base64url');
 const MIB = 1024 * 1024;
 
 async function createEmpty(mode: string): Promise<{ folderId: string; folderUrl: string }> {
-  const res = await fetch(`${server.baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode }) });
+  const res = await fetch(`${server.baseUrl}/v2/folders`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode }),
+  });
   assert.equal(res.status, 200);
   return (await res.json()) as { folderId: string; folderUrl: string };
 }
 
-async function call(method: string, path: string, opts: { owner?: string; visitor?: string; uploadAuth?: string; body?: unknown } = {}) {
+async function call(
+  method: string,
+  path: string,
+  opts: { owner?: string; visitor?: string; uploadAuth?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = {};
   if (opts.owner) headers['x-owner-token'] = opts.owner;
   if (opts.uploadAuth) headers['x-upload-auth'] = opts.uploadAuth;
   if (opts.visitor) headers['x-visitor-token'] = opts.visitor;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${api}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), redirect: 'manual' });
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    redirect: 'manual',
+  });
   const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON an endpoint answers, field by field
   let json: any = null;
   try {
     json = JSON.parse(text);
@@ -57,7 +71,11 @@ async function putChunk(u: UploadUrls, n: number, body: Buffer) {
   assert.equal(res.status, 200, await res.text());
 }
 
-const fileEntry = (size: number, extra: Record<string, unknown> = {}) => ({ filename: 'ZW5jcnlwdGVk', filesize: size, ...extra });
+const fileEntry = (size: number, extra: Record<string, unknown> = {}) => ({
+  filename: 'ZW5jcnlwdGVk',
+  filesize: size,
+  ...extra,
+});
 
 describe('site endpoints', () => {
   test('folder info of an empty folder: deadline, no owner, and opening claims nothing', async () => {
@@ -92,18 +110,32 @@ describe('site endpoints', () => {
 
   test('the first upload needs the owner credential and the key check', async () => {
     const f = await createEmpty('send');
-    const noToken = await call('POST', `/folders/${f.folderId}/files`, { body: { files: [fileEntry(10)], ske: 'c2tl' } });
+    const noToken = await call('POST', `/folders/${f.folderId}/files`, {
+      body: { files: [fileEntry(10)], ske: 'c2tl' },
+    });
     assert.equal(noToken.status, 400);
     assert.match(noToken.json.error, /X-Owner-Token/);
-    const noSke = await call('POST', `/folders/${f.folderId}/files`, { owner: token(), body: { files: [fileEntry(10)] } });
+    const noSke = await call('POST', `/folders/${f.folderId}/files`, {
+      owner: token(),
+      body: { files: [fileEntry(10)] },
+    });
     assert.equal(noSke.status, 400);
     assert.match(noSke.json.error, /ske/);
-    const extra = await call('POST', `/folders/${f.folderId}/files`, { owner: token(), body: { files: [fileEntry(10)], ske: 'x', evil: 1 } });
+    const extra = await call('POST', `/folders/${f.folderId}/files`, {
+      owner: token(),
+      body: { files: [fileEntry(10)], ske: 'x', evil: 1 },
+    });
     assert.equal(extra.status, 400);
-    const badSize = await call('POST', `/folders/${f.folderId}/files`, { owner: token(), body: { files: [fileEntry(0)], ske: 'x' } });
+    const badSize = await call('POST', `/folders/${f.folderId}/files`, {
+      owner: token(),
+      body: { files: [fileEntry(0)], ske: 'x' },
+    });
     assert.equal(badSize.status, 400);
     assert.match(badSize.json.error, /files\[0\]\.filesize/);
-    const badToken = await call('POST', `/folders/${f.folderId}/files`, { owner: 'short', body: { files: [fileEntry(1)], ske: 'x' } });
+    const badToken = await call('POST', `/folders/${f.folderId}/files`, {
+      owner: 'short',
+      body: { files: [fileEntry(1)], ske: 'x' },
+    });
     assert.equal(badToken.status, 400);
     const info = await call('GET', `/folders/${f.folderId}`);
     assert.equal(info.json.owned, false, 'refused requests claim nothing');
@@ -112,7 +144,11 @@ describe('site endpoints', () => {
   test('racing first uploads: exactly one owner', async () => {
     const f = await createEmpty('send');
     const tokens = Array.from({ length: 8 }, token);
-    const results = await Promise.all(tokens.map((t) => call('POST', `/folders/${f.folderId}/files`, { owner: t, body: { files: [fileEntry(5)], ske: 'c2tl' } })));
+    const results = await Promise.all(
+      tokens.map((t) =>
+        call('POST', `/folders/${f.folderId}/files`, { owner: t, body: { files: [fileEntry(5)], ske: 'c2tl' } }),
+      ),
+    );
     const owners = results.filter((r) => r.status === 200 && r.json.role === 'owner');
     assert.equal(owners.length, 1, JSON.stringify(results.map((r) => [r.status, r.json])));
     assert.equal(owners[0]!.json.claimed, true);
@@ -163,7 +199,9 @@ describe('site endpoints', () => {
       assert.equal(oList.json.files.length, 1);
       assert.equal(oList.json.files[0].complete, true);
       assert.equal(oList.json.files[0].mine, true);
-      const got = await fetch(`${api}/folders/${f.folderId}/files/${file.fileId}/chunks/1`, { headers: { 'x-owner-token': owner } });
+      const got = await fetch(`${api}/folders/${f.folderId}/files/${file.fileId}/chunks/1`, {
+        headers: { 'x-owner-token': owner },
+      });
       assert.equal(got.status, 200);
       assert.ok(Buffer.from(await got.arrayBuffer()).equals(c1));
 
@@ -201,7 +239,10 @@ describe('site endpoints', () => {
         assert.match(vUpload.json.error, /only the owner can upload/);
       }
       if (mode === 'request') {
-        const unsealed = await call('POST', `/folders/${f.folderId}/files`, { visitor, body: { files: [fileEntry(10)] } });
+        const unsealed = await call('POST', `/folders/${f.folderId}/files`, {
+          visitor,
+          body: { files: [fileEntry(10)] },
+        });
         assert.equal(unsealed.status, 400);
         assert.match(unsealed.json.error, /sealedKey/);
         const list = await call('GET', `/folders/${f.folderId}/files`, { owner });
@@ -213,7 +254,10 @@ describe('site endpoints', () => {
   test('chunk download: out-of-range, not yet uploaded, malformed', async () => {
     const f = await createEmpty('share');
     const owner = token();
-    const claim = await call('POST', `/folders/${f.folderId}/files`, { owner, body: { files: [fileEntry(100)], ske: 'c2tl' } });
+    const claim = await call('POST', `/folders/${f.folderId}/files`, {
+      owner,
+      body: { files: [fileEntry(100)], ske: 'c2tl' },
+    });
     const fileId = claim.json.files[0].fileId;
     assert.equal((await call('GET', `/folders/${f.folderId}/files/${fileId}/chunks/1`, { owner })).status, 404);
     assert.equal((await call('GET', `/folders/${f.folderId}/files/${fileId}/chunks/2`, { owner })).status, 400);
@@ -227,7 +271,11 @@ describe('site endpoints', () => {
     const res = await fetch(`${server.baseUrl}/v2/folders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'send', encryption: { ske: 'ZGlyZWN0' }, files: [{ filename: 'bmFtZQ', filesize: 3 }] }),
+      body: JSON.stringify({
+        mode: 'send',
+        encryption: { ske: 'ZGlyZWN0' },
+        files: [{ filename: 'bmFtZQ', filesize: 3 }],
+      }),
     });
     const created = (await res.json()) as { folderId: string };
     const info = await call('GET', `/folders/${created.folderId}`);
@@ -241,24 +289,39 @@ describe('site endpoints', () => {
     const res = await fetch(`${server.baseUrl}/v2/folders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'request', encryption: { ske: 'ZGlyZWN0' }, files: [{ filename: 'bmFtZQ', filesize: 3 }] }),
+      body: JSON.stringify({
+        mode: 'request',
+        encryption: { ske: 'ZGlyZWN0' },
+        files: [{ filename: 'bmFtZQ', filesize: 3 }],
+      }),
     });
     const created = (await res.json()) as { folderId: string; uploadAuth: string };
     const visitor = await call('GET', `/folders/${created.folderId}`, { visitor: 'v'.repeat(22) });
     assert.equal(visitor.json.owned, true, 'a direct folder has an owner from the start');
     assert.equal(visitor.json.role, 'visitor');
     assert.equal(visitor.json.rights.upload, false, 'no owner key to seal to: visitors cannot upload');
-    assert.equal((await call('GET', `/folders/${created.folderId}/files`)).status, 403, 'request mode: visitors do not list');
+    assert.equal(
+      (await call('GET', `/folders/${created.folderId}/files`)).status,
+      403,
+      'request mode: visitors do not list',
+    );
     const owner = await call('GET', `/folders/${created.folderId}`, { uploadAuth: created.uploadAuth });
     assert.equal(owner.json.role, 'owner');
     const listed = await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: created.uploadAuth });
     assert.equal(listed.status, 200);
     assert.equal(listed.json.files.length, 1);
-    assert.equal((await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: 'x'.repeat(43) })).status, 403, 'a wrong token is a visitor');
+    assert.equal(
+      (await call('GET', `/folders/${created.folderId}/files`, { uploadAuth: 'x'.repeat(43) })).status,
+      403,
+      'a wrong token is a visitor',
+    );
     assert.equal((await call('GET', `/folders/${created.folderId}`, { uploadAuth: 'bad token' })).status, 400);
     // The first browser upload does not make a stranger the owner of an API-created folder, and in
     // request mode a visitor cannot upload at all: the folder has no owner key to encrypt to.
-    const claim = await call('POST', `/folders/${created.folderId}/files`, { owner: 'o'.repeat(43), body: { files: [{ filename: 'eA', filesize: 1, sealedKey: 'eA' }], ske: 'x' } });
+    const claim = await call('POST', `/folders/${created.folderId}/files`, {
+      owner: 'o'.repeat(43),
+      body: { files: [{ filename: 'eA', filesize: 1, sealedKey: 'eA' }], ske: 'x' },
+    });
     assert.equal(claim.status, 403);
     assert.match(claim.json.error, /no owner key to encrypt to/);
     const folder = await server.server.services.store.getFolder(created.folderId);
@@ -271,7 +334,11 @@ describe('expired folders', () => {
     const dataDir = server.dataDir;
     const f = await createEmpty('send');
     // Same data, a clock 25 hours ahead, no sweeper race: the read path itself refuses it.
-    const later = await startServer({ DATA_DIR: dataDir, CLOCK_OFFSET_SECONDS: String(25 * 3600), SWEEP_INTERVAL_SECONDS: '3600' });
+    const later = await startServer({
+      DATA_DIR: dataDir,
+      CLOCK_OFFSET_SECONDS: String(25 * 3600),
+      SWEEP_INTERVAL_SECONDS: '3600',
+    });
     try {
       const res = await fetch(`${later.baseUrl}/api/site/folders/${f.folderId}`);
       assert.equal(res.status, 404);

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startServer } from '../support/server.js';
-import { bytes, createFolder, downloadBytes, newContext, screenshot, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SKIP,
+  screenshot,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
 
 const MIB = 1024 * 1024;
 
@@ -47,7 +57,11 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await pb.locator('#role[data-role="visitor"]').waitFor();
     await upload(pb, [await writeTemp(fx.dir, 'b.txt', b)]);
     await pb.locator('#files li[data-file-id]').nth(1).waitFor();
-    assert.equal(await pb.locator('#role').getAttribute('data-role'), 'visitor', 'a later uploader does not become owner');
+    assert.equal(
+      await pb.locator('#role').getAttribute('data-role'),
+      'visitor',
+      'a later uploader does not become owner',
+    );
     const zip = await downloadBytes(pb, () => pb.locator('#download-all').click());
     assert.equal(zip.name, 'Team drop.zip');
     const zipPath = join(fx.dir, 'all.zip');
@@ -85,7 +99,9 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     // The server itself refuses the visitor's listing and downloads.
     const api = `${fx.server.baseUrl}/api/site/folders/${folder.folderId}`;
     assert.equal(await pageFetch(pv, `${api}/files`, folder.folderId), 403);
-    const ownerList = (await (await fetch(`${api}/files`, { headers: { 'x-owner-token': await ownerToken(po, folder.folderId) } })).json()) as { files: Array<{ fileId: string; sealedKey: string | null }> };
+    const ownerList = (await (
+      await fetch(`${api}/files`, { headers: { 'x-owner-token': await ownerToken(po, folder.folderId) } })
+    ).json()) as { files: Array<{ fileId: string; sealedKey: string | null }> };
     assert.equal(ownerList.files.length, 2);
     const sealed = ownerList.files.find((f) => f.sealedKey)!;
     assert.ok(sealed, 'the visitor file carries a sealed key');
@@ -93,7 +109,9 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
 
     await po.reload();
     await po.locator('#files li', { hasText: 'report.pdf' }).locator('button.download:not([disabled])').waitFor();
-    const got = await downloadBytes(po, () => po.locator('#files li', { hasText: 'report.pdf' }).locator('button.download').click());
+    const got = await downloadBytes(po, () =>
+      po.locator('#files li', { hasText: 'report.pdf' }).locator('button.download').click(),
+    );
     assert.ok(got.content.equals(theirs));
     await screenshot(po, 'folder-request-owner');
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
@@ -106,7 +124,10 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     const pages = await Promise.all(contexts.map((c) => c.newPage()));
     await Promise.all(pages.map((p) => p.goto(folder.folderUrl)));
     await Promise.all(pages.map((p) => p.locator('#role[data-role="unclaimed"]').waitFor()));
-    const files = [await writeTemp(fx.dir, `${prefix}1.bin`, bytes(2000, seed)), await writeTemp(fx.dir, `${prefix}2.bin`, bytes(3000, seed + 1))];
+    const files = [
+      await writeTemp(fx.dir, `${prefix}1.bin`, bytes(2000, seed)),
+      await writeTemp(fx.dir, `${prefix}2.bin`, bytes(3000, seed + 1)),
+    ];
     return { folder, contexts, pages, files };
   }
 
@@ -117,19 +138,27 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await Promise.all(pages.map((p) => p.locator('#role:not([data-role="unclaimed"])').waitFor()));
     const roles = await Promise.all(pages.map((p) => p.locator('#role').getAttribute('data-role')));
     assert.deepEqual(roles.sort(), ['owner', 'visitor']);
-    const secrets = await Promise.all(pages.map((p) => p.evaluate((id) => localStorage.getItem(`webfolder:owner:${id}`), folder.folderId)));
+    const secrets = await Promise.all(
+      pages.map((p) => p.evaluate((id) => localStorage.getItem(`webfolder:owner:${id}`), folder.folderId)),
+    );
     assert.equal(secrets.filter(Boolean).length, 1, 'only the winner keeps an owner secret');
     await Promise.all(contexts.map((c) => c.close()));
   });
 
   test('send folder race: the loser is told, and becomes a visitor without an upload control', async () => {
-    const { folder, contexts, pages, files } = await twoBrowsersOnANewFolder('send', 'Send race', 's', 33);
+    const { contexts, pages, files } = await twoBrowsersOnANewFolder('send', 'Send race', 's', 33);
     await Promise.all(pages.map((p, i) => p.setInputFiles('#file-input', files[i]!)));
     const outcome = await Promise.all(
       pages.map((p) =>
         Promise.race([
-          p.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 }).then(() => 'uploaded'),
-          p.locator('#upload-error').waitFor({ timeout: 60_000 }).then(() => 'refused'),
+          p
+            .locator('#upload-status[data-state="complete"]')
+            .waitFor({ timeout: 60_000 })
+            .then(() => 'uploaded'),
+          p
+            .locator('#upload-error')
+            .waitFor({ timeout: 60_000 })
+            .then(() => 'refused'),
         ]),
       ),
     );
@@ -170,7 +199,9 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     const token = await ownerToken(page, folder.folderId);
     let status: { missing: number[] } = { missing: [] };
     for (let i = 0; i < 300; i++) {
-      status = (await (await fetch(`${api}/files/${fileId}/status`, { headers: { 'x-owner-token': token } })).json()) as { missing: number[] };
+      status = (await (
+        await fetch(`${api}/files/${fileId}/status`, { headers: { 'x-owner-token': token } })
+      ).json()) as { missing: number[] };
       if (status.missing.length === 3) break;
       await page.waitForTimeout(100);
     }
@@ -178,20 +209,29 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     // Reload before lifting the block: a retry timer of the old page must not slip a chunk through.
     await page.reload();
     await page.unroute('**/v2/uploads/**');
-    await page.locator('#resume-note').waitFor().catch(async (error: Error) => {
-      // Say what the page showed instead, and what it had kept, so that a failure can be understood.
-      const shown = await page.locator('#main').innerText().catch(() => '(no #main)');
-      const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
-      throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
-    });
+    await page
+      .locator('#resume-note')
+      .waitFor()
+      .catch(async (error: Error) => {
+        // Say what the page showed instead, and what it had kept, so that a failure can be understood.
+        const shown = await page
+          .locator('#main')
+          .innerText()
+          .catch(() => '(no #main)');
+        const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
+        throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
+      });
     assert.match(await page.locator('#resume-note').innerText(), /resume\.bin/);
     const sent: string[] = [];
     page.on('request', (r) => {
-      if (r.method() === 'PUT' && r.url().includes('/v2/uploads/')) sent.push(new URL(r.url()).pathname.split('/').pop()!);
+      if (r.method() === 'PUT' && r.url().includes('/v2/uploads/'))
+        sent.push(new URL(r.url()).pathname.split('/').pop()!);
     });
     await upload(page, [path]);
     assert.deepEqual(sent.map(Number).sort(), status.missing);
-    const got = await downloadBytes(page, () => page.locator('#files li', { hasText: 'resume.bin' }).locator('button.download').click());
+    const got = await downloadBytes(page, () =>
+      page.locator('#files li', { hasText: 'resume.bin' }).locator('button.download').click(),
+    );
     assert.ok(got.content.equals(content));
     assert.equal(await page.evaluate((id) => localStorage.getItem(`webfolder:uploads:${id}`), folder.folderId), null);
     await ctx.close();
@@ -204,7 +244,9 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
     await upload(page, [await writeTemp(fx.dir, 't.bin', content)]);
-    const list = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}/files`)).json()) as { files: Array<{ fileId: string }> };
+    const list = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}/files`)).json()) as {
+      files: Array<{ fileId: string }>;
+    };
     const chunkPath = join(fx.server.dataDir, 'blobs', folder.folderId, list.files[0]!.fileId, '00002');
     const stored = await readFile(chunkPath);
     stored[100] = stored[100]! ^ 1;
@@ -232,7 +274,10 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.setInputFiles('#folder-input', tree);
     await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     await page.locator('#files li[data-file-id]').nth(1).waitFor();
-    assert.deepEqual((await page.locator('#files li .name').allInnerTexts()).sort(), ['album/b.jpg', 'album/day 1/a.jpg']);
+    assert.deepEqual((await page.locator('#files li .name').allInnerTexts()).sort(), [
+      'album/b.jpg',
+      'album/day 1/a.jpg',
+    ]);
 
     // Cancel: hold the chunk PUTs so the upload is surely in flight, then cancel.
     await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));
@@ -242,12 +287,18 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await page.locator('#upload-status[data-state="cancelled"]').waitFor();
     await page.reload();
     await page.unroute('**/v2/uploads/**');
-    await page.locator('#resume-note').waitFor().catch(async (error: Error) => {
-      // Say what the page showed instead, and what it had kept, so that a failure can be understood.
-      const shown = await page.locator('#main').innerText().catch(() => '(no #main)');
-      const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
-      throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
-    });
+    await page
+      .locator('#resume-note')
+      .waitFor()
+      .catch(async (error: Error) => {
+        // Say what the page showed instead, and what it had kept, so that a failure can be understood.
+        const shown = await page
+          .locator('#main')
+          .innerText()
+          .catch(() => '(no #main)');
+        const kept = await page.evaluate(() => Object.keys(localStorage).join(', '));
+        throw new Error(`${error.message}\npage after reload: ${shown}\nlocalStorage keys: ${kept}`);
+      });
     await upload(page, [big]);
     await page.locator('#files li', { hasText: 'cancel.bin' }).locator('button.download:not([disabled])').waitFor();
     await ctx.close();
@@ -277,7 +328,11 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
 
   test('expired folder: the page says so (server clock 25 hours ahead)', async () => {
     const folder = await createFolder(fx.server.baseUrl, 'send', 'Too late');
-    const later = await startServer({ DATA_DIR: fx.server.dataDir, CLOCK_OFFSET_SECONDS: String(25 * 3600), SWEEP_INTERVAL_SECONDS: '3600' });
+    const later = await startServer({
+      DATA_DIR: fx.server.dataDir,
+      CLOCK_OFFSET_SECONDS: String(25 * 3600),
+      SWEEP_INTERVAL_SECONDS: '3600',
+    });
     try {
       const ctx = await newContext(fx.browser);
       const page = await ctx.newPage();
@@ -303,11 +358,12 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
     await page.locator('#role[data-role="unclaimed"]').waitFor();
     // Every control has an accessible name, and the file picker is reachable from the keyboard.
-    const unnamed = await page.evaluate(() =>
-      [...document.querySelectorAll('input, button, select')].filter((el) => {
-        const e = el as HTMLInputElement;
-        return !(e.labels?.length || e.getAttribute('aria-label') || e.textContent?.trim());
-      }).length,
+    const unnamed = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('input, button, select')].filter((el) => {
+          const e = el as HTMLInputElement;
+          return !(e.labels?.length || e.getAttribute('aria-label') || e.textContent?.trim());
+        }).length,
     );
     assert.equal(unnamed, 0);
     let reached = false;

@@ -4,8 +4,18 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { BUCKET_CORS_RULES } from '../../src/blobs/s3/s3-blob-store.js';
-import { isUnavailable, startS3, type S3Service } from '../support/services.js';
-import { bytes, createFolder, downloadBytes, newContext, SKIP, useBrowserFixture, watch, writeTemp, type BrowserFixture } from './browser.js';
+import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
+import {
+  type BrowserFixture,
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SKIP,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
 
 /**
  * The browser site on the S3 backend, end to end in Chromium: the page PUTs encrypted chunks straight
@@ -45,7 +55,9 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       const keys = new Map<string, number>();
       let token: string | undefined;
       do {
-        const page = await c.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+        const page = await c.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+        );
         for (const o of page.Contents ?? []) keys.set(o.Key!, o.Size!);
         token = page.NextContinuationToken;
       } while (token);
@@ -68,7 +80,10 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
     const folder = await createFolder(fixture.server.baseUrl, 'share', `On S3 ${seed}`);
     const big = bytes(11 * MIB + 4321, seed); // three chunks of 5 MiB
     const small = bytes(2500, seed + 1);
-    const paths = [await writeTemp(fixture.dir, `big-${seed}.bin`, big), await writeTemp(fixture.dir, `small-${seed}.txt`, small)];
+    const paths = [
+      await writeTemp(fixture.dir, `big-${seed}.bin`, big),
+      await writeTemp(fixture.dir, `small-${seed}.txt`, small),
+    ];
 
     const ownerCtx = await newContext(fixture.browser);
     const visitorCtx = await newContext(fixture.browser);
@@ -78,8 +93,15 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       const res = await page.goto(folder.folderUrl);
       assert.equal(res?.status(), 200);
       const csp = res!.headers()['content-security-policy'] ?? '';
-      const connect = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('connect-src ')) ?? '';
-      assert.ok(connect.split(' ').includes(new URL(storage.endpoint).origin), `connect-src allows the bucket's origin: ${connect}`);
+      const connect =
+        csp
+          .split(';')
+          .map((d) => d.trim())
+          .find((d) => d.startsWith('connect-src ')) ?? '';
+      assert.ok(
+        connect.split(' ').includes(new URL(storage.endpoint).origin),
+        `connect-src allows the bucket's origin: ${connect}`,
+      );
       await page.locator('#deadline').waitFor();
       assert.equal(await page.locator('#role').getAttribute('data-role'), 'unclaimed');
 
@@ -88,24 +110,41 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       // a failure then shows the page's reason instead of a timeout.
       const status = page.locator('#upload-status[data-state]');
       await status.waitFor({ timeout: 120_000 });
-      assert.equal(await status.getAttribute('data-state'), 'complete', `upload: ${await page.locator('section[aria-labelledby="upload-h"]').innerText()}`);
+      assert.equal(
+        await status.getAttribute('data-state'),
+        'complete',
+        `upload: ${await page.locator('section[aria-labelledby="upload-h"]').innerText()}`,
+      );
       await page.locator('#role:not([data-role="unclaimed"])').waitFor();
       assert.equal(await page.locator('#role').getAttribute('data-role'), 'owner');
-      const info = (await (await fetch(`${fixture.server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as { owned: boolean };
+      const info = (await (await fetch(`${fixture.server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as {
+        owned: boolean;
+      };
       assert.equal(info.owned, true, 'the first upload claimed the folder');
       await page.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor();
-      assert.deepEqual((await page.locator('#files li .name').allInnerTexts()).sort(), [`big-${seed}.bin`, `small-${seed}.txt`]);
+      assert.deepEqual((await page.locator('#files li .name').allInnerTexts()).sort(), [
+        `big-${seed}.bin`,
+        `small-${seed}.txt`,
+      ]);
 
       // The chunks are objects in the bucket (<folderId>/<fileId>/<NNNNN>): 3 + 1, each one RFC 8188
       // message of its chunk (21-byte header, 17 bytes per 64 KiB record) ...
       const keys = await listKeys(`${folder.folderId}/`);
       const sizes = [...keys.values()].sort((a, b) => a - b);
       const enc = (p: number) => 21 + p + 17 * Math.ceil(p / 65519);
-      assert.deepEqual(sizes, [enc(2500), enc(11 * MIB + 4321 - 10 * MIB), enc(5 * MIB), enc(5 * MIB)].sort((a, b) => a - b), [...keys.keys()].join(', '));
+      assert.deepEqual(
+        sizes,
+        [enc(2500), enc(11 * MIB + 4321 - 10 * MIB), enc(5 * MIB), enc(5 * MIB)].sort((a, b) => a - b),
+        [...keys.keys()].join(', '),
+      );
       for (const key of keys.keys()) assert.match(key, new RegExp(`^${folder.folderId}/[^/]+/0000[1-3]$`));
       // ... and none of them is in the server's DATA_DIR.
       const local = await filesUnder(fixture.server.dataDir);
-      assert.deepEqual(local.filter((p) => p.includes(folder.folderId) || p.includes(`${join(fixture.server.dataDir, 'blobs')}/`)), [], 'no chunk stored locally');
+      assert.deepEqual(
+        local.filter((p) => p.includes(folder.folderId) || p.includes(`${join(fixture.server.dataDir, 'blobs')}/`)),
+        [],
+        'no chunk stored locally',
+      );
       assert.deepEqual(problems, []);
 
       // A second browser downloads both files (a visitor of a share folder may).
@@ -114,10 +153,20 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       await v.goto(folder.folderUrl);
       await v.locator('#files li[data-file-id] button.download:not([disabled])').nth(1).waitFor();
       assert.equal(await v.locator('#role').getAttribute('data-role'), 'visitor');
-      const gotBig = await downloadBytes(v, () => v.locator('#files li', { hasText: `big-${seed}.bin` }).locator('button.download').click());
+      const gotBig = await downloadBytes(v, () =>
+        v
+          .locator('#files li', { hasText: `big-${seed}.bin` })
+          .locator('button.download')
+          .click(),
+      );
       assert.equal(gotBig.name, `big-${seed}.bin`);
       assert.ok(gotBig.content.equals(big), 'the big file comes back byte for byte');
-      const gotSmall = await downloadBytes(v, () => v.locator('#files li', { hasText: `small-${seed}.txt` }).locator('button.download').click());
+      const gotSmall = await downloadBytes(v, () =>
+        v
+          .locator('#files li', { hasText: `small-${seed}.txt` })
+          .locator('button.download')
+          .click(),
+      );
       assert.equal(gotSmall.name, `small-${seed}.txt`);
       assert.ok(gotSmall.content.equals(small), 'the small file comes back byte for byte');
       assert.deepEqual(vProblems, []);
@@ -142,13 +191,21 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
     await roundTrip(fx, 11);
   });
 
-  test("the narrowest CORS rule docs/site.md gives operators (site origin; PUT, GET; content-type; expose ETag) is enough", async () => {
+  test('the narrowest CORS rule docs/site.md gives operators (site origin; PUT, GET; content-type; expose ETag) is enough', async () => {
     const c = client();
     try {
-      const rule = { AllowedOrigins: [new URL(fx.server.baseUrl).origin], AllowedMethods: ['PUT', 'GET'], AllowedHeaders: ['content-type'], ExposeHeaders: ['ETag'] };
+      const rule = {
+        AllowedOrigins: [new URL(fx.server.baseUrl).origin],
+        AllowedMethods: ['PUT', 'GET'],
+        AllowedHeaders: ['content-type'],
+        ExposeHeaders: ['ETag'],
+      };
       await c.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: [rule] } }));
       const cors = await c.send(new GetBucketCorsCommand({ Bucket: bucket }));
-      assert.deepEqual(cors.CORSRules?.map((r) => r.AllowedOrigins), [rule.AllowedOrigins]);
+      assert.deepEqual(
+        cors.CORSRules?.map((r) => r.AllowedOrigins),
+        [rule.AllowedOrigins],
+      );
     } finally {
       c.destroy();
     }

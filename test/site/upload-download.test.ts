@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startServer } from '../support/server.js';
-import { bytes, createFolder, downloadBytes, newContext, screenshot, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SKIP,
+  screenshot,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
 
 const MIB = 1024 * 1024;
 
@@ -24,7 +34,9 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     assert.equal(await page.locator('#role').getAttribute('data-role'), 'unclaimed');
     await screenshot(page, 'folder-empty');
     // Opening the link claimed nothing.
-    const before = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as { owned: boolean };
+    const before = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${folder.folderId}`)).json()) as {
+      owned: boolean;
+    };
     assert.equal(before.owned, false);
 
     await page.setInputFiles('#file-input', paths);
@@ -33,7 +45,7 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     await page.locator('#role:not([data-role="unclaimed"])').waitFor();
     assert.equal(await page.locator('#role').getAttribute('data-role'), 'owner');
     const ownerLink = await page.locator('#owner-link').inputValue();
-    assert.ok(ownerLink.startsWith(folder.folderUrl + '&owner='), ownerLink);
+    assert.ok(ownerLink.startsWith(`${folder.folderUrl}&owner=`), ownerLink);
     await page.locator('#files li[data-file-id] button.download:not([disabled])').first().waitFor();
     await page.locator('summary', { hasText: 'QR code' }).click();
     assert.equal(await page.locator('.qr svg').count(), 1, 'QR code of the link');
@@ -54,9 +66,15 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     const bigRow = v.locator('#files li', { hasText: 'big.bin' });
     const got = await downloadBytes(v, () => bigRow.locator('button.download').click());
     assert.equal(got.name, 'big.bin');
-    assert.match(await v.locator('#download-status').innerText(), /decrypted as it arrives/, 'streamed by the service worker');
+    assert.match(
+      await v.locator('#download-status').innerText(),
+      /decrypted as it arrives/,
+      'streamed by the service worker',
+    );
     assert.ok(got.content.equals(big), 'downloaded bytes equal the uploaded ones');
-    const smallGot = await downloadBytes(v, () => v.locator('#files li', { hasText: 'small' }).locator('button.download').click());
+    const smallGot = await downloadBytes(v, () =>
+      v.locator('#files li', { hasText: 'small' }).locator('button.download').click(),
+    );
     assert.ok(smallGot.content.equals(small));
     assert.equal(smallGot.name, 'small é.txt');
     assert.deepEqual(vProblems, []);

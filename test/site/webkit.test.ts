@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { Builder, By, Capabilities, until, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { upload } from '../../src/client/node/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { freePort, startServer, tempDir, type RunningServer } from '../support/server.js';
+import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
 import { bytes, writeTemp } from './browser.js';
 
@@ -29,7 +29,13 @@ const MIB = 1024 * 1024;
 
 function findBrowser(): string | null {
   if (process.env.WEBKIT_BROWSER_PATH) return process.env.WEBKIT_BROWSER_PATH;
-  for (const lib of ['/usr/lib/x86_64-linux-gnu', '/usr/lib/aarch64-linux-gnu', '/usr/lib64', '/usr/lib', '/usr/libexec']) {
+  for (const lib of [
+    '/usr/lib/x86_64-linux-gnu',
+    '/usr/lib/aarch64-linux-gnu',
+    '/usr/lib64',
+    '/usr/lib',
+    '/usr/libexec',
+  ]) {
     for (const api of ['webkit2gtk-4.1', 'webkitgtk-6.0', 'webkit2gtk-4.0']) {
       const path = join(lib, api, 'MiniBrowser');
       if (existsSync(path)) return path;
@@ -43,8 +49,12 @@ const BROWSER = findBrowser();
 const XVFB = which('Xvfb');
 const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? null : 'the site is not built (npm run build:web)';
 const MISSING =
-  (!DRIVER || !existsSync(DRIVER) ? `WebKitWebDriver not found (${DRIVER ?? 'not on PATH'}): apt-get install -y webkit2gtk-driver, or set WEBKIT_DRIVER_PATH` : null) ??
-  (!BROWSER || !existsSync(BROWSER) ? `WebKitGTK MiniBrowser not found (${BROWSER ?? 'no libwebkit2gtk'}): apt-get install -y webkit2gtk-driver, or set WEBKIT_BROWSER_PATH` : null) ??
+  (!DRIVER || !existsSync(DRIVER)
+    ? `WebKitWebDriver not found (${DRIVER ?? 'not on PATH'}): apt-get install -y webkit2gtk-driver, or set WEBKIT_DRIVER_PATH`
+    : null) ??
+  (!BROWSER || !existsSync(BROWSER)
+    ? `WebKitGTK MiniBrowser not found (${BROWSER ?? 'no libwebkit2gtk'}): apt-get install -y webkit2gtk-driver, or set WEBKIT_BROWSER_PATH`
+    : null) ??
   (!XVFB ? 'Xvfb not found: apt-get install -y xvfb (WebKitGTK needs a display)' : null) ??
   NOT_BUILT;
 const REQUIRED = process.env.TEST_REQUIRE_WEBKIT === '1';
@@ -59,7 +69,9 @@ if (MISSING && REQUIRED) {
 
 /** An Xvfb on a display number it picks itself (-displayfd), so parallel runs never collide. */
 async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
-  const child = spawn(XVFB!, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(XVFB!, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   const display = await new Promise<string>((resolve, reject) => {
@@ -67,9 +79,15 @@ async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
     const timer = setTimeout(() => reject(new Error(`Xvfb did not start within 20 s: ${log}`)), 20_000);
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('\n')) (clearTimeout(timer), resolve(`:${out.trim()}`));
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(`:${out.trim()}`);
+      }
     });
-    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`Xvfb exited (${code}): ${log}`))));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Xvfb exited (${code}): ${log}`));
+    });
   });
   return { display, child };
 }
@@ -157,7 +175,10 @@ async function startWebKit(root: string): Promise<WebKit> {
   return {
     url,
     downloads,
-    version: async () => execFileSync(BROWSER!, ['--version'], { env: { ...process.env, DISPLAY: xvfb.display } }).toString().trim(),
+    version: async () =>
+      execFileSync(BROWSER!, ['--version'], { env: { ...process.env, DISPLAY: xvfb.display } })
+        .toString()
+        .trim(),
     async session(args = []) {
       const caps = new Capabilities({
         browserName: 'MiniBrowser',
@@ -180,7 +201,10 @@ async function startWebKit(root: string): Promise<WebKit> {
         const partial = entries.filter((e) => e !== name && e.startsWith(name));
         const got = await stat(path).catch(() => null);
         if (got && got.size === size && partial.length === 0) return readFile(path);
-        if (Date.now() > deadline) throw new Error(`no complete download of ${name} (${size} bytes) in ${downloads}: ${JSON.stringify(entries)}; ${got ? `${got.size} bytes` : 'absent'}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no complete download of ${name} (${size} bytes) in ${downloads}: ${JSON.stringify(entries)}; ${got ? `${got.size} bytes` : 'absent'}`,
+          );
         await new Promise((r) => setTimeout(r, 200));
       }
     },
@@ -202,7 +226,8 @@ async function startWebKit(root: string): Promise<WebKit> {
             last = (error as Error).message; // still being written
           }
         }
-        if (Date.now() > deadline) throw new Error(`no complete ${name} in ${downloads}: ${JSON.stringify(entries)}; last check: ${last}`);
+        if (Date.now() > deadline)
+          throw new Error(`no complete ${name} in ${downloads}: ${JSON.stringify(entries)}; last check: ${last}`);
         await new Promise((r) => setTimeout(r, 250));
       }
     },
@@ -221,11 +246,15 @@ function sha256(b: Buffer): string {
 
 /** The entries of a zip, each checked against its CRC by Python's zipfile: name, size, sha256. */
 function zipListing(path: string): string[] {
-  return execFileSync('python3', [
-    '-c',
-    'import sys,zipfile,hashlib\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.file_size, hashlib.sha256(z.read(i)).hexdigest())',
-    path,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] })
+  return execFileSync(
+    'python3',
+    [
+      '-c',
+      'import sys,zipfile,hashlib\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.file_size, hashlib.sha256(z.read(i)).hexdigest())',
+      path,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
     .toString()
     .trim()
     .split('\n')
@@ -282,7 +311,10 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     const names = await Promise.all(rows.map((r) => r.findElement(By.css('.name')).getText()));
     assert.deepEqual([...names].sort(), ['big.bin', 'small é.txt']);
     const paths: string[] = [];
-    for (const [name, content] of [['big.bin', big], ['small é.txt', small]] as const) {
+    for (const [name, content] of [
+      ['big.bin', big],
+      ['small é.txt', small],
+    ] as const) {
       paths.push(await clickDownload(driver, await rows[names.indexOf(name)]!.findElement(By.css('button.download'))));
       const got = await webkit.downloaded(name, content.length);
       assert.ok(got.equals(content), `${name}: the downloaded bytes equal the uploaded ones`);
@@ -307,7 +339,11 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     const driver = await webkit.session(['--features=-ServiceWorkers']);
     try {
       await driver.get(link);
-      assert.equal(await driver.executeScript('return "serviceWorker" in navigator'), false, 'service workers are off in this browser');
+      assert.equal(
+        await driver.executeScript('return "serviceWorker" in navigator'),
+        false,
+        'service workers are off in this browser',
+      );
       const paths = await openAndDownloadAll(driver);
       process.stderr.write(`test/site/webkit: download paths without service workers: ${paths.join(', ')}\n`);
       assert.deepEqual(paths, ['memory', 'memory', 'memory']);

@@ -65,7 +65,11 @@ test('the zip of "download all" is a valid ZIP64 archive past 4 GiB', { timeout:
   const cdOffset = Number(view.getBigUint64(eocd64 + 48, true));
   assert.equal(entriesTotal, 2n);
   assert.ok(cdOffset > 2 ** 32, 'central directory starts past 4 GiB');
-  assert.equal(cdOffset + cdSize, total - (tail.length - eocd64), 'central directory ends where the ZIP64 end record starts');
+  assert.equal(
+    cdOffset + cdSize,
+    total - (tail.length - eocd64),
+    'central directory ends where the ZIP64 end record starts',
+  );
   // Walk the central directory (it is inside the kept tail): the big entry's size lives in its ZIP64 extra field.
   let p = tail.length - (total - cdOffset);
   const names: string[] = [];

@@ -96,7 +96,13 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       });
 
     it('createFolder then getFolder, getFile and listFiles return exactly what was stored', async (store) => {
-      const f = folder({ flow: 'direct', ske: 'ske-value', uploadAuthHash: 'auth-hash', mode: 'request', title: 'x'.repeat(200) });
+      const f = folder({
+        flow: 'direct',
+        ske: 'ske-value',
+        uploadAuthHash: 'auth-hash',
+        mode: 'request',
+        title: 'x'.repeat(200),
+      });
       const files = [
         file(f.id, 0, { filesize: BIG_FILE, chunkSize: 110 * 1024 * 1024, chunks: 9523, mimetype: null }),
         file(f.id, 1, { completedAt: T0 + 5, uploaderTag: 'tag', sealedKey: 'sealed' }),
@@ -145,8 +151,14 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const added = [file(f.id, 99), file(f.id, 99)].map(unpositioned);
       assert.equal(await store.addFiles(f.id, added, T0 + 500 * HOUR), true);
       const listed = await store.listFiles(f.id);
-      assert.deepEqual(listed.map((x) => x.position), [0, 1, 2]);
-      assert.deepEqual(listed.slice(1).map((x) => x.id), added.map((x) => x.id));
+      assert.deepEqual(
+        listed.map((x) => x.position),
+        [0, 1, 2],
+      );
+      assert.deepEqual(
+        listed.slice(1).map((x) => x.id),
+        added.map((x) => x.id),
+      );
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 500 * HOUR);
       assert.equal(await store.addFiles(id(), [unpositioned(file('nope', 0))], T0), false);
     });
@@ -155,10 +167,15 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const f = folder();
       await store.createFolder(f, []);
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR)),
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR),
+        ),
       );
       assert.ok(results.every(Boolean));
-      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.position), Array.from({ length: 12 }, (_, i) => i));
+      assert.deepEqual(
+        (await store.listFiles(f.id)).map((x) => x.position),
+        Array.from({ length: 12 }, (_, i) => i),
+      );
     });
 
     it('claimOwner: the first claim wins and stores ske only when none is set', async (store) => {
@@ -181,7 +198,9 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       for (let round = 0; round < 5; round++) {
         const f = folder();
         await store.createFolder(f, []);
-        const claims = Array.from({ length: 24 }, (_, i) => (i % 2 ? peer : store).claimOwner(f.id, `owner-${i}`, null, `ske-${i}`));
+        const claims = Array.from({ length: 24 }, (_, i) =>
+          (i % 2 ? peer : store).claimOwner(f.id, `owner-${i}`, null, `ske-${i}`),
+        );
         const results = await Promise.all(claims);
         const winners = results.flatMap((won, i) => (won ? [i] : []));
         assert.equal(winners.length, 1, `round ${round}: winners ${winners.join(',')}`);
@@ -203,12 +222,14 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 101 * HOUR);
       assert.equal(await store.markComplete(f.id, id(), T0, T0, T0), false);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, (a.id), T0 + i, T0, T0)),
+        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, a.id, T0 + i, T0, T0)),
       );
       assert.equal(results.filter(Boolean).length, 0);
       const b = file(f.id, 1);
       await store.addFiles(f.id, [unpositioned(b)], T0 + 101 * HOUR);
-      const race = await Promise.all(Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, b.id, T0 + i, T0 + HOUR, T0 + 2 * HOUR)));
+      const race = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, b.id, T0 + i, T0 + HOUR, T0 + 2 * HOUR)),
+      );
       assert.equal(race.filter(Boolean).length, 1);
     });
 
@@ -216,10 +237,19 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const due = [folder({ deleteAfter: T0 - 3 }), folder({ deleteAfter: T0 - 2 }), folder({ deleteAfter: T0 })];
       const notDue = folder({ deleteAfter: T0 + 1 });
       for (const f of [...due, notDue]) await store.createFolder(f, []);
-      assert.deepEqual(await store.foldersDue(T0, 10), due.map((f) => f.id));
-      assert.deepEqual(await store.foldersDue(T0, 2), due.slice(0, 2).map((f) => f.id));
+      assert.deepEqual(
+        await store.foldersDue(T0, 10),
+        due.map((f) => f.id),
+      );
+      assert.deepEqual(
+        await store.foldersDue(T0, 2),
+        due.slice(0, 2).map((f) => f.id),
+      );
       assert.equal(await store.beginFolderDeletion(due[0]!.id, T0, HOUR), true);
-      assert.deepEqual(await store.foldersDue(T0, 10), due.map((f) => f.id));
+      assert.deepEqual(
+        await store.foldersDue(T0, 10),
+        due.map((f) => f.id),
+      );
     });
 
     it('expiredFiles lists expired files of folders that are not themselves due', async (store) => {
@@ -230,10 +260,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       await store.createFolder(living, [...expired, fresh]);
       await store.createFolder(dueFolder, [file(dueFolder.id, 0, { expiresAt: T0 - 5 })]);
       const got = await store.expiredFiles(T0, 10);
-      assert.deepEqual(
-        got.map((r) => r.fileId).sort(),
-        expired.map((f) => f.id).sort(),
-      );
+      assert.deepEqual(got.map((r) => r.fileId).sort(), expired.map((f) => f.id).sort());
       assert.ok(got.every((r) => r.folderId === living.id));
       assert.equal((await store.expiredFiles(T0, 1)).length, 1);
     });
@@ -245,7 +272,10 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.equal(await store.deleteFile(f.id, a.id), true);
       assert.equal(await store.deleteFile(f.id, a.id), false);
       assert.equal(await store.getFile(f.id, a.id), null);
-      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.id), [b.id]);
+      assert.deepEqual(
+        (await store.listFiles(f.id)).map((x) => x.id),
+        [b.id],
+      );
       assert.equal(await store.deleteFile(id(), b.id), false);
     });
 
@@ -273,7 +303,10 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.deepEqual(await store.foldersDue(T0 + 2 * HOUR, 10), [notDue.id]);
       // The record and its files are gone: the same ids can be created again.
       await store.createFolder({ ...f, deleteAfter: T0 + 10 * HOUR }, [a]);
-      assert.deepEqual((await store.listFiles(f.id)).map((x) => x.id), [a.id]);
+      assert.deepEqual(
+        (await store.listFiles(f.id)).map((x) => x.id),
+        [a.id],
+      );
       await store.finishFolderDeletion(id()); // unknown id: no error
     });
 
@@ -291,7 +324,9 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         const f = folder({ deleteAfter: T0 });
         await store.createFolder(f, [file(f.id, 0)]);
         const results = await Promise.all(
-          Array.from({ length: 24 }, (_, i) => (i % 2 ? peer : store).beginFolderDeletion(f.id, T0 + (i % 3), 10 * 60_000)),
+          Array.from({ length: 24 }, (_, i) =>
+            (i % 2 ? peer : store).beginFolderDeletion(f.id, T0 + (i % 3), 10 * 60_000),
+          ),
         );
         assert.equal(results.filter(Boolean).length, 1, `round ${round}`);
       }

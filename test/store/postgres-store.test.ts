@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
-import { isUnavailable, startPostgres, type PostgresService } from '../support/services.js';
+import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 import { metadataStoreSuite } from './metadata-store.suite.js';
 
 // The scale-out store on a real PostgreSQL server (a throwaway cluster, or TEST_DATABASE_URL): a new
@@ -44,7 +44,10 @@ test('PostgreSQL: many nodes starting at once on an empty database apply each mi
   await client.connect();
   try {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(rows.map((r) => r.version), PG_MIGRATIONS.map((_, i) => i + 1));
+    assert.deepEqual(
+      rows.map((r) => r.version),
+      PG_MIGRATIONS.map((_, i) => i + 1),
+    );
     const { rows: types } = await client.query<{ column_name: string; data_type: string }>(
       `SELECT column_name, data_type FROM information_schema.columns
        WHERE table_name IN ('folders', 'files') AND column_name IN ('created_at', 'delete_after', 'filesize', 'expires_at')`,

@@ -10,7 +10,11 @@ export interface JsonResponse<T = unknown> {
   readonly body: T;
 }
 
-export async function postJson<T = unknown>(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
+export async function postJson<T = unknown>(
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse<T>> {
   const init: RequestInit = { method: 'POST', headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -31,7 +35,11 @@ export async function createEmpty(baseUrl: string, body?: unknown): Promise<Crea
   return res.body;
 }
 
-export async function createDirect(baseUrl: string, filesizes: number[], extra: Record<string, unknown> = {}): Promise<CreateResponseDirect> {
+export async function createDirect(
+  baseUrl: string,
+  filesizes: number[],
+  extra: Record<string, unknown> = {},
+): Promise<CreateResponseDirect> {
   const res = await postJson<CreateResponseDirect>(`${baseUrl}/v2/folders`, {
     encryption: { ske: 'test-ske' },
     files: filesizes.map((filesize, i) => ({ filename: `file-${i}`, filesize })),
@@ -69,7 +77,12 @@ export async function putChunk(url: string, headers: Record<string, string>, bod
  * or chunked transfer encoding (no Content-Length). Resolves with the status, or 'reset' when the
  * server closed the connection without answering.
  */
-export function rawPut(url: string, headers: Record<string, string>, body: Buffer, opts: { endEarly?: boolean } = {}): Promise<number | 'reset'> {
+export function rawPut(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  opts: { endEarly?: boolean } = {},
+): Promise<number | 'reset'> {
   return new Promise((resolve) => {
     const req = httpRequest(url, { method: 'PUT', headers }, (res) => {
       res.resume();

@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -76,7 +76,9 @@ function postgresBinDir(): string | null {
   if (which('pg_ctl') && which('initdb')) return '';
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   for (const v of versions) if (existsSync(join(root, v, 'bin', 'initdb'))) return join(root, v, 'bin');
   return null;
 }
@@ -94,21 +96,42 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   if (given) return postgresFromUrl(given, async () => {});
   const binDir = postgresBinDir();
   if (binDir === null) {
-    return unavailable('PostgreSQL tests skipped: set TEST_DATABASE_URL, or install the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql-15)');
+    return unavailable(
+      'PostgreSQL tests skipped: set TEST_DATABASE_URL, or install the PostgreSQL server binaries (initdb, pg_ctl; Debian: apt-get install postgresql-15)',
+    );
   }
   const bin = (name: string) => (binDir ? join(binDir, name) : name);
   const asRoot = process.getuid?.() === 0;
-  const run = (args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
+  const run = (args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', ...args]] : [args[0]!, args.slice(1)]) as [string, string[]];
   const dir = mkdtempSync(join(tmpdir(), 'webfolder-pg-'));
   const data = join(dir, 'data');
   if (asRoot) {
     const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
     const gids = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (ids.status !== 0) return unavailable('PostgreSQL tests skipped: running as root and there is no `postgres` user to run the server as');
+    if (ids.status !== 0)
+      return unavailable(
+        'PostgreSQL tests skipped: running as root and there is no `postgres` user to run the server as',
+      );
     chownSync(dir, Number(ids.stdout.trim()), Number(gids.stdout.trim()));
     chmodSync(dir, 0o700);
   }
-  const init = spawnSync(...run([bin('initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--no-instructions']), { encoding: 'utf8' });
+  const init = spawnSync(
+    ...run([
+      bin('initdb'),
+      '-D',
+      data,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]),
+    { encoding: 'utf8' },
+  );
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
@@ -116,7 +139,10 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   const port = await freePort();
   const fast = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off';
   const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200${fast}`;
-  const started = spawnSync(...run([bin('pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']), { encoding: 'utf8' });
+  const started = spawnSync(
+    ...run([bin('pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']),
+    { encoding: 'utf8' },
+  );
   if (started.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`pg_ctl start failed: ${started.stderr || started.stdout}`);
@@ -174,11 +200,18 @@ export async function startRedis(): Promise<RedisService | Unavailable> {
   const given = process.env.TEST_REDIS_URL?.trim();
   if (given) return redisFromUrl(given, async () => {});
   const binary = which('redis-server');
-  if (!binary) return unavailable('Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)');
+  if (!binary)
+    return unavailable(
+      'Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)',
+    );
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    {
+      stdio: 'ignore',
+    },
+  );
   const kill = () => child.kill('SIGKILL');
   exitHooks.add(kill);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -248,9 +281,24 @@ export async function startS3(): Promise<S3Service | Unavailable> {
     }
     const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
     const port = await freePort();
-    const child = spawn(process.execPath, ['--openssl-legacy-provider', bin, '-d', directory, '-a', '127.0.0.1', '-p', String(port), '--silent', '--no-vhost-buckets'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--openssl-legacy-provider',
+        bin,
+        '-d',
+        directory,
+        '-a',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '--silent',
+        '--no-vhost-buckets',
+      ],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encryptedChunkLength, encryptedLength, MIB, missingChunks, plaintextChunkLength, planChunks } from '../../src/domain/chunk-plan.js';
+import {
+  encryptedChunkLength,
+  encryptedLength,
+  MIB,
+  missingChunks,
+  plaintextChunkLength,
+  planChunks,
+} from '../../src/domain/chunk-plan.js';
 import { MAX_FILE_SIZE } from '../../src/domain/limits.js';
 
 test('default plan uses 10 MiB chunks and a short last chunk', () => {

@@ -8,12 +8,20 @@ test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   assert.equal(c.webUrl, 'http://127.0.0.2:9000');
   assert.equal(c.docsUrl, 'http://127.0.0.2:9000/docs');
   assert.equal(c.dataDir, '/tmp/x');
-  assert.equal(loadConfig({ HOST: '0.0.0.0' }).baseUrl, 'http://localhost:8080', 'a wildcard bind gets a reachable name');
+  assert.equal(
+    loadConfig({ HOST: '0.0.0.0' }).baseUrl,
+    'http://localhost:8080',
+    'a wildcard bind gets a reachable name',
+  );
   assert.equal(loadConfig({ HOST: '::1', PORT: '1' }).baseUrl, 'http://[::1]:1');
 });
 
 test('explicit URLs win and lose their trailing slash; flags win over the environment', () => {
-  const c = loadConfig({ BASE_URL: 'https://api.example.com/', WEB_URL: 'https://example.com/' }, ['--docs-url', 'https://docs.example.com', '--port=81']);
+  const c = loadConfig({ BASE_URL: 'https://api.example.com/', WEB_URL: 'https://example.com/' }, [
+    '--docs-url',
+    'https://docs.example.com',
+    '--port=81',
+  ]);
   assert.equal(c.baseUrl, 'https://api.example.com');
   assert.equal(c.webUrl, 'https://example.com');
   assert.equal(c.docsUrl, 'https://docs.example.com');
@@ -39,13 +47,21 @@ test('invalid configuration names the variable', () => {
     [{}, ['serve'], /^serve: unexpected argument/],
   ];
   for (const [env, argv, message] of cases) {
-    assert.throws(() => loadConfig(env, argv), (e: unknown) => e instanceof ConfigError && message.test(e.message), JSON.stringify([env, argv]));
+    assert.throws(
+      () => loadConfig(env, argv),
+      (e: unknown) => e instanceof ConfigError && message.test(e.message),
+      JSON.stringify([env, argv]),
+    );
   }
 });
 
 test('a bad variable stops the real start with a message naming it', async () => {
   const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, PORT: 'x' }, encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, PORT: 'x' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /invalid configuration: PORT: must be a whole number/);
 });

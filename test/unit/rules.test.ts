@@ -23,17 +23,30 @@ test('lifecycle: files expire freeDownloadHours after completion, or after regis
   const folder = { createdAt: T0 };
   const files = [{ expiresAt: T0 + 10 * HOUR_MS }, { expiresAt: T0 + 90 * HOUR_MS }];
   assert.equal(folderDeleteAfter(folder, files), T0 + 90 * HOUR_MS, 'a folder lives as long as its last file');
-  assert.equal(isDue(folderDeleteAfter(folder, files), T0 + 30 * HOUR_MS), false, 'a folder with files outlives the 24 h rule');
+  assert.equal(
+    isDue(folderDeleteAfter(folder, files), T0 + 30 * HOUR_MS),
+    false,
+    'a folder with files outlives the 24 h rule',
+  );
 });
 
 test('modes: who may do what', () => {
   const table: Array<[Parameters<typeof may>[0], Parameters<typeof may>[1], Parameters<typeof may>[2], boolean]> = [
-    ['send', 'owner', 'upload', true], ['send', 'visitor', 'upload', false], ['send', 'visitor', 'download', true], ['send', 'visitor', 'list', true],
-    ['share', 'visitor', 'upload', true], ['share', 'visitor', 'download', true],
-    ['request', 'visitor', 'upload', true], ['request', 'visitor', 'list', false], ['request', 'visitor', 'download', false], ['request', 'owner', 'download', true],
+    ['send', 'owner', 'upload', true],
+    ['send', 'visitor', 'upload', false],
+    ['send', 'visitor', 'download', true],
+    ['send', 'visitor', 'list', true],
+    ['share', 'visitor', 'upload', true],
+    ['share', 'visitor', 'download', true],
+    ['request', 'visitor', 'upload', true],
+    ['request', 'visitor', 'list', false],
+    ['request', 'visitor', 'download', false],
+    ['request', 'owner', 'download', true],
   ];
-  for (const [mode, role, action, allowed] of table) assert.equal(may(mode, role, action, true), allowed, `${mode} ${role} ${action}`);
-  for (const mode of ['send', 'share', 'request'] as const) assert.equal(may(mode, 'visitor', 'upload', false), true, 'the first upload is always allowed: it claims');
+  for (const [mode, role, action, allowed] of table)
+    assert.equal(may(mode, role, action, true), allowed, `${mode} ${role} ${action}`);
+  for (const mode of ['send', 'share', 'request'] as const)
+    assert.equal(may(mode, 'visitor', 'upload', false), true, 'the first upload is always allowed: it claims');
 });
 
 test('ids, secrets and tokens', () => {
@@ -53,7 +66,10 @@ test('chunk URL signatures are bound to folder, file, chunk, length and expiry',
   const signer = new ChunkUrlSigner('s'.repeat(40), 'http://h/v2/uploads');
   const ref = { folderId: 'AAAAAAAAAAAAAAAA', fileId: 'BBBBBBBBBBBBBBBB' };
   const urls = signer.presign({ ...ref, chunks: 2, chunkLength: (n) => 100 * n, expiresAt: T0 + 60_000 }, T0);
-  const query = (n: number) => ({ ...Object.fromEntries(new URLSearchParams(urls.tail)), 'X-Amz-Signature': urls.signatures[n - 1] });
+  const query = (n: number) => ({
+    ...Object.fromEntries(new URLSearchParams(urls.tail)),
+    'X-Amz-Signature': urls.signatures[n - 1],
+  });
   signer.verify(ref, 1, 100, query(1), T0 + 59_000);
   const refused: Array<() => void> = [
     () => signer.verify(ref, 2, 100, query(1), T0),

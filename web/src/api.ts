@@ -2,10 +2,10 @@
 import type {
   FileProgress,
   FolderInfo,
-  SiteFile,
-  SiteRegisteredFile as RegisteredFile,
   SiteFileEntry as RegisterEntry,
+  SiteRegisteredFile as RegisteredFile,
   SiteRegisterResponse as RegisterResponse,
+  SiteFile,
   UploadUrls,
 } from '../../src/contract/site.js';
 import type { SiteConfig } from './config.js';
@@ -45,7 +45,12 @@ export class SiteApi {
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
-      res = await fetch(`${this.config.api}/folders/${this.folderId}${path}`, { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store' });
+      res = await fetch(`${this.config.api}/folders/${this.folderId}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        cache: 'no-store',
+      });
     } catch {
       throw new ApiError(0, 'the server cannot be reached: check your connection');
     }
@@ -56,7 +61,8 @@ export class SiteApi {
     } catch {
       /* not JSON */
     }
-    if (!res.ok) throw new ApiError(res.status, (json as { error?: string } | null)?.error ?? `request failed (${res.status})`);
+    if (!res.ok)
+      throw new ApiError(res.status, (json as { error?: string } | null)?.error ?? `request failed (${res.status})`);
     return json as T;
   }
 

@@ -1,6 +1,6 @@
 import { makeZip } from 'client-zip';
 import type { SiteConfig } from './config.js';
-import { decryptedStream, uniqueNames, type DownloadJob } from './stream.js';
+import { type DownloadJob, decryptedStream, uniqueNames } from './stream.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
@@ -21,7 +21,16 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
       if (!navigator.serviceWorker.controller) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 3000);
-          navigator.serviceWorker.addEventListener('controllerchange', () => (clearTimeout(timer), resolve()), { once: true });
+          navigator.serviceWorker.addEventListener(
+            'controllerchange',
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            {
+              once: true,
+            },
+          );
         });
       }
       return navigator.serviceWorker.controller;
@@ -36,7 +45,10 @@ function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const timer = setTimeout(() => resolve(false), 2000);
-    channel.port1.onmessage = () => (clearTimeout(timer), resolve(true));
+    channel.port1.onmessage = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
     worker.postMessage(message, [channel.port2]);
   });
 }
@@ -65,7 +77,14 @@ async function downloadInMemory(job: DownloadJob): Promise<void> {
     blob = await new Response(decryptedStream(job.files[0]!, job.headers)).blob();
   } else {
     const names = uniqueNames(job.files.map((f) => f.name));
-    const zip = makeZip(job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date(), input: decryptedStream(f, job.headers) })));
+    const zip = makeZip(
+      job.files.map((f, i) => ({
+        name: names[i]!,
+        size: f.size,
+        lastModified: new Date(),
+        input: decryptedStream(f, job.headers),
+      })),
+    );
     blob = await new Response(zip).blob();
   }
   const url = URL.createObjectURL(blob);

@@ -1,26 +1,33 @@
 import { renderSVG } from 'uqr';
+import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
 import {
+  CryptoFormatError,
   checkSke,
   createSke,
-  CryptoFormatError,
   decryptText,
   deriveOwnerCredentials,
   encryptText,
+  type FolderKey,
   generateSecret,
   importSecret,
+  type OwnerCredentials,
   openSealedSecret,
   sealSecret,
-  type FolderKey,
-  type OwnerCredentials,
 } from '../../src/crypto/index.js';
-import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
 import { ApiError, credentialHeaders, SiteApi } from './api.js';
-import { siteConfig, type SiteConfig } from './config.js';
+import { siteConfig } from './config.js';
 import { download, startServiceWorker } from './download.js';
-import { addPending, ownerSecretOf, pendingUploads, saveOwnerSecret, visitorToken, type PendingUpload } from './storage.js';
+import {
+  addPending,
+  ownerSecretOf,
+  type PendingUpload,
+  pendingUploads,
+  saveOwnerSecret,
+  visitorToken,
+} from './storage.js';
 import type { DownloadFile } from './stream.js';
 import { announce, formatBytes, formatDuration, h, main, notice } from './ui.js';
-import { filesFromDrop, Uploader, type FileJob, type Progress } from './upload.js';
+import { type FileJob, filesFromDrop, type Progress, Uploader } from './upload.js';
 
 const config = siteConfig();
 document.getElementById('home-link')?.setAttribute('href', config.base);
@@ -46,7 +53,11 @@ function render(...children: (Node | string | null | false)[]): void {
 
 function showError(title: string, text: string): void {
   document.title = `${title} · webfolder`;
-  render(h('h1', {}, title), h('div', { id: 'error', class: 'notice error', role: 'alert' }, text), h('p', {}, h('a', { href: config.base }, 'Create a new folder')));
+  render(
+    h('h1', {}, title),
+    h('div', { id: 'error', class: 'notice error', role: 'alert' }, text),
+    h('p', {}, h('a', { href: config.base }, 'Create a new folder')),
+  );
   main().focus();
 }
 
@@ -54,7 +65,12 @@ function showError(title: string, text: string): void {
 function homePage(): void {
   document.title = 'webfolder';
   const title = h('input', { type: 'text', id: 'new-title', maxlength: 200, autocomplete: 'off' });
-  const mode = h('select', { id: 'new-mode' }, h('option', { value: 'send' }, 'Send — I upload, others download'), h('option', { value: 'share' }, 'Share — everyone uploads and downloads'));
+  const mode = h(
+    'select',
+    { id: 'new-mode' },
+    h('option', { value: 'send' }, 'Send — I upload, others download'),
+    h('option', { value: 'share' }, 'Share — everyone uploads and downloads'),
+  );
   // No "request" here: the first uploader becomes the owner, so a request folder made from this page
   // would belong to whoever uploads first (spec 4.1 rule 5). The API still creates them.
   const status = h('div', { role: 'status' });
@@ -69,7 +85,11 @@ function homePage(): void {
         try {
           const body: Record<string, string> = { mode: mode.value };
           if (title.value.trim()) body.title = title.value.trim();
-          const res = await fetch(`${config.baseUrl}/v2/folders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await fetch(`${config.baseUrl}/v2/folders`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           const json = (await res.json()) as { folderUrl?: string; error?: string };
           if (!res.ok || !json.folderUrl) throw new Error(json.error ?? `HTTP ${res.status}`);
           location.href = json.folderUrl;
@@ -86,7 +106,11 @@ function homePage(): void {
   );
   render(
     h('h1', {}, 'Send files, end-to-end encrypted'),
-    h('p', {}, 'Files are encrypted in your browser before they leave it. The key is the part of the link after #: the server never sees it.'),
+    h(
+      'p',
+      {},
+      'Files are encrypted in your browser before they leave it. The key is the part of the link after #: the server never sees it.',
+    ),
     h('section', { class: 'card', 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, 'New folder'), form),
     h('p', { class: 'muted' }, 'Programs and agents: see the ', h('a', { href: config.docsUrl }, 'documentation'), '.'),
   );
@@ -149,16 +173,27 @@ async function folderPage(folderId: string): Promise<void> {
     }
     return showError('Something went wrong', (error as Error).message);
   }
-  if (!fragment.secret) return showError('This link has no key', 'The link is missing its key: the part after # at its end. Ask for the complete link; the server never has the key, so it cannot be recovered here.');
+  if (!fragment.secret)
+    return showError(
+      'This link has no key',
+      'The link is missing its key: the part after # at its end. Ask for the complete link; the server never has the key, so it cannot be recovered here.',
+    );
   let key: FolderKey;
   try {
     key = await importSecret(fragment.secret);
   } catch (error) {
-    if (error instanceof CryptoFormatError) return showError('This link’s key is damaged', 'The key at the end of the link (after #) is not valid. Copy the complete link again.');
+    if (error instanceof CryptoFormatError)
+      return showError(
+        'This link’s key is damaged',
+        'The key at the end of the link (after #) is not valid. Copy the complete link again.',
+      );
     throw error;
   }
   if (info.ske !== null && !(await checkSke(key, info.ske))) {
-    return showError('Wrong key for this folder', 'The key at the end of this link (after #) does not open this folder. Check that you copied the whole link.');
+    return showError(
+      'Wrong key for this folder',
+      'The key at the end of this link (after #) does not open this folder. Check that you copied the whole link.',
+    );
   }
   if (owner && !info.isOwner) {
     // A stale owner secret (another browser claimed first, or a mistyped owner link).
@@ -166,7 +201,15 @@ async function folderPage(folderId: string): Promise<void> {
     owner = null;
     api.credentials = { visitorToken: visitorToken() };
   }
-  const state: FolderState = { folderId, api, info, secret: fragment.secret, key, owner, ownerSecret: owner ? ownerSecret : null };
+  const state: FolderState = {
+    folderId,
+    api,
+    info,
+    secret: fragment.secret,
+    key,
+    owner,
+    ownerSecret: owner ? ownerSecret : null,
+  };
   void startServiceWorker(config);
   renderFolder(state);
 }
@@ -194,7 +237,11 @@ function copyButton(id: string, text: () => string, label: string): HTMLButtonEl
 function renderFolder(state: FolderState): void {
   const { info } = state;
   document.title = `${info.title} · webfolder`;
-  const roleText = info.isOwner ? 'You own this folder.' : info.owned ? 'You are a visitor.' : 'Nobody owns this folder yet: the first person to upload becomes its owner.';
+  const roleText = info.isOwner
+    ? 'You own this folder.'
+    : info.owned
+      ? 'You are a visitor.'
+      : 'Nobody owns this folder yet: the first person to upload becomes its owner.';
   const parts: (Node | null)[] = [
     h('h1', { id: 'folder-title' }, info.title),
     h('p', { class: 'muted' }, MODE_TEXT[info.mode]),
@@ -215,19 +262,47 @@ function renderFolder(state: FolderState): void {
   parts.push(shareSection(state));
   if (info.rights.upload) parts.push(uploadSection(state));
   if (info.rights.list) parts.push(filesSection(state));
-  else parts.push(h('section', { class: 'card' }, h('h2', {}, 'Files'), h('p', { id: 'no-list' }, 'Only the owner of this folder can see and download its files. What you upload is encrypted so that only the owner can open it — not even other visitors with this link.')));
+  else
+    parts.push(
+      h(
+        'section',
+        { class: 'card' },
+        h('h2', {}, 'Files'),
+        h(
+          'p',
+          { id: 'no-list' },
+          'Only the owner of this folder can see and download its files. What you upload is encrypted so that only the owner can open it — not even other visitors with this link.',
+        ),
+      ),
+    );
   render(...parts);
 }
 
 function ownerLinkSection(state: FolderState): HTMLElement {
   const link = `${shareLink(state)}&owner=${state.ownerSecret}`;
-  const input = h('input', { type: 'text', id: 'owner-link', readonly: true, value: link, 'aria-describedby': 'owner-help' });
+  const input = h('input', {
+    type: 'text',
+    id: 'owner-link',
+    readonly: true,
+    value: link,
+    'aria-describedby': 'owner-help',
+  });
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'owner-h' },
     h('h2', { id: 'owner-h' }, 'Your owner link'),
-    h('p', { id: 'owner-help' }, 'This browser remembers that you own this folder. Save this link somewhere private: it restores ownership in another browser, or here if browser data is cleared. Do not share it.'),
-    h('div', { class: 'row' }, h('label', { for: 'owner-link', class: 'visually-hidden' }, 'Owner link'), input, copyButton('copy-owner-link', () => link, 'Copy owner link')),
+    h(
+      'p',
+      { id: 'owner-help' },
+      'This browser remembers that you own this folder. Save this link somewhere private: it restores ownership in another browser, or here if browser data is cleared. Do not share it.',
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { for: 'owner-link', class: 'visually-hidden' }, 'Owner link'),
+      input,
+      copyButton('copy-owner-link', () => link, 'Copy owner link'),
+    ),
   );
 }
 
@@ -240,8 +315,23 @@ function shareSection(state: FolderState): HTMLElement {
     'section',
     { class: 'card', 'aria-labelledby': 'share-h' },
     h('h2', { id: 'share-h' }, 'Share'),
-    h('p', {}, 'Anyone with this link can ', state.info.mode === 'request' ? 'upload to this folder.' : state.info.mode === 'share' ? 'upload and download.' : 'download the files.'),
-    h('div', { class: 'row' }, h('label', { for: 'share-link', class: 'visually-hidden' }, 'Share link'), h('input', { type: 'text', id: 'share-link', readonly: true, value: link }), copyButton('copy-link', () => link, 'Copy link')),
+    h(
+      'p',
+      {},
+      'Anyone with this link can ',
+      state.info.mode === 'request'
+        ? 'upload to this folder.'
+        : state.info.mode === 'share'
+          ? 'upload and download.'
+          : 'download the files.',
+    ),
+    h(
+      'div',
+      { class: 'row' },
+      h('label', { for: 'share-link', class: 'visually-hidden' }, 'Share link'),
+      h('input', { type: 'text', id: 'share-link', readonly: true, value: link }),
+      copyButton('copy-link', () => link, 'Copy link'),
+    ),
     h('details', {}, h('summary', {}, 'QR code'), qr),
   );
 }
@@ -253,7 +343,9 @@ function uploadSection(state: FolderState): HTMLElement {
   const area = h('div', { id: 'upload-area' });
   const pending = pendingUploads(state.folderId);
   const resumeNote = pending.length
-    ? notice(`${pending.length} upload${pending.length > 1 ? 's' : ''} did not finish (${pending.map((p) => p.name).join(', ')}). Pick the same file${pending.length > 1 ? 's' : ''} again to send only the missing parts.`)
+    ? notice(
+        `${pending.length} upload${pending.length > 1 ? 's' : ''} did not finish (${pending.map((p) => p.name).join(', ')}). Pick the same file${pending.length > 1 ? 's' : ''} again to send only the missing parts.`,
+      )
     : null;
   if (resumeNote) resumeNote.id = 'resume-note';
   const start = (items: Array<{ file: File; path: string }>) => {
@@ -261,13 +353,22 @@ function uploadSection(state: FolderState): HTMLElement {
     dirInput.value = '';
     if (items.length) void startUpload(state, items, area);
   };
-  fileInput.addEventListener('change', () => start([...(fileInput.files ?? [])].map((file) => ({ file, path: file.name }))));
-  dirInput.addEventListener('change', () => start([...(dirInput.files ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }))));
+  fileInput.addEventListener('change', () =>
+    start([...(fileInput.files ?? [])].map((file) => ({ file, path: file.name }))),
+  );
+  dirInput.addEventListener('change', () =>
+    start([...(dirInput.files ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }))),
+  );
   const drop = h(
     'div',
     { class: 'drop', id: 'drop-zone' },
     h('p', {}, 'Drop files or folders here, or'),
-    h('div', { class: 'row', style: undefined }, h('label', { class: 'pick' }, fileInput, h('span', {}, 'Choose files')), h('label', { class: 'pick' }, dirInput, h('span', {}, 'Choose a folder'))),
+    h(
+      'div',
+      { class: 'row', style: undefined },
+      h('label', { class: 'pick' }, fileInput, h('span', {}, 'Choose files')),
+      h('label', { class: 'pick' }, dirInput, h('span', {}, 'Choose a folder')),
+    ),
   );
   drop.addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -279,34 +380,60 @@ function uploadSection(state: FolderState): HTMLElement {
     drop.classList.remove('over');
     if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(start);
   });
-  return h('section', { class: 'card', 'aria-labelledby': 'upload-h' }, h('h2', { id: 'upload-h' }, 'Upload'), resumeNote, drop, area);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'upload-h' },
+    h('h2', { id: 'upload-h' }, 'Upload'),
+    resumeNote,
+    drop,
+    area,
+  );
 }
 
-async function fileKeyFor(state: FolderState, sealed: boolean): Promise<{ key: FolderKey; fileSecret?: string; sealedKey?: string }> {
+async function fileKeyFor(
+  state: FolderState,
+  sealed: boolean,
+): Promise<{ key: FolderKey; fileSecret?: string; sealedKey?: string }> {
   if (!sealed) return { key: state.key };
   const fileSecret = generateSecret();
-  return { key: await importSecret(fileSecret), fileSecret, sealedKey: await sealSecret(state.info.ownerPublicKey!, fileSecret) };
+  return {
+    key: await importSecret(fileSecret),
+    fileSecret,
+    sealedKey: await sealSecret(state.info.ownerPublicKey!, fileSecret),
+  };
 }
 
-async function startUpload(state: FolderState, picked: Array<{ file: File; path: string }>, area: HTMLElement): Promise<void> {
+async function startUpload(
+  state: FolderState,
+  picked: Array<{ file: File; path: string }>,
+  area: HTMLElement,
+): Promise<void> {
   const items = picked.filter((i) => i.file.size > 0);
   const messages: HTMLElement[] = [];
-  if (items.length < picked.length) messages.push(notice(`${picked.length - items.length} empty file(s) skipped: empty files cannot be uploaded.`));
+  if (items.length < picked.length)
+    messages.push(notice(`${picked.length - items.length} empty file(s) skipped: empty files cannot be uploaded.`));
   area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, 'Encrypting file names…'));
   try {
     const jobs: FileJob[] = [];
     const pending = pendingUploads(state.folderId);
     const fresh: typeof items = [];
     for (const item of items) {
-      const p = pending.find((u) => u.name === item.path && u.size === item.file.size && u.lastModified === item.file.lastModified);
+      const p = pending.find(
+        (u) => u.name === item.path && u.size === item.file.size && u.lastModified === item.file.lastModified,
+      );
       if (p) jobs.push(await resumeJob(state, p, item.file));
       else fresh.push(item);
     }
     const sealed = state.info.mode === 'request' && state.info.owned && !state.info.isOwner;
-    for (let i = 0; i < fresh.length; i += 100) jobs.push(...(await registerBatch(state, fresh.slice(i, i + 100), sealed)));
+    for (let i = 0; i < fresh.length; i += 100)
+      jobs.push(...(await registerBatch(state, fresh.slice(i, i + 100), sealed)));
     await runJobs(state, jobs, area);
   } catch (error) {
-    const failure = h('div', { id: 'upload-error', class: 'notice error', role: 'alert' }, `Upload failed: ${(error as Error).message}`);
+    const failure = h(
+      'div',
+      { id: 'upload-error', class: 'notice error', role: 'alert' },
+      `Upload failed: ${(error as Error).message}`,
+    );
     if (error instanceof ApiError && error.status === 403) {
       // The folder changed under us (it was claimed by someone else): redraw with what we may do now.
       renderFolder(state);
@@ -322,11 +449,29 @@ async function resumeJob(state: FolderState, p: PendingUpload, file: File): Prom
   const key = p.fileSecret ? await importSecret(p.fileSecret) : state.key;
   const missing = new Set(status.missing);
   let confirmed = 0;
-  for (let n = 1; n <= p.chunks; n++) if (!missing.has(n)) confirmed += n < p.chunks ? p.chunkSize : p.size - p.chunkSize * (p.chunks - 1);
-  return { folderId: state.folderId, fileId: p.fileId, file, name: p.name, key, chunkSize: p.chunkSize, chunks: p.chunks, urls: fresh.uploadUrls, todo: status.missing, confirmed, inflight: new Map(), state: 'waiting' };
+  for (let n = 1; n <= p.chunks; n++)
+    if (!missing.has(n)) confirmed += n < p.chunks ? p.chunkSize : p.size - p.chunkSize * (p.chunks - 1);
+  return {
+    folderId: state.folderId,
+    fileId: p.fileId,
+    file,
+    name: p.name,
+    key,
+    chunkSize: p.chunkSize,
+    chunks: p.chunks,
+    urls: fresh.uploadUrls,
+    todo: status.missing,
+    confirmed,
+    inflight: new Map(),
+    state: 'waiting',
+  };
 }
 
-async function registerBatch(state: FolderState, items: Array<{ file: File; path: string }>, sealed: boolean): Promise<FileJob[]> {
+async function registerBatch(
+  state: FolderState,
+  items: Array<{ file: File; path: string }>,
+  sealed: boolean,
+): Promise<FileJob[]> {
   const keys = await Promise.all(items.map(() => fileKeyFor(state, sealed)));
   const entries: SiteFileEntry[] = await Promise.all(
     items.map(async (item, i): Promise<SiteFileEntry> => {
@@ -370,11 +515,22 @@ async function registerBatch(state: FolderState, items: Array<{ file: File; path
       state.api.credentials = { visitorToken: state.api.credentials.visitorToken };
     }
     state.info = await state.api.info();
-    announce(response.role === 'owner' ? 'You are now the owner of this folder.' : 'Someone else uploaded first and owns this folder.');
+    announce(
+      response.role === 'owner'
+        ? 'You are now the owner of this folder.'
+        : 'Someone else uploaded first and owns this folder.',
+    );
   }
   return response.files.map((f, i) => {
     const item = items[i]!;
-    const pending: PendingUpload = { fileId: f.fileId, name: item.path, size: item.file.size, lastModified: item.file.lastModified, chunkSize: f.chunkSize, chunks: f.chunks };
+    const pending: PendingUpload = {
+      fileId: f.fileId,
+      name: item.path,
+      size: item.file.size,
+      lastModified: item.file.lastModified,
+      chunkSize: f.chunkSize,
+      chunks: f.chunks,
+    };
     if (keys[i]!.fileSecret) pending.fileSecret = keys[i]!.fileSecret!;
     addPending(state.folderId, pending);
     return {
@@ -400,10 +556,20 @@ async function runJobs(state: FolderState, jobs: FileJob[], area: HTMLElement): 
   const rows = jobs.map((job) => {
     const bar = h('progress', { max: job.file.size, value: 0, 'aria-label': `Progress of ${job.name}` });
     const text = h('span', { class: 'progress-line' });
-    return { job, bar, text, li: h('li', { 'data-upload': job.fileId }, h('span', { class: 'name' }, job.name), text, bar) };
+    return {
+      job,
+      bar,
+      text,
+      li: h('li', { 'data-upload': job.fileId }, h('span', { class: 'name' }, job.name), text, bar),
+    };
   });
   const cancel = h('button', { type: 'button', class: 'secondary', id: 'cancel-upload' }, 'Cancel upload');
-  area.replaceChildren(overall, overallText, cancel, h('ul', { class: 'files', id: 'uploads' }, ...rows.map((r) => r.li)));
+  area.replaceChildren(
+    overall,
+    overallText,
+    cancel,
+    h('ul', { class: 'files', id: 'uploads' }, ...rows.map((r) => r.li)),
+  );
   const paint = (p: Progress) => {
     overall.max = Math.max(1, p.total);
     overall.value = p.sent;
@@ -413,7 +579,14 @@ async function runJobs(state: FolderState, jobs: FileJob[], area: HTMLElement): 
       let sent = r.job.confirmed;
       for (const b of r.job.inflight.values()) sent += b;
       r.bar.value = sent;
-      r.text.textContent = r.job.state === 'failed' ? `failed: ${r.job.error}` : r.job.state === 'done' ? 'done' : r.job.state === 'cancelled' ? 'cancelled' : `${Math.floor((sent / r.job.file.size) * 100)} %`;
+      r.text.textContent =
+        r.job.state === 'failed'
+          ? `failed: ${r.job.error}`
+          : r.job.state === 'done'
+            ? 'done'
+            : r.job.state === 'cancelled'
+              ? 'cancelled'
+              : `${Math.floor((sent / r.job.file.size) * 100)} %`;
     }
   };
   const uploader = new Uploader(state.api, jobs, paint);
@@ -473,7 +646,14 @@ function filesSection(state: FolderState): HTMLElement {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
   const status = h('div', { id: 'download-status', role: 'status' });
   const all = h('button', { type: 'button', id: 'download-all', disabled: true }, 'Download all (.zip)');
-  const section = h('section', { class: 'card', 'aria-labelledby': 'files-h' }, h('h2', { id: 'files-h' }, 'Files'), list, h('div', { class: 'row' }, all), status);
+  const section = h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'files-h' },
+    h('h2', { id: 'files-h' }, 'Files'),
+    list,
+    h('div', { class: 'row' }, all),
+    status,
+  );
   navigator.serviceWorker?.addEventListener('message', (e: MessageEvent) => {
     const d = e.data as { type?: string; message?: string };
     if (d?.type === 'download-error') status.replaceChildren(notice(`Download failed: ${d.message}`, 'error'));
@@ -503,17 +683,47 @@ function filesSection(state: FolderState): HTMLElement {
       else
         list.replaceChildren(
           ...opened.map((o) => {
-            const name = o.name ?? (o.file.sealedKey && !state.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
-            const button = h('button', { type: 'button', class: 'secondary download', disabled: !o.file.complete || !o.secret, 'aria-label': `Download ${name}` }, o.file.complete ? 'Download' : 'Uploading…');
-            button.addEventListener('click', () => void start(name, { kind: 'file', name, files: [toDownload(state, o)], headers: credentialHeaders(state.api.credentials) }));
-            return h('li', { 'data-file-id': o.file.fileId }, h('span', { class: 'name' }, name), h('span', { class: 'muted' }, formatBytes(o.file.filesize)), button);
+            const name =
+              o.name ?? (o.file.sealedKey && !state.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
+            const button = h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary download',
+                disabled: !o.file.complete || !o.secret,
+                'aria-label': `Download ${name}`,
+              },
+              o.file.complete ? 'Download' : 'Uploading…',
+            );
+            button.addEventListener(
+              'click',
+              () =>
+                void start(name, {
+                  kind: 'file',
+                  name,
+                  files: [toDownload(state, o)],
+                  headers: credentialHeaders(state.api.credentials),
+                }),
+            );
+            return h(
+              'li',
+              { 'data-file-id': o.file.fileId },
+              h('span', { class: 'name' }, name),
+              h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
+              button,
+            );
           }),
         );
       const ready = opened.filter((o) => o.file.complete && o.secret);
       all.disabled = ready.length === 0;
       all.addEventListener('click', () => {
         const zipName = `${state.info.title.replace(/[\\/:*?"<>|]+/g, '_') || 'webfolder'}.zip`;
-        void start(zipName, { kind: 'zip', name: zipName, files: ready.map((o) => toDownload(state, o)), headers: credentialHeaders(state.api.credentials) });
+        void start(zipName, {
+          kind: 'zip',
+          name: zipName,
+          files: ready.map((o) => toDownload(state, o)),
+          headers: credentialHeaders(state.api.credentials),
+        });
       });
     } catch (error) {
       list.replaceChildren(h('li', {}, notice(`Could not load the files: ${(error as Error).message}`, 'error')));

@@ -66,5 +66,8 @@ export function addPending(folderId: string, upload: PendingUpload): void {
   savePendingUploads(folderId, [...pendingUploads(folderId).filter((u) => u.fileId !== upload.fileId), upload]);
 }
 export function removePending(folderId: string, fileId: string): void {
-  savePendingUploads(folderId, pendingUploads(folderId).filter((u) => u.fileId !== fileId));
+  savePendingUploads(
+    folderId,
+    pendingUploads(folderId).filter((u) => u.fileId !== fileId),
+  );
 }

@@ -51,7 +51,10 @@ async function fetchChunk(url: string, headers: Record<string, string>): Promise
   let last = '';
   for (let attempt = 1; attempt <= 4; attempt++) {
     try {
-      let res = await fetch(url, { headers: { ...headers, accept: 'application/octet-stream, application/json' }, cache: 'no-store' });
+      let res = await fetch(url, {
+        headers: { ...headers, accept: 'application/octet-stream, application/json' },
+        cache: 'no-store',
+      });
       if (res.ok && /^application\/json/.test(res.headers.get('content-type') ?? '')) {
         // Object storage: the server answers with a presigned URL, fetched without our credentials.
         const { url: presigned } = (await res.json()) as { url: string };
@@ -95,15 +98,20 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
     const expected = k < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
     const message = await fetchChunk(`${file.chunkBase}/${k}`, headers);
     if (message.length !== encryptedLength(expected)) {
-      throw new Error(`chunk ${k} of ${file.name} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`);
+      throw new Error(
+        `chunk ${k} of ${file.name} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
+      );
     }
     let plaintext: Uint8Array;
     try {
       plaintext = await decryptChunk(await keyPromise, message);
     } catch (error) {
-      throw new Error(`chunk ${k} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`);
+      throw new Error(
+        `chunk ${k} of ${file.name} failed its integrity check (${(error as Error).message}); nothing after it was written`,
+      );
     }
-    if (plaintext.length !== expected) throw new Error(`chunk ${k} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
+    if (plaintext.length !== expected)
+      throw new Error(`chunk ${k} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
     return plaintext;
   };
   const start = (k: number) => {
@@ -123,7 +131,8 @@ export function decryptedStream(file: DownloadFile, headers: Record<string, stri
         for (let k = n; k <= n + ahead; k++) start(k);
         const plaintext = await pending.get(n)!;
         pending.delete(n);
-        for (let at = 0; at < plaintext.length; at += HAND_ON_PIECE) controller.enqueue(plaintext.subarray(at, at + HAND_ON_PIECE));
+        for (let at = 0; at < plaintext.length; at += HAND_ON_PIECE)
+          controller.enqueue(plaintext.subarray(at, at + HAND_ON_PIECE));
         n++;
       },
       cancel() {

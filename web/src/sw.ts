@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
-import { contentDisposition, decryptedStream, uniqueNames, type DownloadJob } from './stream.js';
+import { contentDisposition, type DownloadJob, decryptedStream, uniqueNames } from './stream.js';
 
 /**
  * The service worker: streamed downloads. The page hands it a job (file list, secrets, credential
@@ -33,7 +33,8 @@ self.addEventListener('message', (event) => {
 });
 
 async function report(id: string, message: string) {
-  for (const client of await self.clients.matchAll({ type: 'window' })) client.postMessage({ type: 'download-error', id, message });
+  for (const client of await self.clients.matchAll({ type: 'window' }))
+    client.postMessage({ type: 'download-error', id, message });
 }
 
 function withErrors(id: string, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
@@ -79,7 +80,8 @@ self.addEventListener('fetch', (event) => {
     const entries = job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date() }));
     const zip = downloadZip(
       (function* () {
-        for (let i = 0; i < job.files.length; i++) yield { ...entries[i]!, input: decryptedStream(job.files[i]!, job.headers) };
+        for (let i = 0; i < job.files.length; i++)
+          yield { ...entries[i]!, input: decryptedStream(job.files[i]!, job.headers) };
       })(),
       { metadata: entries },
     );

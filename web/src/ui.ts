@@ -27,7 +27,11 @@ export function announce(text: string): void {
 }
 
 export function notice(text: string, kind: 'info' | 'error' | 'ok' = 'info'): HTMLElement {
-  return h('div', { class: `notice ${kind === 'info' ? '' : kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
+  return h(
+    'div',
+    { class: `notice ${kind === 'info' ? '' : kind}`, role: kind === 'error' ? 'alert' : 'status' },
+    text,
+  );
 }
 
 export function formatBytes(n: number): string {

@@ -1,5 +1,5 @@
-import { encryptChunk, type FolderKey } from '../../src/crypto/index.js';
 import type { UploadUrls } from '../../src/contract/site.js';
+import { encryptChunk, type FolderKey } from '../../src/crypto/index.js';
 import { ApiError, chunkUploadUrl, type SiteApi } from './api.js';
 import { removePending } from './storage.js';
 
@@ -47,7 +47,6 @@ export class Uploader {
   private readonly xhrs = new Set<XMLHttpRequest>();
   private samples: Array<[number, number]> = [];
   private timer: ReturnType<typeof setInterval> | undefined;
-  private sessionStart = 0;
 
   constructor(
     private readonly api: SiteApi,
@@ -79,7 +78,6 @@ export class Uploader {
   }
 
   async run(): Promise<void> {
-    this.sessionStart = performance.now();
     const tasks: Array<{ job: FileJob; n: number }> = [];
     for (const job of this.jobs) {
       if (job.todo.length === 0) this.finish(job);

@@ -1,6 +1,6 @@
 import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
-import { may, type Action, type Mode, type Role } from '../../domain/modes.js';
+import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
 import { AppError, forbidden, invalid, notFound } from '../errors.js';
 import type { Services } from '../services.js';
@@ -27,7 +27,8 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 /** Refuses malformed credentials instead of treating them as absent (a client bug must show). */
 export function checkCaller(caller: Caller): Caller {
   if (caller.ownerToken !== undefined && !TOKEN.test(caller.ownerToken)) throw invalid('X-Owner-Token is malformed');
-  if (caller.visitorToken !== undefined && !TOKEN.test(caller.visitorToken)) throw invalid('X-Visitor-Token is malformed');
+  if (caller.visitorToken !== undefined && !TOKEN.test(caller.visitorToken))
+    throw invalid('X-Visitor-Token is malformed');
   if (caller.uploadAuth !== undefined && !TOKEN.test(caller.uploadAuth)) throw invalid('X-Upload-Auth is malformed');
   return caller;
 }
@@ -87,8 +88,15 @@ const REFUSALS: Record<Mode, Partial<Record<Action, string>>> = {
  */
 function refusal(folder: FolderRecord, role: Role, action: Action): string | null {
   const owned = isOwned(folder);
-  if (!may(folder.mode, role, action, owned)) return REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`;
-  if (folder.mode === 'request' && action === 'upload' && role === 'visitor' && owned && folder.ownerPublicKey === null) {
+  if (!may(folder.mode, role, action, owned))
+    return REFUSALS[folder.mode][action] ?? `${action} is not allowed in this folder`;
+  if (
+    folder.mode === 'request' &&
+    action === 'upload' &&
+    role === 'visitor' &&
+    owned &&
+    folder.ownerPublicKey === null
+  ) {
     return 'this request folder was created through the API and has no owner key to encrypt to: visitors cannot upload to it';
   }
   return null;

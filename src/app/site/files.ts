@@ -1,15 +1,30 @@
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, isDownloadPresigner } from '../../blobs/blob-store.js';
-import type { SiteFile, SiteFileEntry, SiteRegisteredFile, SiteRegisterRequest, SiteRegisterResponse } from '../../contract/site.js';
+import type {
+  SiteFile,
+  SiteFileEntry,
+  SiteRegisteredFile,
+  SiteRegisterRequest,
+  SiteRegisterResponse,
+} from '../../contract/site.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
 import { folderDeleteAfter } from '../../domain/lifecycle.js';
 import { MAX_FILE_SIZE } from '../../domain/limits.js';
 import { forbidden, invalid, notFound } from '../errors.js';
-import { fileProgress, type FileProgress } from '../file-progress.js';
+import { type FileProgress, fileProgress } from '../file-progress.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
-import { isOwned, isUploaderOf, openFile, openFolder, requireRight, roleOf, uploaderTagOf, type Caller } from './access.js';
+import {
+  type Caller,
+  isOwned,
+  isUploaderOf,
+  openFile,
+  openFolder,
+  requireRight,
+  roleOf,
+  uploaderTagOf,
+} from './access.js';
 
 /** Most files one registration request may carry (the page sends bigger selections in batches). */
 export const MAX_SITE_FILES_PER_REQUEST = 100;
@@ -28,14 +43,23 @@ function opaque(value: unknown, field: string, required: boolean): string | null
 function parseRegister(body: unknown): SiteRegisterRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
   const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b)) if (!['files', 'ske', 'ownerPublicKey'].includes(key)) throw invalid(`property ${key} is not allowed`);
+  for (const key of Object.keys(b))
+    if (!['files', 'ske', 'ownerPublicKey'].includes(key)) throw invalid(`property ${key} is not allowed`);
   if (!Array.isArray(b.files) || b.files.length === 0) throw invalid('files must be a non-empty array');
-  if (b.files.length > MAX_SITE_FILES_PER_REQUEST) throw invalid(`files must have at most ${MAX_SITE_FILES_PER_REQUEST} items`);
+  if (b.files.length > MAX_SITE_FILES_PER_REQUEST)
+    throw invalid(`files must have at most ${MAX_SITE_FILES_PER_REQUEST} items`);
   const files = b.files.map((raw: unknown, i): SiteFileEntry => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(`files[${i}] must be an object`);
     const f = raw as Record<string, unknown>;
-    for (const key of Object.keys(f)) if (!['filename', 'filesize', 'mimetype', 'sealedKey'].includes(key)) throw invalid(`files[${i}].${key} is not allowed`);
-    if (typeof f.filesize !== 'number' || !Number.isSafeInteger(f.filesize) || f.filesize <= 0 || f.filesize > MAX_FILE_SIZE) {
+    for (const key of Object.keys(f))
+      if (!['filename', 'filesize', 'mimetype', 'sealedKey'].includes(key))
+        throw invalid(`files[${i}].${key} is not allowed`);
+    if (
+      typeof f.filesize !== 'number' ||
+      !Number.isSafeInteger(f.filesize) ||
+      f.filesize <= 0 ||
+      f.filesize > MAX_FILE_SIZE
+    ) {
       throw invalid(`files[${i}].filesize must be a whole number between 1 and ${MAX_FILE_SIZE}`);
     }
     return {
@@ -56,22 +80,34 @@ function parseRegister(body: unknown): SiteRegisterRequest {
  * as visitors, and may() decides whether they may still upload). Answers with the caller's role
  * and presigned chunk URLs in the same shape as the direct flow.
  */
-export async function registerSiteFiles(services: Services, folderId: unknown, caller: Caller, body: unknown): Promise<SiteRegisterResponse> {
+export async function registerSiteFiles(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+  body: unknown,
+): Promise<SiteRegisterResponse> {
   const request = parseRegister(body);
   let folder = await openFolder(services, folderId);
   let claimed = false;
   if (!isOwned(folder)) {
     if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the first upload makes its sender the owner');
     if (folder.ske === null && !request.ske) throw invalid('ske is required for the first upload');
-    if (folder.mode === 'request' && !request.ownerPublicKey) throw invalid('ownerPublicKey is required to claim a request folder');
-    claimed = await services.store.claimOwner(folder.id, hashToken(caller.ownerToken), request.ownerPublicKey ?? null, request.ske ?? null);
+    if (folder.mode === 'request' && !request.ownerPublicKey)
+      throw invalid('ownerPublicKey is required to claim a request folder');
+    claimed = await services.store.claimOwner(
+      folder.id,
+      hashToken(caller.ownerToken),
+      request.ownerPublicKey ?? null,
+      request.ske ?? null,
+    );
     folder = await openFolder(services, folder.id);
   }
   const role = roleOf(folder, caller);
   requireRight(folder, role, 'upload');
   if (folder.mode === 'request' && role === 'visitor') {
     request.files.forEach((f, i) => {
-      if (!f.sealedKey) throw invalid(`files[${i}].sealedKey is required: visitors of a request folder encrypt to the owner's key`);
+      if (!f.sealedKey)
+        throw invalid(`files[${i}].sealedKey is required: visitors of a request folder encrypt to the owner's key`);
     });
   }
   const now = services.clock();
@@ -92,12 +128,21 @@ export async function registerSiteFiles(services: Services, folderId: unknown, c
   return {
     role,
     claimed,
-    files: records.map((r, i) => ({ fileId: r.id, chunkSize: r.chunkSize, chunks: r.chunks, uploadUrls: uploadUrls[i]! })),
+    files: records.map((r, i) => ({
+      fileId: r.id,
+      chunkSize: r.chunkSize,
+      chunks: r.chunks,
+      uploadUrls: uploadUrls[i]!,
+    })),
   };
 }
 
 /** The folder's live files, for a caller allowed to list them. */
-export async function listSiteFiles(services: Services, folderId: unknown, caller: Caller): Promise<{ files: SiteFile[] }> {
+export async function listSiteFiles(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+): Promise<{ files: SiteFile[] }> {
   const folder = await openFolder(services, folderId);
   requireRight(folder, roleOf(folder, caller), 'list');
   const now = services.clock();
@@ -134,13 +179,23 @@ async function openOwnUpload(services: Services, folderId: unknown, fileId: unkn
 }
 
 /** Which chunks of a file are missing: for the browser that uploads it, to resume. */
-export async function siteUploadStatus(services: Services, folderId: unknown, fileId: unknown, caller: Caller): Promise<FileProgress> {
+export async function siteUploadStatus(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  caller: Caller,
+): Promise<FileProgress> {
   const { file } = await openOwnUpload(services, folderId, fileId, caller);
   return fileProgress(services, file);
 }
 
 /** Fresh chunk URLs for a file the caller is uploading (resume after the page was reloaded). */
-export async function siteUploadUrls(services: Services, folderId: unknown, fileId: unknown, caller: Caller): Promise<SiteRegisteredFile> {
+export async function siteUploadUrls(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  caller: Caller,
+): Promise<SiteRegisteredFile> {
   const { folder, file, role } = await openOwnUpload(services, folderId, fileId, caller);
   requireRight(folder, role, 'upload');
   const uploadUrls = await presignFile(services, file, services.clock());
@@ -152,7 +207,13 @@ export type ChunkDownload =
   | { readonly kind: 'redirect'; readonly url: string };
 
 /** One encrypted chunk for a caller allowed to download: a stream, or a presigned URL when the backend has them. */
-export async function siteChunk(services: Services, folderId: unknown, fileId: unknown, chunk: unknown, caller: Caller): Promise<ChunkDownload> {
+export async function siteChunk(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  chunk: unknown,
+  caller: Caller,
+): Promise<ChunkDownload> {
   const folder = await openFolder(services, folderId);
   requireRight(folder, roleOf(folder, caller), 'download');
   const file = await openFile(services, folder, fileId);

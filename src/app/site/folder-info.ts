@@ -1,6 +1,6 @@
 import type { FolderInfo } from '../../contract/site.js';
 import type { Services } from '../services.js';
-import { isOwned, openFolder, rightsOf, roleOf, type Caller } from './access.js';
+import { type Caller, isOwned, openFolder, rightsOf, roleOf } from './access.js';
 
 /** What the folder page needs to render, for this caller. Opening a folder claims nothing. */
 export async function folderInfo(services: Services, folderId: unknown, caller: Caller): Promise<FolderInfo> {

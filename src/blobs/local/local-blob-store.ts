@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { UploadUrls } from '../../contract/types.js';
 import {
   BlobNotFoundError,
-  ChunkLengthError,
-  chunkKeyNumber,
   type BlobStore,
+  ChunkLengthError,
   type ChunkReceiver,
   type ChunkRef,
   type ChunkUrlQuery,
+  chunkKeyNumber,
   type PresignRequest,
 } from '../blob-store.js';
-import { ChunkUrlSigner } from './url-signer.js';
+import type { ChunkUrlSigner } from './url-signer.js';
 
 /**
  * The embedded bytes store: one file per encrypted chunk under `<root>/<folderId>/<fileId>/NNNNN`.
@@ -155,7 +155,8 @@ async function receive(body: Readable, handle: FileHandle, expectedLength: numbe
     if (batchBytes >= WRITE_BATCH) await writeBatch();
   }
   // A body cut short (client gone) ends the loop early or throws; either way nothing is kept.
-  if (received !== expectedLength) throw new ChunkLengthError(`chunk body has ${received} bytes, expected ${expectedLength}`);
+  if (received !== expectedLength)
+    throw new ChunkLengthError(`chunk body has ${received} bytes, expected ${expectedLength}`);
   await writeBatch();
   await writeback;
   await handle.sync();

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { UploadUrls } from '../../contract/types.js';
-import { ChunkUrlError, type ChunkRef, type ChunkUrlQuery, type PresignRequest } from '../blob-store.js';
+import { type ChunkRef, ChunkUrlError, type ChunkUrlQuery, type PresignRequest } from '../blob-store.js';
 
 /**
  * Presigned chunk URLs for the local backend, in S3's shape so that file.kiwi's clients combine them
@@ -27,7 +27,16 @@ export class ChunkUrlSigner {
   }
 
   private sign(ref: ChunkRef, n: number, length: number, amzDate: string, expiresSeconds: number): string {
-    const canonical = JSON.stringify([VERSION, this.keyId, ref.folderId, ref.fileId, n, length, amzDate, expiresSeconds]);
+    const canonical = JSON.stringify([
+      VERSION,
+      this.keyId,
+      ref.folderId,
+      ref.fileId,
+      n,
+      length,
+      amzDate,
+      expiresSeconds,
+    ]);
     return createHmac('sha256', this.secret).update(canonical).digest('hex');
   }
 
@@ -41,7 +50,8 @@ export class ChunkUrlSigner {
       'X-Amz-Expires': String(expiresSeconds),
     }).toString();
     const signatures: string[] = [];
-    for (let n = 1; n <= request.chunks; n++) signatures.push(this.sign(request, n, request.chunkLength(n), amzDate, expiresSeconds));
+    for (let n = 1; n <= request.chunks; n++)
+      signatures.push(this.sign(request, n, request.chunkLength(n), amzDate, expiresSeconds));
     return {
       head: `${this.uploadBaseUrl}/`,
       path: `${request.folderId}/${request.fileId}`,
@@ -53,15 +63,25 @@ export class ChunkUrlSigner {
 
   /** Throws ChunkUrlError naming what is wrong; compares the signature in constant time. */
   verify(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void {
-    const { 'X-Amz-Algorithm': algorithm, 'X-Amz-Credential': credential, 'X-Amz-Date': amzDate, 'X-Amz-Expires': expires, 'X-Amz-Signature': signature } = query;
+    const {
+      'X-Amz-Algorithm': algorithm,
+      'X-Amz-Credential': credential,
+      'X-Amz-Date': amzDate,
+      'X-Amz-Expires': expires,
+      'X-Amz-Signature': signature,
+    } = query;
     if (algorithm !== SIGNING_ALGORITHM) throw new ChunkUrlError('X-Amz-Algorithm is missing or unsupported');
-    if (!credential || credential.split('/')[0] !== this.keyId) throw new ChunkUrlError('X-Amz-Credential does not match this server');
-    if (!amzDate || !expires || !/^\d{1,9}$/.test(expires)) throw new ChunkUrlError('X-Amz-Date and X-Amz-Expires are required');
+    if (!credential || credential.split('/')[0] !== this.keyId)
+      throw new ChunkUrlError('X-Amz-Credential does not match this server');
+    if (!amzDate || !expires || !/^\d{1,9}$/.test(expires))
+      throw new ChunkUrlError('X-Amz-Date and X-Amz-Expires are required');
     const signedAt = fromAmzDate(amzDate);
     if (signedAt === null) throw new ChunkUrlError('X-Amz-Date is malformed');
-    if (!signature || !/^[0-9a-f]{64}$/.test(signature)) throw new ChunkUrlError('X-Amz-Signature is missing or malformed');
+    if (!signature || !/^[0-9a-f]{64}$/.test(signature))
+      throw new ChunkUrlError('X-Amz-Signature is missing or malformed');
     const expected = Buffer.from(this.sign(ref, n, expectedLength, amzDate, Number(expires)), 'hex');
-    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw new ChunkUrlError('signature does not match this chunk');
+    if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')))
+      throw new ChunkUrlError('signature does not match this chunk');
     // Checked after the signature so that a forged expiry cannot be told apart from a bad signature.
     if (now > signedAt + Number(expires) * 1000) throw new ChunkUrlError('upload URL has expired');
   }
@@ -69,7 +89,10 @@ export class ChunkUrlSigner {
 
 /** S3's basic ISO 8601 form: 20261121T195000Z. */
 export function toAmzDate(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 function fromAmzDate(value: string): number | null {

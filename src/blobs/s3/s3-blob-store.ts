@@ -1,4 +1,6 @@
+import type { Readable } from 'node:stream';
 import {
+  type BucketLocationConstraint,
   CreateBucketCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
@@ -7,14 +9,19 @@ import {
   PutBucketCorsCommand,
   PutObjectCommand,
   S3Client,
-  type BucketLocationConstraint,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { S3RequestPresigner, getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Readable } from 'node:stream';
+import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.js';
 import type { UploadUrls } from '../../contract/types.js';
-import { BlobNotFoundError, chunkKeyNumber, type BlobStore, type ChunkDownloadPresigner, type ChunkRef, type PresignRequest } from '../blob-store.js';
+import {
+  BlobNotFoundError,
+  type BlobStore,
+  type ChunkDownloadPresigner,
+  type ChunkRef,
+  chunkKeyNumber,
+  type PresignRequest,
+} from '../blob-store.js';
 
 /**
  * The scale-out bytes store: any S3-compatible object storage (AWS S3, MinIO, Ceph RGW, R2, ...).
@@ -39,8 +46,14 @@ const CHUNK_KEY = /^\d{5,}$/;
 const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length']);
 /** Query parameters the presigner adds itself (everything else in a presigned URL is the request's). */
 const PRESIGNER_PARAMS = new Set([
-  'X-Amz-Algorithm', 'X-Amz-Content-Sha256', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires',
-  'X-Amz-Security-Token', 'X-Amz-Signature', 'X-Amz-SignedHeaders',
+  'X-Amz-Algorithm',
+  'X-Amz-Content-Sha256',
+  'X-Amz-Credential',
+  'X-Amz-Date',
+  'X-Amz-Expires',
+  'X-Amz-Security-Token',
+  'X-Amz-Signature',
+  'X-Amz-SignedHeaders',
 ]);
 
 /**
@@ -117,7 +130,10 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
       if (status === 403) return;
       if (status !== 404) throw error;
     }
-    const location = !config.endpoint && config.region !== 'us-east-1' ? { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } } : {};
+    const location =
+      !config.endpoint && config.region !== 'us-east-1'
+        ? { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } }
+        : {};
     try {
       await this.client.send(new CreateBucketCommand({ Bucket: this.bucket, ...location }));
       log(`created bucket ${this.bucket}`);
@@ -128,9 +144,13 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
       return;
     }
     try {
-      await this.client.send(new PutBucketCorsCommand({ Bucket: this.bucket, CORSConfiguration: { CORSRules: BUCKET_CORS_RULES } }));
+      await this.client.send(
+        new PutBucketCorsCommand({ Bucket: this.bucket, CORSConfiguration: { CORSRules: BUCKET_CORS_RULES } }),
+      );
     } catch (error) {
-      log(`could not set CORS on bucket ${this.bucket} (${(error as Error).name}): browsers need it, see docs/scale-out.md`);
+      log(
+        `could not set CORS on bucket ${this.bucket} (${(error as Error).name}): browsers need it, see docs/scale-out.md`,
+      );
     }
   }
 
@@ -146,13 +166,20 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     const path = `${request.folderId}/${request.fileId}`;
     const keyOf = (n: number) => `${path}/${chunkKeyNumber(n)}`;
     const first = await this.sdkPresignPut(keyOf(1), request.chunkLength(1), signingDate, expiresIn);
-    const fast = request.chunks > 1 ? await this.fastPresigner(first, keyOf(1), request.chunkLength(1), signingDate, expiresIn) : null;
+    const fast =
+      request.chunks > 1
+        ? await this.fastPresigner(first, keyOf(1), request.chunkLength(1), signingDate, expiresIn)
+        : null;
     let head: string | null = null;
     let tail: string | null = null;
     const signatures: string[] = [];
     for (let n = 1; n <= request.chunks; n++) {
       const url =
-        n === 1 ? first : fast ? await fast(keyOf(n), request.chunkLength(n)) : await this.sdkPresignPut(keyOf(n), request.chunkLength(n), signingDate, expiresIn);
+        n === 1
+          ? first
+          : fast
+            ? await fast(keyOf(n), request.chunkLength(n))
+            : await this.sdkPresignPut(keyOf(n), request.chunkLength(n), signingDate, expiresIn);
       const parts = splitPresignedUrl(url, keyOf(n));
       // The rule only works if every chunk URL shares head and tail: check it rather than trust it.
       if (head === null) {
@@ -197,7 +224,11 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     const basePath = url.pathname.slice(0, url.pathname.length - firstKey.length);
     const query: Record<string, string> = {};
     for (const [name, value] of url.searchParams) if (!PRESIGNER_PARAMS.has(name)) query[name] = value;
-    this.presigner ??= new S3RequestPresigner({ ...this.client.config, signingName: signingService, region: async () => signingRegion });
+    this.presigner ??= new S3RequestPresigner({
+      ...this.client.config,
+      signingName: signingService,
+      region: async () => signingRegion,
+    });
     const presigner = this.presigner;
     const sign = async (key: string, length: number) => {
       const signed = await presigner.presign(
@@ -231,11 +262,14 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
 
   async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }));
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }),
+      );
       return out.Body as Readable;
     } catch (error) {
       const e = error as Error & { $metadata?: { httpStatusCode?: number } };
-      if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) throw new BlobNotFoundError(`chunk ${n} is not stored`);
+      if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404)
+        throw new BlobNotFoundError(`chunk ${n} is not stored`);
       throw error;
     }
   }
@@ -243,10 +277,14 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
   async presignDownload(ref: ChunkRef, n: number, expiresAt: number): Promise<string> {
     const now = this.clock();
     const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt - now) / 1000)));
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }), {
-      expiresIn,
-      signingDate: new Date(now),
-    });
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }),
+      {
+        expiresIn,
+        signingDate: new Date(now),
+      },
+    );
   }
 
   async deleteFile(ref: ChunkRef): Promise<void> {
@@ -262,19 +300,33 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     await this.eachPage(prefix, async (objects) => {
       if (objects.length === 0) return;
       const out = await this.client.send(
-        new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objects.map(({ Key }) => ({ Key })), Quiet: true } }),
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: objects.map(({ Key }) => ({ Key })), Quiet: true },
+        }),
       );
       const failed = (out.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length > 0) throw new Error(`could not delete ${failed.length} objects under ${prefix}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+      if (failed.length > 0)
+        throw new Error(
+          `could not delete ${failed.length} objects under ${prefix}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`,
+        );
     });
   }
 
   /** Pages through ListObjectsV2 under `prefix`. */
-  private async eachPage(prefix: string, visit: (objects: Array<{ Key: string; Size: number }>) => void | Promise<void>): Promise<void> {
+  private async eachPage(
+    prefix: string,
+    visit: (objects: Array<{ Key: string; Size: number }>) => void | Promise<void>,
+  ): Promise<void> {
     let token: string | undefined;
     do {
       const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: this.pageSize, ...(token ? { ContinuationToken: token } : {}) }),
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          MaxKeys: this.pageSize,
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
       );
       await visit((page.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key, Size: o.Size ?? 0 }] : [])));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -308,10 +360,17 @@ export function splitPresignedUrl(url: string, key: string): { head: string; tai
 }
 
 /** RFC 3986 encoding as the SDK applies it to query strings. */
-const escapeUri = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const escapeUri = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** A presigned request as a URL, the way the SDK formats it (query keys sorted). */
-function formatPresigned(request: { protocol?: string; hostname?: string; port?: number; path?: string; query?: Record<string, string | string[] | null> }): string {
+function formatPresigned(request: {
+  protocol?: string;
+  hostname?: string;
+  port?: number;
+  path?: string;
+  query?: Record<string, string | string[] | null>;
+}): string {
   const protocol = request.protocol?.endsWith(':') ? request.protocol : `${request.protocol}:`;
   const host = request.port ? `${request.hostname}:${request.port}` : request.hostname;
   const query = Object.keys(request.query ?? {})

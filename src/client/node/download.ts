@@ -1,11 +1,10 @@
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decryptChunk, IntegrityError } from '../../crypto/index.js';
 import { encryptedLength } from '../../domain/chunk-plan.js';
 import { AbortedError, InputError } from '../errors.js';
 import type { HttpOptions } from '../http.js';
-import { fetchChunk, listFolder, type ListedFile, type SiteOptions } from '../site.js';
+import { fetchChunk, type ListedFile, listFolder, type SiteOptions } from '../site.js';
 
 export { listFolder } from '../site.js';
 
@@ -26,12 +25,21 @@ export interface DownloadResult {
   readonly folderId: string;
   readonly title: string | null;
   readonly directory: string;
-  readonly files: readonly { readonly name: string; readonly size: number; readonly path: string; readonly fileId: string }[];
+  readonly files: readonly {
+    readonly name: string;
+    readonly size: number;
+    readonly path: string;
+    readonly fileId: string;
+  }[];
   /** Files not downloaded: still uploading, or sealed to the owner (request mode). */
   readonly skipped: readonly { readonly name: string; readonly fileId: string; readonly reason: string }[];
 }
 
-export async function download(link: string, destination: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+export async function download(
+  link: string,
+  destination: string,
+  options: DownloadOptions = {},
+): Promise<DownloadResult> {
   const listing = await listFolder(link, options);
   await mkdir(destination, { recursive: true });
   const files: { name: string; size: number; path: string; fileId: string }[] = [];
@@ -54,13 +62,24 @@ export async function download(link: string, destination: string, options: Downl
   return { folderId: listing.folderId, title: listing.title, directory: destination, files, skipped };
 }
 
-async function downloadFile(listing: Awaited<ReturnType<typeof listFolder>>, file: ListedFile, path: string, options: DownloadOptions): Promise<void> {
+async function downloadFile(
+  listing: Awaited<ReturnType<typeof listFolder>>,
+  file: ListedFile,
+  path: string,
+  options: DownloadOptions,
+): Promise<void> {
   if (file.chunks !== Math.ceil(file.size / file.chunkSize)) {
-    throw new IntegrityError(`${file.name}: ${file.chunks} chunks of ${file.chunkSize} bytes cannot hold ${file.size} bytes`);
+    throw new IntegrityError(
+      `${file.name}: ${file.chunks} chunks of ${file.chunkSize} bytes cannot hold ${file.size} bytes`,
+    );
   }
   const part = `${path}.webfolder-part`;
   const handle = await open(part, 'w', 0o600);
-  const http: HttpOptions = { ...(options.fetch ? { fetch: options.fetch } : {}), ...(options.retry ? { retry: options.retry } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const http: HttpOptions = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
   try {
     let next = 1;
     let failure: unknown = null;
@@ -72,13 +91,23 @@ async function downloadFile(listing: Awaited<ReturnType<typeof listFolder>>, fil
           const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
           const message = await fetchChunk(listing, file, n, http);
           if (message.byteLength !== encryptedLength(expected)) {
-            throw new IntegrityError(`chunk ${n} of ${file.name} is ${message.byteLength} bytes, expected ${encryptedLength(expected)}`);
+            throw new IntegrityError(
+              `chunk ${n} of ${file.name} is ${message.byteLength} bytes, expected ${encryptedLength(expected)}`,
+            );
           }
           const plaintext = await decryptChunk(listing.key, message);
-          if (plaintext.byteLength !== expected) throw new IntegrityError(`chunk ${n} of ${file.name} has ${plaintext.byteLength} bytes, expected ${expected}`);
+          if (plaintext.byteLength !== expected)
+            throw new IntegrityError(
+              `chunk ${n} of ${file.name} has ${plaintext.byteLength} bytes, expected ${expected}`,
+            );
           let written = 0;
           while (written < expected) {
-            const { bytesWritten } = await handle.write(plaintext, written, expected - written, (n - 1) * file.chunkSize + written);
+            const { bytesWritten } = await handle.write(
+              plaintext,
+              written,
+              expected - written,
+              (n - 1) * file.chunkSize + written,
+            );
             written += bytesWritten;
           }
         } catch (error) {
@@ -105,7 +134,7 @@ async function downloadFile(listing: Awaited<ReturnType<typeof listFolder>>, fil
 /** A decrypted name as a plain file name: no directories, no control characters, no dot-names. */
 export function safeName(name: string, fallback: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '_').trim();
   if (!cleaned || cleaned === '.' || cleaned === '..') return fallback;
   return cleaned.slice(0, 255);

@@ -11,15 +11,22 @@ import type { UploadFile } from '../upload.js';
  */
 export async function diskFile(path: string, options: { name?: string; mimetype?: string } = {}): Promise<UploadFile> {
   const absolute = resolve(path);
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(absolute);
   } catch (error) {
     throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (info.isDirectory()) throw new InputError(`${path} is a directory: archive it into one file (zip, tar) and upload that`);
+  if (info.isDirectory())
+    throw new InputError(`${path} is a directory: archive it into one file (zip, tar) and upload that`);
   if (!info.isFile()) throw new InputError(`${path} is not a regular file`);
-  return fileSource(absolute, options.name ?? basename(absolute), info.size, info.mtimeMs, options.mimetype ?? guessMimetype(absolute));
+  return fileSource(
+    absolute,
+    options.name ?? basename(absolute),
+    info.size,
+    info.mtimeMs,
+    options.mimetype ?? guessMimetype(absolute),
+  );
 }
 
 export function fileSource(path: string, name: string, size: number, mtime: number, mimetype?: string): UploadFile {
@@ -51,12 +58,31 @@ export function fileSource(path: string, name: string, size: number, mtime: numb
 }
 
 const TYPES: Record<string, string> = {
-  txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', json: 'application/json', pdf: 'application/pdf',
-  zip: 'application/zip', gz: 'application/gzip', tar: 'application/x-tar', '7z': 'application/x-7z-compressed',
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
-  mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm', mp3: 'audio/mpeg', wav: 'audio/wav',
-  doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bin: 'application/octet-stream',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  html: 'text/html',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  gz: 'application/gzip',
+  tar: 'application/x-tar',
+  '7z': 'application/x-7z-compressed',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  bin: 'application/octet-stream',
 };
 
 /** A media type from the file extension (a short table; unknown extensions get none). */

@@ -3,7 +3,14 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { InputError, LocalFileChangedError } from '../errors.js';
 import { parseUploadState, type UploadState } from '../state.js';
-import { resumeUpload, upload as uploadCore, type TransferOptions, type UploadFile, type UploadOptions, type UploadResult } from '../upload.js';
+import {
+  resumeUpload,
+  type TransferOptions,
+  type UploadFile,
+  type UploadOptions,
+  type UploadResult,
+  upload as uploadCore,
+} from '../upload.js';
 import { diskFile, fileSource } from './files.js';
 import { nodeFetch } from './transport.js';
 
@@ -12,9 +19,9 @@ import { nodeFetch } from './transport.js';
  * on disk, resume from a state file, and downloads to a directory.
  */
 export * from '../index.js';
+export { type DownloadOptions, type DownloadResult, download } from './download.js';
 export { diskFile, fileSource, guessMimetype } from './files.js';
 export { nodeFetch } from './transport.js';
-export { download, type DownloadOptions, type DownloadResult } from './download.js';
 
 /** Uploads files given as paths (or ready UploadFile sources). */
 export async function upload(files: readonly (string | UploadFile)[], options: UploadOptions): Promise<UploadResult> {
@@ -26,23 +33,32 @@ export async function upload(files: readonly (string | UploadFile)[], options: U
  * Resumes from a state (or the path of a state file): re-opens each file from its path, refuses it
  * if its size or mtime differ from the state, asks upload-status and sends only missing chunks.
  */
-export async function resume(state: UploadState | string, options: Omit<TransferOptions, 'server'> & { server?: string } = {}): Promise<UploadResult> {
+export async function resume(
+  state: UploadState | string,
+  options: Omit<TransferOptions, 'server'> & { server?: string } = {},
+): Promise<UploadResult> {
   const s = typeof state === 'string' ? await readStateFile(state) : state;
   const sources = await Promise.all(
     s.files.map(async (f) => {
-      if (!f.path) throw new InputError(`${f.name} has no local path in the state: resume it with resumeUpload() and its source`);
-      let info;
+      if (!f.path)
+        throw new InputError(`${f.name} has no local path in the state: resume it with resumeUpload() and its source`);
+      let info: Awaited<ReturnType<typeof stat>>;
       try {
         info = await stat(f.path);
       } catch {
         throw new LocalFileChangedError(f.path, 'it no longer exists');
       }
       if (info.size !== f.size) throw new LocalFileChangedError(f.path, `size was ${f.size}, is ${info.size}`);
-      if (f.mtime !== null && info.mtimeMs !== f.mtime) throw new LocalFileChangedError(f.path, 'modification time changed');
+      if (f.mtime !== null && info.mtimeMs !== f.mtime)
+        throw new LocalFileChangedError(f.path, 'modification time changed');
       return fileSource(f.path, f.name, f.size, info.mtimeMs);
     }),
   );
-  return resumeUpload(s, sources, { ...options, server: options.server ?? s.server, fetch: options.fetch ?? nodeFetch });
+  return resumeUpload(s, sources, {
+    ...options,
+    server: options.server ?? s.server,
+    fetch: options.fetch ?? nodeFetch,
+  });
 }
 
 /** Where the CLI keeps state files: $WEBFOLDER_STATE_DIR, else $XDG_STATE_HOME/webfolder, else ~/.local/state/webfolder. */
@@ -64,7 +80,9 @@ export async function readStateFile(path: string): Promise<UploadState> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read state file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputError(
+      `cannot read state file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -87,7 +105,9 @@ export async function latestStateFile(dir: string): Promise<string | null> {
   } catch {
     return null;
   }
-  const withTimes = await Promise.all(names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })));
+  const withTimes = await Promise.all(
+    names.map(async (n) => ({ path: join(dir, n), mtime: (await stat(join(dir, n))).mtimeMs })),
+  );
   withTimes.sort((a, b) => b.mtime - a.mtime);
   return withTimes[0]?.path ?? null;
 }

@@ -23,12 +23,19 @@ export const nodeFetch: typeof fetch = (input, init) => {
   const url = new URL(input);
   const secure = url.protocol === 'https:';
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+  new Headers(init.headers).forEach((value, name) => {
+    headers[name] = value;
+  });
   headers['content-length'] = String(body.byteLength);
   return new Promise<Response>((resolve, reject) => {
     const request = (secure ? https : http).request(
       url,
-      { method: 'PUT', headers, agent: secure ? agents.https : agents.http, ...(init.signal ? { signal: init.signal } : {}) },
+      {
+        method: 'PUT',
+        headers,
+        agent: secure ? agents.https : agents.http,
+        ...(init.signal ? { signal: init.signal } : {}),
+      },
       (response) => {
         const pieces: Buffer[] = [];
         response.on('data', (piece: Buffer) => pieces.push(piece));
@@ -42,7 +49,13 @@ export const nodeFetch: typeof fetch = (input, init) => {
           }
           const noBody = status === 204 || status === 304 || status < 200;
           try {
-            resolve(new Response(noBody ? null : Buffer.concat(pieces), { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
+            resolve(
+              new Response(noBody ? null : Buffer.concat(pieces), {
+                status,
+                statusText: response.statusMessage ?? '',
+                headers: responseHeaders,
+              }),
+            );
           } catch (error) {
             reject(error);
           }

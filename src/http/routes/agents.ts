@@ -28,11 +28,15 @@ export async function agentRoutes(app: FastifyInstance, { services }: { services
   for (const path of SURFACES.aiPlugin.paths) {
     app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(plugin));
   }
-  app.get(AI_PLUGIN_LOGO_PATH, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(AI_PLUGIN_LOGO_SVG));
+  app.get(AI_PLUGIN_LOGO_PATH, async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(AI_PLUGIN_LOGO_SVG),
+  );
   const card = JSON.stringify(mcpServerCard(config));
   for (const path of SURFACES.mcpCard.paths) {
     // The well-known path is read by generic JSON tools; the SEP-2127 path gets its own media type.
-    const type = path.startsWith('/.well-known/') ? 'application/json; charset=utf-8' : `${MCP_CARD_MEDIA_TYPE}; charset=utf-8`;
+    const type = path.startsWith('/.well-known/')
+      ? 'application/json; charset=utf-8'
+      : `${MCP_CARD_MEDIA_TYPE}; charset=utf-8`;
     app.get(path, async (_request, reply) => reply.type(type).send(card));
   }
 }

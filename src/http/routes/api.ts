@@ -29,7 +29,8 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
     async (request) => {
       const auth = request.query.uploadAuth;
       // A repeated parameter arrives as an array: ambiguous, so refused.
-      if (auth !== undefined && typeof auth !== 'string') return Promise.reject(Object.assign(new Error('uploadAuth must be given once'), { statusCode: 400 }));
+      if (auth !== undefined && typeof auth !== 'string')
+        return Promise.reject(Object.assign(new Error('uploadAuth must be given once'), { statusCode: 400 }));
       return uploadStatus(services, request.params.folderId, request.params.fileId, auth);
     },
   );

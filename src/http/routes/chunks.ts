@@ -21,7 +21,8 @@ export async function chunkRoutes(app: FastifyInstance, { services }: { services
     limitedBy('chunk'),
     async (request) => {
       const query: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.query)) query[name] = typeof value === 'string' ? value : undefined;
+      for (const [name, value] of Object.entries(request.query))
+        query[name] = typeof value === 'string' ? value : undefined;
       return acceptChunk(services, {
         folderId: request.params.folderId,
         fileId: request.params.fileId,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../app/services.js';
 import { openApiDocument } from '../../discovery/openapi.js';
-import { publishedSchema, type PublishedSchemaName } from '../../discovery/published-schemas.js';
+import { type PublishedSchemaName, publishedSchema } from '../../discovery/published-schemas.js';
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
 import { escapeHtml } from '../html.js';
@@ -17,10 +17,16 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
   for (const path of SURFACES.openapi.paths) {
     app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   }
-  const schemaNames: PublishedSchemaName[] = ['v2-folder-create-request.json', 'v2-folder-create-response.json', 'v2-upload-status-response.json'];
+  const schemaNames: PublishedSchemaName[] = [
+    'v2-folder-create-request.json',
+    'v2-folder-create-response.json',
+    'v2-upload-status-response.json',
+  ];
   for (const name of schemaNames) {
     const body = JSON.stringify(publishedSchema(config, name));
-    app.get(`/schemas/${name}`, async (_request, reply) => reply.type('application/schema+json; charset=utf-8').send(body));
+    app.get(`/schemas/${name}`, async (_request, reply) =>
+      reply.type('application/schema+json; charset=utf-8').send(body),
+    );
   }
   const index = serviceIndex(config);
   const indexJson = JSON.stringify(index);
@@ -30,12 +36,18 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
     if (prefersHtml(request.headers.accept)) {
       // When the browser site lives at the root, browsers get its home page here.
       const sitePage = sitePath(config) === '' ? sitePageHtml(config) : null;
-      if (sitePage) return reply.type('text/html; charset=utf-8').header('content-security-policy', siteCspHeader(config)).send(sitePage);
+      if (sitePage)
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', siteCspHeader(config))
+          .send(sitePage);
       return reply.type('text/html; charset=utf-8').send(indexHtml);
     }
     return reply.type('application/json; charset=utf-8').send(indexJson);
   });
-  app.get('/.well-known/webfolder.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(indexJson));
+  app.get('/.well-known/webfolder.json', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(indexJson),
+  );
 }
 
 /** Browsers list text/html first; agents and scripts ask for JSON or anything. */
@@ -48,7 +60,10 @@ export function prefersHtml(accept: string | undefined): boolean {
 
 function renderIndexHtml(index: ReturnType<typeof serviceIndex>): string {
   const links = Object.entries(index.surfaces)
-    .map(([key, urls]) => `<li>${escapeHtml(SURFACES[key as keyof typeof SURFACES].title)}: ${urls.map((u) => `<a href="${escapeHtml(u)}">${escapeHtml(u)}</a>`).join(', ')}</li>`)
+    .map(
+      ([key, urls]) =>
+        `<li>${escapeHtml(SURFACES[key as keyof typeof SURFACES].title)}: ${urls.map((u) => `<a href="${escapeHtml(u)}">${escapeHtml(u)}</a>`).join(', ')}</li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -4,15 +4,22 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Services } from '../../app/services.js';
 import { ConfigError } from '../../config/config.js';
 import { openApiDocument } from '../../discovery/openapi.js';
 import { surfaceUrl } from '../../discovery/surfaces.js';
 import { API_INIT_JS, DOCS_CSS, ICON_SVG } from '../../docs/assets.js';
-import { API_SLUG, loadDocs, renderSite, type DocsSource, type RenderedSite, type SiteOptions } from '../../docs/render.js';
+import {
+  API_SLUG,
+  type DocsSource,
+  loadDocs,
+  type RenderedSite,
+  renderSite,
+  type SiteOptions,
+} from '../../docs/render.js';
 
 /**
  * The documentation site at DOCS_URL: every `docs/*.md` rendered once at start (see src/docs), the
@@ -24,7 +31,8 @@ import { API_SLUG, loadDocs, renderSite, type DocsSource, type RenderedSite, typ
  * its one exception is `style-src 'unsafe-inline'`, because Redoc (styled-components) injects its
  * styles at run time. That exception is scoped to that page, which shows no user data.
  */
-export const GUIDE_CSP = "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const GUIDE_CSP =
+  "default-src 'none'; script-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 export const API_REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -147,7 +155,8 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
       .header('x-content-type-options', 'nosniff')
       .header('vary', 'accept-encoding')
       .type(asset.type);
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gzipped);
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+      return reply.header('content-encoding', 'gzip').send(gzipped);
     return reply.send(body);
   };
 
@@ -162,14 +171,22 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     if (page) return html(reply, page.html);
     if (rest === API_SLUG) return html(reply, site.apiReference, API_REFERENCE_CSP);
     if (path === openApiUrl) {
-      return reply.header('cache-control', 'no-cache').header('access-control-allow-origin', '*').type('application/json; charset=utf-8').send(openApiJson);
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('access-control-allow-origin', '*')
+        .type('application/json; charset=utf-8')
+        .send(openApiJson);
     }
     const asset = assets.get(path);
     if (asset) return serveAsset(request, reply, asset);
     const md = /^(.+)\.md$/.exec(rest);
     const source = md ? site.pages.get(md[1]!) : undefined;
-    if (source && source.markdown) {
-      return reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type('text/markdown; charset=utf-8').send(source.markdown);
+    if (source?.markdown) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .type('text/markdown; charset=utf-8')
+        .send(source.markdown);
     }
     const file = site.files.get(rest);
     if (file) {
@@ -182,7 +199,8 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     }
     // A trailing slash on a page address: the page itself.
     const trimmed = rest.replace(/\/+$/, '');
-    if (trimmed !== rest && (site.pages.has(trimmed) || trimmed === API_SLUG)) return reply.redirect(`${prefix}/${trimmed}`, 301);
+    if (trimmed !== rest && (site.pages.has(trimmed) || trimmed === API_SLUG))
+      return reply.redirect(`${prefix}/${trimmed}`, 301);
     return html(reply, site.notFound, GUIDE_CSP, 404);
   });
 }

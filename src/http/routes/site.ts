@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app/errors.js';
 import type { Services } from '../../app/services.js';
-import { checkCaller, openFolder, type Caller } from '../../app/site/access.js';
+import { type Caller, checkCaller, openFolder } from '../../app/site/access.js';
 import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
 import { folderInfo } from '../../app/site/folder-info.js';
 import type { Config } from '../../config/config.js';
@@ -20,7 +20,9 @@ import { limitedBy } from '../rate-limits.js';
  * WEB_URL (the root by default), under a strict Content-Security-Policy: no inline script, nothing
  * from another origin except the API and the object storage the page uploads to.
  */
-const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/src/') ? '../../../../' : '../../../', import.meta.url));
+const ROOT = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/src/') ? '../../../../' : '../../../', import.meta.url),
+);
 export const SITE_BUILD_DIR = join(ROOT, 'dist', 'web');
 /** The placeholder base the site is built with (web/vite.config.ts), replaced by the real path when served. */
 const BUILD_BASE = '/__webfolder_base__/';
@@ -81,7 +83,10 @@ export function sitePageHtml(config: Config): string | null {
   return html
     .split(BUILD_BASE)
     .join(base)
-    .replace('<meta name="webfolder-config" content="">', `<meta name="webfolder-config" content="${escapeHtml(settings)}">`);
+    .replace(
+      '<meta name="webfolder-config" content="">',
+      `<meta name="webfolder-config" content="${escapeHtml(settings)}">`,
+    );
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>webfolder</title></head>
@@ -142,18 +147,23 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   });
   // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
   // thousands of them, which must not starve the page's own calls in the site bucket.
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/chunks/:chunk`, limitedBy('chunk'), async (request, reply) => {
-    const p = request.params;
-    const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
-    reply.header('cache-control', 'private, no-store');
-    if (result.kind === 'redirect') {
-      // The page asks for JSON and fetches the presigned URL itself, without its credential
-      // headers: a redirect would carry X-Owner-Token along to the object storage.
-      if (/\bapplication\/json\b/.test(request.headers.accept ?? '')) return reply.type('application/json; charset=utf-8').send({ url: result.url });
-      return reply.redirect(result.url, 302);
-    }
-    return reply.type('application/octet-stream').header('content-length', String(result.length)).send(result.body);
-  });
+  app.get<{ Params: P }>(
+    `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
+    limitedBy('chunk'),
+    async (request, reply) => {
+      const p = request.params;
+      const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
+      reply.header('cache-control', 'private, no-store');
+      if (result.kind === 'redirect') {
+        // The page asks for JSON and fetches the presigned URL itself, without its credential
+        // headers: a redirect would carry X-Owner-Token along to the object storage.
+        if (/\bapplication\/json\b/.test(request.headers.accept ?? ''))
+          return reply.type('application/json; charset=utf-8').send({ url: result.url });
+        return reply.redirect(result.url, 302);
+      }
+      return reply.type('application/octet-stream').header('content-length', String(result.length)).send(result.body);
+    },
+  );
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {
@@ -180,7 +190,9 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     reply
       .status(404)
       .type('text/html; charset=utf-8')
-      .send('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Download</title></head><body><p>This download link works only from the folder page that started it. Go back and download again.</p></body></html>'),
+      .send(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Download</title></head><body><p>This download link works only from the folder page that started it. Go back and download again.</p></body></html>',
+      ),
   );
   if (existsSync(SITE_BUILD_DIR)) {
     await app.register(fastifyStatic, {
@@ -194,7 +206,10 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     const swFile = join(SITE_BUILD_DIR, 'sw.js');
     app.get(`${prefix}/sw.js`, async (_request, reply) => {
       if (!existsSync(swFile)) return reply.status(404).send({ error: 'service worker not built' });
-      return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(readFileSync(swFile));
+      return reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(readFileSync(swFile));
     });
   }
 }

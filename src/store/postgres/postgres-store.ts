@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
-import { toFile, toFolder, type FileRow, type FolderRow } from '../rows.js';
+import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 
 /**
@@ -18,19 +18,42 @@ import { PG_MIGRATIONS } from './migrations.js';
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
 
-const FOLDER_COLUMNS = 'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after';
-const FILE_COLUMNS = 'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key';
+const FOLDER_COLUMNS =
+  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after';
+const FILE_COLUMNS =
+  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key';
 
 const INSERT_FOLDER = `INSERT INTO folders (${FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
 
 const folderParams = (f: FolderRecord) => [
-  f.id, f.mode, f.title, f.flow, f.createdAt, f.ske, f.uploadAuthHash, f.ownerTokenHash, f.ownerPublicKey, f.deleteAfter,
+  f.id,
+  f.mode,
+  f.title,
+  f.flow,
+  f.createdAt,
+  f.ske,
+  f.uploadAuthHash,
+  f.ownerTokenHash,
+  f.ownerPublicKey,
+  f.deleteAfter,
 ];
 
 const fileParams = (f: FileRecord) => [
-  f.id, f.folderId, f.position, f.filename, f.mimetype, f.filesize, f.chunkSize, f.chunks, f.createdAt, f.completedAt, f.expiresAt, f.uploaderTag, f.sealedKey,
+  f.id,
+  f.folderId,
+  f.position,
+  f.filename,
+  f.mimetype,
+  f.filesize,
+  f.chunkSize,
+  f.chunks,
+  f.createdAt,
+  f.completedAt,
+  f.expiresAt,
+  f.uploaderTag,
+  f.sealedKey,
 ];
 
 export interface PostgresStoreOptions {
@@ -63,15 +86,21 @@ export class PostgresMetadataStore implements MetadataStore {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       // Checked first, so that a role without CREATE rights can start once the schema is in place.
-      const { rows: exists } = await client.query<{ present: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS present");
-      if (!exists[0]!.present) await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      const { rows: exists } = await client.query<{ present: boolean }>(
+        "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+      );
+      if (!exists[0]!.present)
+        await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
       const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => r.version));
       for (const [index, sql] of PG_MIGRATIONS.entries()) {
         const version = index + 1;
         if (applied.has(version)) continue;
         await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [version, Date.now()]);
+        await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [
+          version,
+          Date.now(),
+        ]);
       }
     });
   }
@@ -105,7 +134,10 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
-    const { rows } = await this.pool.query<FolderRow>(`SELECT ${FOLDER_COLUMNS} FROM folders WHERE id = $1 AND deleting_since IS NULL`, [folderId]);
+    const { rows } = await this.pool.query<FolderRow>(
+      `SELECT ${FOLDER_COLUMNS} FROM folders WHERE id = $1 AND deleting_since IS NULL`,
+      [folderId],
+    );
     return rows[0] ? toFolder(rows[0]) : null;
   }
 
@@ -127,13 +159,23 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows.map(toFile);
   }
 
-  async addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): Promise<boolean> {
+  async addFiles(
+    folderId: string,
+    files: readonly Omit<FileRecord, 'position'>[],
+    deleteAfter: number,
+  ): Promise<boolean> {
     return this.transaction(async (client) => {
       // Locking the folder row serialises concurrent appends (positions stay dense and unique) and
       // makes a concurrent beginFolderDeletion wait, then see the new deleteAfter.
-      const { rowCount } = await client.query('SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE', [folderId]);
+      const { rowCount } = await client.query(
+        'SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
+        [folderId],
+      );
       if (rowCount !== 1) return false;
-      const { rows } = await client.query<{ next: number }>('SELECT COALESCE(MAX(position) + 1, 0)::int AS next FROM files WHERE folder_id = $1', [folderId]);
+      const { rows } = await client.query<{ next: number }>(
+        'SELECT COALESCE(MAX(position) + 1, 0)::int AS next FROM files WHERE folder_id = $1',
+        [folderId],
+      );
       let position = rows[0]!.next;
       for (const file of files) await client.query(INSERT_FILE, fileParams({ ...file, position: position++ }));
       await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [deleteAfter, folderId]);
@@ -141,7 +183,12 @@ export class PostgresMetadataStore implements MetadataStore {
     });
   }
 
-  async claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): Promise<boolean> {
+  async claimOwner(
+    folderId: string,
+    ownerTokenHash: string,
+    ownerPublicKey: string | null,
+    ske: string | null,
+  ): Promise<boolean> {
     const { rowCount } = await this.pool.query(
       `UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3)
        WHERE id = $4 AND owner_token_hash IS NULL AND deleting_since IS NULL`,
@@ -150,7 +197,13 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
-  async markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): Promise<boolean> {
+  async markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    expiresAt: number,
+    deleteAfter: number,
+  ): Promise<boolean> {
     return this.transaction(async (client) => {
       const { rowCount } = await client.query(
         'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
@@ -163,7 +216,10 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   async foldersDue(now: number, limit: number): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM folders WHERE delete_after <= $1 ORDER BY delete_after LIMIT $2', [now, limit]);
+    const { rows } = await this.pool.query<{ id: string }>(
+      'SELECT id FROM folders WHERE delete_after <= $1 ORDER BY delete_after LIMIT $2',
+      [now, limit],
+    );
     return rows.map((r) => r.id);
   }
 
@@ -191,7 +247,10 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   async deleteFile(folderId: string, fileId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM files WHERE folder_id = $1 AND id = $2', [folderId, fileId]);
+    const { rowCount } = await this.pool.query('DELETE FROM files WHERE folder_id = $1 AND id = $2', [
+      folderId,
+      fileId,
+    ]);
     return rowCount === 1;
   }
 

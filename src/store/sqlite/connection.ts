@@ -18,7 +18,12 @@ export function openConnection(path: string): Database.Database {
 /** Applies the migrations not yet applied, each in its own transaction; version = index + 1. */
 export function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-  const applied = new Set(db.prepare<[], { version: number }>('SELECT version FROM schema_migrations').all().map((r) => r.version));
+  const applied = new Set(
+    db
+      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+      .all()
+      .map((r) => r.version),
+  );
   for (const [index, sql] of MIGRATIONS.entries()) {
     const version = index + 1;
     if (applied.has(version)) continue;

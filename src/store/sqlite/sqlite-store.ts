@@ -1,8 +1,8 @@
-import type Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
-import { toFile, toFolder, type FileRow, type FolderRow } from '../rows.js';
+import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteWriter } from './writer.js';
 
@@ -32,7 +32,9 @@ export class SqliteMetadataStore implements MetadataStore {
       listFiles: db.prepare<[string], FileRow>(
         'SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id WHERE f.folder_id = ? AND d.deleting_since IS NULL ORDER BY f.position',
       ),
-      foldersDue: db.prepare<[number, number], { id: string }>('SELECT id FROM folders WHERE delete_after <= ? ORDER BY delete_after LIMIT ?'),
+      foldersDue: db.prepare<[number, number], { id: string }>(
+        'SELECT id FROM folders WHERE delete_after <= ? ORDER BY delete_after LIMIT ?',
+      ),
       expiredFiles: db.prepare<[number, number, number], { folder_id: string; id: string }>(
         `SELECT f.folder_id, f.id FROM files f JOIN folders d ON d.id = f.folder_id
          WHERE f.expires_at <= ? AND d.delete_after > ? ORDER BY f.expires_at LIMIT ?`,
@@ -62,11 +64,22 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('addFiles', folderId, files, deleteAfter);
   }
 
-  claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): Promise<boolean> {
+  claimOwner(
+    folderId: string,
+    ownerTokenHash: string,
+    ownerPublicKey: string | null,
+    ske: string | null,
+  ): Promise<boolean> {
     return this.writer.write('claimOwner', folderId, ownerTokenHash, ownerPublicKey, ske);
   }
 
-  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): Promise<boolean> {
+  markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    expiresAt: number,
+    deleteAfter: number,
+  ): Promise<boolean> {
     return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt, deleteAfter);
   }
 

@@ -103,7 +103,12 @@ function runWriterThread(path: string): void {
             replies.push({ id: request.id, ok: true, value });
           } catch (error) {
             const e = error as { message?: string; code?: string };
-            replies.push({ id: request.id, ok: false, message: e.message ?? String(error), ...(e.code ? { code: e.code } : {}) });
+            replies.push({
+              id: request.id,
+              ok: false,
+              message: e.message ?? String(error),
+              ...(e.code ? { code: e.code } : {}),
+            });
           }
         }
       }).immediate();
@@ -133,4 +138,5 @@ function runWriterThread(path: string): void {
   });
 }
 
-if (!isMainThread && (workerData as { path?: string } | null)?.path) runWriterThread((workerData as { path: string }).path);
+if (!isMainThread && (workerData as { path?: string } | null)?.path)
+  runWriterThread((workerData as { path: string }).path);

@@ -17,7 +17,9 @@ export function prepareWrites(db: Database.Database) {
        VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag, @sealedKey)`,
     ),
     folderLive: db.prepare<[string], { id: string }>('SELECT id FROM folders WHERE id = ? AND deleting_since IS NULL'),
-    nextPosition: db.prepare<[string], { next: number }>('SELECT COALESCE(MAX(position) + 1, 0) AS next FROM files WHERE folder_id = ?'),
+    nextPosition: db.prepare<[string], { next: number }>(
+      'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM files WHERE folder_id = ?',
+    ),
     setDeleteAfter: db.prepare<[number, string]>('UPDATE folders SET delete_after = ? WHERE id = ?'),
     claimOwner: db.prepare<[string, string | null, string | null, string]>(
       'UPDATE folders SET owner_token_hash = ?, owner_public_key = ?, ske = COALESCE(ske, ?) WHERE id = ? AND owner_token_hash IS NULL AND deleting_since IS NULL',
@@ -47,7 +49,13 @@ export function prepareWrites(db: Database.Database) {
     claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): boolean {
       return s.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1;
     },
-    markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number, deleteAfter: number): boolean {
+    markComplete(
+      folderId: string,
+      fileId: string,
+      completedAt: number,
+      expiresAt: number,
+      deleteAfter: number,
+    ): boolean {
       const done = s.markComplete.run(completedAt, expiresAt, folderId, fileId).changes === 1;
       if (done) s.setDeleteAfter.run(deleteAfter, folderId);
       return done;
