@@ -11,7 +11,7 @@ import { freePort } from '../test/support/server.js';
 export const ROOT = new URL('../', import.meta.url).pathname;
 
 /** The service as `npm start` runs it: the compiled build (scripts/bench.sh builds it first). */
-export const WEBFOLDER = 'dist/src/main.js';
+export const WEBFOLDER = 'dist/main.js';
 
 export interface BenchServer {
   readonly url: string;

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const compiled = `${root}dist/src/client/cli.js`;
+const compiled = `${root}dist/client/cli.js`;
 let cli;
 if (existsSync(compiled)) {
   cli = await import(pathToFileURL(compiled).href);

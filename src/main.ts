@@ -1,7 +1,7 @@
 import { type Config, ConfigError, loadConfig } from './config/config.js';
 import { buildServer } from './server.js';
 
-/** `node dist/src/main.js [--port 8080 ...]`: starts the service on the configured backends. */
+/** `node dist/main.js [--port 8080 ...]`: starts the service on the configured backends. */
 export async function main(argv: readonly string[]): Promise<void> {
   let config: Config;
   try {

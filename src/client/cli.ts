@@ -495,7 +495,7 @@ async function version(): Promise<string> {
   return 'webfolder';
 }
 
-/** Runs the CLI when this module is the entry point (tsx src/client/cli.ts, node dist/src/client/cli.js). */
+/** Runs the CLI when this module is the entry point (tsx src/client/cli.ts, node dist/client/cli.js). */
 export async function runMain(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const code = await run(argv);
   if (code < 0) return; // serve: keep running

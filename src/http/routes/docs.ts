@@ -42,7 +42,7 @@ export interface DocsRouteOptions {
   readonly docsDir?: string;
 }
 
-/** The project's root: the nearest folder above this module with a package.json (works from src/ and dist/src/). */
+/** The project's root: the nearest folder above this module with a package.json (works from src/ and dist/). */
 function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

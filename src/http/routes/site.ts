@@ -20,9 +20,8 @@ import { limitedBy } from '../rate-limits.js';
  * WEB_URL (the root by default), under a strict Content-Security-Policy: no inline script, nothing
  * from another origin except the API and the object storage the page uploads to.
  */
-const ROOT = fileURLToPath(
-  new URL(import.meta.url.includes('/dist/src/') ? '../../../../' : '../../../', import.meta.url),
-);
+// Three levels up from src/http/routes/ (tsx) and from dist/http/routes/ (the build) alike.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const SITE_BUILD_DIR = join(ROOT, 'dist', 'web');
 /** The placeholder base the site is built with (web/vite.config.ts), replaced by the real path when served. */
 const BUILD_BASE = '/__webfolder_base__/';
