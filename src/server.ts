@@ -13,6 +13,7 @@ import { chunkRoutes } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { siteRoutes } from './http/routes/site.js';
+import { v1Routes } from './http/routes/v1.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -59,6 +60,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);
   await app.register(apiRoutes, { services });
+  await app.register(v1Routes, { services });
   await app.register(chunkRoutes, { services });
   await app.register(discoveryRoutes, { services });
   await app.register(agentRoutes, { services });

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../app/services.js';
+import { createV1Webfolder, v1UploadCheck } from '../../app/v1.js';
+import { errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
+import { v1CreateResponseSchema } from '../../contract/v1.js';
+import { installJsonBodies } from '../json-body.js';
+import { limitedBy } from '../rate-limits.js';
+
+/**
+ * The two file.kiwi v1 operations that its official SDK, CLI and MCP server call, and no other v1
+ * operation (src/app/v1.ts). They spend from the same rate-limit buckets as their v2 counterparts.
+ */
+export async function v1Routes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  installJsonBodies(app, services.config.maxJsonBodyBytes);
+  const errors = { '4xx': errorResponseSchema, '5xx': errorResponseSchema };
+
+  app.post(
+    '/v1/delivery-webfolder',
+    { ...limitedBy('create'), schema: { response: { 200: v1CreateResponseSchema, ...errors } } },
+    async (request) => createV1Webfolder(services, request.body),
+  );
+
+  app.get<{ Params: { fid: string }; Querystring: Record<string, unknown> }>(
+    '/v1/upload/check/:fid',
+    { ...limitedBy('status'), schema: { response: { 200: uploadStatusResponseSchema, ...errors } } },
+    async (request) => v1UploadCheck(services, request.params.fid, request.query),
+  );
+}
