@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { createFolder, getUploadStatus, MODES, type Mode } from './api.js';
+import { type UploadEvent, type UploadResult, upload } from '../transfer/direct-upload.js';
 import {
   AbortedError,
   InputError,
@@ -12,7 +12,9 @@ import {
   WebfolderClientError,
   WebfolderError,
   WrongSecretError,
-} from './errors.js';
+} from '../transfer/errors.js';
+import { parseShareLink, redactLink, type UploadState } from '../transfer/state.js';
+import { createFolder, getUploadStatus, MODES, type Mode } from '../transfer/v2.js';
 import {
   defaultStateDir,
   diskFile,
@@ -24,8 +26,6 @@ import {
   writeStateFile,
 } from './node/index.js';
 import { formatBytes, ProgressView } from './progress.js';
-import { parseShareLink, redactLink, type UploadState } from './state.js';
-import { type UploadEvent, type UploadResult, upload } from './upload.js';
 
 /**
  * The `webfolder` command. `run(argv)` returns the exit code instead of exiting, so tests and the
@@ -137,7 +137,12 @@ export async function run(
   io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env },
 ): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'serve') return serve(rest);
+  if (command === 'serve') {
+    // The service is started by the `webfolder` launcher (bin/webfolder.js), so that the client
+    // never imports server code.
+    io.stderr.write('webfolder: serve is started by the webfolder command (bin/webfolder.js serve)\n');
+    return EXIT.USAGE;
+  }
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     io.stdout.write(HELP);
     return command === undefined ? EXIT.USAGE : EXIT.OK;
@@ -435,12 +440,6 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
   return EXIT.OK;
 }
 
-async function serve(args: string[]): Promise<number> {
-  const { main } = await import('../main.js');
-  await main(args);
-  return -1; // keeps running: the caller must not exit
-}
-
 function report(error: unknown, io: Io): number {
   const say = (text: string) => io.stderr.write(`webfolder: ${text}\n`);
   if (error instanceof UsageError) {
@@ -498,7 +497,6 @@ async function version(): Promise<string> {
 /** Runs the CLI when this module is the entry point (tsx src/client/cli.ts, node dist/client/cli.js). */
 export async function runMain(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const code = await run(argv);
-  if (code < 0) return; // serve: keep running
   // Let stdout drain before exiting (idle keep-alive sockets would otherwise hold the process a while).
   await new Promise<void>((r) => process.stdout.write('', () => r()));
   process.exit(code);

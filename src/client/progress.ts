@@ -1,4 +1,4 @@
-import type { UploadEvent } from './upload.js';
+import type { UploadEvent } from '../transfer/direct-upload.js';
 
 /**
  * The CLI's progress display. On a terminal: one bar per file and one overall, redrawn in place at

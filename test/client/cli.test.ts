@@ -46,8 +46,12 @@ interface Run {
   stderr: string;
 }
 
-function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/client/cli.ts'), ...args], {
+function start(
+  args: string[],
+  env: Record<string, string> = {},
+  script = 'src/client/cli.ts',
+): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -296,17 +300,12 @@ describe('webfolder exit codes and other commands', () => {
   test('`webfolder serve` starts the service with flags as configuration', async () => {
     const port = await freePort();
     const data = join(dir, 'serve-data');
-    const { child, done } = start([
-      'serve',
-      '--port',
-      String(port),
-      '--host',
-      '127.0.0.1',
-      '--data-dir',
-      data,
-      '--log-level',
-      'warn',
-    ]);
+    // The launcher starts the service; the client CLI itself never imports server code.
+    const { child, done } = start(
+      ['serve', '--port', String(port), '--host', '127.0.0.1', '--data-dir', data, '--log-level', 'warn'],
+      {},
+      'bin/webfolder.js',
+    );
     let index: { version?: string } | null = null;
     for (let i = 0; i < 300 && index === null; i++) {
       await new Promise((r) => setTimeout(r, 100));

@@ -1,22 +1,22 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decryptChunk, IntegrityError } from '../../crypto/index.js';
-import { encryptedLength } from '../../domain/chunk-plan.js';
-import { AbortedError, InputError } from '../errors.js';
-import type { HttpOptions } from '../http.js';
-import { fetchChunk, type ListedFile, listFolder, type SiteOptions } from '../site.js';
+import { IntegrityError } from '../../crypto/index.js';
+import { downloadStream } from '../../transfer/download.js';
+import { InputError } from '../../transfer/errors.js';
+import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
+import type { HttpOptions } from '../../transfer/retry.js';
 
-export { listFolder } from '../site.js';
+export { listFolder } from '../../transfer/folder.js';
 
 /**
- * Downloads every complete file of a folder into `destination`: names decrypted, chunks fetched
- * with bounded parallelism, each decrypted and authenticated (RFC 8188: AES-GCM per record plus
- * the final-record marker, so a truncated or altered chunk fails), checked for its exact plaintext
- * length, and written at its offset into `<name>.webfolder-part`, renamed to the name only once the
- * whole file verified. Existing files are never overwritten: a numbered name is chosen instead.
+ * Downloads every complete file of a folder into `destination`: names decrypted, then each file's
+ * `downloadStream` (the transfer core's one download pipeline: chunks fetched ahead, each checked,
+ * decrypted and authenticated in order) written into `<name>.webfolder-part`, renamed to the name
+ * only once the whole file verified. Existing files are never overwritten: a numbered name is
+ * chosen instead.
  */
 export interface DownloadOptions extends SiteOptions {
-  /** Chunks fetched in parallel (default 4). */
+  /** Chunks in flight at once (default 4: the one being written and three fetched ahead). */
   readonly concurrency?: number;
   readonly onFile?: (file: { name: string; size: number; path: string }) => void;
 }
@@ -63,62 +63,47 @@ export async function download(
 }
 
 async function downloadFile(
-  listing: Awaited<ReturnType<typeof listFolder>>,
+  listing: FolderListing,
   file: ListedFile,
   path: string,
   options: DownloadOptions,
 ): Promise<void> {
-  if (file.chunks !== Math.ceil(file.size / file.chunkSize)) {
-    throw new IntegrityError(
-      `${file.name}: ${file.chunks} chunks of ${file.chunkSize} bytes cannot hold ${file.size} bytes`,
-    );
-  }
-  const part = `${path}.webfolder-part`;
-  const handle = await open(part, 'w', 0o600);
   const http: HttpOptions = {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
+  const stream = downloadStream(
+    {
+      name: file.name,
+      size: file.size,
+      chunkSize: file.chunkSize,
+      chunks: file.chunks,
+      key: listing.key,
+      siteApi: listing.siteApi,
+      folderId: listing.folderId,
+      fileId: file.fileId,
+      credentials: listing.client.credentialHeaders(),
+    },
+    { ...http, ...(options.concurrency !== undefined ? { ahead: Math.max(0, options.concurrency - 1) } : {}) },
+  );
+  const part = `${path}.webfolder-part`;
+  const handle = await open(part, 'w', 0o600);
+  const reader = stream.getReader();
   try {
-    let next = 1;
-    let failure: unknown = null;
-    const worker = async () => {
-      while (failure === null && next <= file.chunks) {
-        const n = next++;
-        try {
-          if (options.signal?.aborted) throw new AbortedError();
-          const expected = n < file.chunks ? file.chunkSize : file.size - file.chunkSize * (file.chunks - 1);
-          const message = await fetchChunk(listing, file, n, http);
-          if (message.byteLength !== encryptedLength(expected)) {
-            throw new IntegrityError(
-              `chunk ${n} of ${file.name} is ${message.byteLength} bytes, expected ${encryptedLength(expected)}`,
-            );
-          }
-          const plaintext = await decryptChunk(listing.key, message);
-          if (plaintext.byteLength !== expected)
-            throw new IntegrityError(
-              `chunk ${n} of ${file.name} has ${plaintext.byteLength} bytes, expected ${expected}`,
-            );
-          let written = 0;
-          while (written < expected) {
-            const { bytesWritten } = await handle.write(
-              plaintext,
-              written,
-              expected - written,
-              (n - 1) * file.chunkSize + written,
-            );
-            written += bytesWritten;
-          }
-        } catch (error) {
-          failure ??= error;
-        }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      let written = 0;
+      while (written < value.byteLength) {
+        const { bytesWritten } = await handle.write(value, written, value.byteLength - written);
+        written += bytesWritten;
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, file.chunks)) }, worker));
-    if (failure !== null) throw failure;
+    }
     await handle.sync();
   } catch (error) {
+    await reader.cancel().catch(() => undefined);
     await handle.close();
     await rm(part, { force: true });
     throw error;

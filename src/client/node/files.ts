@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { InputError, LocalFileChangedError } from '../errors.js';
-import type { UploadFile } from '../upload.js';
+import type { UploadFile } from '../../transfer/direct-upload.js';
+import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
 
 /**
  * Node-only file sources: each read opens the file, reads exactly one chunk at its offset and

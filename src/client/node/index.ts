@@ -1,8 +1,6 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { InputError, LocalFileChangedError } from '../errors.js';
-import { parseUploadState, type UploadState } from '../state.js';
 import {
   resumeUpload,
   type TransferOptions,
@@ -10,7 +8,9 @@ import {
   type UploadOptions,
   type UploadResult,
   upload as uploadCore,
-} from '../upload.js';
+} from '../../transfer/direct-upload.js';
+import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
+import { parseUploadState, type UploadState } from '../../transfer/state.js';
 import { diskFile, fileSource } from './files.js';
 import { nodeFetch } from './transport.js';
 

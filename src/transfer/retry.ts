@@ -1,7 +1,8 @@
-import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
+import { AbortedError, NetworkError, ProtocolError, readFailure, WebfolderError } from './errors.js';
 
 /**
- * One HTTP exchange with retries, isomorphic (global fetch in Node 20+ and browsers).
+ * The one retry policy of every client (page, service worker, library, CLI): one HTTP exchange with
+ * retries, isomorphic (global fetch in Node 20+ and browsers, or any `Fetch` transport).
  *
  * Retried: network failures, 408, 429 and 5xx. A 429 (or 503) with `Retry-After` waits exactly that
  * long (capped by `maxRetryAfterMs`); anything else waits an exponential backoff with full jitter
@@ -26,8 +27,20 @@ export interface RetryInfo {
   readonly reason: string;
 }
 
+/** What a transport must report while it sends a request body: bytes of the body sent so far. */
+export interface TransportInit extends RequestInit {
+  readonly onUploadProgress?: (sentBytes: number) => void;
+}
+
+/**
+ * A pluggable transport: `fetch` itself, or anything that answers like it (resolves with a Response
+ * for any HTTP answer, rejects on a network failure or an abort). The page plugs in XMLHttpRequest
+ * for upload progress, Node a node:http sender that writes the body without copying it.
+ */
+export type Fetch = (url: string, init: TransportInit) => Promise<Response>;
+
 export interface HttpOptions {
-  readonly fetch?: typeof fetch;
+  readonly fetch?: Fetch;
   readonly retry?: RetryOptions;
   readonly signal?: AbortSignal;
   readonly onRetry?: (info: RetryInfo) => void;
@@ -65,10 +78,10 @@ export function backoffDelay(
 export async function exchange(
   operation: string,
   url: string,
-  init: RequestInit,
+  init: TransportInit,
   options: HttpOptions = {},
 ): Promise<Response> {
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const doFetch: Fetch = options.fetch ?? ((u, i) => globalThis.fetch(u, i));
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   for (let attempt = 0; ; attempt++) {
     if (options.signal?.aborted) throw new AbortedError();
@@ -89,11 +102,11 @@ export async function exchange(
       await sleep(delayMs, options.signal);
       continue;
     }
-    if (response.ok) return response;
-    const message = await errorMessage(response);
+    if (response.ok || (init.redirect === 'manual' && isRedirect(response))) return response;
+    const { message, code } = await readFailure(response);
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     if (!isRetryableStatus(response.status) || attempt >= retry.retries) {
-      throw new WebfolderError(response.status, message, operation, retryAfter);
+      throw new WebfolderError(response.status, message, operation, retryAfter, code);
     }
     const delayMs =
       retryAfter !== null && (response.status === 429 || response.status === 503)
@@ -104,25 +117,9 @@ export async function exchange(
   }
 }
 
-/** The `{error}` string of a failure body, or the start of the body text. */
-async function errorMessage(response: Response): Promise<string> {
-  let text = '';
-  try {
-    text = await response.text();
-  } catch {
-    return response.statusText || 'no body';
-  }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string')
-      return (parsed as { error: string }).error;
-    // S3-style or other JSON: keep it short.
-  } catch {
-    /* not JSON (an S3 XML error, a proxy page) */
-  }
-  const s3Message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
-  if (s3Message) return s3Message;
-  return text.slice(0, 200) || response.statusText || 'no body';
+/** A redirect the caller asked to see (`redirect: 'manual'`): a 3xx, or a browser's opaque one. */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

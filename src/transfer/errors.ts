@@ -2,8 +2,9 @@
  * Typed failures of the client library. Every error the library throws on purpose is a
  * `WebfolderClientError`; callers tell them apart with `instanceof` or the `code` field:
  *
- * - `WebfolderError`: the server answered with a failure status. `status` is the HTTP status and
- *   `serverMessage` the server's `{error}` string (or the body text when it was not JSON).
+ * - `WebfolderError`: the server answered with a failure status. `status` is the HTTP status,
+ *   `serverMessage` the server's `{error}` string (or the body text when it was not JSON) and
+ *   `serverCode` its stable `{code}` when it sent one: callers branch on that, never on the text.
  * - `NetworkError`: no answer at all (connection refused or reset, DNS, timeout) after the retries.
  * - `WrongSecretError`: the secret in a share link does not open the folder (`ske` check failed).
  * - `IntegrityError` (from the crypto module): a chunk or name failed authentication.
@@ -28,6 +29,8 @@ export class WebfolderError extends WebfolderClientError {
     readonly operation: string,
     /** Seconds from a Retry-After header, when the server sent one. */
     readonly retryAfterSeconds: number | null = null,
+    /** The server's stable error code (`{error, code}`), or null when the answer had none. */
+    readonly serverCode: string | null = null,
   ) {
     super(`${operation}: server answered ${status}: ${serverMessage}`);
   }
@@ -96,4 +99,41 @@ function describeCause(cause: unknown): string {
     return [cause.message, code, innerMessage].filter(Boolean).join(': ');
   }
   return String(cause);
+}
+
+/**
+ * The stable `code` of a failure body `{error, code}`, or null. The one place that reads it: the
+ * page, the library and the CLI branch on what this returns, never on the message text.
+ */
+export function errorCodeOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const code = (body as { code?: unknown }).code;
+  return typeof code === 'string' && code !== '' ? code : null;
+}
+
+export interface Failure {
+  /** The server's `{error}`, an S3 `<Message>`, or the start of the body. */
+  readonly message: string;
+  readonly code: string | null;
+}
+
+/** The one way of reading a failed answer: `{error, code}` JSON, an S3 XML error, or any text. */
+export async function readFailure(response: Response): Promise<Failure> {
+  let text = '';
+  try {
+    text = await response.text();
+  } catch {
+    return { message: response.statusText || 'no body', code: null };
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string')
+      return { message: (parsed as { error: string }).error, code: errorCodeOf(parsed) };
+  } catch {
+    /* not JSON (an S3 XML error, a proxy page) */
+  }
+  const s3 = /<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? null;
+  const s3Message = /<Message>([^<]*)<\/Message>/.exec(text)?.[1];
+  if (s3Message) return { message: s3Message, code: s3 };
+  return { message: text.slice(0, 200) || response.statusText || `HTTP ${response.status}`, code: null };
 }

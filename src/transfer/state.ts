@@ -1,6 +1,6 @@
 import type { UploadUrls } from '../contract/types.js';
-import { MODES, type Mode } from './api.js';
 import { InputError } from './errors.js';
+import { MODES, type Mode } from './v2.js';
 
 /**
  * What `resume` needs to finish an interrupted upload: small, JSON-serialisable, written by the CLI

@@ -1,20 +1,22 @@
 import type { RegisteredFile, UploadUrls } from '../contract/types.js';
-import { createSke, encryptChunk, encryptText, generateSecret, importSecret } from '../crypto/index.js';
-import { encryptedLength, MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
+import { createSke, encryptText, generateSecret, importSecret } from '../crypto/index.js';
+import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
-import { createFolder, getUploadStatus, type Mode, putChunk } from './api.js';
+import { type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
-import type { HttpOptions, RetryInfo, RetryOptions } from './http.js';
+import { allChunks, filePlan, storedBytes } from './plan.js';
+import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
+import { createFolder, getUploadStatus, type Mode } from './v2.js';
 
 /**
- * The direct-upload engine, isomorphic: it sees files only through `UploadFile.read(offset, length)`,
- * which the Node module implements with positional reads of a file on disk and the browser with
- * `Blob.slice`. At any moment each worker holds one plaintext chunk and its ciphertext, nothing more.
+ * The v2 direct-upload flow over the upload engine (engine.ts), isomorphic: it sees files only
+ * through `UploadFile.read(offset, length)`, which the Node module implements with positional reads
+ * of a file on disk and the browser with `Blob.slice`.
  */
 type FolderKey = Awaited<ReturnType<typeof importSecret>>;
 
-export interface UploadFile {
+export interface UploadFile extends ChunkSource {
   /** Plaintext file name; encrypted before it leaves the client. */
   readonly name: string;
   /** Plaintext size in bytes (> 0). */
@@ -25,12 +27,6 @@ export interface UploadFile {
   readonly path?: string | null;
   /** Modification time in ms, checked again on resume. */
   readonly mtime?: number | null;
-  /**
-   * Exactly `length` plaintext bytes starting at `offset`. When `into` is given (at least `length`
-   * bytes), a source may fill it and return a view of it instead of allocating: the engine reuses
-   * one buffer per encryption slot, so a large upload does not churn the garbage collector.
-   */
-  read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
 }
 
 export type UploadEvent =
@@ -106,7 +102,7 @@ export interface UploadResult {
   readonly chunksSent: number;
 }
 
-export const DEFAULT_CONCURRENCY = 4;
+export { DEFAULT_CONCURRENCY };
 
 /** Refuses what the service would refuse, before anything is created. */
 export function checkUploadFiles(files: readonly UploadFile[]): void {
@@ -228,11 +224,6 @@ export function chunkOrder(todo: readonly number[]): number[] {
   return [todo[0]!, todo[todo.length - 1]!, ...todo.slice(1, -1)];
 }
 
-interface Task {
-  readonly file: number;
-  readonly chunk: number;
-}
-
 async function transfer(
   state: UploadState,
   files: readonly UploadFile[],
@@ -240,14 +231,8 @@ async function transfer(
   options: TransferOptions,
   resuming: boolean,
 ): Promise<UploadResult> {
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
-  const encryptSlots = Math.max(1, Math.floor(options.encryptConcurrency ?? 1));
-  const encrypting = semaphore(encryptSlots);
-  // Plaintext buffers, one per encryption slot: encryptChunk copies what it needs, so a buffer is
-  // free again as soon as its chunk is encrypted.
-  const largestChunk = Math.max(...state.files.map((f) => Math.min(f.chunkSize, f.size)));
-  const spare: Uint8Array[] = [];
   const http = httpOptions(options);
+  const plans = state.files.map((f) => filePlan(f.size, f.chunkSize, f.chunks, f.name));
   const totalBytes = state.files.reduce((sum, f) => sum + f.size, 0);
   const fileDone = state.files.map(() => 0);
   let doneBytes = 0;
@@ -264,18 +249,16 @@ async function transfer(
     });
     return status.complete ? [] : status.missing.filter((n) => n >= 1 && n <= f.chunks);
   };
-  const plaintextLength = (f: UploadStateFile, n: number) =>
-    n < f.chunks ? f.chunkSize : f.size - f.chunkSize * (f.chunks - 1);
 
   // What to send: everything on a fresh upload, the server's missing list on a resume.
   let todo: number[][] = resuming
     ? await Promise.all(state.files.map((_, i) => missingOf(i)))
-    : state.files.map((f) => range(1, f.chunks));
+    : plans.map((plan) => allChunks(plan));
   /** Progress counts what the server has: everything but the chunks still to send. */
   const countDone = () => {
     doneBytes = 0;
-    state.files.forEach((f, i) => {
-      fileDone[i] = f.size - todo[i]!.reduce((sum, n) => sum + plaintextLength(f, n), 0);
+    plans.forEach((plan, i) => {
+      fileDone[i] = storedBytes(plan, todo[i]!);
       doneBytes += fileDone[i]!;
     });
   };
@@ -299,71 +282,45 @@ async function transfer(
     completed.add(i);
     options.onProgress?.({ type: 'file-complete', file: i });
   };
-  todo.forEach((t, i) => {
-    if (t.length === 0) reportComplete(i);
-  });
 
   // Two rounds at most: send, then ask upload-status, and send whatever it still lists as missing.
   for (let round = 0; round < 2; round++) {
-    const tasks: Task[] = todo.flatMap((t, file) => chunkOrder(t).map((chunk) => ({ file, chunk })));
-    if (tasks.length === 0) break;
     if (round > 0) countDone();
-    const remaining = todo.map((t) => t.length);
-    const run = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
-    const sendOne = async (task: Task) => {
-      const f = state.files[task.file]!;
-      const length = plaintextLength(f, task.chunk);
-      const body = await encrypting(async () => {
-        const buffer = spare.pop() ?? new Uint8Array(largestChunk);
-        try {
-          const plaintext = await files[task.file]!.read((task.chunk - 1) * f.chunkSize, length, buffer);
-          if (plaintext.byteLength !== length)
-            throw new InputError(
-              `${f.name}: read ${plaintext.byteLength} bytes of chunk ${task.chunk}, expected ${length}`,
-            );
-          return await encryptChunk(key, plaintext);
-        } finally {
-          if (spare.length < encryptSlots) spare.push(buffer);
+    const jobs: UploadJob[] = state.files.map((f, i) => ({
+      label: f.name,
+      plan: plans[i]!,
+      key,
+      source: files[i]!,
+      urls: f.uploadUrls,
+      todo: chunkOrder(todo[i]!),
+    }));
+    if (jobs.every((j) => j.todo.length === 0)) {
+      for (let i = 0; i < jobs.length; i++) reportComplete(i);
+      break;
+    }
+    const result = await sendChunks(jobs, {
+      ...http,
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.encryptConcurrency !== undefined ? { encryptConcurrency: options.encryptConcurrency } : {}),
+      onEvent: (event) => {
+        if (event.type === 'retry') options.onProgress?.({ type: 'retry', info: event.info });
+        else if (event.type === 'job-done') reportComplete(event.job);
+        else if (event.type === 'chunk') {
+          fileDone[event.job]! += event.bytes;
+          doneBytes += event.bytes;
+          options.onProgress?.({
+            type: 'chunk',
+            file: event.job,
+            chunk: event.chunk,
+            bytes: event.bytes,
+            fileDoneBytes: fileDone[event.job]!,
+            doneBytes,
+            totalBytes,
+          });
         }
-      });
-      if (body.byteLength !== encryptedLength(length))
-        throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
-      await putChunk(f.uploadUrls, task.chunk, body, `PUT chunk ${task.chunk}/${f.chunks} of ${f.name}`, {
-        ...http,
-        signal,
-      });
-      chunksSent++;
-      fileDone[task.file]! += length;
-      doneBytes += length;
-      options.onProgress?.({
-        type: 'chunk',
-        file: task.file,
-        chunk: task.chunk,
-        bytes: length,
-        fileDoneBytes: fileDone[task.file]!,
-        doneBytes,
-        totalBytes,
-      });
-      if (--remaining[task.file]! === 0) reportComplete(task.file);
-    };
-    let next = 0;
-    let failure: unknown = null;
-    // The first chunk goes alone: a server that refuses the URLs fails fast, not 4 times over.
-    await sendOne(tasks[next++]!);
-    const worker = async () => {
-      while (failure === null && next < tasks.length) {
-        const task = tasks[next++]!;
-        try {
-          await sendOne(task);
-        } catch (error) {
-          if (failure === null) failure = error;
-          run.abort();
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
-    if (failure !== null) throw failure;
+      },
+    });
+    chunksSent += result.chunksSent;
     todo = await Promise.all(state.files.map((_, i) => missingOf(i)));
   }
   const stillMissing = todo.map((t, i) => [i, t.length] as const).filter(([, n]) => n > 0);
@@ -385,28 +342,6 @@ async function transfer(
     files: state.files.map((f) => ({ name: f.name, fileId: f.fileId, size: f.size, chunks: f.chunks })),
     chunksSent,
   };
-}
-
-/** Runs at most `limit` of the given jobs at once, in call order. */
-function semaphore(limit: number): <T>(job: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (job) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await job();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
-function range(from: number, to: number): number[] {
-  const out: number[] = [];
-  for (let n = from; n <= to; n++) out.push(n);
-  return out;
 }
 
 /** An UploadFile over a Blob or browser File (also works in Node 20). */

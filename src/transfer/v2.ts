@@ -7,11 +7,12 @@ import type {
   UploadUrls,
 } from '../contract/types.js';
 import { InputError } from './errors.js';
-import { exchange, type HttpOptions, jsonBody } from './http.js';
+import { exchange, type HttpOptions, jsonBody } from './retry.js';
+import { apiUrl, chunkUrl } from './urls.js';
 
 /**
  * The two v2 operations and the chunk PUT, typed with the contract's own types (derived from the
- * same JSON Schemas the server validates with). Isomorphic: only `fetch` is used.
+ * same JSON Schemas the server validates with). Isomorphic: only `fetch` (or a `Fetch` transport) is used.
  */
 export type Mode = NonNullable<CreateRequest['mode']>;
 export const MODES: readonly Mode[] = ['send', 'share', 'request'];
@@ -36,10 +37,6 @@ export interface CreateDirectFolderOptions extends ServerOptions {
   readonly ske: string;
   /** 1 to 10 entries; filenames should already be encrypted (`encryptText`). */
   readonly files: readonly [FileEntry, ...FileEntry[]];
-}
-
-export function apiUrl(server: string, path: string): string {
-  return `${server.replace(/\/+$/, '')}${path}`;
 }
 
 /**
@@ -97,17 +94,6 @@ export async function getUploadStatus(options: UploadStatusOptions): Promise<Upl
 }
 
 /**
- * The file.kiwi chunk URL rule, unchanged for S3 presigned URLs and the local backend:
- * `head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`.
- */
-export function chunkUrl(urls: UploadUrls, n: number): string {
-  const signature = urls.signatures[n - 1];
-  if (signature === undefined)
-    throw new RangeError(`chunk ${n} has no signature (the file has ${urls.signatures.length} chunks)`);
-  return `${urls.head}${urls.path}/${String(n).padStart(5, '0')}?${urls.tail}&X-Amz-Signature=${signature}`;
-}
-
-/**
  * PUTs one encrypted chunk with every header of `uploadUrls.headers` plus Content-Length (the exact
  * RFC 8188 length, which the URL's signature is bound to). Retries per `options.retry`.
  */
@@ -117,12 +103,13 @@ export async function putChunk(
   body: Uint8Array,
   operation: string,
   options: HttpOptions = {},
+  onUploadProgress?: (sentBytes: number) => void,
 ): Promise<void> {
   const headers: Record<string, string> = { ...urls.headers, 'Content-Length': String(body.byteLength) };
   const response = await exchange(
     operation,
     chunkUrl(urls, n),
-    { method: 'PUT', headers, body: body as BodyInit },
+    { method: 'PUT', headers, body: body as BodyInit, ...(onUploadProgress ? { onUploadProgress } : {}) },
     options,
   );
   // Drain the answer so the connection can be reused (S3 answers an empty 200, ours a small JSON).

@@ -1,4 +1,3 @@
-import type { SiteFile as SiteFileRecord, FolderInfo as SiteFolderInfo } from '../contract/site.js';
 import {
   CryptoFormatError,
   checkSke,
@@ -8,8 +7,10 @@ import {
   importSecret,
 } from '../crypto/index.js';
 import { InputError, WrongSecretError } from './errors.js';
-import { exchange, type HttpOptions, jsonBody } from './http.js';
+import type { HttpOptions } from './retry.js';
+import { SiteClient } from './site-client.js';
 import { parseShareLink } from './state.js';
+import { siteApiFor } from './urls.js';
 
 /**
  * Reading a folder through the browser site's own endpoints (`<site>/api/site/...`, see
@@ -40,8 +41,8 @@ export interface FolderListing {
   /** The site API address used, e.g. http://127.0.0.1:8080/api/site. */
   readonly siteApi: string;
   readonly key: FolderKey;
-  /** Credential headers every request about this folder carries (empty for a plain visitor). */
-  readonly credentials: Readonly<Record<string, string>>;
+  /** The site client of this folder, with the caller's credentials (none for a plain visitor). */
+  readonly client: SiteClient;
 }
 
 export interface ListedFile {
@@ -58,13 +59,6 @@ export interface ListedFile {
   readonly sealed: boolean;
 }
 
-export function siteApiFor(link: string, site?: string): string {
-  if (site) return `${site.replace(/\/+$/, '')}/api/site`;
-  const url = new URL(link);
-  const prefix = url.pathname.replace(/\/f\/[^/]*\/?$/, '').replace(/\/+$/, '');
-  return `${url.origin}${prefix}/api/site`;
-}
-
 /** Opens a share link: checks its secret against the folder's `ske`, lists and decrypts the file names. */
 export async function listFolder(link: string, options: SiteOptions = {}): Promise<FolderListing> {
   const parsed = parseShareLink(link);
@@ -77,18 +71,16 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
     throw error;
   }
   const siteApi = siteApiFor(parsed.folderUrl, options.site);
-  const folderPath = `${siteApi}/folders/${encodeURIComponent(parsed.folderId)}`;
-  const credentials: Record<string, string> = options.uploadAuth ? { 'x-upload-auth': options.uploadAuth } : {};
-  const headers = { accept: 'application/json', ...credentials };
-  const info = await jsonBody<SiteFolderInfo>(
-    await exchange('open folder', folderPath, { headers }, options),
-    'open folder',
-  );
+  const http: HttpOptions = {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+  };
+  const client = new SiteClient(siteApi, parsed.folderId, { uploadAuth: options.uploadAuth }, http);
+  const info = await client.info();
   if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
-  const listed = await jsonBody<{ files: SiteFileRecord[] }>(
-    await exchange('list folder', `${folderPath}/files`, { headers }, options),
-    'list folder',
-  );
+  const listed = await client.list();
   const files = await Promise.all(
     listed.files.map(async (f): Promise<ListedFile> => {
       const sealed = f.sealedKey !== null;
@@ -104,7 +96,7 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
       };
     }),
   );
-  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, credentials };
+  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, client };
 }
 
 async function decryptName(key: FolderKey, value: string, unchecked: boolean): Promise<string> {
@@ -116,21 +108,4 @@ async function decryptName(key: FolderKey, value: string, unchecked: boolean): P
       throw new WrongSecretError();
     throw error;
   }
-}
-
-/** The encrypted bytes of one chunk (following a redirect to object storage when the backend uses one). */
-export async function fetchChunk(
-  listing: FolderListing,
-  file: ListedFile,
-  n: number,
-  options: HttpOptions = {},
-): Promise<Uint8Array> {
-  const url = `${listing.siteApi}/folders/${encodeURIComponent(listing.folderId)}/files/${encodeURIComponent(file.fileId)}/chunks/${String(n).padStart(5, '0')}`;
-  const response = await exchange(
-    `GET chunk ${n}/${file.chunks} of ${file.name}`,
-    url,
-    { headers: listing.credentials },
-    options,
-  );
-  return new Uint8Array(await response.arrayBuffer());
 }

@@ -1,0 +1,153 @@
+import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
+import { MIB } from '../domain/chunk-plan.js';
+import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
+import type { HttpOptions } from './retry.js';
+import { fetchChunkBytes } from './site-client.js';
+import { siteChunkUrl } from './urls.js';
+
+/**
+ * The one download pipeline: `downloadStream(file)` fetches a file's chunks from the site (and from
+ * object storage, without credentials), checks each one's exact length, decrypts and authenticates
+ * it (RFC 8188: AES-GCM per record plus the final-record marker, so a truncated or altered chunk
+ * fails) and hands the plaintext on in order. The service worker pipes it into a `Response`, the
+ * page's in-memory fallback into a Blob, Node into a file. A bad chunk is never handed on as data:
+ * the stream errors with an IntegrityError instead.
+ *
+ * A `DownloadFile` is plain data (structured-cloneable) so the page can post it to its service
+ * worker; the secret travels only between the page and its own worker.
+ */
+export interface DownloadFile {
+  /** Decrypted name (messages; a path inside a zip). */
+  readonly name: string;
+  readonly size: number;
+  readonly chunkSize: number;
+  readonly chunks: number;
+  /** The file's secret (base64url) or its imported key: the folder's, or its own in request mode. */
+  readonly key: string | FolderKey;
+  /** The site API address (absolute in a service worker or in Node). */
+  readonly siteApi: string;
+  readonly folderId: string;
+  readonly fileId: string;
+  /** Credential headers for the site's own address (never sent to object storage). */
+  readonly credentials: Readonly<Record<string, string>>;
+}
+
+export interface DownloadStreamOptions extends HttpOptions {
+  /** Chunks fetched and decrypted ahead of the one being handed on (default: `chunksAhead`). */
+  readonly ahead?: number;
+}
+
+/**
+ * Chunks fetched and decrypted ahead of the one being handed on: three keep fetching and decrypting
+ * overlapped (more measured no faster: Chromium's download manager drains the stream at its own
+ * pace, see docs/benchmarks.md), and the count falls for large chunks so that memory stays near
+ * AHEAD_BYTES of ciphertext plus as much plaintext (a chunk can be 105 MiB; at least one ahead).
+ */
+const AHEAD_BYTES = 64 * MIB;
+const MAX_AHEAD = 3;
+export function chunksAhead(chunkSize: number): number {
+  return Math.max(1, Math.min(MAX_AHEAD, Math.floor(AHEAD_BYTES / chunkSize)));
+}
+
+/**
+ * A decrypted chunk is handed on in pieces of this size (views, not copies). The browser drains a
+ * service worker's response into its download manager through a pipe; in Chromium, whole 10 MiB
+ * chunks downloaded at 0.47 of what a plain file download reaches on the same machine, 1 MiB pieces
+ * at 0.56-0.60 (bench/browser.ts, alternating runs; see docs/benchmarks.md).
+ */
+export const HAND_ON_PIECE = MIB;
+
+export function downloadStream(file: DownloadFile, options: DownloadStreamOptions = {}): ReadableStream<Uint8Array> {
+  const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
+  const ahead = Math.max(0, Math.floor(options.ahead ?? chunksAhead(plan.chunkSize)));
+  const cancelled = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal;
+  const http: HttpOptions = { ...options, signal };
+  let n = 1;
+  let keyPromise: Promise<FolderKey> | undefined;
+  const pending = new Map<number, Promise<Uint8Array>>();
+  // Fetch, check and decrypt chunk k. Several run at once (fetching and decrypting overlap), but
+  // their results are handed on strictly in chunk order, and the first failure ends the stream.
+  const open = async (k: number): Promise<Uint8Array> => {
+    keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
+    const expected = plaintextChunkLength(plan, k);
+    const where = `chunk ${k} of ${file.name}`;
+    const message = await fetchChunkBytes(
+      siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
+      file.credentials,
+      `GET chunk ${k}/${plan.chunks} of ${file.name}`,
+      http,
+    );
+    if (message.length !== encryptedLength(expected)) {
+      throw new IntegrityError(
+        `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
+      );
+    }
+    let plaintext: Uint8Array;
+    try {
+      plaintext = await decryptChunk(await keyPromise, message);
+    } catch (error) {
+      throw new IntegrityError(
+        `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,
+      );
+    }
+    if (plaintext.length !== expected)
+      throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);
+    return plaintext;
+  };
+  const start = (k: number) => {
+    if (k <= plan.chunks && !pending.has(k)) {
+      const p = open(k);
+      p.catch(() => {}); // observed when its turn comes
+      pending.set(k, p);
+    }
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (n > plan.chunks) {
+          controller.close();
+          return;
+        }
+        for (let k = n; k <= n + ahead; k++) start(k);
+        const plaintext = await pending.get(n)!;
+        pending.delete(n);
+        for (let at = 0; at < plaintext.length; at += HAND_ON_PIECE)
+          controller.enqueue(plaintext.subarray(at, at + HAND_ON_PIECE));
+        n++;
+      },
+      cancel() {
+        cancelled.abort();
+        pending.clear();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/** Names made unique for a zip ("a.txt", "a (2).txt"), so that no entry hides another. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((raw) => {
+    const name = raw.replace(/^\/+/, '').replace(/\.\.\//g, '') || 'file';
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let i = 2; ; i++) {
+      const candidate = `${stem} (${i})${ext}`;
+      if (!seen.has(candidate)) {
+        seen.add(candidate);
+        return candidate;
+      }
+    }
+  });
+}
+
+/** A Content-Disposition for a download of `name` (ASCII fallback plus RFC 5987 UTF-8). */
+export function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

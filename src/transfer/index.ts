@@ -1,0 +1,85 @@
+/**
+ * The transfer core: one implementation of every client-side transfer rule, isomorphic (fetch,
+ * WebCrypto, streams; no node: and no DOM imports), used unchanged by the page (web/src), its
+ * service worker, the client library and the CLI (src/client).
+ *
+ * - plan.ts: chunk plan and lengths (read from src/domain/chunk-plan.ts, defined there once)
+ * - urls.ts: the file.kiwi chunk URL rule and the site's addresses
+ * - errors.ts, retry.ts: typed errors, `{error, code}` reading, the one retry policy
+ * - v2.ts, site-client.ts: typed clients of the v2 API and the site endpoints
+ * - engine.ts: the upload engine (pluggable transport); direct-upload.ts: the v2 flow over it
+ * - download.ts: `downloadStream(file)`, the one download pipeline
+ * - folder.ts, state.ts: opening a share link; resume state and links
+ */
+export type {
+  CreateRequest,
+  CreateResponse,
+  CreateResponseDirect,
+  CreateResponseEmpty,
+  FileEntry,
+  RegisteredFile,
+  UploadStatusResponse,
+  UploadUrls,
+} from '../contract/types.js';
+export type {
+  ProgressFile,
+  TransferOptions,
+  UploadEvent,
+  UploadFile,
+  UploadOptions,
+  UploadResult,
+} from './direct-upload.js';
+export { blobFile, checkUploadFiles, chunkOrder, resumeUpload, upload } from './direct-upload.js';
+export type { DownloadFile, DownloadStreamOptions } from './download.js';
+export { chunksAhead, contentDisposition, downloadStream, HAND_ON_PIECE, uniqueNames } from './download.js';
+export type { ChunkSource, EngineEvent, EngineOptions, EngineResult, UploadJob } from './engine.js';
+export { DEFAULT_CONCURRENCY, sendChunks } from './engine.js';
+export type { Failure } from './errors.js';
+export {
+  AbortedError,
+  errorCodeOf,
+  InputError,
+  LocalFileChangedError,
+  NetworkError,
+  ProtocolError,
+  readFailure,
+  WebfolderClientError,
+  WebfolderError,
+  WrongSecretError,
+} from './errors.js';
+export type { FolderListing, ListedFile, SiteOptions } from './folder.js';
+export { listFolder } from './folder.js';
+export type { ChunkPlan } from './plan.js';
+export {
+  allChunks,
+  chunkOffset,
+  encryptedChunkLength,
+  encryptedLength,
+  filePlan,
+  missingChunks,
+  plaintextChunkLength,
+  storedBytes,
+} from './plan.js';
+export type { Fetch, HttpOptions, RetryInfo, RetryOptions, TransportInit } from './retry.js';
+export {
+  backoffDelay,
+  DEFAULT_RETRY,
+  exchange,
+  isRedirect,
+  isRetryableStatus,
+  parseRetryAfter,
+  sleep,
+} from './retry.js';
+export type { Credentials, RegisterExtra } from './site-client.js';
+export { credentialHeaders, fetchChunkBytes, SiteClient } from './site-client.js';
+export type { ParsedLink, UploadState, UploadStateFile } from './state.js';
+export { parseShareLink, parseUploadState, redactLink, shareLink } from './state.js';
+export { apiUrl, chunkName, chunkUrl, folderApiUrl, siteApiFor, siteChunkUrl } from './urls.js';
+export type {
+  CreateDirectFolderOptions,
+  CreateEmptyFolderOptions,
+  Mode,
+  ServerOptions,
+  UploadStatusOptions,
+} from './v2.js';
+export { createFolder, getUploadStatus, MODES, putChunk } from './v2.js';
