@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
+# The lockfile must stay installable by `npm ci` (what CI and a fresh clone run): see
+# scripts/lockfile-platforms.mjs for the way it has gone out of sync on these machines.
+if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null; then
+  echo 'package-lock.json is out of sync with package.json: npm ci would refuse it.' >&2
+  echo 'Run npm install, then npm run lockfile:platforms, and commit package-lock.json.' >&2
+  exit 1
+fi
 # Lint and format (Biome): the code base stays clean under them.
 npx biome ci .
 npx tsc -p tsconfig.json --noEmit
