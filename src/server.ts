@@ -4,7 +4,7 @@ import type { Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
-import { installErrorHandling } from './http/errors.js';
+import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { agentRoutes } from './http/routes/agents.js';
@@ -52,6 +52,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: config.maxJsonBodyBytes,
     return503OnClosing: true,
+    ...errorServerOptions(),
     // The spec forbids unknown properties and type coercion: refuse, never strip or convert.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });

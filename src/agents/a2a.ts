@@ -17,6 +17,7 @@ import {
   validateVersion,
 } from '@a2a-js/sdk/server';
 import type { Services } from '../app/services.js';
+import type { ErrorCode } from '../contract/errors.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
 import type { CreateGate } from './create-gate.js';
 import {
@@ -211,7 +212,7 @@ export function createA2aService(
         try {
           await gate();
         } catch (error) {
-          if (isAppError(error)) return { status: error.status, body: rpcError(id, -32000, error.message) };
+          if (isAppError(error)) return { status: error.status, body: rpcError(id, -32000, error.message, error.code) };
           throw error;
         }
       }
@@ -233,20 +234,25 @@ export function createA2aService(
             if (!first.done && first.value && typeof first.value === 'object' && 'error' in first.value)
               return { status: 200, body: first.value };
           } catch (error) {
-            return { status: 200, body: rpcError(id, undefined, undefined, mapError(error)) };
+            return { status: 200, body: rpcError(id, undefined, undefined, undefined, mapError(error)) };
           }
           return {
             status: 200,
-            body: rpcError(id, -32004, 'streaming is not supported: use SendMessage (1.0) or message/send (0.3)'),
+            body: rpcError(
+              id,
+              -32004,
+              'streaming is not supported: use SendMessage (1.0) or message/send (0.3)',
+              'invalid_request',
+            ),
           };
         }
         return { status: 200, body: hideInternalErrors(result, onInternalError) };
       } catch (error) {
         if (!isA2aError(error)) {
           onInternalError(error);
-          return { status: 500, body: rpcError(id, -32603, 'internal error') };
+          return { status: 500, body: rpcError(id, -32603, 'internal error', 'internal_error') };
         }
-        return { status: 200, body: rpcError(id, undefined, undefined, mapError(error)) };
+        return { status: 200, body: rpcError(id, undefined, undefined, undefined, mapError(error)) };
       }
     },
   };
@@ -265,13 +271,26 @@ function rpcId(body: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
 }
 
+/**
+ * A JSON-RPC error response. The service's own refusals carry their stable code (src/contract/errors.ts)
+ * as `error.data.code`; errors the A2A SDK maps (`error`) keep the protocol's own shape.
+ */
 export function rpcError(
   id: string | number | null,
   code?: number,
   message?: string,
+  stable?: ErrorCode,
   error?: { code: number; message: string; data?: unknown },
 ) {
-  return { jsonrpc: '2.0', id, error: error ?? { code: code ?? -32603, message: message ?? 'internal error' } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: error ?? {
+      code: code ?? -32603,
+      message: message ?? 'internal error',
+      data: { code: stable ?? (code === undefined || code === -32603 ? 'internal_error' : 'invalid_request') },
+    },
+  };
 }
 
 /**
@@ -282,7 +301,10 @@ function hideInternalErrors(response: unknown, onInternalError: (error: unknown)
   const error = (response as { error?: { code?: number; message?: string } } | null)?.error;
   if (error && error.code === -32603) {
     onInternalError(new Error(`a2a internal error: ${error.message ?? ''}`));
-    return { ...(response as object), error: { code: -32603, message: 'internal error' } };
+    return {
+      ...(response as object),
+      error: { code: -32603, message: 'internal error', data: { code: 'internal_error' } },
+    };
   }
   return response;
 }

@@ -1,6 +1,7 @@
 import { type CallToolResult, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Services } from '../app/services.js';
+import type { ErrorBody, ErrorCode } from '../contract/errors.js';
 import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
 import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { currentCreateGate } from './create-gate.js';
@@ -17,7 +18,7 @@ import {
 
 /**
  * The MCP server: two tools over the empty-folder flow (spec 4.3). A fresh instance is built per
- * HTTP request by the SDK's stateless handler (src/agents/mcp-route.ts); it holds no state.
+ * HTTP request by the SDK's stateless handler (src/http/routes/mcp.ts); it holds no state.
  */
 
 /** Protocol revisions served at /mcp (spec 9): 2026-07-28 natively, 2025-06-18 through initialize. */
@@ -152,12 +153,17 @@ export function buildMcpServer(services: Services, onInternalError: (error: unkn
   return server;
 }
 
-/** A refused or failed call is a tool error the model can read; our own faults say no more than that. */
+/**
+ * A refused or failed call is a tool error the model can read, with `{error, code}` as its structured
+ * content (the stable codes of src/contract/errors.ts); our own faults say no more than that.
+ */
 function toolError(error: unknown, onInternalError: (error: unknown) => void): CallToolResult {
-  if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: error.message }] };
+  if (isAppError(error)) return errorResult(error.message, error.code);
   onInternalError(error);
-  return {
-    isError: true,
-    content: [{ type: 'text', text: 'internal error: the folder could not be created, try again later' }],
-  };
+  return errorResult('internal error: the folder could not be created, try again later', 'internal_error');
+}
+
+function errorResult(message: string, code: ErrorCode): CallToolResult {
+  const body: ErrorBody = { error: message, code };
+  return { isError: true, content: [{ type: 'text', text: message }], structuredContent: { ...body } };
 }

@@ -1,3 +1,5 @@
+import { codeForStatus, type ErrorCode } from '../contract/errors.js';
+
 /**
  * Failures a use case reports to its caller. The HTTP layer maps `status` to the response status
  * and `message` to the `{error}` body; the agent surfaces turn them into tool or task errors.
@@ -10,6 +12,8 @@ export class AppError extends Error {
   constructor(
     readonly status: FailureStatus,
     message: string,
+    /** The stable code on the wire (src/contract/errors.ts); by default the one `status` stands for. */
+    readonly code: ErrorCode = codeForStatus(status),
   ) {
     super(message);
   }
@@ -22,7 +26,7 @@ export class RateLimited extends AppError {
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, message);
+    super(429, message, 'rate_limited');
   }
 }
 
@@ -30,3 +34,5 @@ export const invalid = (message: string) => new AppError(400, message);
 export const notFound = (message: string) => new AppError(404, message);
 export const forbidden = (message: string) => new AppError(403, message);
 export const conflict = (message: string) => new AppError(409, message);
+/** A folder or file that existed but has expired: answered as 404, with its own code. */
+export const expired = (message: string) => new AppError(404, message, 'expired');

@@ -5,6 +5,7 @@ import {
   UPLOAD_REQUIRED_WITHIN_HOURS,
 } from '../domain/limits.js';
 import { MODES } from '../domain/modes.js';
+import { ERROR_CODE_NAMES, ERROR_CODES } from './errors.js';
 
 /**
  * The v2 contract as data: one JSON Schema (draft 2020-12 compatible subset) per object of
@@ -171,7 +172,14 @@ export const errorResponseSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['error'],
-  properties: { error: { type: 'string' } },
+  properties: {
+    error: { type: 'string', description: 'What is wrong, for people; the wording may change.' },
+    code: {
+      type: 'string',
+      enum: ERROR_CODE_NAMES,
+      description: `Stable error code, for programs: branch on this, never on \`error\`. ${ERROR_CODE_NAMES.map((c) => `\`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].description}`).join(' ')}`,
+    },
+  },
 } as const;
 
 /** The documents published under /schemas/, by file name. */

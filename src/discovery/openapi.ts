@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { codeForStatus } from '../contract/errors.js';
 import {
   createRequestSchema,
   createResponseDirectSchema,
@@ -24,7 +25,12 @@ const errorResponses = (statuses: readonly number[]) =>
       String(s),
       {
         description: ERROR_DESCRIPTIONS[s],
-        content: { 'application/json': { schema: ref('ErrorResponse'), example: { error: ERROR_EXAMPLES[s] } } },
+        content: {
+          'application/json': {
+            schema: ref('ErrorResponse'),
+            example: { error: ERROR_EXAMPLES[s], code: codeForStatus(s) },
+          },
+        },
       },
     ]),
   );

@@ -22,6 +22,7 @@ export const NAV_ORDER = [
   'cli',
   'site',
   'configuration',
+  'errors',
   'scale-out',
   'benchmarks',
 ] as const;

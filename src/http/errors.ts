@@ -1,50 +1,169 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../app/errors.js';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { AppError, RateLimited } from '../app/errors.js';
+import {
+  CONTRACT_ERROR_STATUSES,
+  codeForStatus,
+  ERROR_CODES,
+  type ErrorBody,
+  type ErrorCode,
+} from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
-import { addRetryAfter } from './rate-limits.js';
 
 /**
- * One mapping from every failure to an `{error}` body (spec 2.6, 7). Malformed input of any kind,
- * including what Fastify itself refuses (bad JSON, unsupported media type, oversized body), is a
- * 400 naming the problem; only a fault of ours is a 500, and its details go to the log, not to the
- * client.
+ * One mapping from every failure to a stable code and a message (src/contract/errors.ts), used by
+ * every surface: the REST API and the site answer `{error, code}`, MCP and A2A answer a JSON-RPC
+ * error carrying the same code. Malformed input of any kind, including what Fastify or Node refuse
+ * before a route runs (bad JSON, a wrong media type, an oversized body, a bad percent-escape, an
+ * over-long path), gets a code naming the problem; only a fault of ours is a 500, and its details go
+ * to the log, never to the client. No message echoes the request's URL: a query string can carry a
+ * signature or a token.
  */
-export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    const { status, message } = classify(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ status, reason: message }, 'request refused');
-    // A refused chunk PUT may still be sending its body: close rather than drain megabytes.
-    if (!request.raw.complete) reply.header('connection', 'close');
-    addRetryAfter(error, reply);
-    return reply.status(status).type('application/json; charset=utf-8').send({ error: message });
-  });
-  app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` });
-  });
+export interface WireError {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly message: string;
 }
 
-export function classify(error: FastifyError | AppError | Error): { status: number; message: string } {
-  if (error instanceof AppError) return { status: error.status, message: error.message };
+/** A refusal made by the HTTP layer itself (media type, header shape), with its code. */
+export class HttpRefusal extends Error {
+  override name = 'HttpRefusal';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const wire = (code: ErrorCode, message: string): WireError => ({ status: ERROR_CODES[code].status, code, message });
+
+/** What Fastify and the body parsers throw, by their code, with a message that names no URL. */
+const FRAMEWORK: Record<string, WireError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: wire('unsupported_media_type', 'Content-Type must be application/json'),
+  FST_ERR_CTP_BODY_TOO_LARGE: wire('payload_too_large', 'request body is too large'),
+  FST_ERR_CTP_INVALID_JSON_BODY: wire('invalid_json', 'body is not valid JSON'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: wire('invalid_json', 'body is not valid JSON'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: wire('invalid_request', 'Content-Length does not match the body'),
+  FST_ERR_BAD_URL: wire('invalid_request', 'the URL is malformed: a percent-escape is not valid UTF-8'),
+  FST_ERR_MAX_PARAM_LENGTH: wire('uri_too_long', 'a path segment is too long'),
+  FST_ERR_ASYNC_CONSTRAINT: wire('invalid_request', 'the request could not be routed'),
+};
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
+  if (error instanceof HttpRefusal) return wire(error.code, error.message);
   const e = error as FastifyError & { validation?: Parameters<typeof describeError>[0][]; validationContext?: string };
   if (e.validation && e.validation.length > 0)
-    return { status: 400, message: describeError(e.validation[0]!, e.validationContext ?? 'request') };
-  switch (e.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 400, message: 'Content-Type must be application/json' };
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 400, message: 'request body is too large' };
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, message: 'body is not valid JSON' };
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, message: 'Content-Length does not match the body' };
-  }
-  if (e.statusCode === 429) return { status: 429, message: e.message || 'too many requests' };
-  if (e instanceof SyntaxError || (e as { type?: string }).type === 'entity.parse.failed')
-    return { status: 400, message: 'body is not valid JSON' };
+    return wire('invalid_request', describeError(e.validation[0]!, e.validationContext ?? 'request'));
+  const known = e.code ? FRAMEWORK[e.code] : undefined;
+  if (known) return known;
+  if (e.statusCode === 429) return wire('rate_limited', e.message || 'too many requests');
+  if (e instanceof SyntaxError) return wire('invalid_json', 'body is not valid JSON');
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, message: e.message || 'bad request' };
+    // A 4xx of a plugin: its status with the code that status stands for. Its own message may quote
+    // the URL, so only a message of our own making is passed on.
+    const code = codeForStatus(e.statusCode);
+    return {
+      status: e.statusCode,
+      code,
+      message: ERROR_CODES[code].status === e.statusCode ? e.message : 'bad request',
+    };
   }
-  return { status: 500, message: 'internal error' };
+  return wire('internal_error', 'internal error');
+}
+
+export function errorBody(error: WireError): ErrorBody {
+  return { error: error.message, code: error.code };
+}
+
+export interface ErrorHandlerOptions {
+  /**
+   * The only statuses this scope may answer (the v2 contract's list, spec 7): any other 4xx is
+   * answered 400 with its own code.
+   */
+  readonly statuses?: readonly number[];
+  /** The body for a refusal; `{error, code}` unless the surface speaks another protocol (JSON-RPC). */
+  readonly render?: (error: WireError, cause: unknown) => unknown;
+  /** The log message for a fault of ours. */
+  readonly failure?: string;
+}
+
+/** Sends one refusal: status, Retry-After, connection close for an unread body, and the body. */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  cause: unknown,
+  options: ErrorHandlerOptions = {},
+): FastifyReply {
+  let error = toWireError(cause);
+  if (options.statuses && !options.statuses.includes(error.status) && error.status < 500)
+    error = { ...error, status: 400 };
+  if (error.status >= 500) request.log.error({ err: cause }, options.failure ?? 'request failed');
+  else request.log.info({ status: error.status, code: error.code, reason: error.message }, 'request refused');
+  // A refused upload may still be sending its body: close rather than drain megabytes.
+  if (!request.raw.complete) reply.header('connection', 'close');
+  if (cause instanceof RateLimited) reply.header('retry-after', String(cause.retryAfterSeconds));
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send(options.render ? options.render(error, cause) : errorBody(error));
+}
+
+/** Installs the one error handler on a scope (the root, or a surface with its own body shape). */
+export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerOptions = {}): void {
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options));
+}
+
+/** The root scope: the error handler and the handler for routes that do not exist. */
+export function installErrorHandling(app: FastifyInstance): void {
+  installErrorHandler(app);
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .type('application/json; charset=utf-8')
+      .send({ error: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' }),
+  );
+}
+
+/** The v2 contract scope: the same mapping, within the statuses spec 7 lists. */
+export function installContractErrorHandling(app: FastifyInstance): void {
+  installErrorHandler(app, { statuses: CONTRACT_ERROR_STATUSES });
+}
+
+/**
+ * Server options that route the errors Fastify and Node answer before any route runs through the
+ * same mapping: a bad percent-escape or an over-long path segment (`frameworkErrors`) and a request
+ * Node's parser refuses (`clientErrorHandler`, which must write the raw response itself).
+ */
+export function errorServerOptions(): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
+  return {
+    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    clientErrorHandler: clientError,
+  };
+}
+
+const CLIENT_ERRORS: Record<string, WireError> = {
+  HPE_HEADER_OVERFLOW: wire('headers_too_large', 'the request headers are too large'),
+  ERR_HTTP_REQUEST_TIMEOUT: wire('request_timeout', 'the request took too long to arrive'),
+};
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+function clientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+  const answer = known ?? wire('invalid_request', 'the request is not valid HTTP (a path must be ASCII)');
+  this.log.debug({ err: { code: error.code }, status: answer.status }, 'malformed request refused');
+  if (socket.writable) {
+    const body = JSON.stringify({ error: answer.message, code: answer.code });
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../app/errors.js';
+import { HttpRefusal } from './errors.js';
 
 /**
  * Request bodies in the API scope. The spec makes the create body optional: an empty body, whatever
@@ -19,6 +19,6 @@ export function installJsonBodies(app: FastifyInstance, bodyLimit: number): void
   app.addContentTypeParser(/^application\/[a-z0-9.+-]*\+json$/, { parseAs: 'string', bodyLimit }, json);
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => {
     if ((body as Buffer).length === 0) return done(null, undefined);
-    done(invalid('Content-Type must be application/json'), undefined);
+    done(new HttpRefusal('unsupported_media_type', 'Content-Type must be application/json'), undefined);
   });
 }

@@ -1,5 +1,5 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimited } from '../app/errors.js';
 import type { Config } from '../config/config.js';
@@ -57,11 +57,6 @@ declare module 'fastify' {
 /** Route options that count every request of the route against `bucket`, before its body is read. */
 export function limitedBy(bucket: Bucket) {
   return { onRequest: async (request: FastifyRequest) => request.server.spend(bucket, request) };
-}
-
-/** Sets Retry-After on a reply answering a RateLimited error; every error handler calls it. */
-export function addRetryAfter(error: unknown, reply: FastifyReply): void {
-  if (error instanceof RateLimited) reply.header('retry-after', String(error.retryAfterSeconds));
 }
 
 /** How long a starting node waits for Redis before it serves (unlimited) without it. */

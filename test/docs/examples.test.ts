@@ -111,19 +111,19 @@ describe('docs/direct-upload.md worked example', () => {
     // The errors table's examples.
     assert.deepEqual(await put(1, 100), {
       status: 400,
-      body: { error: 'Content-Length must be 10488518 for chunk 1' },
+      body: { error: 'Content-Length must be 10488518 for chunk 1', code: 'invalid_request' },
     });
     assert.deepEqual(await put(1, 10_488_518, url(2).replace('/00002?', '/00001?')), {
       status: 403,
-      body: { error: 'signature does not match this chunk' },
+      body: { error: 'signature does not match this chunk', code: 'forbidden' },
     });
     assert.deepEqual(await put(4, 10, url(3).replace('/00003?', '/00004?')), {
       status: 400,
-      body: { error: 'chunk number must be between 1 and 3' },
+      body: { error: 'chunk number must be between 1 and 3', code: 'invalid_request' },
     });
     assert.deepEqual(await put(1, 10_488_518, url(1).replace(file.fileId, 'AAAAAAAAAAAAAAAA')), {
       status: 404,
-      body: { error: 'file not found' },
+      body: { error: 'file not found', code: 'not_found' },
     });
     assert.deepEqual(await put(1, 10_488_518), {
       status: 200,
@@ -136,7 +136,7 @@ describe('docs/direct-upload.md worked example', () => {
     assert.deepEqual(await status(), { complete: true, missing: [] });
     assert.deepEqual(await put(2, 10_488_518), {
       status: 409,
-      body: { error: 'file is already complete; its chunks can no longer be replaced' },
+      body: { error: 'file is already complete; its chunks can no longer be replaced', code: 'conflict' },
     });
     for (const quoted of [
       'Content-Length must be 10488518 for chunk 1',
@@ -179,8 +179,8 @@ describe('docs/empty-folder-flow.md', () => {
         body: JSON.stringify(body),
       });
       assert.equal(r.status, 400);
-      assert.deepEqual(await r.json(), { error });
-      assert.ok(emptyFolder.includes(`{"error":"${error}"}`), `the doc quotes ${error}`);
+      assert.deepEqual(await r.json(), { error, code: 'invalid_request' });
+      assert.ok(emptyFolder.includes(`{"error":"${error}","code":"invalid_request"}`), `the doc quotes ${error}`);
     }
   });
 });

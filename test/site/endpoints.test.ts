@@ -342,8 +342,9 @@ describe('expired folders', () => {
     try {
       const res = await fetch(`${later.baseUrl}/api/site/folders/${f.folderId}`);
       assert.equal(res.status, 404);
-      const body = (await res.json()) as { error: string };
+      const body = (await res.json()) as { error: string; code: string };
       assert.match(body.error, /expired|not found/);
+      assert.equal(body.code, 'expired', 'the page tells an expired folder by its code, not by the wording');
       const page = await fetch(`${later.baseUrl}/f/${f.folderId}`);
       assert.equal(page.status, 404);
     } finally {

@@ -2,7 +2,7 @@ import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
-import { AppError, forbidden, invalid, notFound } from '../errors.js';
+import { AppError, expired, forbidden, invalid, notFound } from '../errors.js';
 import type { Services } from '../services.js';
 
 /**
@@ -38,7 +38,7 @@ export async function openFolder(services: Services, folderId: unknown): Promise
   if (!isId(folderId)) throw invalid('folderId is malformed');
   const folder = await services.store.getFolder(folderId);
   if (!folder) throw notFound('folder not found: it may have expired or been deleted');
-  if (isDue(folder.deleteAfter, services.clock())) throw notFound('folder has expired');
+  if (isDue(folder.deleteAfter, services.clock())) throw expired('folder has expired');
   return folder;
 }
 

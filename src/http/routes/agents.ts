@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { a2aRoutes } from '../../agents/a2a-route.js';
 import type { GateFor } from '../../agents/create-gate.js';
-import { mcpRoutes } from '../../agents/mcp-route.js';
 import type { Services } from '../../app/services.js';
 import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
 import { llmsText } from '../../discovery/llms.js';
 import { MCP_CARD_MEDIA_TYPE, mcpServerCard } from '../../discovery/mcp-card.js';
 import { SURFACES } from '../../discovery/surfaces.js';
+import { a2aRoutes } from './a2a.js';
+import { mcpRoutes } from './mcp.js';
 
 /**
  * The agent surfaces (spec 4.3): MCP, A2A, and the documents that describe them. MCP and A2A read

@@ -3,6 +3,7 @@ import { createFolder } from '../../app/create-folder.js';
 import type { Services } from '../../app/services.js';
 import { uploadStatus } from '../../app/upload-status.js';
 import { createResponseSchema, errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
+import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 
@@ -10,6 +11,7 @@ import { limitedBy } from '../rate-limits.js';
 export async function apiRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
   installJsonBodies(app, config.maxJsonBodyBytes);
+  installContractErrorHandling(app);
 
   app.post(
     '/v2/folders',

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../app/services.js';
-import { agentCardDocument, coreAgentCard } from '../discovery/agent-card.js';
-import { classify } from '../http/errors.js';
-import { addRetryAfter, limitedBy } from '../http/rate-limits.js';
-import { createA2aService, rpcError } from './a2a.js';
-import type { GateFor } from './create-gate.js';
+import { createA2aService, rpcError } from '../../agents/a2a.js';
+import type { GateFor } from '../../agents/create-gate.js';
+import type { Services } from '../../app/services.js';
+import type { ErrorCode } from '../../contract/errors.js';
+import { agentCardDocument, coreAgentCard } from '../../discovery/agent-card.js';
+import { installErrorHandler } from '../errors.js';
+import { limitedBy } from '../rate-limits.js';
 
 /**
  * A2A at /a2a (JSON-RPC, protocol 1.0 and 0.3) and its agent card. Its own encapsulated scope: the
@@ -32,30 +33,12 @@ export async function a2aRoutes(
     asText,
   );
 
-  app.setErrorHandler((error, request, reply) => {
-    const { status, message } = classify(error as Error);
-    if (status >= 500) request.log.error({ err: error }, 'a2a request failed');
-    const wrongType = message.startsWith('Content-Type');
-    // The REST API answers these with 400 (spec 7 lists no other status); a JSON-RPC endpoint is
-    // not bound by that and gives the precise status, as the MCP SDK does.
-    const tooLarge = (error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE';
-    const httpStatus = status >= 500 ? 500 : wrongType ? 415 : tooLarge ? 413 : status;
-    const code =
-      status >= 500
-        ? -32603
-        : wrongType
-          ? -32005
-          : status === 429
-            ? -32000
-            : message.includes('valid JSON')
-              ? -32700
-              : -32600;
-    if (!request.raw.complete) reply.header('connection', 'close');
-    addRetryAfter(error, reply);
-    return reply
-      .status(httpStatus)
-      .type('application/json; charset=utf-8')
-      .send(rpcError(null, code, message));
+  // The one error mapping (src/http/errors.ts), in JSON-RPC's error shape: the status is the
+  // precise one (413, 415, 429), as the MCP SDK answers, and `error.data.code` is the stable code.
+  installErrorHandler(app, {
+    failure: 'a2a request failed',
+    render: (error) =>
+      rpcError(null, RPC_CODES[error.code] ?? (error.status >= 500 ? -32603 : -32600), error.message, error.code),
   });
 
   app.get('/.well-known/agent-card.json', limitedBy('agents'), async (_request, reply) => {
@@ -74,12 +57,20 @@ export async function a2aRoutes(
       return reply
         .status(400)
         .type('application/json; charset=utf-8')
-        .send(rpcError(null, -32700, `body is not valid JSON${detail}`));
+        .send(rpcError(null, -32700, `body is not valid JSON${detail}`, 'invalid_json'));
     }
     const answer = await a2a.handle(body, request.headers, gateFor(request));
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);
   });
 }
+
+/** JSON-RPC error codes for the stable codes that have one of their own (A2A names -32005). */
+const RPC_CODES: Partial<Record<ErrorCode, number>> = {
+  invalid_json: -32700,
+  unsupported_media_type: -32005,
+  rate_limited: -32000,
+  internal_error: -32603,
+};
 
 /** JSON.parse that refuses `__proto__` keys, which could reach an object's prototype once merged. */
 function parseJson(text: string): unknown {

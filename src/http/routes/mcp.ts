@@ -1,12 +1,13 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../app/services.js';
-import { classify } from '../http/errors.js';
-import { addRetryAfter, limitedBy } from '../http/rate-limits.js';
-import { currentCreateGate, type GateFor } from './create-gate.js';
-import { buildMcpServer } from './mcp.js';
-import { checkHostAndOrigin, hostPolicy } from './origin-check.js';
+import { currentCreateGate, type GateFor } from '../../agents/create-gate.js';
+import { buildMcpServer } from '../../agents/mcp.js';
+import { checkHostAndOrigin, hostPolicy } from '../../agents/origin-check.js';
+import type { Services } from '../../app/services.js';
+import type { ErrorCode } from '../../contract/errors.js';
+import { installErrorHandler } from '../errors.js';
+import { limitedBy } from '../rate-limits.js';
 
 /**
  * MCP Streamable HTTP at /mcp on the official SDK: 2026-07-28 stateless, and 2025-era initialize
@@ -43,18 +44,19 @@ export async function mcpRoutes(
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
 
   // Refusals before the SDK (rate limit, wrong Host) still answer in JSON-RPC's error shape.
-  app.setErrorHandler((error, request, reply) => {
-    const { status, message } = classify(error as Error);
-    if (status >= 500) request.log.error({ err: error }, 'mcp request failed');
-    addRetryAfter(error, reply);
-    return sendRpcError(reply, status, -32000, message);
+  installErrorHandler(app, {
+    failure: 'mcp request failed',
+    render: (error) => rpcErrorBody(-32000, error.message, error.code),
   });
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     const refusal = checkHostAndOrigin(policy, request.host, request.headers.origin);
     if (refusal) {
       request.log.info({ reason: refusal }, 'mcp request refused');
-      return sendRpcError(reply, 403, -32000, refusal);
+      return reply
+        .status(403)
+        .type('application/json; charset=utf-8')
+        .send(rpcErrorBody(-32000, refusal, 'forbidden'));
     }
     reply.hijack();
     await currentCreateGate.run(gateFor(request), () => nodeHandler(request.raw, reply.raw));
@@ -66,9 +68,7 @@ export async function mcpRoutes(
   app.delete('/mcp', routeConfig, serve);
 }
 
-function sendRpcError(reply: FastifyReply, status: number, code: number, message: string) {
-  return reply
-    .status(status)
-    .type('application/json; charset=utf-8')
-    .send({ jsonrpc: '2.0', id: null, error: { code, message } });
+/** A refusal before the SDK, in JSON-RPC's error shape with the stable code in `error.data.code`. */
+function rpcErrorBody(rpcCode: number, message: string, code: ErrorCode) {
+  return { jsonrpc: '2.0', id: null, error: { code: rpcCode, message, data: { code } } };
 }

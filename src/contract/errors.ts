@@ -1,0 +1,117 @@
+/**
+ * The stable error codes of every surface (REST, site endpoints, chunk PUTs, MCP, A2A). Every
+ * refusal on the wire carries one of these as `code` next to its human-readable `error`; clients,
+ * the page and the agent surfaces branch on `code`, never on the text, which may be reworded.
+ *
+ * A code's name and meaning never change once published; new codes may be added. `status` is the
+ * HTTP status the code is answered with, with one exception: the two v2 contract operations answer
+ * only the statuses spec section 7 lists (400, 404, 429, 500), so there a code whose status the spec
+ * does not list (a wrong media type, an oversized body) is answered 400, still with its own code.
+ */
+export const ERROR_CODES = {
+  invalid_request: {
+    status: 400,
+    description: 'A body field, query or path parameter or header is missing or breaks a rule; `error` names which.',
+  },
+  invalid_json: {
+    status: 400,
+    description: 'The body is not valid JSON (or is empty where a body is required, or repeats a key).',
+  },
+  forbidden: {
+    status: 403,
+    description:
+      'The credential (token, signature) is missing, wrong or expired, or it does not allow this action, or the Origin or Host is not allowed.',
+  },
+  not_found: {
+    status: 404,
+    description:
+      'No such route, folder, file or chunk (a wrong uploadAuth also answers this, so as not to reveal the file).',
+  },
+  expired: {
+    status: 404,
+    description:
+      'The folder has expired and its files are deleted (answered as 404, like a folder that never existed).',
+  },
+  method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
+  conflict: {
+    status: 409,
+    description:
+      'The request conflicts with the current state (for example, a chunk of a file that is already complete).',
+  },
+  request_timeout: {
+    status: 408,
+    description: 'The request (or its body) did not arrive in time; nothing was stored.',
+  },
+  length_required: { status: 411, description: 'A chunk upload must state its Content-Length (no chunked encoding).' },
+  payload_too_large: { status: 413, description: 'The body is larger than this endpoint accepts.' },
+  uri_too_long: { status: 414, description: 'The request line or a path segment is longer than the server accepts.' },
+  unsupported_media_type: { status: 415, description: 'The body has a media type this endpoint does not accept.' },
+  headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
+  rate_limited: {
+    status: 429,
+    description: 'Too many requests from this client address; retry after the `Retry-After` header (seconds).',
+  },
+  internal_error: {
+    status: 500,
+    description: 'A fault of the service; the details are in its log, not in the answer.',
+  },
+  unavailable: { status: 503, description: 'The server is shutting down or a backend is unreachable; retry shortly.' },
+  insufficient_storage: {
+    status: 507,
+    description: 'The server has no room for this data (disk full or below its free-space floor); nothing was stored.',
+  },
+} as const satisfies Record<string, { readonly status: number; readonly description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/** The statuses the v2 contract operations may answer (spec section 7). */
+export const CONTRACT_ERROR_STATUSES: readonly number[] = [400, 404, 429, 500];
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
+}
+
+/** The code a bare HTTP status stands for, when nothing more precise is known. */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'invalid_request';
+    case 401:
+    case 403:
+      return 'forbidden';
+    case 404:
+      return 'not_found';
+    case 405:
+      return 'method_not_allowed';
+    case 409:
+      return 'conflict';
+    case 408:
+      return 'request_timeout';
+    case 411:
+      return 'length_required';
+    case 413:
+      return 'payload_too_large';
+    case 414:
+      return 'uri_too_long';
+    case 415:
+      return 'unsupported_media_type';
+    case 431:
+      return 'headers_too_large';
+    case 429:
+      return 'rate_limited';
+    case 503:
+      return 'unavailable';
+    case 507:
+      return 'insufficient_storage';
+    default:
+      return status >= 500 ? 'internal_error' : 'invalid_request';
+  }
+}
+
+/** The wire shape of every REST error body: `{error, code}` (the spec's ErrorResponse plus `code`). */
+export interface ErrorBody {
+  readonly error: string;
+  readonly code: ErrorCode;
+}
