@@ -2,6 +2,7 @@ import { type CallToolResult, McpServer, type ToolAnnotations } from '@modelcont
 import * as z from 'zod';
 import type { Services } from '../app/services.js';
 import type { ErrorBody, ErrorCode } from '../contract/errors.js';
+import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_CAPABILITIES, type McpToolDefinition } from '../discovery/mcp-card.js';
 import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
 import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { currentCreateGate } from './create-gate.js';
@@ -20,9 +21,6 @@ import {
  * The MCP server: two tools over the empty-folder flow (spec 4.3). A fresh instance is built per
  * HTTP request by the SDK's stateless handler (src/http/routes/mcp.ts); it holds no state.
  */
-
-/** Protocol revisions served at /mcp (spec 9): 2026-07-28 natively, 2025-06-18 through initialize. */
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-06-18'] as const;
 
 // Strict: an unknown argument (say `files`, which this flow does not take) is refused, not ignored.
 const createInput = z.strictObject({
@@ -83,7 +81,7 @@ const CREATE_DESCRIPTION =
 const GUIDE_DESCRIPTION = 'Explain how to use the folders created by create_share_folder and which mode to choose.';
 
 /** Tool metadata as listed by tools/list, for the MCP server card (src/discovery/mcp-card.ts). */
-export function toolDefinitions() {
+export function toolDefinitions(): McpToolDefinition[] {
   return [
     {
       name: 'create_share_folder',
@@ -108,7 +106,12 @@ export const MCP_INSTRUCTIONS = `${SERVICE_NAME} gives people a folder to upload
 export function buildMcpServer(services: Services, onInternalError: (error: unknown) => void): McpServer {
   const server = new McpServer(
     { name: SERVICE_NAME, title: 'webfolder', version: OPENAPI_VERSION },
-    { instructions: MCP_INSTRUCTIONS },
+    {
+      instructions: MCP_INSTRUCTIONS,
+      // From the card's data, so that initialize and the server card say the same.
+      capabilities: MCP_SERVER_CAPABILITIES,
+      supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+    },
   );
 
   server.registerTool(

@@ -15,6 +15,8 @@ export interface Config {
   readonly webUrl: string;
   /** Public address of the documentation site, without a trailing slash. */
   readonly docsUrl: string;
+  /** Published contact address (ai-plugin.json, OpenAPI info.contact). */
+  readonly contactEmail: string;
   readonly dataDir: string;
   readonly chunkSizeMiB: number;
   readonly freeDownloadHours: number;
@@ -91,6 +93,7 @@ export const KNOWN_VARIABLES = [
   'BASE_URL',
   'WEB_URL',
   'DOCS_URL',
+  'CONTACT_EMAIL',
   'DATA_DIR',
   'CHUNK_SIZE_MIB',
   'FREE_DOWNLOAD_HOURS',
@@ -152,6 +155,14 @@ function optionalUrl(src: Source, name: string, protocols: readonly string[]): s
   return src[name]?.trim() ? url(src, name, '', protocols) : null;
 }
 
+/** CONTACT_EMAIL, by default RFC 2142's mailbox for a web service at BASE_URL's host. */
+function contactEmail(src: Source, baseUrl: string): string {
+  const value = src.CONTACT_EMAIL?.trim();
+  if (!value) return `webmaster@${new URL(baseUrl).hostname}`;
+  if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ConfigError('CONTACT_EMAIL', 'must be an e-mail address');
+  return value;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
   const src: Source = { ...env, ...flagsToEnv(argv) };
   const port = int(src, 'PORT', 8080, 0, 65535);
@@ -166,6 +177,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     baseUrl,
     webUrl: url(src, 'WEB_URL', baseUrl),
     docsUrl: url(src, 'DOCS_URL', `${baseUrl}/docs`),
+    contactEmail: contactEmail(src, baseUrl),
     dataDir: resolve(src.DATA_DIR?.trim() || './data'),
     chunkSizeMiB,
     freeDownloadHours: int(src, 'FREE_DOWNLOAD_HOURS', 72, 1, 24 * 365),

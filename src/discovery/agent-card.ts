@@ -1,22 +1,27 @@
-import type { AgentCard } from '@a2a-js/sdk';
 import type { Config } from '../config/config.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { OPENAPI_VERSION, SERVICE_NAME, surfaceUrl } from './surfaces.js';
 
 /**
- * The A2A agent card (spec 4.3) at /.well-known/agent-card.json. One document serves both protocol
- * versions: 1.0 clients read `supportedInterfaces` (the 1.0 entry first, so it is preferred), 0.3
- * clients read the top-level `url`, `preferredTransport` and `protocolVersion`. The 1.0 client only
- * treats a card as 0.3 when `supportedInterfaces` is missing or empty, so the extra fields are safe.
+ * The A2A agent cards (spec 4.3) at /.well-known/agent-card.json, one per protocol version, each
+ * with only the fields its version defines: strict parsers of either schema reject the other's
+ * fields. Plain data: this module imports no SDK (src/agents/a2a-card.ts turns the 1.0 card into
+ * the SDK's typed object).
+ *
+ * Which card is served follows A2A's version rule for every request: the `A2A-Version` header (or,
+ * for tools that cannot set headers, an `A2A-Version` query parameter); none means 0.3.
  */
 export const A2A_SKILL_ID = 'create-empty-webfolder';
+/** Major.minor, as A2A 1.0 writes versions; the 1.0 card lists both interfaces, 1.0 first (preferred). */
 export const A2A_VERSIONS = ['1.0', '0.3'] as const;
+export type A2aCardVersion = (typeof A2A_VERSIONS)[number];
+export const A2A_VERSION_HEADER = 'A2A-Version';
 
 const DESCRIPTION =
   'Creates end-to-end-encrypted share folders: send a message (for example "create a share folder called Holiday photos") ' +
   'and get back a link that a person opens in a browser to upload files into.';
 
-const SKILL = {
+export const A2A_SKILL = {
   id: A2A_SKILL_ID,
   name: 'Create an empty webfolder',
   description:
@@ -36,8 +41,10 @@ const SKILL = {
   outputModes: ['text/plain', 'application/json'],
 };
 
-/** The card as served (JSON): 1.0 fields plus the 0.3 top-level fields. */
-export function agentCardDocument(config: Config) {
+const MODES = ['text/plain', 'application/json'];
+
+/** The card of A2A 1.0 (AgentCard of the 1.0 schema): interfaces carry the URL and the versions. */
+export function agentCardV1(config: Config) {
   const url = surfaceUrl(config.baseUrl, 'a2a');
   return {
     name: SERVICE_NAME,
@@ -47,32 +54,37 @@ export function agentCardDocument(config: Config) {
     provider: { organization: SERVICE_NAME, url: config.webUrl },
     documentationUrl: config.docsUrl,
     capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
-    defaultInputModes: ['text/plain', 'application/json'],
-    defaultOutputModes: ['text/plain', 'application/json'],
-    skills: [SKILL],
-    // A2A 0.3 fields.
-    protocolVersion: '0.3.0',
-    url,
-    preferredTransport: 'JSONRPC',
+    defaultInputModes: MODES,
+    defaultOutputModes: MODES,
+    skills: [A2A_SKILL],
   };
 }
 
-/** The same card as the SDK's typed 1.0 object, for DefaultRequestHandler (version checks). */
-export function coreAgentCard(config: Config): AgentCard {
-  const doc = agentCardDocument(config);
+/** The card of A2A 0.3 (AgentCard of the 0.3 schema): one URL, its transport and the protocol version. */
+export function agentCardV03(config: Config) {
   return {
-    name: doc.name,
-    description: doc.description,
-    version: doc.version,
-    supportedInterfaces: doc.supportedInterfaces.map((i) => ({ ...i, tenant: '' })),
-    provider: doc.provider,
-    documentationUrl: doc.documentationUrl,
-    capabilities: { ...doc.capabilities, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: doc.defaultInputModes,
-    defaultOutputModes: doc.defaultOutputModes,
-    skills: [{ ...SKILL, securityRequirements: [] }],
-    signatures: [],
+    protocolVersion: '0.3.0',
+    name: SERVICE_NAME,
+    description: DESCRIPTION,
+    url: surfaceUrl(config.baseUrl, 'a2a'),
+    preferredTransport: 'JSONRPC',
+    provider: { organization: SERVICE_NAME, url: config.webUrl },
+    version: OPENAPI_VERSION,
+    documentationUrl: config.docsUrl,
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: MODES,
+    defaultOutputModes: MODES,
+    skills: [A2A_SKILL],
+    supportsAuthenticatedExtendedCard: false,
   };
+}
+
+/**
+ * The card version for a requested `A2A-Version` value: none, or 0.3 in any spelling ("0.3",
+ * "0.3.0"), is 0.3; any other value gets the 1.0 card, whose interfaces list what is served.
+ */
+export function cardVersionFor(requested: string | undefined): A2aCardVersion {
+  const value = requested?.trim();
+  if (!value || /^0\.3(\.\d+)?$/.test(value)) return '0.3';
+  return '1.0';
 }

@@ -1,5 +1,7 @@
 import type { Config } from '../config/config.js';
 import { MAX_FILES_PER_REQUEST, MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { A2A_VERSION_HEADER } from './agent-card.js';
+import { MCP_PROTOCOL_VERSIONS } from './mcp-card.js';
 import { CHUNK_UPLOAD_RULE } from './openapi.js';
 import { OPERATIONS, SERVICE_NAME, SURFACES, type SurfaceKey } from './surfaces.js';
 
@@ -11,9 +13,9 @@ import { OPERATIONS, SERVICE_NAME, SURFACES, type SurfaceKey } from './surfaces.
 const SURFACE_NOTES: Record<SurfaceKey, string> = {
   openapi: 'the v2 HTTP API (create a folder, check direct-upload status)',
   llms: 'this guide',
-  mcp: 'MCP Streamable HTTP (protocol 2026-07-28, and 2025-06-18 via initialize); tools create_share_folder and get_usage_guide',
+  mcp: `MCP Streamable HTTP (protocol ${MCP_PROTOCOL_VERSIONS[0]}, and ${MCP_PROTOCOL_VERSIONS.slice(1).join(', ')} via initialize); tools create_share_folder and get_usage_guide`,
   mcpCard: 'MCP server card',
-  agentCard: 'A2A agent card (protocol 1.0 and 0.3); skill create-empty-webfolder',
+  agentCard: `A2A agent card (protocol 1.0 with the ${A2A_VERSION_HEADER}: 1.0 header, else 0.3); skill create-empty-webfolder`,
   a2a: 'A2A JSON-RPC endpoint (SendMessage for 1.0, message/send for 0.3)',
   aiPlugin: 'AI plugin manifest pointing at the OpenAPI document',
   createRequestSchema: 'JSON Schema of the POST /v2/folders body',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { MCP_PROTOCOL_VERSIONS } from '../../src/discovery/mcp-card.js';
 import { CHUNK_UPLOAD_RULE } from '../../src/discovery/openapi.js';
 import { SURFACES, type SurfaceKey } from '../../src/discovery/surfaces.js';
 import { type RunningServer, startServer } from '../support/server.js';
@@ -103,6 +104,8 @@ describe('ai-plugin.json', () => {
     assert.ok((m.name_for_model as string).length <= 50);
     assert.ok((m.description_for_human as string).length <= 120);
     assert.equal(m.auth.type, 'none');
+    assert.equal(m.contact_email, server.server.services.config.contactEmail);
+    assert.match(m.contact_email as string, /^[^\s@]+@[^\s@]+$/, 'a contact address, not empty');
     assert.equal(m.api.type, 'openapi');
     const logo = await get(m.logo_url as string);
     assert.equal(logo.status, 200);
@@ -141,42 +144,143 @@ describe('MCP server card', () => {
     assert.ok(card.description.length <= 100);
     assert.equal(card.remotes[0]!.type, 'streamable-http');
     assert.equal(card.remotes[0]!.url, `${server.baseUrl}/mcp`);
-    assert.deepEqual(card.remotes[0]!.supportedProtocolVersions, ['2026-07-28', '2025-06-18']);
+    assert.deepEqual(card.remotes[0]!.supportedProtocolVersions, [...MCP_PROTOCOL_VERSIONS]);
     assert.deepEqual(card.tools.map((t) => t.name).sort(), ['create_share_folder', 'get_usage_guide']);
     assert.equal(await resolves(card.remotes[0]!.url), 200);
   });
 });
 
-describe('A2A agent card', () => {
-  test('carries the 1.0 and the 0.3 fields, the skill, docs and provider', async () => {
-    const res = await get('/.well-known/agent-card.json');
-    assert.equal(res.status, 200);
-    const card = (await res.json()) as {
-      name: string;
-      supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
-      url: string;
-      preferredTransport: string;
-      protocolVersion: string;
-      documentationUrl: string;
-      provider: { organization: string; url: string };
-      skills: { id: string; examples: string[] }[];
+/** A raw 2025-era initialize: the JSON-RPC result (the SDK answers it as one SSE message). */
+async function initialize(protocolVersion: string) {
+  const res = await fetch(`${server.baseUrl}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'card', version: '1' } },
+    }),
+  });
+  assert.equal(res.status, 200);
+  const text = await res.text();
+  const data = text.includes('data: ') ? text.slice(text.indexOf('data: ') + 6).split('\n')[0]! : text;
+  return (JSON.parse(data) as { result: { protocolVersion: string; capabilities: Record<string, unknown> } }).result;
+}
+
+describe('MCP server card and initialize say the same', () => {
+  test('capabilities, and every listed protocol revision is the one initialize agrees to', async () => {
+    const card = (await (await get('/mcp/server-card')).json()) as {
       capabilities: Record<string, unknown>;
-      defaultInputModes: string[];
-      defaultOutputModes: string[];
+      remotes: { supportedProtocolVersions: string[] }[];
     };
+    assert.deepEqual(card.capabilities, { tools: { listChanged: false } });
+    const listed = card.remotes[0]!.supportedProtocolVersions;
+    assert.equal(listed[0], '2026-07-28', 'the native revision first');
+    for (const version of listed.slice(1)) {
+      const result = await initialize(version);
+      assert.equal(result.protocolVersion, version, `initialize with ${version}`);
+      assert.deepEqual(result.capabilities, card.capabilities, `capabilities under ${version}`);
+    }
+    // A revision the card does not list is answered with the newest 2025-era one it does.
+    assert.equal((await initialize('2024-10-07')).protocolVersion, listed[1]);
+    assert.equal((await initialize('1999-01-01')).protocolVersion, listed[1]);
+  });
+
+  test('2026-07-28: server/discover lists the same revision and capabilities', async () => {
+    const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+    const client = new Client({ name: 'card', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`)));
+    try {
+      const card = (await (await get('/mcp/server-card')).json()) as {
+        capabilities: Record<string, unknown>;
+        tools: { name: string; description: string; inputSchema: unknown }[];
+      };
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+      assert.deepEqual(client.getServerCapabilities()?.tools, card.capabilities.tools);
+      const listed = (await client.listTools()).tools;
+      assert.deepEqual(
+        listed.map((t) => [t.name, t.description, t.inputSchema]),
+        card.tools.map((t) => [t.name, t.description, t.inputSchema]),
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('A2A agent card', () => {
+  type Card = Record<string, unknown> & {
+    name: string;
+    supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+    url: string;
+    preferredTransport: string;
+    protocolVersion: string;
+    documentationUrl: string;
+    provider: { organization: string; url: string };
+    skills: { id: string; examples: string[] }[];
+    capabilities: Record<string, unknown>;
+  };
+  const card = async (headers: Record<string, string> = {}, query = '') => {
+    const res = await get(`/.well-known/agent-card.json${query}`, headers);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('vary') ?? '', /A2A-Version/i, 'caches keep the versions apart');
+    return (await res.json()) as Card;
+  };
+
+  test('A2A-Version 1.0 gets the 1.0 card: interfaces, the skill, docs and provider, and no 0.3 field', async () => {
+    const v1 = await card({ 'A2A-Version': '1.0' });
     assert.deepEqual(
-      card.supportedInterfaces.map((i) => i.protocolVersion),
+      v1.supportedInterfaces.map((i) => i.protocolVersion),
       ['1.0', '0.3'],
     );
-    for (const i of card.supportedInterfaces) assert.equal(i.url, `${server.baseUrl}/a2a`);
-    assert.equal(card.url, `${server.baseUrl}/a2a`);
-    assert.equal(card.preferredTransport, 'JSONRPC');
-    assert.match(card.protocolVersion, /^0\.3/);
-    assert.equal(card.documentationUrl, server.server.services.config.docsUrl);
-    assert.ok(card.provider.organization && card.provider.url);
-    assert.equal(card.skills[0]!.id, 'create-empty-webfolder');
-    assert.ok(card.skills[0]!.examples.length >= 2);
-    assert.equal(await resolves(card.url), 200);
+    for (const i of v1.supportedInterfaces) {
+      assert.equal(i.url, `${server.baseUrl}/a2a`);
+      assert.equal(i.protocolBinding, 'JSONRPC');
+      assert.match(i.protocolVersion, /^\d+\.\d+$/, 'major.minor, no patch');
+    }
+    for (const field of ['url', 'preferredTransport', 'protocolVersion', 'supportsAuthenticatedExtendedCard'])
+      assert.ok(!Object.hasOwn(v1, field), `no 0.3 field ${field}`);
+    assert.deepEqual(Object.keys(v1).sort(), [
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'description',
+      'documentationUrl',
+      'name',
+      'provider',
+      'skills',
+      'supportedInterfaces',
+      'version',
+    ]);
+    assert.equal(v1.documentationUrl, server.server.services.config.docsUrl);
+    assert.ok(v1.provider.organization && v1.provider.url);
+    assert.equal(v1.skills[0]!.id, 'create-empty-webfolder');
+    assert.ok(v1.skills[0]!.examples.length >= 2);
+    assert.equal(await resolves(v1.supportedInterfaces[0]!.url), 200);
+    assert.deepEqual(await card({}, '?A2A-Version=1.0'), v1, 'the query parameter selects it too');
+  });
+
+  test('no A2A-Version (A2A: that means 0.3), or 0.3, gets the 0.3 card, with no 1.0 field', async () => {
+    const v03 = await card();
+    assert.deepEqual(await card({ 'A2A-Version': '0.3' }), v03);
+    assert.equal(v03.url, `${server.baseUrl}/a2a`);
+    assert.equal(v03.preferredTransport, 'JSONRPC');
+    assert.equal(v03.protocolVersion, '0.3.0');
+    assert.ok(!Object.hasOwn(v03, 'supportedInterfaces'));
+    assert.ok(!('extendedAgentCard' in v03.capabilities));
+    assert.equal(v03.documentationUrl, server.server.services.config.docsUrl);
+    assert.equal(v03.skills[0]!.id, 'create-empty-webfolder');
+    assert.equal(await resolves(v03.url), 200);
+  });
+
+  test('GET /a2a is 405 with Allow: POST', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await fetch(`${server.baseUrl}/a2a`, { method });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST');
+      assert.match(((await res.json()) as { error: { message: string } }).error.message, /POST/);
+    }
   });
 });
 

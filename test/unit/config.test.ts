@@ -8,6 +8,8 @@ test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   assert.equal(c.webUrl, 'http://127.0.0.2:9000');
   assert.equal(c.docsUrl, 'http://127.0.0.2:9000/docs');
   assert.equal(c.dataDir, '/tmp/x');
+  assert.equal(c.contactEmail, 'webmaster@127.0.0.2', "RFC 2142's web mailbox at the API's host");
+  assert.equal(loadConfig({ CONTACT_EMAIL: ' ops@example.com ' }).contactEmail, 'ops@example.com');
   assert.equal(
     loadConfig({ HOST: '0.0.0.0' }).baseUrl,
     'http://localhost:8080',
@@ -35,6 +37,7 @@ test('invalid configuration names the variable', () => {
     [{ BASE_URL: 'not a url' }, [], /^BASE_URL: must be an absolute URL/],
     [{ WEB_URL: 'ftp://x' }, [], /^WEB_URL: must use http: or https:/],
     [{ DOCS_URL: 'https://x/#a' }, [], /^DOCS_URL: must not have a query or fragment/],
+    [{ CONTACT_EMAIL: 'nobody' }, [], /^CONTACT_EMAIL: must be an e-mail address/],
     [{ CHUNK_SIZE_MIB: '4' }, [], /^CHUNK_SIZE_MIB: must be between 5/],
     [{ CHUNK_SIZE_MIB: '5.5' }, [], /^CHUNK_SIZE_MIB: must be a whole number/],
     [{ TRUST_PROXY: 'maybe' }, [], /^TRUST_PROXY: must be true or false/],

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createA2aService, rpcError } from '../../agents/a2a.js';
+import { coreAgentCard } from '../../agents/a2a-card.js';
 import type { GateFor } from '../../agents/create-gate.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
-import { agentCardDocument, coreAgentCard } from '../../discovery/agent-card.js';
+import { A2A_VERSION_HEADER, agentCardV03, agentCardV1, cardVersionFor } from '../../discovery/agent-card.js';
 import { installErrorHandler } from '../errors.js';
 import { limitedBy } from '../rate-limits.js';
 
@@ -18,7 +19,7 @@ export async function a2aRoutes(
   { services, gateFor }: { services: Services; gateFor: GateFor },
 ): Promise<void> {
   const { config } = services;
-  const card = JSON.stringify(agentCardDocument(config));
+  const cards = { '1.0': JSON.stringify(agentCardV1(config)), '0.3': JSON.stringify(agentCardV03(config)) };
   const a2a = createA2aService(services, coreAgentCard(config), (error) =>
     app.log.error({ err: error }, 'a2a request failed'),
   );
@@ -41,9 +42,29 @@ export async function a2aRoutes(
       rpcError(null, RPC_CODES[error.code] ?? (error.status >= 500 ? -32603 : -32600), error.message, error.code),
   });
 
-  app.get('/.well-known/agent-card.json', limitedBy('agents'), async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return reply.type('application/json; charset=utf-8').send(card);
+  // Each protocol version gets the card it defines, chosen as A2A chooses versions (header, else 0.3).
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/.well-known/agent-card.json',
+    limitedBy('agents'),
+    async (request, reply) => {
+      const header = request.headers[A2A_VERSION_HEADER.toLowerCase()];
+      const query = request.query[A2A_VERSION_HEADER];
+      const requested = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
+      reply.header('cache-control', 'public, max-age=300').header('vary', A2A_VERSION_HEADER);
+      return reply.type('application/json; charset=utf-8').send(cards[cardVersionFor(requested)]);
+    },
+  );
+
+  // The endpoint takes JSON-RPC by POST only; other methods are told so instead of "no route".
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: '/a2a',
+    handler: async (_request, reply) =>
+      reply
+        .status(405)
+        .header('allow', 'POST')
+        .type('application/json; charset=utf-8')
+        .send(rpcError(null, -32600, 'method not allowed: send A2A JSON-RPC requests with POST', 'method_not_allowed')),
   });
 
   app.post('/a2a', limitedBy('agents'), async (request, reply) => {

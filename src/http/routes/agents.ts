@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { GateFor } from '../../agents/create-gate.js';
+import { toolDefinitions } from '../../agents/mcp.js';
 import type { Services } from '../../app/services.js';
 import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
 import { llmsText } from '../../discovery/llms.js';
@@ -31,7 +32,7 @@ export async function agentRoutes(app: FastifyInstance, { services }: { services
   app.get(AI_PLUGIN_LOGO_PATH, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(AI_PLUGIN_LOGO_SVG),
   );
-  const card = JSON.stringify(mcpServerCard(config));
+  const card = JSON.stringify(mcpServerCard(config, toolDefinitions()));
   for (const path of SURFACES.mcpCard.paths) {
     // The well-known path is read by generic JSON tools; the SEP-2127 path gets its own media type.
     const type = path.startsWith('/.well-known/')
