@@ -234,7 +234,9 @@ describe('file.kiwi v1 clients', () => {
     );
     assert.equal(wrong.status, 404);
     assert.equal(unknown.status, 404);
-    assert.deepEqual(await wrong.json(), await unknown.json());
+    const wrongBody = await wrong.json();
+    assert.deepEqual(wrongBody, await unknown.json());
+    assert.equal((wrongBody as { code: string }).code, 'not_found');
 
     const cases: [string, string][] = [
       [`/v1/upload/check/${fid}`, 'webfolderId is required'],
@@ -249,7 +251,7 @@ describe('file.kiwi v1 clients', () => {
     for (const [path, error] of cases) {
       const res = await fetch(`${server.baseUrl}${path}`);
       assert.equal(res.status, 400, path);
-      assert.equal(((await res.json()) as { error: string }).error, error, path);
+      assert.deepEqual(await res.json(), { error, code: 'invalid_request' }, path);
     }
   });
 
@@ -276,7 +278,7 @@ describe('file.kiwi v1 clients', () => {
         body: JSON.stringify(body),
       });
       assert.equal(res.status, 400, JSON.stringify(body));
-      assert.equal(((await res.json()) as { error: string }).error, error);
+      assert.deepEqual(await res.json(), { error, code: 'invalid_request' });
     }
     const empty = await fetch(`${server.baseUrl}/v1/delivery-webfolder`, { method: 'POST' });
     assert.equal(empty.status, 400);

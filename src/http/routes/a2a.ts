@@ -4,7 +4,7 @@ import { coreAgentCard } from '../../agents/a2a-card.js';
 import type { GateFor } from '../../agents/create-gate.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
-import { A2A_VERSION_HEADER, agentCardV03, agentCardV1, cardVersionFor } from '../../discovery/agent-card.js';
+import { A2A_VERSION_HEADER, agentCardV1, agentCardV03, cardVersionFor } from '../../discovery/agent-card.js';
 import { installErrorHandler } from '../errors.js';
 import { limitedBy } from '../rate-limits.js';
 

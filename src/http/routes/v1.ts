@@ -3,6 +3,7 @@ import type { Services } from '../../app/services.js';
 import { createV1Webfolder, v1UploadCheck } from '../../app/v1.js';
 import { errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
 import { v1CreateResponseSchema } from '../../contract/v1.js';
+import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 
@@ -12,6 +13,8 @@ import { limitedBy } from '../rate-limits.js';
  */
 export async function v1Routes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   installJsonBodies(app, services.config.maxJsonBodyBytes);
+  // The statuses of the operations they translate onto (spec 7), as the v2 scope answers them.
+  installContractErrorHandling(app);
   const errors = { '4xx': errorResponseSchema, '5xx': errorResponseSchema };
 
   app.post(
