@@ -1,14 +1,42 @@
 import type { FastifyServerOptions } from 'fastify';
 
 /**
- * Logger options. Query strings can carry secrets (`uploadAuth`, chunk signatures and credentials),
- * so every logged URL has their values replaced. The folder secret lives in the URL fragment, which
- * browsers never send, and no response body is ever logged.
+ * Logger options. Query strings can carry secrets (`uploadAuth`, v1's `apiAuth`, chunk signatures
+ * and credentials), and the server decodes parameter names before it reads them, so a list of
+ * secret names could be bypassed by spelling one differently (`upload%41uth`). Every query value is
+ * therefore replaced by default; only the values of the parameters named below, which carry nothing
+ * secret and help reading a log, are kept, compared after decoding. The folder secret lives in the
+ * URL fragment, which browsers never send, and no response body is ever logged.
  */
-const SECRET_PARAMS = /([?&](?:uploadAuth|X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|token|owner)=)[^&#]*/gi;
+const HARMLESS_PARAMS = new Set(['x-amz-algorithm', 'x-amz-date', 'x-amz-expires', 'x-amz-signedheaders', 'x-id']);
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return '';
+  }
+}
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]').replace(/#.*$/, '#[redacted]');
+  const hash = url.indexOf('#');
+  const withoutFragment = hash === -1 ? url : url.slice(0, hash);
+  const fragment = hash === -1 ? '' : '#[redacted]';
+  const q = withoutFragment.indexOf('?');
+  if (q === -1) return withoutFragment + fragment;
+  const query = withoutFragment
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      if (pair === '') return pair;
+      const eq = pair.indexOf('=');
+      // A bare word could be a token given without a name.
+      if (eq === -1) return '[redacted]';
+      const name = pair.slice(0, eq);
+      return HARMLESS_PARAMS.has(decodedName(name)) ? pair : `${name}=[redacted]`;
+    })
+    .join('&');
+  return `${withoutFragment.slice(0, q)}?${query}${fragment}`;
 }
 
 export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
