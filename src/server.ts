@@ -14,6 +14,7 @@ import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -57,6 +58,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
   installErrorHandling(app);
+  installSecurityHeaders(app);
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);

@@ -9,6 +9,7 @@ import {
   type ErrorCode,
 } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
+import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
 
 /**
  * One mapping from every failure to a stable code and a message (src/contract/errors.ts), used by
@@ -138,7 +139,11 @@ export function installContractErrorHandling(app: FastifyInstance): void {
  */
 export function errorServerOptions(): Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'> {
   return {
-    frameworkErrors: (error, request, reply) => sendError(request, reply, error),
+    frameworkErrors: (error, request, reply) => {
+      // No route (and so no onRequest hook) runs for these: the policy is applied here.
+      applySecurityHeaders(request, reply);
+      return sendError(request, reply, error);
+    },
     clientErrorHandler: clientError,
   };
 }
@@ -160,9 +165,12 @@ function clientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket
   this.log.debug({ err: { code: error.code }, status: answer.status }, 'malformed request refused');
   if (socket.writable) {
     const body = JSON.stringify({ error: answer.message, code: answer.code });
+    const policy = Object.entries(COMMON_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(
       `HTTP/1.1 ${answer.status} ${REASONS[answer.status] ?? 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${policy}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

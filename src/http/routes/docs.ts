@@ -142,8 +142,6 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     reply
       .status(status)
       .header('content-security-policy', csp)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
       .send(body);
@@ -152,7 +150,6 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     const { body, gzipped } = await asset.load();
     reply
       .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
       .header('vary', 'accept-encoding')
       .type(asset.type);
     if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
@@ -182,17 +179,12 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     const md = /^(.+)\.md$/.exec(rest);
     const source = md ? site.pages.get(md[1]!) : undefined;
     if (source?.markdown) {
-      return reply
-        .header('cache-control', 'no-cache')
-        .header('x-content-type-options', 'nosniff')
-        .type('text/markdown; charset=utf-8')
-        .send(source.markdown);
+      return reply.header('cache-control', 'no-cache').type('text/markdown; charset=utf-8').send(source.markdown);
     }
     const file = site.files.get(rest);
     if (file) {
       return reply
         .header('cache-control', 'no-cache')
-        .header('x-content-type-options', 'nosniff')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
         .type(file.type)
         .send(file.body);

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../app/errors.js';
@@ -110,14 +109,11 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   const prefix = sitePath(config);
   const api = siteApiPath(config);
   installJsonBodies(app, config.maxJsonBodyBytes);
-  await app.register(helmet, {
-    global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: siteCspDirectives(config) },
-    crossOriginEmbedderPolicy: false,
-    // The page reads chunks from object storage; the default same-origin policy would not matter
-    // here, but cross-origin resource loads stay allowed for the API's own CORS clients.
-    crossOriginResourcePolicy: { policy: 'same-site' },
-    referrerPolicy: { policy: 'no-referrer' },
+  // The common headers come from src/http/security-headers.ts; the site adds its own CSP (on its
+  // JSON answers too) and keeps its resources to its own site.
+  const csp = siteCspHeader(config);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', csp).header('cross-origin-resource-policy', 'same-site');
   });
   const limited = limitedBy('site');
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
