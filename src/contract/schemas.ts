@@ -38,7 +38,7 @@ export const encryptionSchema = {
       type: 'string',
       minLength: 1,
       description:
-        'Encrypted share key: the folder secret encrypted under itself (a key check). Required when files[] is non-empty.',
+        'Encrypted share key: the folder secret encrypted under itself (a key check), an RFC 8188 message in standard base64 with padding. Required when files[] is non-empty.',
     },
   },
 } as const;

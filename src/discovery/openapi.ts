@@ -6,6 +6,7 @@ import {
   createResponseEmptySchema,
   errorResponseSchema,
   fileEntrySchema,
+  modeSchema,
   registeredFileSchema,
   uploadStatusResponseSchema,
   uploadUrlsSchema,
@@ -19,7 +20,8 @@ import { OPENAPI_VERSION, surfaceUrl } from './surfaces.js';
  * Schema), so it cannot disagree with what the server validates and serialises.
  */
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponses = (statuses: readonly number[]) =>
+/** Error responses of an operation; `examples` gives its own `error` text where the shared one does not fit. */
+const errorResponses = (statuses: readonly number[], examples: Readonly<Record<number, string>> = {}) =>
   Object.fromEntries(
     statuses.map((s) => [
       String(s),
@@ -28,12 +30,58 @@ const errorResponses = (statuses: readonly number[]) =>
         content: {
           'application/json': {
             schema: ref('ErrorResponse'),
-            example: { error: ERROR_EXAMPLES[s], code: codeForStatus(s) },
+            example: { error: examples[s] ?? ERROR_EXAMPLES[s], code: codeForStatus(s) },
           },
         },
       },
     ]),
   );
+
+/** The one tag: every operation is about share folders (linters and generated clients group by tag). */
+const FOLDERS_TAG = 'folders';
+
+/**
+ * The direct-upload example of a 25 MiB file (3 chunks of 10 MiB), as the local backend answers it;
+ * encrypted names and `ske` are standard base64 (docs/encryption.md).
+ */
+const directExample = (config: Config) => {
+  const folderId = 'uRAZ9i40fdhSez8R';
+  const fileId = '5ieh4p21POVlHPRB';
+  const name = '<encrypted name: an RFC 8188 message, standard base64>';
+  return {
+    request: {
+      mode: 'send',
+      encryption: { ske: '<the folder secret encrypted under itself: an RFC 8188 message, standard base64>' },
+      files: [{ filename: name, filesize: 26214400, mimetype: 'application/pdf' }],
+    },
+    response: {
+      folderId,
+      folderUrl: `${config.webUrl}/f/${folderId}`,
+      mode: 'send',
+      uploadAuth: '6PpgzyHLDqYTiiubW4pJbPJp45_Og4xIWnGkZGBYAlo',
+      files: [
+        {
+          filename: name,
+          fileId,
+          chunkSize: 10485760,
+          chunks: 3,
+          freeDownloadHours: config.freeDownloadHours,
+          uploadUrls: {
+            head: `${config.baseUrl}/v2/uploads/`,
+            path: `${folderId}/${fileId}`,
+            tail: 'X-Amz-Algorithm=WEBFOLDER-HMAC-SHA256&X-Amz-Credential=f73250f50a7a%2F20261121%2Fwebfolder&X-Amz-Date=20261121T201645Z&X-Amz-Expires=259199',
+            signatures: [
+              'f362be51f99dd82db3a9d470acd2259a55d673b30b8bbdabac57d20d829bde1f',
+              '70face9af5165000887f4b2895bc9bf09504b321c6b568eafef8fe971be77848',
+              '335715ec98529f32b9aafb16cae0a2cbc3189d69be6053f387838b56120409ff',
+            ],
+            headers: { 'Content-Type': 'application/octet-stream' },
+          },
+        },
+      ],
+    },
+  };
+};
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is malformed; `error` names the field or rule at fault.',
@@ -58,6 +106,7 @@ Chunks may be sent in any order and in parallel; a file is complete once every c
 upload-status reports. There is no separate completion call.`;
 
 export function openApiDocument(config: Config) {
+  const direct = directExample(config);
   return {
     openapi: '3.1.0',
     info: {
@@ -79,14 +128,24 @@ ${CHUNK_UPLOAD_RULE}
 
 Files have at most ${MAX_CHUNKS_PER_FILE} chunks; chunkSize is a whole number of MiB (10 MiB by default,
 larger only for very large files). Encryption format: ${config.docsUrl}/encryption.`,
+      contact: { name: 'webfolder operator', email: config.contactEmail, url: config.docsUrl },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     externalDocs: { url: config.docsUrl, description: 'webfolder documentation' },
     servers: [{ url: config.baseUrl }],
+    // No operation takes credentials: the uploadAuth token is a query parameter of one operation.
+    security: [],
+    tags: [
+      {
+        name: FOLDERS_TAG,
+        description: 'Create share folders (empty-folder and direct-upload flows) and check direct uploads.',
+      },
+    ],
     paths: {
       '/v2/folders': {
         post: {
           operationId: 'createV2Folder',
+          tags: [FOLDERS_TAG],
           summary: 'Create a share folder',
           description:
             'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
@@ -100,14 +159,7 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
                     summary: 'Empty folder for a person to upload into',
                     value: { title: 'Holiday photos', mode: 'send' },
                   },
-                  directUpload: {
-                    summary: 'Direct API upload of one file',
-                    value: {
-                      mode: 'send',
-                      encryption: { ske: '<RFC 8188 message, base64url>' },
-                      files: [{ filename: '<encrypted name>', filesize: 31457280 }],
-                    },
-                  },
+                  directUpload: { summary: 'Direct API upload of one file', value: direct.request },
                 },
               },
             },
@@ -121,6 +173,7 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
                   schema: ref('V2FolderCreateResponse'),
                   examples: {
                     emptyFolder: {
+                      summary: 'Empty folder',
                       value: {
                         folderId: 'q1w2e3r4t5y6u7i8',
                         folderUrl: `${config.webUrl}/f/q1w2e3r4t5y6u7i8#hBpPDCeFGgmzeR5J3sZQ2w`,
@@ -130,6 +183,7 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
                         files: [],
                       },
                     },
+                    directUpload: { summary: 'Direct API upload of one 25 MiB file', value: direct.response },
                   },
                 },
               },
@@ -141,6 +195,7 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
       '/v2/folders/{folderId}/files/{fileId}/upload-status': {
         get: {
           operationId: 'getV2UploadStatus',
+          tags: [FOLDERS_TAG],
           summary: 'Check direct API upload status',
           description:
             'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
@@ -165,7 +220,7 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
                 },
               },
             },
-            ...errorResponses([400, 404, 429, 500]),
+            ...errorResponses([400, 404, 429, 500], { 400: 'folderId is malformed' }),
           },
         },
       },
@@ -176,6 +231,9 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
           ...createRequestSchema,
           properties: {
             ...createRequestSchema.properties,
+            // Without `default`: openapi-typescript makes a property with a default required, and
+            // the description already says that send is the default.
+            mode: modeSchema,
             encryption: ref('V2FolderEncryption'),
             files: { ...createRequestSchema.properties.files, items: ref('V2FolderFileEntry') },
           },
