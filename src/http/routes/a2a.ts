@@ -6,13 +6,16 @@ import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { A2A_VERSION_HEADER, agentCardV1, agentCardV03, cardVersionFor } from '../../discovery/agent-card.js';
 import { installErrorHandler } from '../errors.js';
+import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { agentOriginGuard } from './agent-guard.js';
 
 /**
  * A2A at /a2a (JSON-RPC, protocol 1.0 and 0.3) and its agent card. Its own encapsulated scope: the
- * body is read as text under MAX_JSON_BODY_BYTES and parsed here, so that malformed JSON is a
- * JSON-RPC parse error (-32700), and every refusal, including Fastify's own (too large, wrong media
- * type, rate limited), answers in JSON-RPC's error shape with a 4xx status.
+ * body is read by the same rules as every JSON body (src/http/json-body.ts) under
+ * MAX_JSON_BODY_BYTES, the agent surfaces' Host/Origin policy applies (./agent-guard.ts), and every
+ * refusal, including Fastify's own (too large, wrong media type, rate limited), answers in
+ * JSON-RPC's error shape with a 4xx status; malformed JSON is a parse error (-32700).
  */
 export async function a2aRoutes(
   app: FastifyInstance,
@@ -24,15 +27,7 @@ export async function a2aRoutes(
     app.log.error({ err: error }, 'a2a request failed'),
   );
 
-  app.removeAllContentTypeParsers();
-  const asText = (_request: unknown, body: string, done: (error: Error | null, body?: unknown) => void) =>
-    done(null, body);
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: config.maxJsonBodyBytes }, asText);
-  app.addContentTypeParser(
-    /^application\/[a-z0-9.+-]*\+json$/,
-    { parseAs: 'string', bodyLimit: config.maxJsonBodyBytes },
-    asText,
-  );
+  installJsonBodies(app, config.maxJsonBodyBytes, { empty: 'invalid', otherTypes: 'refuse' });
 
   // The one error mapping (src/http/errors.ts), in JSON-RPC's error shape: the status is the
   // precise one (413, 415, 429), as the MCP SDK answers, and `error.data.code` is the stable code.
@@ -67,20 +62,8 @@ export async function a2aRoutes(
         .send(rpcError(null, -32600, 'method not allowed: send A2A JSON-RPC requests with POST', 'method_not_allowed')),
   });
 
-  app.post('/a2a', limitedBy('agents'), async (request, reply) => {
-    const text = typeof request.body === 'string' ? request.body : '';
-    let body: unknown;
-    try {
-      body = parseJson(text);
-    } catch (error) {
-      const detail =
-        error instanceof SyntaxError && error.message.includes('__proto__') ? ': __proto__ keys are not allowed' : '';
-      return reply
-        .status(400)
-        .type('application/json; charset=utf-8')
-        .send(rpcError(null, -32700, `body is not valid JSON${detail}`, 'invalid_json'));
-    }
-    const answer = await a2a.handle(body, request.headers, gateFor(request));
+  app.post('/a2a', { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] }, async (request, reply) => {
+    const answer = await a2a.handle(request.body, request.headers, gateFor(request));
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);
   });
 }
@@ -92,12 +75,3 @@ const RPC_CODES: Partial<Record<ErrorCode, number>> = {
   rate_limited: -32000,
   internal_error: -32603,
 };
-
-/** JSON.parse that refuses `__proto__` keys, which could reach an object's prototype once merged. */
-function parseJson(text: string): unknown {
-  if (text.trim() === '') throw new SyntaxError('empty body');
-  return JSON.parse(text, (key, value: unknown) => {
-    if (key === '__proto__') throw new SyntaxError('__proto__ is not allowed');
-    return value;
-  });
-}

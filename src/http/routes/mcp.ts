@@ -3,26 +3,26 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { currentCreateGate, type GateFor } from '../../agents/create-gate.js';
 import { buildMcpServer } from '../../agents/mcp.js';
-import { checkHostAndOrigin, hostPolicy } from '../../agents/origin-check.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { installErrorHandler } from '../errors.js';
+import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { agentOriginGuard } from './agent-guard.js';
 
 /**
  * MCP Streamable HTTP at /mcp on the official SDK: 2026-07-28 stateless, and 2025-era initialize
  * clients through the SDK's stateless legacy fallback, both from one server factory.
  *
- * Registered as its own encapsulated plugin because the SDK reads the raw request stream itself:
- * this scope has no body parser that would consume it, and the handler hijacks the reply. Fastify
- * hooks still run first: the 'agents' rate limit and the Host/Origin check.
+ * Registered as its own encapsulated plugin: the body is parsed here by the service's JSON rules and
+ * handed to the SDK, which writes the response itself (the reply is hijacked). Fastify hooks run
+ * first: the agent surfaces' Host/Origin policy (./agent-guard.ts) and the 'agents' rate limit.
  */
 export async function mcpRoutes(
   app: FastifyInstance,
   { services, gateFor }: { services: Services; gateFor: GateFor },
 ): Promise<void> {
   const { config } = services;
-  const policy = hostPolicy(config);
 
   const handler = createMcpHandler(
     () => buildMcpServer(services, (error) => app.log.error({ err: error }, 'mcp tool failed')),
@@ -32,36 +32,39 @@ export async function mcpRoutes(
       onerror: (error) => app.log.debug({ err: error }, 'mcp request refused'),
     },
   );
-  const nodeHandler = toNodeHandler(handler, {
+  // The SDK answers an SSE stream with `Connection: keep-alive`, which overrode a client's
+  // `Connection: close` and left its socket open until the keep-alive timeout: a client that asks
+  // for close gets it, as on every other route.
+  const closing = {
+    fetch: async (webRequest: Request, extra?: Parameters<typeof handler.fetch>[1]) => {
+      const response = await handler.fetch(webRequest, extra);
+      if (/(?:^|,)\s*close\s*(?:,|$)/i.test(webRequest.headers.get('connection') ?? ''))
+        response.headers.set('connection', 'close');
+      return response;
+    },
+  };
+  const nodeHandler = toNodeHandler(closing, {
     maxRequestBodySize: config.maxJsonBodyBytes,
     onerror: (error) => app.log.error({ err: error }, 'mcp adapter failed'),
   });
   app.addHook('onClose', async () => handler.close());
 
-  // Accept any Content-Type without reading the body: the SDK checks the media type (415) and
-  // reads the stream under its own size bound (413).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // JSON bodies are read by the same rules as everywhere (size, prototype keys, duplicate keys) and
+  // handed to the SDK parsed; other media types are left unread for the SDK to refuse (415).
+  installJsonBodies(app, config.maxJsonBodyBytes, { empty: 'invalid', otherTypes: 'unread' });
 
   // Refusals before the SDK (rate limit, wrong Host) still answer in JSON-RPC's error shape.
   installErrorHandler(app, {
     failure: 'mcp request failed',
-    render: (error) => rpcErrorBody(-32000, error.message, error.code),
+    render: (error) => rpcErrorBody(error.code === 'invalid_json' ? -32700 : -32000, error.message, error.code),
   });
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const refusal = checkHostAndOrigin(policy, request.host, request.headers.origin);
-    if (refusal) {
-      request.log.info({ reason: refusal }, 'mcp request refused');
-      return reply
-        .status(403)
-        .type('application/json; charset=utf-8')
-        .send(rpcErrorBody(-32000, refusal, 'forbidden'));
-    }
     reply.hijack();
-    await currentCreateGate.run(gateFor(request), () => nodeHandler(request.raw, reply.raw));
+    await currentCreateGate.run(gateFor(request), () => nodeHandler(request.raw, reply.raw, request.body));
   };
-  const routeConfig = limitedBy('agents');
+  // The Host/Origin policy first (a refused request spends nothing), then the rate limit.
+  const routeConfig = { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] };
   app.post('/mcp', routeConfig, serve);
   // GET (2025 listen stream) and DELETE (2025 session end) are answered by the SDK: 405 when stateless.
   app.get('/mcp', routeConfig, serve);
