@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Keychain } from 'wormhole-crypto';
 import { encryptStream } from 'wormhole-crypto/lib/ece.js';
+import { v1CreateRequestSchema, v1CreateResponseSchema, v1RegisteredFileSchema } from '../../src/contract/v1.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
@@ -286,7 +287,12 @@ describe('file.kiwi v1 clients', () => {
     assert.equal(await folders(), before);
   });
 
-  test('nothing else of v1 exists', async () => {
+  test('nothing else of v1 exists, and the OpenAPI document (v2) does not list v1', async () => {
+    const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => !p.startsWith('/v2/')),
+      [],
+    );
     for (const [method, path] of [
       ['GET', '/v1/delivery-webfolder'],
       ['POST', '/v1/webfolder'],
@@ -296,6 +302,19 @@ describe('file.kiwi v1 clients', () => {
       const res = await fetch(`${server.baseUrl}${path}`, { method });
       assert.equal(res.status, 404, `${method} ${path}`);
     }
+  });
+});
+
+describe('docs/direct-upload.md', () => {
+  test('the v1 samples have exactly the fields the server sends and takes', async () => {
+    const md = await readFile(join(ROOT, 'docs/direct-upload.md'), 'utf8');
+    const blocks = [...md.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const request = blocks.find((b) => 'ske' in b && 'title' in b);
+    const response = blocks.find((b) => 'webfolderId' in b) as { files: Record<string, unknown>[] } | undefined;
+    assert.ok(request && response, 'a v1 request and response sample');
+    assert.deepEqual(Object.keys(request).sort(), [...v1CreateRequestSchema.required].sort());
+    assert.deepEqual(Object.keys(response).sort(), [...v1CreateResponseSchema.required].sort());
+    assert.deepEqual(Object.keys(response.files[0]!).sort(), [...v1RegisteredFileSchema.required].sort());
   });
 });
 
