@@ -34,6 +34,7 @@ export async function openBlobStore(config: Config, clock: () => number): Promis
     join(config.dataDir, 'blobs'),
     new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`),
     clock,
+    { diskFreeMinBytes: config.limits.diskFreeMinBytes },
   );
 }
 

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Services } from './app/services.js';
@@ -9,7 +10,7 @@ import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
-import { chunkRoutes } from './http/routes/chunks.js';
+import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { siteRoutes } from './http/routes/site.js';
@@ -26,6 +27,9 @@ export interface Webfolder {
   /** Stops the sweeper, the HTTP server and the backends. */
   close(): Promise<void>;
 }
+
+const COMPRESSIBLE =
+  /^(?:text\/(?:html|css|plain|markdown|javascript|xml)|application\/(?:json|javascript|xml|yaml|[a-z0-9.+-]+\+(?:json|xml))|image\/svg\+xml)\s*(?:;|$)/;
 
 export interface BuildOptions {
   /** Replaces the logger options (tests pass false or a destination). */
@@ -54,11 +58,28 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     bodyLimit: config.maxJsonBodyBytes,
     return503OnClosing: true,
     ...errorServerOptions(),
+    // Bounds on what a slow or idle client can hold (docs/configuration.md#limits): the whole request
+    // must arrive within requestTimeout, and a silent connection is closed after connectionTimeout.
+    // Chunk bodies also have a minimum rate (app/body-rate.ts).
+    requestTimeout: config.limits.requestTimeoutMs,
+    connectionTimeout: config.limits.connectionTimeoutMs,
     // The spec forbids unknown properties and type coercion: refuse, never strip or convert.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
+  // Connections past this are closed by Node as they arrive, before any work is done for them.
+  app.server.maxConnections = config.limits.maxConnections;
   installErrorHandling(app);
   installSecurityHeaders(app);
+  installExpectContinue(app);
+  // Compressed when the client accepts it: the JSON answers (a create with ten large files is
+  // megabytes of signatures), pages, docs and scripts. Not chunk bodies (octet-stream, already
+  // encrypted) nor event streams, which must reach the client as they are written.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    customTypes: COMPRESSIBLE,
+  });
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);

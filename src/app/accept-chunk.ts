@@ -1,8 +1,15 @@
 import type { Readable } from 'node:stream';
-import { type ChunkUrlQuery, isChunkReceiver } from '../blobs/blob-store.js';
+import {
+  ChunkLengthError,
+  type ChunkUrlQuery,
+  InsufficientStorageError,
+  isChunkReceiver,
+  isSpaceGuard,
+} from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
 import { isId } from '../domain/ids.js';
-import { AppError, conflict, forbidden, invalid, notFound } from './errors.js';
+import { BodyTooSlowError, withMinimumRate } from './body-rate.js';
+import { AppError, conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
 
@@ -22,6 +29,11 @@ export interface IncomingChunk {
   /** The Content-Length header, undefined when absent. */
   readonly contentLength: string | undefined;
   readonly body: Readable;
+  /**
+   * Called once every check has passed, just before the body is read: the transport answers a
+   * client waiting on `Expect: 100-continue` here, so that a refused upload never sends its body.
+   */
+  readonly ready?: () => void;
 }
 
 /**
@@ -53,11 +65,27 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
   if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {
     throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
   }
-  await blobs.writeChunk(incoming, n, expectedLength, incoming.body);
+  // A full disk refuses before the body is read, not after megabytes of it.
+  if (isSpaceGuard(blobs)) await blobs.ensureSpace(expectedLength).catch(storageRefusal);
+  incoming.ready?.();
+  const { minBodyBytesPerSecond, minBodyRateWindowMs } = services.config.limits;
+  const body = withMinimumRate(incoming.body, {
+    minBytesPerSecond: minBodyBytesPerSecond,
+    windowMs: minBodyRateWindowMs,
+  });
+  await blobs.writeChunk(incoming, n, expectedLength, body).catch(storageRefusal);
   // Listing every stored chunk with its size after each write would make uploading a file of
   // n chunks cost O(n^2) stats; while fewer chunks are stored than the file has, it is not complete.
   if ((await blobs.countChunks(incoming)) < file.chunks)
     return { chunk: n, bytes: expectedLength, fileComplete: false };
   const progress = await fileProgress(services, file);
   return { chunk: n, bytes: expectedLength, fileComplete: progress.complete };
+}
+
+/** The write failures a client is told about (anything else is ours: a 500). */
+function storageRefusal(error: unknown): never {
+  if (error instanceof InsufficientStorageError) throw insufficientStorage(error.message);
+  if (error instanceof BodyTooSlowError) throw new AppError(408, error.message);
+  if (error instanceof ChunkLengthError) throw invalid(error.message);
+  throw error;
 }

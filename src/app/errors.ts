@@ -5,7 +5,7 @@ import { codeForStatus, type ErrorCode } from '../contract/errors.js';
  * and `message` to the `{error}` body; the agent surfaces turn them into tool or task errors.
  * Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
  */
-export type FailureStatus = 400 | 403 | 404 | 409 | 411 | 413 | 429;
+export type FailureStatus = 400 | 403 | 404 | 408 | 409 | 411 | 413 | 429 | 507;
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -36,3 +36,7 @@ export const forbidden = (message: string) => new AppError(403, message);
 export const conflict = (message: string) => new AppError(409, message);
 /** A folder or file that existed but has expired: answered as 404, with its own code. */
 export const expired = (message: string) => new AppError(404, message, 'expired');
+/** The server has no room for the data (disk full or below its free-space floor); nothing was stored. */
+export const insufficientStorage = (message: string) => new AppError(507, message);
+/** A request that asks for more work or data than one request may (the caller can split it). */
+export const tooLarge = (message: string) => new AppError(413, message);

@@ -1,5 +1,5 @@
 import { encryptedChunkLength, missingChunks } from '../domain/chunk-plan.js';
-import { fileExpiresAt, folderDeleteAfter } from '../domain/lifecycle.js';
+import { fileExpiresAt } from '../domain/lifecycle.js';
 import type { FileRecord } from '../store/metadata-store.js';
 import type { Services } from './services.js';
 
@@ -28,12 +28,9 @@ export async function fileProgress(services: Services, file: FileRecord): Promis
   return { complete, missing };
 }
 
+/** The store moves the folder's deleteAfter in the same transaction, without reading its other files. */
 async function recordCompletion(services: Services, file: FileRecord): Promise<void> {
   const { store, clock, config } = services;
   const now = clock();
-  const expiresAt = fileExpiresAt(file.createdAt, now, config.freeDownloadHours);
-  const folder = await store.getFolder(file.folderId);
-  if (!folder) return;
-  const files = (await store.listFiles(file.folderId)).map((f) => (f.id === file.id ? { ...f, expiresAt } : f));
-  await store.markComplete(file.folderId, file.id, now, expiresAt, folderDeleteAfter(folder, files));
+  await store.markComplete(file.folderId, file.id, now, fileExpiresAt(file.createdAt, now, config.freeDownloadHours));
 }

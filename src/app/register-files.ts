@@ -1,8 +1,11 @@
+import { InsufficientStorageError, isSpaceGuard } from '../blobs/blob-store.js';
 import type { UploadUrls } from '../contract/types.js';
 import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
 import { newId } from '../domain/ids.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
+import { MAX_CHUNKS_PER_REQUEST } from '../domain/limits.js';
 import type { FileRecord } from '../store/metadata-store.js';
+import { insufficientStorage, tooLarge } from './errors.js';
 import type { Services } from './services.js';
 
 /** One file to register: what the create request's file entry carries, plus the browser's extras. */
@@ -28,6 +31,10 @@ export interface RegisteredFiles {
  * uploads: plans the chunks of each file, builds its record and presigns its chunk URLs. Nothing is
  * persisted here: the caller stores the records (createFolder or addFiles) once presigning succeeded,
  * so a failing blob backend leaves nothing behind.
+ *
+ * Two refusals come first, before any signing: a request may sign at most MAX_CHUNKS_PER_REQUEST
+ * chunk URLs (what the largest v2 create needs), and a local disk below its free-space floor takes
+ * no new files (507), rather than failing their chunks half-way.
  */
 export async function registerFiles(
   services: Services,
@@ -37,8 +44,19 @@ export async function registerFiles(
 ): Promise<RegisteredFiles> {
   const { config } = services;
   const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
+  const plans = entries.map((entry) => planChunks(entry.filesize, config.chunkSizeMiB));
+  const chunks = plans.reduce((sum, plan) => sum + plan.chunks, 0);
+  if (chunks > MAX_CHUNKS_PER_REQUEST)
+    throw tooLarge(
+      `these files need ${chunks} chunk upload URLs; one request may have at most ${MAX_CHUNKS_PER_REQUEST}: register fewer files at a time`,
+    );
+  const { blobs } = services;
+  if (isSpaceGuard(blobs))
+    await blobs.ensureSpace(0).catch((error: unknown) => {
+      throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
+    });
   const records: FileRecord[] = entries.map((entry, position) => {
-    const plan = planChunks(entry.filesize, config.chunkSizeMiB);
+    const plan = plans[position]!;
     return {
       id: newId(),
       folderId,
@@ -59,13 +77,22 @@ export async function registerFiles(
   return { records, uploadUrls };
 }
 
-/** Fresh presigned URLs for every chunk of a registered file (also used to resume an upload). */
-export function presignFile(services: Services, file: FileRecord, now: number): Promise<UploadUrls> {
+/**
+ * Fresh presigned URLs for the chunks of a registered file (also used to resume an upload): every
+ * chunk, or those `include` accepts (the others get an empty signature).
+ */
+export function presignFile(
+  services: Services,
+  file: FileRecord,
+  now: number,
+  include?: (n: number) => boolean,
+): Promise<UploadUrls> {
   return services.blobs.presignUploads({
     folderId: file.folderId,
     fileId: file.id,
     chunks: file.chunks,
     chunkLength: (n) => encryptedChunkLength(file, n),
     expiresAt: now + services.config.uploadUrlTtlSeconds * 1000,
+    ...(include ? { include } : {}),
   });
 }

@@ -21,6 +21,8 @@ export interface PresignRequest extends ChunkRef {
   readonly chunkLength: (n: number) => number;
   /** Epoch ms after which the URLs stop working. */
   readonly expiresAt: number;
+  /** Which chunks to sign (default all); the others get an empty signature, at no signing cost. */
+  readonly include?: (n: number) => boolean;
 }
 
 export interface BlobStore {
@@ -52,13 +54,23 @@ export interface ChunkReceiver {
    * on disk (written, synced, renamed into place); rejects with ChunkLengthError and keeps nothing if
    * the body is shorter or longer. Replaces an existing chunk atomically.
    */
-  writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: Readable): Promise<void>;
+  writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: AsyncIterable<Uint8Array>): Promise<void>;
   /**
    * How many chunks of the file are stored, without their sizes: at least as many as listChunks
    * reports at their exact lengths. A cheap test after every chunk write, because a file with fewer
    * stored chunks than it has cannot be complete, and listing sizes costs a stat per chunk.
    */
   countChunks(ref: ChunkRef): Promise<number>;
+}
+
+/**
+ * Capability: the bytes live on a disk this process watches, with a free-space floor
+ * (DISK_FREE_MIN_MIB). Chunk writes reserve their length against it themselves; registrations ask
+ * first, so that a full disk refuses new work with a clear answer instead of failing mid-write.
+ */
+export interface SpaceGuard {
+  /** Rejects with InsufficientStorageError unless `bytes` more fit above the floor. */
+  ensureSpace(bytes: number): Promise<void>;
 }
 
 /** Capability: the store can hand out presigned download URLs (S3). */
@@ -74,6 +86,10 @@ export function isChunkReceiver(store: BlobStore): store is BlobStore & ChunkRec
   return typeof (store as Partial<ChunkReceiver>).writeChunk === 'function';
 }
 
+export function isSpaceGuard(store: BlobStore): store is BlobStore & SpaceGuard {
+  return typeof (store as Partial<SpaceGuard>).ensureSpace === 'function';
+}
+
 export function isDownloadPresigner(store: BlobStore): store is BlobStore & ChunkDownloadPresigner {
   return typeof (store as Partial<ChunkDownloadPresigner>).presignDownload === 'function';
 }
@@ -86,6 +102,10 @@ export class ChunkUrlError extends Error {
 }
 export class ChunkLengthError extends Error {
   override name = 'ChunkLengthError';
+}
+/** No room: the disk is full (ENOSPC, a short write) or below its free-space floor. Nothing was kept. */
+export class InsufficientStorageError extends Error {
+  override name = 'InsufficientStorageError';
 }
 
 /** Chunk numbers in object keys and URLs: five digits, zero-padded (the file.kiwi rule). */

@@ -34,6 +34,8 @@ export interface Config {
     readonly site: number;
     readonly agents: number;
   };
+  /** Bounds on what one folder, one request and one client may cost (docs/configuration.md#limits). */
+  readonly limits: Limits;
   readonly trustProxy: boolean;
   readonly logLevel: string;
   /** Shifts the service clock; for hosts with a wrong clock and for expiry tests. */
@@ -41,6 +43,23 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
   readonly s3: S3Config | null;
+}
+
+export interface Limits {
+  readonly maxFilesPerFolder: number;
+  readonly maxChunksPerFolder: number;
+  /** Free space the local storage keeps: below it, registrations and chunk uploads are refused. */
+  readonly diskFreeMinBytes: number;
+  /** Node's requestTimeout: the whole request, body included, must arrive within this. */
+  readonly requestTimeoutMs: number;
+  /** Idle socket timeout: a connection silent this long is closed. */
+  readonly connectionTimeoutMs: number;
+  readonly maxConnections: number;
+  /** A chunk body slower than this over `minBodyRateWindowMs` is cut off. */
+  readonly minBodyBytesPerSecond: number;
+  readonly minBodyRateWindowMs: number;
+  /** Chunk uploads one client address may have in flight at once (per node). */
+  readonly maxConcurrentChunkUploads: number;
 }
 
 export interface S3Config {
@@ -107,6 +126,15 @@ export const KNOWN_VARIABLES = [
   'RATE_LIMIT_CHUNK',
   'RATE_LIMIT_SITE',
   'RATE_LIMIT_AGENTS',
+  'MAX_FILES_PER_FOLDER',
+  'MAX_CHUNKS_PER_FOLDER',
+  'DISK_FREE_MIN_MIB',
+  'REQUEST_TIMEOUT_SECONDS',
+  'CONNECTION_TIMEOUT_SECONDS',
+  'MAX_CONNECTIONS',
+  'MIN_BODY_RATE_KIB',
+  'MIN_BODY_RATE_WINDOW_SECONDS',
+  'MAX_CONCURRENT_CHUNK_UPLOADS',
   'TRUST_PROXY',
   'LOG_LEVEL',
   'CLOCK_OFFSET_SECONDS',
@@ -193,6 +221,17 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       chunk: int(src, 'RATE_LIMIT_CHUNK', 6000, 1),
       site: int(src, 'RATE_LIMIT_SITE', 1200, 1),
       agents: int(src, 'RATE_LIMIT_AGENTS', 300, 1),
+    },
+    limits: {
+      maxFilesPerFolder: int(src, 'MAX_FILES_PER_FOLDER', 10_000, 10, 10_000_000),
+      maxChunksPerFolder: int(src, 'MAX_CHUNKS_PER_FOLDER', 1_000_000, 10_000, 1_000_000_000),
+      diskFreeMinBytes: int(src, 'DISK_FREE_MIN_MIB', 1024, 0, 1 << 30) * 1024 * 1024,
+      requestTimeoutMs: int(src, 'REQUEST_TIMEOUT_SECONDS', 900, 60, 7 * 24 * 3600) * 1000,
+      connectionTimeoutMs: int(src, 'CONNECTION_TIMEOUT_SECONDS', 60, 5, 24 * 3600) * 1000,
+      maxConnections: int(src, 'MAX_CONNECTIONS', 1000, 10, 1_000_000),
+      minBodyBytesPerSecond: int(src, 'MIN_BODY_RATE_KIB', 8, 0, 1 << 20) * 1024,
+      minBodyRateWindowMs: int(src, 'MIN_BODY_RATE_WINDOW_SECONDS', 30, 1, 3600) * 1000,
+      maxConcurrentChunkUploads: int(src, 'MAX_CONCURRENT_CHUNK_UPLOADS', 32, 1, 100_000),
     },
     trustProxy: bool(src, 'TRUST_PROXY', false),
     logLevel: checkLogLevel(src.LOG_LEVEL?.trim() || 'info'),

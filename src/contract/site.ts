@@ -78,5 +78,14 @@ export interface SiteFile {
   readonly mine: boolean;
 }
 
+/**
+ * One page of a folder's files (`GET .../files?cursor=&limit=`), in upload order. `nextCursor` is
+ * null on the last page; otherwise pass it as `cursor` for the next one.
+ */
+export interface SiteFileList {
+  readonly files: SiteFile[];
+  readonly nextCursor: string | null;
+}
+
 /** Upload progress of one file: the same shape as the v2 upload-status answer. */
 export type FileProgress = UploadStatusResponse;

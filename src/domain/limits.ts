@@ -1,3 +1,5 @@
+import { MAX_CHUNKS_PER_FILE } from './chunk-plan.js';
+
 /**
  * The numeric limits of the v2 contract (spec section 8). Every schema, rule and document reads
  * them from here, so a limit is stated exactly once.
@@ -9,3 +11,29 @@ export const MAX_FILE_SIZE = 1_098_437_885_952;
 /** An empty, ownerless folder is deleted once this many hours pass without an upload. */
 export const UPLOAD_REQUIRED_WITHIN_HOURS = 24;
 export const HOUR_MS = 3_600_000;
+
+/**
+ * The most chunk URLs one request signs: what the largest v2 create needs (ten files of the largest
+ * size, 10,000 chunks each). Every other registration (the browser site's) is held to the same
+ * bound, so no request buys more signing work than a create the spec allows.
+ */
+export const MAX_CHUNKS_PER_REQUEST = MAX_FILES_PER_REQUEST * MAX_CHUNKS_PER_FILE;
+
+/** How many files and chunks one folder may hold (configurable: MAX_FILES_PER_FOLDER, MAX_CHUNKS_PER_FOLDER). */
+export interface FolderLimits {
+  readonly maxFiles: number;
+  readonly maxChunks: number;
+}
+
+export type FolderLimitRefusal = 'too-many-files' | 'too-many-chunks';
+
+/** Why adding `files` files of `chunks` chunks in all to a folder holding `held` breaks its limits, or null. */
+export function folderLimitRefusal(
+  held: { readonly fileCount: number; readonly chunkCount: number },
+  adding: { readonly files: number; readonly chunks: number },
+  limits: FolderLimits,
+): FolderLimitRefusal | null {
+  if (held.fileCount + adding.files > limits.maxFiles) return 'too-many-files';
+  if (held.chunkCount + adding.chunks > limits.maxChunks) return 'too-many-chunks';
+  return null;
+}

@@ -59,6 +59,27 @@ export function limitedBy(bucket: Bucket) {
   return { onRequest: async (request: FastifyRequest) => request.server.spend(bucket, request) };
 }
 
+/**
+ * A per-client cap on requests in flight at once (MAX_CONCURRENT_CHUNK_UPLOADS for chunk PUTs): a
+ * request over it answers 429 before its body is read. Counted per node, in memory: a request holds
+ * a connection on one node, so that is where its cost is. The count drops when the response is done
+ * or the connection is gone, whichever comes first.
+ */
+export function concurrentPerClient(max: number, what: string) {
+  const inFlight = new Map<string, number>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = normalizeIP(request.ip);
+    const count = inFlight.get(key) ?? 0;
+    if (count >= max) throw new RateLimited(`too many ${what} at once from this address: at most ${max}`, 1);
+    inFlight.set(key, count + 1);
+    reply.raw.once('close', () => {
+      const left = (inFlight.get(key) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(key);
+      else inFlight.set(key, left);
+    });
+  };
+}
+
 /** How long a starting node waits for Redis before it serves (unlimited) without it. */
 const REDIS_READY_TIMEOUT_MS = 5000;
 

@@ -1,3 +1,4 @@
+import type { FolderLimitRefusal, FolderLimits } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
 
 /**
@@ -53,6 +54,22 @@ export interface FileRecord {
   readonly sealedKey: string | null;
 }
 
+/** A page of a folder's files: positions after `after`, at most `limit`, only those live at `liveAt`. */
+export interface FilePage {
+  readonly after?: number;
+  readonly limit?: number;
+  readonly liveAt?: number;
+}
+
+/** The first upload's claim of an ownerless folder (see addFiles). */
+export interface OwnerClaim {
+  readonly ownerTokenHash: string;
+  readonly ownerPublicKey: string | null;
+  readonly ske: string | null;
+}
+
+export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal;
+
 export interface MetadataStore {
   /** Creates the folder and its files in one transaction. Fails if the id exists. */
   createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void>;
@@ -60,13 +77,24 @@ export interface MetadataStore {
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */
   getFile(folderId: string, fileId: string): Promise<FileRecord | null>;
-  /** All files of the folder in position order (expired ones included: callers filter). */
-  listFiles(folderId: string): Promise<FileRecord[]>;
   /**
-   * Appends files to an existing folder (browser uploads) in one transaction, giving them the next
-   * positions, and sets the folder's deleteAfter. Returns false if the folder does not exist.
+   * Files of the folder in position order (expired ones included unless `page.liveAt` is given).
+   * Without `page.limit` every file is read: for tools and tests; request paths read a page.
    */
-  addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): Promise<boolean>;
+  listFiles(folderId: string, page?: FilePage): Promise<FileRecord[]>;
+  /**
+   * Appends files to an existing folder (browser uploads) in one transaction: gives them the next
+   * positions, checks the folder's file and chunk limits, and moves its deleteAfter
+   * (domain/lifecycle.ts deleteAfterWith), all from the folder row, without reading its files.
+   * With `claim`, the same transaction first makes the caller the owner of an ownerless folder:
+   * if anything fails, the folder stays ownerless; if someone else owns it, nothing is added
+   * ('claim-lost'). 'absent' when the folder does not exist or is being deleted.
+   */
+  addFiles(
+    folderId: string,
+    files: readonly Omit<FileRecord, 'position'>[],
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+  ): Promise<AddFilesResult>;
   /**
    * Sets the owner only if the folder has none: exactly one of any number of concurrent callers
    * wins. Returns true for the winner. `ske` is stored with it when the folder has none yet.
@@ -78,16 +106,10 @@ export interface MetadataStore {
     ske: string | null,
   ): Promise<boolean>;
   /**
-   * Records completion (only the first call has an effect) with the file's new expiry and the
-   * folder's new deleteAfter. Returns true if this call completed it.
+   * Records completion (only the first call has an effect) with the file's new expiry, and moves the
+   * folder's deleteAfter accordingly (deleteAfterWith). Returns true if this call completed it.
    */
-  markComplete(
-    folderId: string,
-    fileId: string,
-    completedAt: number,
-    expiresAt: number,
-    deleteAfter: number,
-  ): Promise<boolean>;
+  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean>;
   /** Ids of folders whose deleteAfter <= now (including ones whose deletion is under way), at most `limit`. */
   foldersDue(now: number, limit: number): Promise<string[]>;
   /** Files whose expiresAt <= now in folders that are not themselves due, at most `limit`. */

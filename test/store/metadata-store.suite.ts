@@ -62,6 +62,9 @@ function file(folderId: string, position: number, overrides: Partial<FileRecord>
   };
 }
 
+/** Limits far above what a test adds, unless the test is about them. */
+const ROOMY = { limits: { maxFiles: 1_000_000, maxChunks: 1_000_000_000 } };
+
 function unpositioned(f: FileRecord): Omit<FileRecord, 'position'> {
   const { position: _position, ...rest } = f;
   return rest;
@@ -145,11 +148,11 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.deepEqual(await store.listFiles(g.id), []);
     });
 
-    it('addFiles appends at the next positions and sets deleteAfter; false for an unknown folder', async (store) => {
+    it('addFiles appends at the next positions and sets deleteAfter; absent for an unknown folder', async (store) => {
       const f = folder();
-      await store.createFolder(f, [file(f.id, 0)]);
-      const added = [file(f.id, 99), file(f.id, 99)].map(unpositioned);
-      assert.equal(await store.addFiles(f.id, added, T0 + 500 * HOUR), true);
+      await store.createFolder(f, [file(f.id, 0, { expiresAt: T0 + 100 * HOUR })]);
+      const added = [file(f.id, 99, { expiresAt: T0 + 500 * HOUR }), file(f.id, 99)].map(unpositioned);
+      assert.equal(await store.addFiles(f.id, added, ROOMY), 'added');
       const listed = await store.listFiles(f.id);
       assert.deepEqual(
         listed.map((x) => x.position),
@@ -159,8 +162,138 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         listed.slice(1).map((x) => x.id),
         added.map((x) => x.id),
       );
+      // The folder lives as long as its last file (domain/lifecycle.ts).
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 500 * HOUR);
-      assert.equal(await store.addFiles(id(), [unpositioned(file('nope', 0))], T0), false);
+      // A file expiring earlier than the last one does not shorten the folder's life.
+      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0, { expiresAt: T0 + HOUR }))], ROOMY), 'added');
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 500 * HOUR);
+      assert.equal(await store.addFiles(id(), [unpositioned(file('nope', 0))], ROOMY), 'absent');
+    });
+
+    it("addFiles to a folder without files replaces its empty-folder deadline with its files' expiry", async (store) => {
+      const f = folder({ deleteAfter: T0 + 24 * HOUR });
+      await store.createFolder(f, []);
+      await store.addFiles(f.id, [unpositioned(file(f.id, 0, { expiresAt: T0 + 2 * HOUR }))], ROOMY);
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 2 * HOUR);
+    });
+
+    it('addFiles refuses past the folder limits, all or nothing, and counts files the sweeper deletes', async (store) => {
+      const f = folder();
+      await store.createFolder(f, [file(f.id, 0, { chunks: 5 }), file(f.id, 1, { chunks: 5 })]);
+      const limits = { maxFiles: 4, maxChunks: 20 };
+      const three = [file(f.id, 0), file(f.id, 0), file(f.id, 0)].map(unpositioned);
+      assert.equal(await store.addFiles(f.id, three, { limits }), 'too-many-files');
+      assert.equal((await store.listFiles(f.id)).length, 2);
+      assert.equal(
+        await store.addFiles(f.id, [unpositioned(file(f.id, 0, { chunks: 11 }))], { limits }),
+        'too-many-chunks',
+      );
+      const two = [file(f.id, 0, { chunks: 5 }), file(f.id, 0, { chunks: 5 })].map(unpositioned);
+      assert.equal(await store.addFiles(f.id, two, { limits }), 'added');
+      assert.equal(
+        await store.addFiles(f.id, [unpositioned(file(f.id, 0, { chunks: 1 }))], { limits }),
+        'too-many-files',
+      );
+      // A deleted file frees its place and its chunks.
+      const listed = await store.listFiles(f.id);
+      assert.equal(await store.deleteFile(f.id, listed[0]!.id), true);
+      assert.equal(
+        await store.addFiles(f.id, [unpositioned(file(f.id, 0, { chunks: 6 }))], { limits }),
+        'too-many-chunks',
+      );
+      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0, { chunks: 5 }))], { limits }), 'added');
+    });
+
+    it('concurrent addFiles on two nodes never pass the folder limit together', async (store, peer) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      const limits = { maxFiles: 5, maxChunks: 1000 };
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], { limits }),
+        ),
+      );
+      assert.equal(results.filter((r) => r === 'added').length, 5);
+      assert.equal((await store.listFiles(f.id)).length, 5);
+    });
+
+    it('addFiles with a claim: owner and files in one transaction; a refused or lost claim changes nothing', async (store) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      const claim = { ownerTokenHash: 'owner-1', ownerPublicKey: 'pk-1', ske: 'ske-1' };
+      // Refused by the limits: the folder stays ownerless.
+      const tooMany = [file(f.id, 0), file(f.id, 0)].map(unpositioned);
+      assert.equal(
+        await store.addFiles(f.id, tooMany, { limits: { maxFiles: 1, maxChunks: 100 }, claim }),
+        'too-many-files',
+      );
+      assert.equal((await store.getFolder(f.id))!.ownerTokenHash, null);
+      assert.equal((await store.getFolder(f.id))!.ske, null);
+      // A failing insert (a taken file id) rolls the claim back too.
+      const other = folder();
+      const taken = file(other.id, 0);
+      await store.createFolder(other, [taken]);
+      await assert.rejects(
+        store.addFiles(f.id, [unpositioned({ ...file(f.id, 0), id: taken.id })], { ...ROOMY, claim }),
+      );
+      assert.equal((await store.getFolder(f.id))!.ownerTokenHash, null);
+      assert.deepEqual(await store.listFiles(f.id), []);
+      // Accepted: owner and files together.
+      const first = unpositioned(file(f.id, 0));
+      assert.equal(await store.addFiles(f.id, [first], { ...ROOMY, claim }), 'added');
+      const owned = (await store.getFolder(f.id))!;
+      assert.equal(owned.ownerTokenHash, 'owner-1');
+      assert.equal(owned.ownerPublicKey, 'pk-1');
+      assert.equal(owned.ske, 'ske-1');
+      // A second claim loses and adds nothing.
+      const second = { ownerTokenHash: 'owner-2', ownerPublicKey: null, ske: 'ske-2' };
+      assert.equal(
+        await store.addFiles(f.id, [unpositioned(file(f.id, 0))], { ...ROOMY, claim: second }),
+        'claim-lost',
+      );
+      assert.equal((await store.getFolder(f.id))!.ownerTokenHash, 'owner-1');
+      assert.deepEqual(
+        (await store.listFiles(f.id)).map((x) => x.id),
+        [first.id],
+      );
+    });
+
+    it('addFiles with a claim: of many concurrent claimers on two nodes exactly one wins', async (store, peer) => {
+      const f = folder();
+      await store.createFolder(f, []);
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], {
+            ...ROOMY,
+            claim: { ownerTokenHash: `owner-${i}`, ownerPublicKey: null, ske: `ske-${i}` },
+          }),
+        ),
+      );
+      const winners = results.flatMap((r, i) => (r === 'added' ? [i] : []));
+      assert.equal(winners.length, 1, results.join(','));
+      assert.ok(results.every((r) => r === 'added' || r === 'claim-lost'));
+      assert.equal((await store.getFolder(f.id))!.ownerTokenHash, `owner-${winners[0]}`);
+      assert.equal((await store.listFiles(f.id)).length, 1);
+    });
+
+    it('listFiles pages by position, skips files not live at liveAt, and reads any depth', async (store) => {
+      const f = folder();
+      const files = Array.from({ length: 7 }, (_, i) =>
+        file(f.id, i, { expiresAt: i === 2 ? T0 - 1 : T0 + 72 * HOUR }),
+      );
+      await store.createFolder(f, files);
+      const page1 = await store.listFiles(f.id, { limit: 3, liveAt: T0 });
+      assert.deepEqual(
+        page1.map((x) => x.position),
+        [0, 1, 3],
+      );
+      const page2 = await store.listFiles(f.id, { after: 3, limit: 3, liveAt: T0 });
+      assert.deepEqual(
+        page2.map((x) => x.position),
+        [4, 5, 6],
+      );
+      assert.deepEqual(await store.listFiles(f.id, { after: 6, limit: 3, liveAt: T0 }), []);
+      assert.equal((await store.listFiles(f.id)).length, 7);
     });
 
     it('concurrent addFiles from two nodes keep positions unique and dense', async (store, peer) => {
@@ -168,10 +301,10 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       await store.createFolder(f, []);
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR),
+          (i % 2 ? peer : store).addFiles(f.id, [unpositioned(file(f.id, 0))], ROOMY),
         ),
       );
-      assert.ok(results.every(Boolean));
+      assert.ok(results.every((r) => r === 'added'));
       assert.deepEqual(
         (await store.listFiles(f.id)).map((x) => x.position),
         Array.from({ length: 12 }, (_, i) => i),
@@ -214,23 +347,26 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const f = folder({ flow: 'direct' });
       const a = file(f.id, 0);
       await store.createFolder(f, [a]);
-      assert.equal(await store.markComplete(f.id, a.id, T0 + 10, T0 + 100 * HOUR, T0 + 101 * HOUR), true);
-      assert.equal(await store.markComplete(f.id, a.id, T0 + 20, T0 + 200 * HOUR, T0 + 201 * HOUR), false);
+      assert.equal(await store.markComplete(f.id, a.id, T0 + 10, T0 + 101 * HOUR), true);
+      assert.equal(await store.markComplete(f.id, a.id, T0 + 20, T0 + 201 * HOUR), false);
       const got = (await store.getFile(f.id, a.id))!;
       assert.equal(got.completedAt, T0 + 10);
-      assert.equal(got.expiresAt, T0 + 100 * HOUR);
+      assert.equal(got.expiresAt, T0 + 101 * HOUR);
+      // The folder lives until its last file expires: the completed file's new expiry.
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 101 * HOUR);
-      assert.equal(await store.markComplete(f.id, id(), T0, T0, T0), false);
+      assert.equal(await store.markComplete(f.id, id(), T0, T0), false);
       const results = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, a.id, T0 + i, T0, T0)),
+        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, a.id, T0 + i, T0)),
       );
       assert.equal(results.filter(Boolean).length, 0);
       const b = file(f.id, 1);
-      await store.addFiles(f.id, [unpositioned(b)], T0 + 101 * HOUR);
+      await store.addFiles(f.id, [unpositioned(b)], ROOMY);
       const race = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, b.id, T0 + i, T0 + HOUR, T0 + 2 * HOUR)),
+        Array.from({ length: 10 }, (_, i) => store.markComplete(f.id, b.id, T0 + i, T0 + HOUR)),
       );
       assert.equal(race.filter(Boolean).length, 1);
+      // An earlier expiry of another file does not shorten the folder's life.
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 101 * HOUR);
     });
 
     it('foldersDue lists due folders (oldest first, up to limit), including ones under deletion', async (store) => {
@@ -295,7 +431,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.equal(await store.getFile(f.id, a.id), null);
       assert.deepEqual(await store.listFiles(f.id), []);
       assert.equal(await store.claimOwner(f.id, 'late-owner', null, null), false);
-      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + HOUR), false);
+      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0))], ROOMY), 'absent');
       // Within the lease nobody else takes it; after it, another sweeper may finish the job.
       assert.equal(await store.beginFolderDeletion(f.id, T0 + HOUR - 1, HOUR), false);
       assert.equal(await store.beginFolderDeletion(f.id, T0 + HOUR, HOUR), true);
@@ -314,7 +450,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const f = folder({ deleteAfter: T0 });
       await store.createFolder(f, []);
       // It gains a file (the browser's first upload) before the sweeper gets to it.
-      await store.addFiles(f.id, [unpositioned(file(f.id, 0))], T0 + 72 * HOUR);
+      await store.addFiles(f.id, [unpositioned(file(f.id, 0, { expiresAt: T0 + 72 * HOUR }))], ROOMY);
       assert.equal(await store.beginFolderDeletion(f.id, T0 + 1, HOUR), false);
       assert.notEqual(await store.getFolder(f.id), null);
     });

@@ -62,10 +62,10 @@ test('ids, secrets and tokens', () => {
   assert.match(defaultTitle(T0), /^Folder 2026-11-21 12:00 UTC$/);
 });
 
-test('chunk URL signatures are bound to folder, file, chunk, length and expiry', () => {
+test('chunk URL signatures are bound to folder, file, chunk, length and expiry', async () => {
   const signer = new ChunkUrlSigner('s'.repeat(40), 'http://h/v2/uploads');
   const ref = { folderId: 'AAAAAAAAAAAAAAAA', fileId: 'BBBBBBBBBBBBBBBB' };
-  const urls = signer.presign({ ...ref, chunks: 2, chunkLength: (n) => 100 * n, expiresAt: T0 + 60_000 }, T0);
+  const urls = await signer.presign({ ...ref, chunks: 2, chunkLength: (n) => 100 * n, expiresAt: T0 + 60_000 }, T0);
   const query = (n: number) => ({
     ...Object.fromEntries(new URLSearchParams(urls.tail)),
     'X-Amz-Signature': urls.signatures[n - 1],

@@ -3,15 +3,17 @@ import { BlobNotFoundError, isDownloadPresigner } from '../../blobs/blob-store.j
 import type {
   SiteFile,
   SiteFileEntry,
+  SiteFileList,
   SiteRegisteredFile,
   SiteRegisterRequest,
   SiteRegisterResponse,
 } from '../../contract/site.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
-import { folderDeleteAfter } from '../../domain/lifecycle.js';
 import { MAX_FILE_SIZE } from '../../domain/limits.js';
-import { forbidden, invalid, notFound } from '../errors.js';
+import type { Role } from '../../domain/modes.js';
+import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
+import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
@@ -75,10 +77,11 @@ function parseRegister(body: unknown): SiteRegisterRequest {
 }
 
 /**
- * Registers files a browser is about to upload. The first upload to an ownerless folder claims it
- * (atomically: of any number of racing browsers exactly one becomes the owner, the others continue
- * as visitors, and may() decides whether they may still upload). Answers with the caller's role
- * and presigned chunk URLs in the same shape as the direct flow.
+ * Registers files a browser is about to upload. The first upload to an ownerless folder claims it,
+ * in the same transaction that adds its files (so a registration that fails leaves the folder
+ * ownerless), and atomically: of any number of racing browsers exactly one becomes the owner; the
+ * others continue as visitors, and may() decides whether they may still upload. Answers with the
+ * caller's role and presigned chunk URLs in the same shape as the direct flow.
  */
 export async function registerSiteFiles(
   services: Services,
@@ -88,46 +91,36 @@ export async function registerSiteFiles(
 ): Promise<SiteRegisterResponse> {
   const request = parseRegister(body);
   let folder = await openFolder(services, folderId);
-  let claimed = false;
-  if (!isOwned(folder)) {
-    if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the first upload makes its sender the owner');
-    if (folder.ske === null && !request.ske) throw invalid('ske is required for the first upload');
-    if (folder.mode === 'request' && !request.ownerPublicKey)
-      throw invalid('ownerPublicKey is required to claim a request folder');
-    claimed = await services.store.claimOwner(
-      folder.id,
-      hashToken(caller.ownerToken),
-      request.ownerPublicKey ?? null,
-      request.ske ?? null,
-    );
-    folder = await openFolder(services, folder.id);
-  }
-  const role = roleOf(folder, caller);
-  requireRight(folder, role, 'upload');
-  if (folder.mode === 'request' && role === 'visitor') {
-    request.files.forEach((f, i) => {
-      if (!f.sealedKey)
-        throw invalid(`files[${i}].sealedKey is required: visitors of a request folder encrypt to the owner's key`);
-    });
-  }
+  const claim = isOwned(folder) ? null : claimFor(folder, caller, request);
+  // As the folder will be once the claim is in: the caller is its owner.
+  let role: Role = claim ? 'owner' : roleOf(folder, caller);
+  checkUpload(claim ? { ...folder, ...claimed(folder, claim) } : folder, role, request);
   const now = services.clock();
-  const tag = uploaderTagOf(caller, role);
-  const { records, uploadUrls } = await registerFiles(
-    services,
-    folder.id,
-    now,
-    request.files.map((f) => ({ ...f, uploaderTag: tag })),
-  );
-  const existing = (await services.store.listFiles(folder.id)).filter((f) => f.expiresAt > now);
-  const added = await services.store.addFiles(
-    folder.id,
-    records.map(({ position: _position, ...rest }) => rest),
-    folderDeleteAfter(folder, [...existing, ...records]),
-  );
-  if (!added) throw notFound('folder not found: it may have expired or been deleted');
+  const entries = (tagged: Role) => request.files.map((f) => ({ ...f, uploaderTag: uploaderTagOf(caller, tagged) }));
+  const { records, uploadUrls } = await registerFiles(services, folder.id, now, entries(role));
+  const limits = {
+    maxFiles: services.config.limits.maxFilesPerFolder,
+    maxChunks: services.config.limits.maxChunksPerFolder,
+  };
+  const unpositioned = (tagged: Role) => {
+    const tags = entries(tagged);
+    return records.map(({ position, ...rest }) => ({ ...rest, uploaderTag: tags[position]!.uploaderTag }));
+  };
+  let result = await services.store.addFiles(folder.id, unpositioned(role), claim ? { limits, claim } : { limits });
+  let claimedNow = claim !== null;
+  if (result === 'claim-lost') {
+    claimedNow = false;
+    // Another browser claimed it first: go on as whoever this caller now is. The file ids and their
+    // signed URLs do not depend on the role; only the uploader tag does.
+    folder = await openFolder(services, folder.id);
+    role = roleOf(folder, caller);
+    checkUpload(folder, role, request);
+    result = await services.store.addFiles(folder.id, unpositioned(role), { limits });
+  }
+  refuseUnless(result, limits);
   return {
     role,
-    claimed,
+    claimed: claimedNow,
     files: records.map((r, i) => ({
       fileId: r.id,
       chunkSize: r.chunkSize,
@@ -137,18 +130,94 @@ export async function registerSiteFiles(
   };
 }
 
-/** The folder's live files, for a caller allowed to list them. */
+/** The claim of the first upload, after checking it carries what a claim needs. */
+function claimFor(folder: FolderRecord, caller: Caller, request: SiteRegisterRequest): OwnerClaim {
+  if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the first upload makes its sender the owner');
+  if (folder.ske === null && !request.ske) throw invalid('ske is required for the first upload');
+  if (folder.mode === 'request' && !request.ownerPublicKey)
+    throw invalid('ownerPublicKey is required to claim a request folder');
+  return {
+    ownerTokenHash: hashToken(caller.ownerToken),
+    ownerPublicKey: request.ownerPublicKey ?? null,
+    ske: request.ske ?? null,
+  };
+}
+
+/** The owner fields of a folder once `claim` is stored (the store keeps an existing ske). */
+function claimed(folder: FolderRecord, claim: OwnerClaim): Partial<FolderRecord> {
+  return { ownerTokenHash: claim.ownerTokenHash, ownerPublicKey: claim.ownerPublicKey, ske: folder.ske ?? claim.ske };
+}
+
+function checkUpload(folder: FolderRecord, role: Role, request: SiteRegisterRequest): void {
+  requireRight(folder, role, 'upload');
+  if (folder.mode === 'request' && role === 'visitor') {
+    request.files.forEach((f, i) => {
+      if (!f.sealedKey)
+        throw invalid(`files[${i}].sealedKey is required: visitors of a request folder encrypt to the owner's key`);
+    });
+  }
+}
+
+function refuseUnless(result: AddFilesResult, limits: { maxFiles: number; maxChunks: number }): void {
+  switch (result) {
+    case 'added':
+      return;
+    case 'absent':
+      throw notFound('folder not found: it may have expired or been deleted');
+    case 'too-many-files':
+      throw conflict(`this folder is full: it may hold at most ${limits.maxFiles} files`);
+    case 'too-many-chunks':
+      throw conflict(`this folder is full: its files may have at most ${limits.maxChunks} chunks in all`);
+    case 'claim-lost':
+      // Only a second claim can lose, and the second attempt claims nothing.
+      throw new AppError(409, 'the folder changed owner during the upload: try again');
+  }
+}
+
+/** Most files one page of the listing may have, and how many a page has when the caller does not say. */
+export const MAX_LIST_PAGE = 1000;
+
+/** Reads a listing cursor (the last position of the previous page); null for the first page. */
+function parseCursor(cursor: unknown): number | null {
+  if (cursor === undefined || cursor === '') return null;
+  if (typeof cursor !== 'string' || !/^p\d{1,9}$/.test(cursor))
+    throw invalid('cursor is malformed: pass nextCursor as it was given');
+  return Number(cursor.slice(1));
+}
+
+function parseLimit(limit: unknown): number {
+  if (limit === undefined || limit === '') return MAX_LIST_PAGE;
+  if (typeof limit !== 'string' || !/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIST_PAGE)
+    throw invalid(`limit must be a whole number between 1 and ${MAX_LIST_PAGE}`);
+  return Number(limit);
+}
+
+/**
+ * One page of the folder's live files, for a caller allowed to list them: `limit` files (at most
+ * and by default MAX_LIST_PAGE) after `cursor`, in upload order. A folder may hold thousands of
+ * files; a page costs the same at any depth (one index range read).
+ */
 export async function listSiteFiles(
   services: Services,
   folderId: unknown,
   caller: Caller,
-): Promise<{ files: SiteFile[] }> {
+  page: { readonly cursor?: unknown; readonly limit?: unknown } = {},
+): Promise<SiteFileList> {
+  const after = parseCursor(page.cursor);
+  const limit = parseLimit(page.limit);
   const folder = await openFolder(services, folderId);
   requireRight(folder, roleOf(folder, caller), 'list');
   const now = services.clock();
-  const records = (await services.store.listFiles(folder.id)).filter((f) => f.expiresAt > now);
+  // One more than asked tells whether a next page exists without a second query.
+  const records = await services.store.listFiles(folder.id, {
+    ...(after === null ? {} : { after }),
+    limit: limit + 1,
+    liveAt: now,
+  });
+  const more = records.length > limit;
+  const shown = more ? records.slice(0, limit) : records;
   const files = await Promise.all(
-    records.map(async (f): Promise<SiteFile> => {
+    shown.map(async (f): Promise<SiteFile> => {
       // Uploads straight to object storage never call back: look at the bytes for files not yet seen complete.
       const complete = f.completedAt !== null || (await fileProgress(services, f)).complete;
       return {
@@ -166,7 +235,7 @@ export async function listSiteFiles(
       };
     }),
   );
-  return { files };
+  return { files, nextCursor: more ? `p${shown[shown.length - 1]!.position}` : null };
 }
 
 async function openOwnUpload(services: Services, folderId: unknown, fileId: unknown, caller: Caller) {
@@ -189,7 +258,11 @@ export async function siteUploadStatus(
   return fileProgress(services, file);
 }
 
-/** Fresh chunk URLs for a file the caller is uploading (resume after the page was reloaded). */
+/**
+ * Fresh chunk URLs for a file the caller is uploading (resume after the page was reloaded, or after
+ * its URLs expired). Only the chunks not yet stored are signed; a stored chunk's signature is the
+ * empty string, so a resume near the end of a 10,000-chunk file signs a few URLs, not 10,000.
+ */
 export async function siteUploadUrls(
   services: Services,
   folderId: unknown,
@@ -198,7 +271,9 @@ export async function siteUploadUrls(
 ): Promise<SiteRegisteredFile> {
   const { folder, file, role } = await openOwnUpload(services, folderId, fileId, caller);
   requireRight(folder, role, 'upload');
-  const uploadUrls = await presignFile(services, file, services.clock());
+  const { missing } = await fileProgress(services, file);
+  const wanted = new Set(missing);
+  const uploadUrls = await presignFile(services, file, services.clock(), (n) => wanted.has(n));
   return { fileId: file.id, chunkSize: file.chunkSize, chunks: file.chunks, uploadUrls };
 }
 

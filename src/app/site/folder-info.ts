@@ -7,7 +7,7 @@ export async function folderInfo(services: Services, folderId: unknown, caller: 
   const folder = await openFolder(services, folderId);
   const role = roleOf(folder, caller);
   const now = services.clock();
-  const hasFiles = (await services.store.listFiles(folder.id)).some((f) => f.expiresAt > now);
+  const hasFiles = (await services.store.listFiles(folder.id, { limit: 1, liveAt: now })).length > 0;
   return {
     folderId: folder.id,
     mode: folder.mode,

@@ -11,8 +11,11 @@ import {
   type ChunkRef,
   type ChunkUrlQuery,
   chunkKeyNumber,
+  InsufficientStorageError,
   type PresignRequest,
+  type SpaceGuard,
 } from '../blob-store.js';
+import { DiskSpace, type Reservation } from './disk-space.js';
 import type { ChunkUrlSigner } from './url-signer.js';
 
 /**
@@ -28,19 +31,32 @@ const WRITEBACK_EVERY = 4 << 20;
 /** Bytes gathered before one writev: few system calls, bounded memory. */
 const WRITE_BATCH = 1 << 20;
 
-export class LocalBlobStore implements BlobStore, ChunkReceiver {
+export interface LocalBlobStoreOptions {
+  /** Free space to keep on the disk (DISK_FREE_MIN_MIB); 0 turns the floor off. */
+  readonly diskFreeMinBytes?: number;
+}
+
+export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
   private readonly incoming: string;
+  private readonly space: DiskSpace;
 
   private constructor(
     private readonly root: string,
     private readonly signer: ChunkUrlSigner,
     private readonly clock: () => number,
+    options: LocalBlobStoreOptions,
   ) {
     this.incoming = join(root, '.incoming');
+    this.space = new DiskSpace(root, options.diskFreeMinBytes ?? 0);
   }
 
-  static async open(root: string, signer: ChunkUrlSigner, clock: () => number): Promise<LocalBlobStore> {
-    const store = new LocalBlobStore(root, signer, clock);
+  static async open(
+    root: string,
+    signer: ChunkUrlSigner,
+    clock: () => number,
+    options: LocalBlobStoreOptions = {},
+  ): Promise<LocalBlobStore> {
+    const store = new LocalBlobStore(root, signer, clock, options);
     // Anything still incoming belongs to a write that a crash or kill interrupted.
     await rm(store.incoming, { recursive: true, force: true });
     await mkdir(store.incoming, { recursive: true });
@@ -51,28 +67,37 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver {
     return join(this.root, ref.folderId, ref.fileId);
   }
 
-  async presignUploads(request: PresignRequest): Promise<UploadUrls> {
+  presignUploads(request: PresignRequest): Promise<UploadUrls> {
     return this.signer.presign(request, this.clock());
+  }
+
+  ensureSpace(bytes: number): Promise<void> {
+    return this.space.ensure(bytes);
   }
 
   verifyChunkUrl(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void {
     this.signer.verify(ref, n, expectedLength, query, now);
   }
 
-  async writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: Readable): Promise<void> {
+  async writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: AsyncIterable<Uint8Array>): Promise<void> {
     const dir = this.fileDir(ref);
     const temp = join(this.incoming, `${ref.fileId}-${n}-${randomBytes(6).toString('hex')}`);
-    const handle = await open(temp, 'wx');
+    const reservation = await this.space.reserve(expectedLength);
     try {
-      await receive(body, handle, expectedLength);
-      await handle.close();
-      await mkdir(dir, { recursive: true });
-      await rename(temp, join(dir, chunkKeyNumber(n)));
-      await syncDirectory(dir);
-    } catch (error) {
-      await handle.close().catch(() => {});
-      await rm(temp, { force: true });
-      throw error;
+      const handle = await open(temp, 'wx').catch(noSpace);
+      try {
+        await receive(body, handle, expectedLength, reservation);
+        await handle.close().catch(noSpace);
+        await mkdir(dir, { recursive: true }).catch(noSpace);
+        await rename(temp, join(dir, chunkKeyNumber(n))).catch(noSpace);
+        await syncDirectory(dir).catch(noSpace);
+      } catch (error) {
+        await handle.close().catch(() => {});
+        await rm(temp, { force: true });
+        throw error;
+      }
+    } finally {
+      reservation.release();
     }
   }
 
@@ -122,44 +147,101 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver {
  * Writes exactly `expectedLength` bytes of `body` to `handle` and makes them durable. Reading waits
  * while a batch is written (back-pressure), so memory stays at about one batch per upload.
  *
+ * A write may store fewer bytes than asked (a full disk stores what fits, then refuses the rest):
+ * every batch is written until all of it is on disk, and a write that stores nothing or fails with
+ * ENOSPC/EDQUOT is a full disk (InsufficientStorageError), so a chunk is never kept short.
+ *
  * The kernel would start writing dirty pages back only once gigabytes are dirty, so one fsync at the
  * end would wait for the whole chunk to reach the disk. Asking for writeback every few MiB while the
  * body still arrives lets the disk work in parallel with the network, and the final sync has little
  * left to do. At most one such request is in flight.
  */
-async function receive(body: Readable, handle: FileHandle, expectedLength: number): Promise<void> {
+async function receive(
+  body: AsyncIterable<Uint8Array>,
+  handle: FileHandle,
+  expectedLength: number,
+  reservation: Reservation,
+): Promise<void> {
   let received = 0;
-  let batch: Buffer[] = [];
+  let position = 0;
+  let batch: Uint8Array[] = [];
   let batchBytes = 0;
   let sinceWriteback = 0;
   let writeback: Promise<void> | null = null;
   const writeBatch = async () => {
     if (batchBytes === 0) return;
-    const pieces = batch;
+    let pieces = batch;
+    let left = batchBytes;
     batch = [];
     sinceWriteback += batchBytes;
     batchBytes = 0;
-    await handle.writev(pieces);
+    while (left > 0) {
+      const { bytesWritten } = await handle.writev(pieces, position).catch(noSpace);
+      if (bytesWritten === 0) throw new InsufficientStorageError('the disk is full: nothing was stored');
+      position += bytesWritten;
+      left -= bytesWritten;
+      reservation.consume(bytesWritten);
+      if (left > 0) pieces = unwritten(pieces, bytesWritten);
+    }
     if (sinceWriteback >= WRITEBACK_EVERY && writeback === null) {
       sinceWriteback = 0;
-      writeback = handle.datasync().finally(() => {
-        writeback = null;
-      });
+      const started: Promise<void> = handle
+        .datasync()
+        .catch(noSpace)
+        .finally(() => {
+          writeback = null;
+        });
+      // Observed at the end (or dropped with the write): never an unhandled rejection meanwhile.
+      started.catch(() => {});
+      writeback = started;
     }
   };
-  for await (const piece of body as AsyncIterable<Buffer>) {
-    received += piece.length;
-    if (received > expectedLength) throw new ChunkLengthError(`chunk body is longer than ${expectedLength} bytes`);
-    batch.push(piece);
-    batchBytes += piece.length;
-    if (batchBytes >= WRITE_BATCH) await writeBatch();
+  try {
+    for await (const piece of body) {
+      received += piece.length;
+      if (received > expectedLength) throw new ChunkLengthError(`chunk body is longer than ${expectedLength} bytes`);
+      batch.push(piece);
+      batchBytes += piece.length;
+      if (batchBytes >= WRITE_BATCH) await writeBatch();
+    }
+    // A body cut short (client gone) ends the loop early or throws; either way nothing is kept.
+    if (received !== expectedLength)
+      throw new ChunkLengthError(`chunk body has ${received} bytes, expected ${expectedLength}`);
+    await writeBatch();
+  } catch (error) {
+    await (writeback as Promise<void> | null)?.catch(() => {});
+    throw error;
   }
-  // A body cut short (client gone) ends the loop early or throws; either way nothing is kept.
-  if (received !== expectedLength)
-    throw new ChunkLengthError(`chunk body has ${received} bytes, expected ${expectedLength}`);
-  await writeBatch();
-  await writeback;
-  await handle.sync();
+  // A writeback's error is reported once: it must fail the chunk, not vanish before the final sync.
+  await (writeback as Promise<void> | null);
+  await handle.sync().catch(noSpace);
+  // What the disk holds is what is acknowledged: a mismatch is never renamed into place.
+  const { size } = await handle.stat();
+  if (size !== expectedLength) throw new InsufficientStorageError(`stored ${size} of ${expectedLength} bytes`);
+}
+
+/** The pieces of `pieces` after the first `written` bytes. */
+function unwritten(pieces: readonly Uint8Array[], written: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let skip = written;
+  for (const piece of pieces) {
+    if (skip >= piece.length) {
+      skip -= piece.length;
+      continue;
+    }
+    out.push(skip > 0 ? piece.subarray(skip) : piece);
+    skip = 0;
+  }
+  return out;
+}
+
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT']);
+
+/** Rethrows a full disk as InsufficientStorageError, anything else as it is. */
+function noSpace(error: unknown): never {
+  if (NO_SPACE.has((error as NodeJS.ErrnoException).code ?? ''))
+    throw new InsufficientStorageError('the disk is full: nothing was stored');
+  throw error;
 }
 
 /** Makes a rename inside `dir` durable (POSIX needs the directory itself synced). */

@@ -124,19 +124,27 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     noStore(reply);
     return folderInfo(services, request.params.folderId, callerOf(request));
   });
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, limited, async (request, reply) => {
+  // Registering files and re-signing their URLs is signing work, like a create: both spend from the
+  // create bucket, so the site bucket's larger allowance cannot buy more of it than the API allows.
+  const signing = limitedBy('create');
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, signing, async (request, reply) => {
     noStore(reply);
     return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
   });
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files`, limited, async (request, reply) => {
-    noStore(reply);
-    return listSiteFiles(services, request.params.folderId, callerOf(request));
-  });
+  app.get<{ Params: P; Querystring: Record<string, unknown> }>(
+    `${api}/folders/:folderId/files`,
+    limited,
+    async (request, reply) => {
+      noStore(reply);
+      const { cursor, limit } = request.query;
+      return listSiteFiles(services, request.params.folderId, callerOf(request), { cursor, limit });
+    },
+  );
   app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/status`, limited, async (request, reply) => {
     noStore(reply);
     return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
   });
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, limited, async (request, reply) => {
+  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, signing, async (request, reply) => {
     noStore(reply);
     return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
   });
@@ -144,7 +152,8 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   // thousands of them, which must not starve the page's own calls in the site bucket.
   app.get<{ Params: P }>(
     `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
-    limitedBy('chunk'),
+    // Encrypted bytes do not compress (and mime-db calls octet-stream compressible).
+    { ...limitedBy('chunk'), compress: false },
     async (request, reply) => {
       const p = request.params;
       const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));

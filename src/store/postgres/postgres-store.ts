@@ -1,5 +1,14 @@
 import pg from 'pg';
-import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
+import { deleteAfterWith } from '../../domain/lifecycle.js';
+import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import type {
+  AddFilesResult,
+  FilePage,
+  FileRecord,
+  FolderRecord,
+  MetadataStore,
+  OwnerClaim,
+} from '../metadata-store.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 
@@ -130,6 +139,11 @@ export class PostgresMetadataStore implements MetadataStore {
     await this.transaction(async (client) => {
       await client.query(INSERT_FOLDER, folderParams(folder));
       for (const file of files) await client.query(INSERT_FILE, fileParams(file));
+      await client.query('UPDATE folders SET file_count = $1, chunk_count = $2 WHERE id = $3', [
+        files.length,
+        files.reduce((sum, f) => sum + f.chunks, 0),
+        folder.id,
+      ]);
     });
   }
 
@@ -150,11 +164,13 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows[0] ? toFile(rows[0]) : null;
   }
 
-  async listFiles(folderId: string): Promise<FileRecord[]> {
+  async listFiles(folderId: string, page: FilePage = {}): Promise<FileRecord[]> {
+    // One index range scan on (folder_id, position): a page costs the same at any depth.
     const { rows } = await this.pool.query<FileRow>(
       `SELECT ${FILE_COLUMNS} FROM files f JOIN folders d ON d.id = f.folder_id
-       WHERE f.folder_id = $1 AND d.deleting_since IS NULL ORDER BY f.position`,
-      [folderId],
+       WHERE f.folder_id = $1 AND f.position > $2 AND f.expires_at > $3 AND d.deleting_since IS NULL
+       ORDER BY f.position LIMIT $4`,
+      [folderId, page.after ?? -1, page.liveAt ?? Number.MIN_SAFE_INTEGER, page.limit ?? null],
     );
     return rows.map(toFile);
   }
@@ -162,24 +178,52 @@ export class PostgresMetadataStore implements MetadataStore {
   async addFiles(
     folderId: string,
     files: readonly Omit<FileRecord, 'position'>[],
-    deleteAfter: number,
-  ): Promise<boolean> {
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+  ): Promise<AddFilesResult> {
     return this.transaction(async (client) => {
-      // Locking the folder row serialises concurrent appends (positions stay dense and unique) and
-      // makes a concurrent beginFolderDeletion wait, then see the new deleteAfter.
-      const { rowCount } = await client.query(
-        'SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
+      // Locking the folder row serialises concurrent appends (positions stay dense and unique, the
+      // counts and limits exact) and makes a concurrent beginFolderDeletion wait, then see the new
+      // deleteAfter. Every refusal is decided before anything is written; a throw rolls back all.
+      const { rows: found } = await client.query<{
+        delete_after: string;
+        file_count: number;
+        chunk_count: string;
+        owner_token_hash: string | null;
+      }>(
+        'SELECT delete_after, file_count, chunk_count, owner_token_hash FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
         [folderId],
       );
-      if (rowCount !== 1) return false;
+      const folder = found[0];
+      if (!folder) return 'absent';
+      const held = { fileCount: folder.file_count, chunkCount: Number(folder.chunk_count) };
+      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
+      const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
+      if (refusal) return refusal;
+      const claim = options.claim;
+      if (claim) {
+        if (folder.owner_token_hash !== null) return 'claim-lost';
+        await client.query(
+          'UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3) WHERE id = $4',
+          [claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId],
+        );
+      }
       const { rows } = await client.query<{ next: number }>(
         'SELECT COALESCE(MAX(position) + 1, 0)::int AS next FROM files WHERE folder_id = $1',
         [folderId],
       );
       let position = rows[0]!.next;
       for (const file of files) await client.query(INSERT_FILE, fileParams({ ...file, position: position++ }));
-      await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [deleteAfter, folderId]);
-      return true;
+      const deleteAfter = deleteAfterWith(
+        { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count },
+        files.map((f) => f.expiresAt),
+      );
+      await client.query('UPDATE folders SET delete_after = $1, file_count = $2, chunk_count = $3 WHERE id = $4', [
+        deleteAfter,
+        held.fileCount + files.length,
+        held.chunkCount + chunks,
+        folderId,
+      ]);
+      return 'added';
     });
   }
 
@@ -197,20 +241,26 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
-  async markComplete(
-    folderId: string,
-    fileId: string,
-    completedAt: number,
-    expiresAt: number,
-    deleteAfter: number,
-  ): Promise<boolean> {
+  async markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean> {
     return this.transaction(async (client) => {
       const { rowCount } = await client.query(
         'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
         [completedAt, expiresAt, folderId, fileId],
       );
       if (rowCount !== 1) return false;
-      await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [deleteAfter, folderId]);
+      // The row lock taken here orders concurrent completions and appends of the same folder.
+      const { rows } = await client.query<{ delete_after: string; file_count: number }>(
+        'SELECT delete_after, file_count FROM folders WHERE id = $1 FOR UPDATE',
+        [folderId],
+      );
+      const folder = rows[0];
+      if (folder) {
+        const state = { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count };
+        await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [
+          deleteAfterWith(state, [expiresAt]),
+          folderId,
+        ]);
+      }
       return true;
     });
   }
@@ -247,11 +297,17 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   async deleteFile(folderId: string, fileId: string): Promise<boolean> {
-    const { rowCount } = await this.pool.query('DELETE FROM files WHERE folder_id = $1 AND id = $2', [
-      folderId,
-      fileId,
-    ]);
-    return rowCount === 1;
+    // One statement: the file goes and the folder's counts follow, or neither.
+    const { rows } = await this.pool.query<{ removed: number }>(
+      `WITH gone AS (DELETE FROM files WHERE folder_id = $1 AND id = $2 RETURNING chunks),
+       counted AS (
+         UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - (SELECT chunks FROM gone)
+         WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)
+       )
+       SELECT COUNT(*)::int AS removed FROM gone`,
+      [folderId, fileId],
+    );
+    return rows[0]!.removed === 1;
   }
 
   async close(): Promise<void> {

@@ -34,4 +34,11 @@ export const MIGRATIONS: readonly string[] = [
      UNIQUE (folder_id, position)
    );
    CREATE INDEX files_expires_at ON files (expires_at);`,
+  // The folder's file and chunk counts, kept by every write that adds or removes files, so that the
+  // folder limits and deleteAfter are O(1) (see metadata-store.ts addFiles).
+  `ALTER TABLE folders ADD COLUMN file_count INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE folders ADD COLUMN chunk_count INTEGER NOT NULL DEFAULT 0;
+   UPDATE folders SET
+     file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
+     chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
 ];

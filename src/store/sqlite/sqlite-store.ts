@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { FileRecord, FolderRecord, MetadataStore } from '../metadata-store.js';
+import type { FolderLimits } from '../../domain/limits.js';
+import type {
+  AddFilesResult,
+  FilePage,
+  FileRecord,
+  FolderRecord,
+  MetadataStore,
+  OwnerClaim,
+} from '../metadata-store.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteWriter } from './writer.js';
@@ -29,8 +37,11 @@ export class SqliteMetadataStore implements MetadataStore {
       getFile: db.prepare<[string, string], FileRow>(
         'SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id WHERE f.folder_id = ? AND f.id = ? AND d.deleting_since IS NULL',
       ),
-      listFiles: db.prepare<[string], FileRow>(
-        'SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id WHERE f.folder_id = ? AND d.deleting_since IS NULL ORDER BY f.position',
+      // One index range scan on (folder_id, position): a page costs the same at any depth.
+      listFiles: db.prepare<[string, number, number, number], FileRow>(
+        `SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id
+         WHERE f.folder_id = ? AND f.position > ? AND f.expires_at > ? AND d.deleting_since IS NULL
+         ORDER BY f.position LIMIT ?`,
       ),
       foldersDue: db.prepare<[number, number], { id: string }>(
         'SELECT id FROM folders WHERE delete_after <= ? ORDER BY delete_after LIMIT ?',
@@ -56,12 +67,18 @@ export class SqliteMetadataStore implements MetadataStore {
     return row ? toFile(row) : null;
   }
 
-  async listFiles(folderId: string): Promise<FileRecord[]> {
-    return this.reads.listFiles.all(folderId).map(toFile);
+  async listFiles(folderId: string, page: FilePage = {}): Promise<FileRecord[]> {
+    return this.reads.listFiles
+      .all(folderId, page.after ?? -1, page.liveAt ?? Number.MIN_SAFE_INTEGER, page.limit ?? -1)
+      .map(toFile);
   }
 
-  addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): Promise<boolean> {
-    return this.writer.write('addFiles', folderId, files, deleteAfter);
+  addFiles(
+    folderId: string,
+    files: readonly Omit<FileRecord, 'position'>[],
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+  ): Promise<AddFilesResult> {
+    return this.writer.write('addFiles', folderId, files, options);
   }
 
   claimOwner(
@@ -73,14 +90,8 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('claimOwner', folderId, ownerTokenHash, ownerPublicKey, ske);
   }
 
-  markComplete(
-    folderId: string,
-    fileId: string,
-    completedAt: number,
-    expiresAt: number,
-    deleteAfter: number,
-  ): Promise<boolean> {
-    return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt, deleteAfter);
+  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean> {
+    return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt);
   }
 
   async foldersDue(now: number, limit: number): Promise<string[]> {

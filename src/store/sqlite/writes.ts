@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { FileRecord, FolderRecord } from '../metadata-store.js';
+import { deleteAfterWith } from '../../domain/lifecycle.js';
+import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../metadata-store.js';
 
 /**
  * Every write of the SQLite store, as plain functions over one connection. They run only on the
@@ -16,7 +18,18 @@ export function prepareWrites(db: Database.Database) {
       `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
        VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag, @sealedKey)`,
     ),
-    folderLive: db.prepare<[string], { id: string }>('SELECT id FROM folders WHERE id = ? AND deleting_since IS NULL'),
+    folderState: db.prepare<[string], { delete_after: number; file_count: number; chunk_count: number }>(
+      'SELECT delete_after, file_count, chunk_count FROM folders WHERE id = ? AND deleting_since IS NULL',
+    ),
+    setCounts: db.prepare<[number, number, number, string]>(
+      'UPDATE folders SET file_count = ?, chunk_count = ?, delete_after = ? WHERE id = ?',
+    ),
+    fileChunks: db.prepare<[string, string], { chunks: number }>(
+      'SELECT chunks FROM files WHERE folder_id = ? AND id = ?',
+    ),
+    removeCounts: db.prepare<[number, string]>(
+      'UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - ? WHERE id = ?',
+    ),
     nextPosition: db.prepare<[string], { next: number }>(
       'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM files WHERE folder_id = ?',
     ),
@@ -38,26 +51,44 @@ export function prepareWrites(db: Database.Database) {
     createFolder(folder: FolderRecord, files: readonly FileRecord[]): void {
       s.insertFolder.run(folder);
       for (const file of files) s.insertFile.run(file);
+      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
+      s.setCounts.run(files.length, chunks, folder.deleteAfter, folder.id);
     },
-    addFiles(folderId: string, files: readonly Omit<FileRecord, 'position'>[], deleteAfter: number): boolean {
-      if (!s.folderLive.get(folderId)) return false; // absent or being deleted
+    addFiles(
+      folderId: string,
+      files: readonly Omit<FileRecord, 'position'>[],
+      options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+    ): AddFilesResult {
+      // Runs in its own savepoint (writer.ts): returning a refusal after the claim would keep the
+      // claim, so every refusal is decided before anything is written.
+      const folder = s.folderState.get(folderId);
+      if (!folder) return 'absent'; // absent or being deleted
+      const held = { fileCount: folder.file_count, chunkCount: folder.chunk_count };
+      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
+      const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
+      if (refusal) return refusal;
+      const claim = options.claim;
+      if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1)
+        return 'claim-lost';
       let position = s.nextPosition.get(folderId)!.next;
       for (const file of files) s.insertFile.run({ ...file, position: position++ });
-      s.setDeleteAfter.run(deleteAfter, folderId);
-      return true;
+      const deleteAfter = deleteAfterWith(
+        { deleteAfter: folder.delete_after, fileCount: folder.file_count },
+        files.map((f) => f.expiresAt),
+      );
+      s.setCounts.run(held.fileCount + files.length, held.chunkCount + chunks, deleteAfter, folderId);
+      return 'added';
     },
     claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): boolean {
       return s.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1;
     },
-    markComplete(
-      folderId: string,
-      fileId: string,
-      completedAt: number,
-      expiresAt: number,
-      deleteAfter: number,
-    ): boolean {
+    markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): boolean {
       const done = s.markComplete.run(completedAt, expiresAt, folderId, fileId).changes === 1;
-      if (done) s.setDeleteAfter.run(deleteAfter, folderId);
+      const folder = done ? s.folderState.get(folderId) : undefined;
+      if (folder) {
+        const state = { deleteAfter: folder.delete_after, fileCount: folder.file_count };
+        s.setDeleteAfter.run(deleteAfterWith(state, [expiresAt]), folderId);
+      }
       return done;
     },
     beginFolderDeletion(folderId: string, now: number, leaseMs: number): boolean {
@@ -67,7 +98,10 @@ export function prepareWrites(db: Database.Database) {
       s.removeFolder.run(folderId);
     },
     deleteFile(folderId: string, fileId: string): boolean {
-      return s.deleteFile.run(folderId, fileId).changes === 1;
+      const file = s.fileChunks.get(folderId, fileId);
+      if (!file || s.deleteFile.run(folderId, fileId).changes !== 1) return false;
+      s.removeCounts.run(file.chunks, folderId);
+      return true;
     },
   };
 }

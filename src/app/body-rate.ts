@@ -1,0 +1,62 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * The minimum body rate of chunk uploads (MIN_BODY_RATE_KIB over MIN_BODY_RATE_WINDOW_SECONDS). A
+ * client that trickles a body holds a connection, a file descriptor and a temporary file for as long
+ * as it likes; one that sends less than the minimum over a whole window is cut off (the request is
+ * destroyed, which closes the connection and fails the write, which removes its temporary file).
+ *
+ * Only time spent waiting for the client counts: while the server itself is busy writing a batch to
+ * disk it reads nothing, and a slow disk must not be blamed on the client.
+ */
+export class BodyTooSlowError extends Error {
+  override name = 'BodyTooSlowError';
+}
+
+export interface BodyRate {
+  readonly minBytesPerSecond: number;
+  readonly windowMs: number;
+}
+
+export async function* withMinimumRate(body: Readable, rate: BodyRate): AsyncGenerator<Uint8Array> {
+  if (rate.minBytesPerSecond === 0) {
+    yield* body as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const minPerWindow = (rate.minBytesPerSecond * rate.windowMs) / 1000;
+  let windowBytes = 0;
+  let windowWaitMs = 0;
+  let waitingSince: number | null = performance.now();
+  let cutOff: BodyTooSlowError | null = null;
+  const check = () => {
+    const now = performance.now();
+    const waited = windowWaitMs + (waitingSince === null ? 0 : now - waitingSince);
+    if (waited < rate.windowMs) return;
+    if (windowBytes < minPerWindow) {
+      cutOff = new BodyTooSlowError(
+        `the chunk body arrived slower than ${Math.round(rate.minBytesPerSecond / 1024)} KiB/s: the upload was cut off`,
+      );
+      body.destroy(cutOff);
+      return;
+    }
+    windowBytes = 0;
+    windowWaitMs = 0;
+    if (waitingSince !== null) waitingSince = now;
+  };
+  const timer = setInterval(check, Math.min(1000, rate.windowMs / 4));
+  timer.unref();
+  try {
+    for await (const piece of body as AsyncIterable<Uint8Array>) {
+      if (waitingSince !== null) windowWaitMs += performance.now() - waitingSince;
+      waitingSince = null;
+      windowBytes += piece.length;
+      yield piece;
+      waitingSince = performance.now();
+    }
+  } catch (error) {
+    // Destroying the request surfaces as whatever the stream reports (a premature close): say why.
+    throw cutOff ?? error;
+  } finally {
+    clearInterval(timer);
+  }
+}

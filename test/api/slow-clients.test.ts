@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { UploadUrls } from '../../src/contract/types.js';
+import { encryptedLength } from '../../src/domain/chunk-plan.js';
+import { chunkUrl, createDirect, putChunk } from '../support/api.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+/**
+ * Issue #11 items 3 and 4 on a real server, over raw sockets where the wire matters: `Expect:
+ * 100-continue` answered only after the checks, the minimum body rate of chunk PUTs, the per-client
+ * cap on concurrent chunk uploads, the connection cap and the idle timeout.
+ */
+interface RawConnection {
+  readonly socket: Socket;
+  /** Everything the server sent so far. */
+  received(): string;
+  /** Resolves once the server has sent text matching `pattern` (or rejects when the socket closes first). */
+  waitFor(pattern: RegExp): Promise<string>;
+  readonly closed: Promise<void>;
+}
+
+async function open(baseUrl: string): Promise<RawConnection> {
+  const url = new URL(baseUrl);
+  const socket = connect(Number(url.port), url.hostname);
+  let text = '';
+  const waiters: Array<() => void> = [];
+  socket.on('data', (d: Buffer) => {
+    text += d.toString('latin1');
+    for (const w of waiters.splice(0)) w();
+  });
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      for (const w of waiters.splice(0)) w();
+      resolve();
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    received: () => text,
+    closed,
+    waitFor(pattern) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const m = pattern.exec(text);
+          if (m) return resolve(m[0]);
+          if (socket.destroyed) return reject(new Error(`closed before ${pattern}; received: ${JSON.stringify(text)}`));
+          waiters.push(check);
+        };
+        check();
+      });
+    },
+  };
+}
+
+function head(method: string, url: string, headers: Record<string, string | number>): string {
+  const u = new URL(url);
+  const lines = [`${method} ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
+  for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** Polls `condition` until it holds (or fails after `ms`: the condition, never a sleep, is what a test waits for). */
+async function until(condition: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const FILESIZE = 300_000;
+const LENGTH = encryptedLength(FILESIZE);
+
+async function oneChunkFile(baseUrl: string): Promise<UploadUrls> {
+  const created = await createDirect(baseUrl, [FILESIZE]);
+  return created.files[0]!.uploadUrls;
+}
+
+describe('Expect: 100-continue', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(() => server.close());
+
+  test('a chunk PUT with a bad signature is refused without 100 Continue, and its body is never asked for', async () => {
+    const urls = await oneChunkFile(server.baseUrl);
+    const bad = chunkUrl({ ...urls, signatures: ['0'.repeat(64)] }, 1);
+    const c = await open(server.baseUrl);
+    c.socket.write(
+      head('PUT', bad, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': LENGTH,
+        Expect: '100-continue',
+      }),
+    );
+    const status = await c.waitFor(/^HTTP\/1\.1 \d{3}[^\r]*\r\n/);
+    assert.match(status, /^HTTP\/1\.1 403 /);
+    await c.waitFor(/\r\n\r\n[\s\S]*\}/);
+    assert.doesNotMatch(c.received(), /100 Continue/);
+    assert.match(c.received(), /"error":"[^"]*signature/);
+    c.socket.destroy();
+  });
+
+  test('a chunk PUT with a wrong Content-Length is refused before 100 Continue', async () => {
+    const urls = await oneChunkFile(server.baseUrl);
+    const c = await open(server.baseUrl);
+    c.socket.write(
+      head('PUT', chunkUrl(urls, 1), {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': LENGTH + 1,
+        Expect: '100-continue',
+      }),
+    );
+    assert.match(await c.waitFor(/^HTTP\/1\.1 \d{3}/), /400/);
+    assert.doesNotMatch(c.received(), /100 Continue/);
+    c.socket.destroy();
+  });
+
+  test('a valid chunk PUT gets 100 Continue, then stores its body', async () => {
+    const urls = await oneChunkFile(server.baseUrl);
+    const c = await open(server.baseUrl);
+    c.socket.write(
+      head('PUT', chunkUrl(urls, 1), {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': LENGTH,
+        Expect: '100-continue',
+      }),
+    );
+    await c.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    c.socket.write(randomBytes(LENGTH));
+    assert.match(await c.waitFor(/HTTP\/1\.1 200 [\s\S]*\}/), /"bytes":/);
+    c.socket.destroy();
+  });
+
+  test('a JSON create sent with Expect: 100-continue still works', async () => {
+    const body = JSON.stringify({ title: 'continue' });
+    const c = await open(server.baseUrl);
+    c.socket.write(
+      head('POST', `${server.baseUrl}/v2/folders`, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        Expect: '100-continue',
+      }),
+    );
+    await c.waitFor(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    c.socket.write(body);
+    assert.match(await c.waitFor(/HTTP\/1\.1 200 [\s\S]*\}/), /"folderId"/);
+    c.socket.destroy();
+  });
+});
+
+describe('slow and greedy clients', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({
+      MIN_BODY_RATE_KIB: '16',
+      MIN_BODY_RATE_WINDOW_SECONDS: '1',
+      MAX_CONCURRENT_CHUNK_UPLOADS: '2',
+      CONNECTION_TIMEOUT_SECONDS: '5',
+    });
+  });
+  after(() => server.close());
+
+  const incoming = () => readdir(join(server.dataDir, 'blobs', '.incoming'));
+
+  test('a chunk body trickling below the minimum rate is cut off and its temporary file removed', async () => {
+    const urls = await oneChunkFile(server.baseUrl);
+    const c = await open(server.baseUrl);
+    c.socket.write(
+      head('PUT', chunkUrl(urls, 1), { 'Content-Type': 'application/octet-stream', 'Content-Length': LENGTH }),
+    );
+    c.socket.write(randomBytes(100));
+    await until(async () => (await incoming()).length === 1, 'the temporary file of the upload');
+    // One byte every 100 ms: far below 16 KiB/s, yet never idle long enough for the idle timeout.
+    const trickle = setInterval(() => c.socket.writable && c.socket.write(randomBytes(1)), 100);
+    try {
+      await c.closed;
+    } finally {
+      clearInterval(trickle);
+    }
+    await until(async () => (await incoming()).length === 0, 'the temporary file to be removed');
+    const status = await fetch(
+      `${server.baseUrl}/v2/folders/${urls.path.split('/')[0]}/files/${urls.path.split('/')[1]}/upload-status`,
+    );
+    assert.deepEqual(await status.json(), { complete: false, missing: [1] });
+  });
+
+  test('a client may have at most MAX_CONCURRENT_CHUNK_UPLOADS chunk uploads in flight', async () => {
+    const held: RawConnection[] = [];
+    for (let i = 0; i < 2; i++) {
+      const urls = await oneChunkFile(server.baseUrl);
+      const c = await open(server.baseUrl);
+      c.socket.write(
+        head('PUT', chunkUrl(urls, 1), { 'Content-Type': 'application/octet-stream', 'Content-Length': LENGTH }),
+      );
+      c.socket.write(randomBytes(1000));
+      held.push(c);
+    }
+    await until(async () => (await incoming()).length === 2, 'two uploads in flight');
+    const urls = await oneChunkFile(server.baseUrl);
+    const refused = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(LENGTH));
+    assert.equal(refused.status, 429);
+    assert.match((refused.body as { error: string }).error, /at most 2/);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    // Once they finish (here: give up), the client may upload again.
+    for (const c of held) c.socket.destroy();
+    await until(async () => (await incoming()).length === 0, 'the held uploads to end');
+    let status = 0;
+    await until(async () => {
+      status = (await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(LENGTH))).status;
+      return status !== 429;
+    }, 'the cap to free up');
+    assert.equal(status, 200);
+  });
+
+  test('a connection that sends nothing is closed after CONNECTION_TIMEOUT_SECONDS', async () => {
+    const c = await open(server.baseUrl);
+    await c.closed;
+    assert.equal(c.received(), '');
+  });
+});
+
+describe('connection cap', () => {
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ MAX_CONNECTIONS: '10' });
+  });
+  after(() => server.close());
+
+  test('connections past MAX_CONNECTIONS are closed at once; the ones within it are served', async () => {
+    const held: RawConnection[] = [];
+    for (let i = 0; i < 10; i++) held.push(await open(server.baseUrl));
+    const extra = await open(server.baseUrl);
+    extra.socket.write(head('GET', `${server.baseUrl}/openapi.json`, { Connection: 'close' }));
+    await extra.closed;
+    assert.equal(extra.received(), '', 'the extra connection is closed unanswered');
+    held[0]!.socket.write(head('GET', `${server.baseUrl}/openapi.json`, { Connection: 'close' }));
+    assert.match(await held[0]!.waitFor(/^HTTP\/1\.1 \d{3}/), /200/);
+    for (const c of held) c.socket.destroy();
+    await until(async () => (await fetch(`${server.baseUrl}/openapi.json`)).status === 200, 'a free slot');
+  });
+});
