@@ -61,6 +61,7 @@ describe('bounded work per request', () => {
       body: { files: files(11, MAX_FILE_SIZE), ske: 'ske' },
     });
     assert.equal(res.status, 413, JSON.stringify(res.json));
+    assert.equal(res.json.code, 'payload_too_large');
     const perFile = planChunks(MAX_FILE_SIZE, 5).chunks;
     assert.match(res.json.error, new RegExp(`${11 * perFile} chunk upload URLs.*at most 100000`));
     const info = await site(server, 'GET', `/folders/${folder.folderId}`, { owner });
@@ -183,6 +184,7 @@ describe('registration spends from the create budget', () => {
       body: { files: files(1) },
     });
     assert.equal(refused.status, 429);
+    assert.equal(refused.json.code, 'rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) >= 1);
     // The site's cheap calls still have their own budget.
     const info = await site(server, 'GET', `/folders/${folder.folderId}`, { owner });
@@ -268,6 +270,7 @@ describe('folder limits and the paged listing', () => {
       body: { files: files(11), ske: 'ske' },
     });
     assert.equal(over.status, 409, JSON.stringify(over.json));
+    assert.equal(over.json.code, 'conflict');
     assert.match(over.json.error, /at most 10 files/);
     // The claim and the insert are one transaction: refused together.
     const info = await site(server, 'GET', `/folders/${folder.folderId}`, { owner });

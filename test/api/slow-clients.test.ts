@@ -211,6 +211,7 @@ describe('slow and greedy clients', () => {
     const refused = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(LENGTH));
     assert.equal(refused.status, 429);
     assert.match((refused.body as { error: string }).error, /at most 2/);
+    assert.equal((refused.body as { code: string }).code, 'rate_limited');
     assert.equal(refused.headers.get('retry-after'), '1');
     // Once they finish (here: give up), the client may upload again.
     for (const c of held) c.socket.destroy();

@@ -76,6 +76,7 @@ describe('disk full', () => {
       if (res.status !== 200) {
         assert.equal(res.status, 507, JSON.stringify(res.body));
         assert.match((res.body as { error: string }).error, /disk is full|out of storage/);
+        assert.equal((res.body as { code: string }).code, 'insufficient_storage');
       }
     }
     // 12 MiB hold two chunks of 5 MiB (and the database), never three.
@@ -123,7 +124,9 @@ describe('free-space floor', () => {
     await writeFile(filler, Buffer.alloc(18 * MIB));
     const refused = await register(folder.folderId);
     assert.equal(refused.status, 507);
-    assert.match(((await refused.json()) as { error: string }).error, /out of storage/);
+    const body = (await refused.json()) as { error: string; code: string };
+    assert.match(body.error, /out of storage/);
+    assert.equal(body.code, 'insufficient_storage');
     await rm(filler);
     const accepted = await register(folder.folderId);
     assert.equal(accepted.status, 200);
@@ -133,6 +136,7 @@ describe('free-space floor', () => {
     await writeFile(filler, Buffer.alloc(12 * MIB));
     const tooMuch = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(encryptedLength(CHUNK)));
     assert.equal(tooMuch.status, 507);
+    assert.equal((tooMuch.body as { code: string }).code, 'insufficient_storage');
     await rm(filler);
     const stored = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(encryptedLength(CHUNK)));
     assert.equal(stored.status, 200);
