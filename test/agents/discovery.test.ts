@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { AgentCard as A2aAgentCard } from '@a2a-js/sdk';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/discovery/mcp-card.js';
 import { CHUNK_UPLOAD_RULE } from '../../src/discovery/openapi.js';
 import { SURFACES, type SurfaceKey } from '../../src/discovery/surfaces.js';
@@ -259,6 +260,9 @@ describe('A2A agent card', () => {
     assert.ok(v1.skills[0]!.examples.length >= 2);
     assert.equal(await resolves(v1.supportedInterfaces[0]!.url), 200);
     assert.deepEqual(await card({}, '?A2A-Version=1.0'), v1, 'the query parameter selects it too');
+    // Every field is one of the 1.0 schema's: the SDK's ProtoJSON codec of the 1.0 AgentCard keeps
+    // the whole card through a round trip (it drops what the schema does not define).
+    assert.deepEqual(A2aAgentCard.toJSON(A2aAgentCard.fromJSON(v1)), v1);
   });
 
   test('no A2A-Version (A2A: that means 0.3), or 0.3, gets the 0.3 card, with no 1.0 field', async () => {
