@@ -2,7 +2,7 @@ import type { RegisteredFile, UploadUrls } from '../contract/types.js';
 import { createSke, encryptText, generateSecret, importSecret } from '../crypto/index.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
-import { type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
+import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import { allChunks, filePlan, storedBytes } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
@@ -355,9 +355,7 @@ export function blobFile(blob: Blob, name?: string): UploadFile {
     ...(blob.type ? { mimetype: blob.type } : {}),
     path: null,
     mtime: lastModified ?? null,
-    async read(offset, length) {
-      return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
-    },
+    ...blobSource(blob),
   };
 }
 

@@ -23,6 +23,15 @@ export interface ChunkSource {
   read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
 }
 
+/** Chunks read from a Blob or browser File when their turn comes (`Blob.slice`), never the whole file. */
+export function blobSource(blob: Blob): ChunkSource {
+  return {
+    async read(offset, length) {
+      return new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+    },
+  };
+}
+
 export interface UploadJob {
   /** The file's name, for messages (never sent anywhere). */
   readonly label: string;

@@ -6,8 +6,8 @@ import type {
   SiteRegisteredFile,
   SiteRegisterResponse,
 } from '../contract/site.js';
-import { ProtocolError } from './errors.js';
-import { exchange, type HttpOptions, isRedirect, jsonBody } from './retry.js';
+import { AbortedError, NetworkError, ProtocolError } from './errors.js';
+import { backoffDelay, DEFAULT_RETRY, exchange, type HttpOptions, isRedirect, jsonBody, sleep } from './retry.js';
 import { folderApiUrl, siteChunkUrl } from './urls.js';
 
 /**
@@ -111,6 +111,29 @@ export async function fetchChunkBytes(
   credentials: Readonly<Record<string, string>>,
   operation: string,
   http: HttpOptions = {},
+): Promise<Uint8Array> {
+  // A connection lost in the middle of a body fails the body read, after `exchange` has answered:
+  // that is retried here, with the same policy.
+  const retry = { ...DEFAULT_RETRY, ...http.retry };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchChunkOnce(url, credentials, operation, http);
+    } catch (error) {
+      if (http.signal?.aborted) throw new AbortedError();
+      if (!(error instanceof TypeError)) throw error;
+      if (attempt >= retry.retries) throw new NetworkError(operation, error);
+      const delayMs = backoffDelay(attempt, retry);
+      http.onRetry?.({ operation, attempt: attempt + 1, delayMs, status: null, reason: error.message });
+      await sleep(delayMs, http.signal);
+    }
+  }
+}
+
+async function fetchChunkOnce(
+  url: string,
+  credentials: Readonly<Record<string, string>>,
+  operation: string,
+  http: HttpOptions,
 ): Promise<Uint8Array> {
   const response = await exchange(
     operation,

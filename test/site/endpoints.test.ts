@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
+import { chunkUrl } from '../../src/transfer/urls.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -62,9 +63,6 @@ interface UploadUrls {
   tail: string;
   signatures: string[];
   headers: Record<string, string>;
-}
-function chunkUrl(u: UploadUrls, n: number) {
-  return `${u.head}${u.path}/${String(n).padStart(5, '0')}?${u.tail}&X-Amz-Signature=${u.signatures[n - 1]}`;
 }
 async function putChunk(u: UploadUrls, n: number, body: Buffer) {
   const res = await fetch(chunkUrl(u, n), { method: 'PUT', headers: u.headers, body: new Uint8Array(body) });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { BUCKET_CORS_RULES } from '../../src/blobs/s3/s3-blob-store.js';
+import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import {
   type BrowserFixture,
@@ -131,7 +132,7 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       // message of its chunk (21-byte header, 17 bytes per 64 KiB record) ...
       const keys = await listKeys(`${folder.folderId}/`);
       const sizes = [...keys.values()].sort((a, b) => a - b);
-      const enc = (p: number) => 21 + p + 17 * Math.ceil(p / 65519);
+      const enc = encryptedLength;
       assert.deepEqual(
         sizes,
         [enc(2500), enc(11 * MIB + 4321 - 10 * MIB), enc(5 * MIB), enc(5 * MIB)].sort((a, b) => a - b),

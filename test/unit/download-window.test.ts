@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MIB, planChunks } from '../../src/domain/chunk-plan.js';
-import { chunksAhead } from '../../web/src/stream.js';
+import { chunksAhead } from '../../src/transfer/download.js';
 
-// How many chunks a streamed download fetches ahead (web/src/stream.ts): three for the default
+// How many chunks a streamed download fetches ahead (src/transfer/download.ts): three for the default
 // chunk sizes, fewer as chunks grow, never none, so memory stays bounded for a 999 GiB file.
 test('the download window is three chunks for default chunk sizes and shrinks for large chunks', () => {
   assert.equal(chunksAhead(5 * MIB), 3);

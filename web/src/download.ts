@@ -1,14 +1,22 @@
 import { makeZip } from 'client-zip';
+import { type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
 import type { SiteConfig } from './config.js';
-import { type DownloadJob, decryptedStream, uniqueNames } from './stream.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
- * "What each browser gets"), the worker streams the decrypted file to
- * the browser's download manager. Without one, the page decrypts chunk by chunk into a Blob (the
- * browser may spill it to disk, but it can use memory up to the file's size) and saves that.
+ * "What each browser gets"), the worker streams the decrypted file to the browser's download
+ * manager. Without one, the page decrypts chunk by chunk into a Blob (the browser may spill it to
+ * disk, but it can use memory up to the file's size) and saves that. Both run the transfer core's
+ * `downloadStream`.
  */
 export type DownloadPath = 'service-worker' | 'memory';
+
+/** A download as the page hands it to its service worker (structured-cloneable: plain data). */
+export interface DownloadJob {
+  readonly kind: 'file' | 'zip';
+  readonly name: string;
+  readonly files: readonly DownloadFile[];
+}
 
 let registration: Promise<ServiceWorker | null> | undefined;
 
@@ -27,9 +35,7 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
               clearTimeout(timer);
               resolve();
             },
-            {
-              once: true,
-            },
+            { once: true },
           );
         });
       }
@@ -39,6 +45,24 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
     }
   })();
   return registration;
+}
+
+let reportError: ((message: string) => void) | null = null;
+let listening = false;
+
+/**
+ * Where the service worker's download failures are shown: the files view of the page on screen.
+ * One listener for the page's lifetime; each render of the files view only replaces the handler
+ * (a listener added per render would pile up and report into views no longer shown).
+ */
+export function onDownloadError(handler: (message: string) => void): void {
+  reportError = handler;
+  if (listening || !('serviceWorker' in navigator)) return;
+  listening = true;
+  navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
+    const d = e.data as { type?: string; message?: string } | null;
+    if (d?.type === 'download-error') reportError?.(d.message ?? 'the download failed');
+  });
 }
 
 function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
@@ -74,7 +98,7 @@ export async function download(config: SiteConfig, job: DownloadJob): Promise<Do
 async function downloadInMemory(job: DownloadJob): Promise<void> {
   let blob: Blob;
   if (job.kind === 'file') {
-    blob = await new Response(decryptedStream(job.files[0]!, job.headers)).blob();
+    blob = await new Response(downloadStream(job.files[0]!)).blob();
   } else {
     const names = uniqueNames(job.files.map((f) => f.name));
     const zip = makeZip(
@@ -82,7 +106,7 @@ async function downloadInMemory(job: DownloadJob): Promise<void> {
         name: names[i]!,
         size: f.size,
         lastModified: new Date(),
-        input: decryptedStream(f, job.headers),
+        input: downloadStream(f),
       })),
     );
     blob = await new Response(zip).blob();

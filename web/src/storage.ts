@@ -1,4 +1,5 @@
 import { base64UrlEncode } from '../../src/crypto/index.js';
+import type { PendingUpload, SiteStore } from './session.js';
 
 /**
  * What the site keeps in the browser (localStorage, this origin only):
@@ -41,17 +42,6 @@ export function visitorToken(): string {
   return token;
 }
 
-export interface PendingUpload {
-  fileId: string;
-  name: string;
-  size: number;
-  lastModified: number;
-  chunkSize: number;
-  chunks: number;
-  /** Request mode, visitor: the file's own secret (it cannot be recovered from the server). */
-  fileSecret?: string;
-}
-
 export function pendingUploads(folderId: string): PendingUpload[] {
   try {
     return JSON.parse(get(`uploads:${folderId}`) ?? '[]') as PendingUpload[];
@@ -71,3 +61,13 @@ export function removePending(folderId: string, fileId: string): void {
     pendingUploads(folderId).filter((u) => u.fileId !== fileId),
   );
 }
+
+/** The session's storage (web/src/session.ts), over this browser's localStorage. */
+export const browserStore: SiteStore = {
+  ownerSecretOf,
+  saveOwnerSecret,
+  visitorToken,
+  pendingUploads,
+  addPending,
+  removePending,
+};

@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
-import { contentDisposition, type DownloadJob, decryptedStream, uniqueNames } from './stream.js';
+import { contentDisposition, downloadStream, uniqueNames } from '../../src/transfer/download.js';
+import type { DownloadJob } from './download.js';
 
 /**
  * The service worker: streamed downloads. The page hands it a job (file list, secrets, credential
  * headers) by message, then opens `<site>/dl/<id>` in a hidden frame; this worker answers that
- * request with a stream that fetches, decrypts and passes on one chunk at a time (or a ZIP64 archive
- * of such streams, by client-zip), so the browser writes the file to disk as it arrives and nothing
+ * request with the transfer core's `downloadStream`, which fetches, decrypts and passes on one chunk
+ * at a time (or a ZIP64 archive of such streams, by client-zip), so the browser writes the file to disk as it arrives and nothing
  * is held whole in memory. Jobs live only in this worker's memory and are used once.
  */
 declare const self: ServiceWorkerGlobalScope;
@@ -72,7 +73,7 @@ self.addEventListener('fetch', (event) => {
   let body: ReadableStream<Uint8Array>;
   if (job.kind === 'file') {
     const file = job.files[0]!;
-    body = decryptedStream(file, job.headers);
+    body = downloadStream(file);
     headers.set('content-type', 'application/octet-stream');
     headers.set('content-length', String(file.size));
   } else {
@@ -80,8 +81,7 @@ self.addEventListener('fetch', (event) => {
     const entries = job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date() }));
     const zip = downloadZip(
       (function* () {
-        for (let i = 0; i < job.files.length; i++)
-          yield { ...entries[i]!, input: decryptedStream(job.files[i]!, job.headers) };
+        for (let i = 0; i < job.files.length; i++) yield { ...entries[i]!, input: downloadStream(job.files[i]!) };
       })(),
       { metadata: entries },
     );

@@ -1,3 +1,5 @@
+import { NetworkError, WebfolderError } from '../../src/transfer/errors.js';
+
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
 type Child = Node | string | null | undefined | false;
 
@@ -53,4 +55,16 @@ export function formatDuration(ms: number): string {
   if (m < 60) return `${m} min ${s % 60} s`;
   const hrs = Math.floor(m / 60);
   return `${hrs} h ${m % 60} min`;
+}
+
+/** Replaces the page's main content. */
+export function render(...children: (Node | string | null | false)[]): void {
+  main().replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== false));
+}
+
+/** What to tell a person about a failure: the server's own words, or what went wrong locally. */
+export function describeError(error: unknown): string {
+  if (error instanceof NetworkError) return 'the server cannot be reached: check your connection';
+  if (error instanceof WebfolderError) return error.serverMessage;
+  return error instanceof Error ? error.message : String(error);
 }

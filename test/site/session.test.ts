@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { downloadStream } from '../../src/transfer/download.js';
+import { WebfolderError } from '../../src/transfer/errors.js';
+import type { Fetch } from '../../src/transfer/retry.js';
+import { createFolder } from '../../src/transfer/v2.js';
+import {
+  type FolderSession,
+  isExpired,
+  type OpenFailure,
+  openSession,
+  type PendingUpload,
+  parseFragment,
+  type SessionOptions,
+  type SiteStore,
+  type UploadProgress,
+} from '../../web/src/session.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+/**
+ * The page's session without a browser: the same module the folder page renders, driven by
+ * node:test against a real server, with a Map for the browser's storage and fetch for its chunk
+ * transport. Claim, upload queue, resume arithmetic, cancel, key checks and download.
+ */
+const MIB = 1024 * 1024;
+let server: RunningServer;
+before(async () => {
+  server = await startServer({ CHUNK_SIZE_MIB: '5' });
+});
+after(() => server.close());
+
+function memoryStore(): SiteStore & { data: Map<string, string> } {
+  const data = new Map<string, string>();
+  const pending = (id: string): PendingUpload[] => JSON.parse(data.get(`uploads:${id}`) ?? '[]') as PendingUpload[];
+  const savePending = (id: string, list: PendingUpload[]) =>
+    list.length ? data.set(`uploads:${id}`, JSON.stringify(list)) : data.delete(`uploads:${id}`);
+  return {
+    data,
+    ownerSecretOf: (id) => data.get(`owner:${id}`) ?? null,
+    saveOwnerSecret: (id, secret) => (secret === null ? data.delete(`owner:${id}`) : data.set(`owner:${id}`, secret)),
+    visitorToken: () => {
+      if (!data.has('visitor')) data.set('visitor', randomBytes(32).toString('base64url'));
+      return data.get('visitor')!;
+    },
+    pendingUploads: pending,
+    addPending: (id, upload) => savePending(id, [...pending(id).filter((u) => u.fileId !== upload.fileId), upload]),
+    removePending: (id, fileId) =>
+      savePending(
+        id,
+        pending(id).filter((u) => u.fileId !== fileId),
+      ),
+  };
+}
+
+async function newFolder(mode: 'send' | 'share' = 'send'): Promise<{ folderId: string; link: string }> {
+  const created = await createFolder({ server: server.baseUrl, mode, title: 'Session' });
+  return { folderId: created.folderId, link: created.folderUrl };
+}
+
+function options(store: SiteStore, extra: Partial<SessionOptions> = {}): SessionOptions {
+  return { siteApi: `${server.baseUrl}/api/site`, store, ...extra };
+}
+
+async function open(link: string, folderId: string, opts: SessionOptions): Promise<FolderSession> {
+  const session = await openSession(folderId, parseFragment(new URL(link).hash), opts);
+  assert.ok('client' in session, `opened: ${JSON.stringify(session)}`);
+  return session;
+}
+
+function file(content: Uint8Array, name: string): File {
+  return new File([content as Uint8Array<ArrayBuffer>], name, { lastModified: 1_700_000_000_000 });
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  return Buffer.from(await new Response(stream).arrayBuffer());
+}
+
+/** fetch as the chunk transport, counting chunk PUTs by number. */
+function countingTransport(fail?: (n: number) => boolean): { transport: Fetch; puts: number[] } {
+  const puts: number[] = [];
+  const transport: Fetch = async (url, init) => {
+    const n = Number(/\/(\d{5})\?/.exec(url)?.[1]);
+    if (init.method === 'PUT' && fail?.(n)) throw new TypeError('network error (test)');
+    const response = await fetch(url, init);
+    if (init.method === 'PUT' && response.ok) puts.push(n);
+    return response;
+  };
+  return { transport, puts };
+}
+
+describe('folder session (no browser)', () => {
+  test('the first upload claims the folder; a visitor lists and downloads the same bytes', async () => {
+    const { folderId, link } = await newFolder('send');
+    const store = memoryStore();
+    const session = await open(link, folderId, options(store));
+    assert.equal(session.info.owned, false);
+    const announced: string[] = [];
+    const progress: UploadProgress[] = [];
+    session.on('announce', (text) => announced.push(text));
+    const stop = session.on('progress', (p) => progress.push(p));
+    const content = randomBytes(11 * MIB + 5);
+    const outcome = await session.upload([
+      { file: file(content, 'big.bin'), path: 'big.bin' },
+      { file: file(new Uint8Array(), 'empty.txt'), path: 'empty.txt' },
+    ]);
+    stop();
+    assert.equal(outcome.state, 'complete');
+    assert.equal(outcome.skippedEmpty, 1);
+    assert.deepEqual(announced, ['You are now the owner of this folder.']);
+    assert.equal(session.info.isOwner, true);
+    assert.ok(store.ownerSecretOf(folderId), 'the owner secret is kept');
+    assert.deepEqual(store.pendingUploads(folderId), [], 'nothing is left to resume');
+    assert.equal(progress.at(-1)!.sent, content.length);
+    assert.ok(
+      session.ownerLink('https://x.example/f/id#old')?.startsWith(`https://x.example/f/id#${session.secret}&owner=`),
+    );
+
+    const visitor = await open(link, folderId, options(memoryStore()));
+    assert.equal(visitor.info.isOwner, false);
+    assert.equal(visitor.info.rights.upload, false);
+    const [listed] = await visitor.listFiles();
+    assert.equal(listed!.name, 'big.bin');
+    assert.ok((await readAll(downloadStream(visitor.downloadFile(listed!)))).equals(content));
+  });
+
+  test('resume: after a failed upload only the missing chunks are sent, and what was stored counts as sent', async () => {
+    const { folderId, link } = await newFolder('share');
+    const store = memoryStore();
+    const content = randomBytes(3 * 5 * MIB);
+    const first = countingTransport((n) => n !== 1);
+    const session = await open(
+      link,
+      folderId,
+      options(store, { transport: first.transport, http: { retry: { retries: 0 } } }),
+    );
+    const failed = await session.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
+    assert.equal(failed.state, 'failed');
+    assert.deepEqual(first.puts, [1]);
+    assert.equal(store.pendingUploads(folderId).length, 1, 'the unfinished upload is remembered');
+
+    const second = countingTransport();
+    const again = await open(link, folderId, options(store, { transport: second.transport }));
+    assert.equal(again.info.isOwner, true, 'the owner secret survived');
+    const progress: UploadProgress[] = [];
+    again.on('progress', (p) => progress.push(p));
+    const done = await again.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
+    assert.equal(done.state, 'complete');
+    assert.deepEqual(second.puts.sort(), [2, 3]);
+    assert.equal(progress[0]!.sent, 5 * MIB, 'chunk 1 was already on the server');
+    assert.deepEqual(store.pendingUploads(folderId), []);
+    const [listed] = await again.listFiles();
+    assert.ok((await readAll(downloadStream(again.downloadFile(listed!)))).equals(content));
+  });
+
+  test('cancel stops the upload and keeps it resumable', async () => {
+    const { folderId, link } = await newFolder('share');
+    const store = memoryStore();
+    let session!: FolderSession;
+    // Every PUT fails, so the upload is surely in flight when cancelled.
+    const { transport } = countingTransport(() => {
+      session.cancelUpload();
+      return true;
+    });
+    session = await open(link, folderId, options(store, { transport }));
+    const outcome = await session.upload([{ file: file(randomBytes(6 * MIB), 'c.bin'), path: 'c.bin' }]);
+    assert.equal(outcome.state, 'cancelled');
+    assert.equal(outcome.files[0]!.state, 'cancelled');
+    assert.equal(store.pendingUploads(folderId).length, 1);
+  });
+
+  test('keys: none, damaged, wrong; unknown folder', async () => {
+    const { folderId, link } = await newFolder('send');
+    const owner = await open(link, folderId, options(memoryStore()));
+    await owner.upload([{ file: file(randomBytes(100), 'a.txt'), path: 'a.txt' }]);
+    const kind = async (hash: string, id = folderId) =>
+      ((await openSession(id, parseFragment(hash), options(memoryStore()))) as OpenFailure).kind;
+    assert.equal(await kind(''), 'no-key');
+    assert.equal(await kind('#short'), 'bad-key');
+    assert.equal(await kind(`#${'A'.repeat(22)}`), 'wrong-key');
+    assert.equal(await kind(new URL(link).hash, 'AAAAAAAAAAAAAAAA'), 'not-found');
+  });
+
+  test('expiry is read from the error code (and from the words of a server without codes)', () => {
+    assert.equal(isExpired(new WebfolderError(404, 'gone', 'open folder', null, 'expired')), true);
+    assert.equal(isExpired(new WebfolderError(404, 'folder not found', 'open folder', null, 'not_found')), false);
+    assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder')), true);
+    assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder', null, 'not_found')), false);
+  });
+});

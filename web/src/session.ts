@@ -1,0 +1,508 @@
+import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
+import {
+  CryptoFormatError,
+  checkSke,
+  createSke,
+  decryptText,
+  deriveOwnerCredentials,
+  encryptText,
+  type FolderKey,
+  generateSecret,
+  importSecret,
+  type OwnerCredentials,
+  openSealedSecret,
+  sealSecret,
+} from '../../src/crypto/index.js';
+import type { DownloadFile } from '../../src/transfer/download.js';
+import { blobSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
+import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
+import { allChunks, filePlan, storedBytes } from '../../src/transfer/plan.js';
+import type { Fetch, HttpOptions } from '../../src/transfer/retry.js';
+import { SiteClient } from '../../src/transfer/site-client.js';
+
+/**
+ * The folder page's state and protocols, without a DOM: opening a folder (key checks, owner
+ * secrets), the claim protocol of the first upload, the upload queue with resume, and what a
+ * download needs. The views (web/src/views) render it and call it; node:test drives it directly
+ * (test/site/session.test.ts). Storage and the chunk transport are given, so the page plugs in
+ * localStorage and XMLHttpRequest, a test a Map and fetch.
+ */
+
+/** What the page keeps between visits (web/src/storage.ts: localStorage, this origin only). */
+export interface SiteStore {
+  ownerSecretOf(folderId: string): string | null;
+  saveOwnerSecret(folderId: string, secret: string | null): void;
+  visitorToken(): string;
+  pendingUploads(folderId: string): PendingUpload[];
+  addPending(folderId: string, upload: PendingUpload): void;
+  removePending(folderId: string, fileId: string): void;
+}
+
+export interface PendingUpload {
+  fileId: string;
+  name: string;
+  size: number;
+  lastModified: number;
+  chunkSize: number;
+  chunks: number;
+  /** Request mode, visitor: the file's own secret (it cannot be recovered from the server). */
+  fileSecret?: string;
+}
+
+export interface SessionOptions {
+  /** The site API address (absolute: it is also handed to the service worker). */
+  readonly siteApi: string;
+  readonly store: SiteStore;
+  /** Retry policy and transport of the JSON calls. */
+  readonly http?: HttpOptions;
+  /** Transport of chunk PUTs (the page: XMLHttpRequest, for progress within a chunk). */
+  readonly transport?: Fetch;
+  /** Chunk PUTs in flight (default 4). */
+  readonly concurrency?: number;
+}
+
+/** The part of the URL after #: the folder secret, and on an owner link `&owner=<owner secret>`. */
+export interface Fragment {
+  readonly secret: string | null;
+  readonly ownerSecret: string | null;
+}
+
+export function parseFragment(hash: string): Fragment {
+  const raw = hash.replace(/^#/, '');
+  if (!raw) return { secret: null, ownerSecret: null };
+  const [secret, ...params] = raw.split('&');
+  let ownerSecret: string | null = null;
+  for (const p of params) if (p.startsWith('owner=')) ownerSecret = decodeURIComponent(p.slice(6));
+  return { secret: secret ? decodeURIComponent(secret) : null, ownerSecret };
+}
+
+export type OpenFailure = {
+  readonly kind: 'not-found' | 'expired' | 'no-key' | 'bad-key' | 'wrong-key' | 'failed';
+  readonly error?: unknown;
+};
+
+/**
+ * The server says a folder expired with the stable code `expired` (src/contract/errors.ts). A
+ * server from before error codes says it only in words: that fallback is this one line.
+ */
+export function isExpired(error: WebfolderError): boolean {
+  return error.serverCode === 'expired' || (error.serverCode === null && /has expired/.test(error.serverMessage));
+}
+
+/** Opens a folder for this browser: its info, the key checked against `ske`, owner credentials. */
+export async function openSession(
+  folderId: string,
+  fragment: Fragment,
+  options: SessionOptions,
+): Promise<FolderSession | OpenFailure> {
+  const { store } = options;
+  // An owner link: keep the owner secret in this browser (the view then shows the plain share link).
+  if (fragment.ownerSecret) store.saveOwnerSecret(folderId, fragment.ownerSecret);
+  const ownerSecret = store.ownerSecretOf(folderId);
+  let owner: OwnerCredentials | null = null;
+  if (ownerSecret) {
+    try {
+      owner = await deriveOwnerCredentials(ownerSecret);
+    } catch {
+      store.saveOwnerSecret(folderId, null);
+    }
+  }
+  const client = new SiteClient(
+    options.siteApi,
+    folderId,
+    { ownerToken: owner?.authToken, visitorToken: store.visitorToken() },
+    options.http ?? {},
+  );
+  let info: FolderInfo;
+  try {
+    info = await client.info();
+  } catch (error) {
+    if (error instanceof WebfolderError && (error.status === 404 || error.status === 400))
+      return { kind: isExpired(error) ? 'expired' : 'not-found', error };
+    return { kind: 'failed', error };
+  }
+  if (!fragment.secret) return { kind: 'no-key' };
+  let key: FolderKey;
+  try {
+    key = await importSecret(fragment.secret);
+  } catch (error) {
+    if (error instanceof CryptoFormatError) return { kind: 'bad-key', error };
+    throw error;
+  }
+  if (info.ske !== null && !(await checkSke(key, info.ske))) return { kind: 'wrong-key' };
+  if (owner && !info.isOwner) {
+    // A stale owner secret (another browser claimed first, or a mistyped owner link).
+    store.saveOwnerSecret(folderId, null);
+    owner = null;
+    client.credentials = { visitorToken: store.visitorToken() };
+  }
+  return new FolderSession(options, client, info, fragment.secret, key, owner, owner ? ownerSecret : null);
+}
+
+/** A file picked in the page: a File (or any Blob with a name and time) and its path in a picked folder. */
+export interface PickedFile {
+  readonly file: Blob & { readonly lastModified: number };
+  readonly path: string;
+}
+
+export type FileState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled';
+
+/** One file of an upload, as the views show it. */
+export interface FileUpload {
+  readonly fileId: string;
+  readonly name: string;
+  readonly size: number;
+  /** Plaintext bytes stored on the server (including what a previous visit sent). */
+  stored: number;
+  /** Plaintext bytes on their way, per chunk. */
+  readonly sending: Map<number, number>;
+  state: FileState;
+  error?: unknown;
+}
+
+export interface UploadProgress {
+  readonly files: readonly FileUpload[];
+  readonly total: number;
+  readonly sent: number;
+  /** Bytes per second over the last 5 seconds. */
+  readonly speed: number;
+  readonly etaMs: number;
+}
+
+export interface UploadOutcome {
+  readonly state: 'complete' | 'failed' | 'cancelled';
+  readonly files: readonly FileUpload[];
+  /** Empty files picked (the service takes no empty files). */
+  readonly skippedEmpty: number;
+}
+
+/** A listed file with what this browser can do with it. */
+export interface OpenedFile {
+  readonly file: SiteFile;
+  /** Decrypted name, or null when this browser cannot read it. */
+  readonly name: string | null;
+  /** The secret the file is encrypted under, or null when this browser does not have it. */
+  readonly secret: string | null;
+}
+
+type Events = {
+  /** The folder's info, ownership or credentials changed: redraw. */
+  info: FolderInfo;
+  /** Something to say to assistive technology. */
+  announce: string;
+  /** An upload's progress (uploads run one at a time per page). */
+  progress: UploadProgress;
+};
+
+export class FolderSession {
+  private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
+  private running: AbortController | null = null;
+
+  constructor(
+    private readonly options: SessionOptions,
+    readonly client: SiteClient,
+    public info: FolderInfo,
+    readonly secret: string,
+    readonly key: FolderKey,
+    public owner: OwnerCredentials | null,
+    public ownerSecret: string | null,
+  ) {}
+
+  get folderId(): string {
+    return this.client.folderId;
+  }
+
+  /** Subscribes to an event; returns the unsubscribe function. */
+  on<K extends keyof Events>(type: K, listener: (value: Events[K]) => void): () => void {
+    let set = this.listeners.get(type);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(type, set);
+    }
+    set.add(listener as (value: never) => void);
+    return () => set.delete(listener as (value: never) => void);
+  }
+
+  private emit<K extends keyof Events>(type: K, value: Events[K]): void {
+    for (const listener of this.listeners.get(type) ?? []) (listener as (v: Events[K]) => void)(value);
+  }
+
+  /** The share link for a page address (its fragment replaced by the folder secret). */
+  shareLink(pageUrl: string): string {
+    return `${pageUrl.replace(/#.*$/, '')}#${this.secret}`;
+  }
+
+  /** The owner link (restores ownership in another browser), when this browser owns the folder. */
+  ownerLink(pageUrl: string): string | null {
+    return this.info.isOwner && this.ownerSecret ? `${this.shareLink(pageUrl)}&owner=${this.ownerSecret}` : null;
+  }
+
+  pendingUploads(): PendingUpload[] {
+    return this.options.store.pendingUploads(this.folderId);
+  }
+
+  async refresh(): Promise<void> {
+    this.info = await this.client.info();
+    this.emit('info', this.info);
+  }
+
+  /** Stops the running upload; it can be resumed by picking the same files again. */
+  cancelUpload(): void {
+    this.running?.abort();
+  }
+
+  /**
+   * Uploads picked files: unfinished uploads of the same files (name, size, time) resume with only
+   * their missing chunks, the others are registered (the first upload claims the folder) and sent.
+   * Resolves when every file is done, failed or cancelled; a refused registration rejects.
+   */
+  async upload(picked: readonly PickedFile[]): Promise<UploadOutcome> {
+    const items = picked.filter((i) => i.file.size > 0);
+    const skippedEmpty = picked.length - items.length;
+    const prepared: Array<{ upload: FileUpload; job: UploadJob }> = [];
+    const pending = this.pendingUploads();
+    const fresh: PickedFile[] = [];
+    for (const item of items) {
+      const p = pending.find(
+        (u) => u.name === item.path && u.size === item.file.size && u.lastModified === item.file.lastModified,
+      );
+      if (p) prepared.push(await this.resumeJob(p, item));
+      else fresh.push(item);
+    }
+    const sealed = this.info.mode === 'request' && this.info.owned && !this.info.isOwner;
+    for (let i = 0; i < fresh.length; i += 100)
+      prepared.push(...(await this.registerBatch(fresh.slice(i, i + 100), sealed)));
+    return this.send(prepared, skippedEmpty);
+  }
+
+  private async fileKey(sealed: boolean): Promise<{ key: FolderKey; fileSecret?: string; sealedKey?: string }> {
+    if (!sealed) return { key: this.key };
+    const fileSecret = generateSecret();
+    return {
+      key: await importSecret(fileSecret),
+      fileSecret,
+      sealedKey: await sealSecret(this.info.ownerPublicKey!, fileSecret),
+    };
+  }
+
+  /** Resume: the server's missing list is what is left; what it has counts as sent. */
+  private async resumeJob(p: PendingUpload, item: PickedFile): Promise<{ upload: FileUpload; job: UploadJob }> {
+    const [status, fresh] = await Promise.all([this.client.status(p.fileId), this.client.uploadUrls(p.fileId)]);
+    const key = p.fileSecret ? await importSecret(p.fileSecret) : this.key;
+    const plan = filePlan(p.size, p.chunkSize, p.chunks, p.name);
+    return {
+      upload: this.fileUpload(p.fileId, p.name, p.size, storedBytes(plan, status.missing)),
+      job: { label: p.name, plan, key, source: blobSource(item.file), urls: fresh.uploadUrls, todo: status.missing },
+    };
+  }
+
+  private fileUpload(fileId: string, name: string, size: number, stored: number): FileUpload {
+    return { fileId, name, size, stored, sending: new Map(), state: 'waiting' };
+  }
+
+  /**
+   * Registers files. When nobody owns the folder yet this is the claim: the browser makes an owner
+   * secret, presents the token derived from it (and its public key, and the key check `ske` if the
+   * folder has none), and keeps the secret only if the server answers that it is now the owner.
+   */
+  private async registerBatch(
+    items: readonly PickedFile[],
+    sealed: boolean,
+  ): Promise<Array<{ upload: FileUpload; job: UploadJob }>> {
+    const keys = await Promise.all(items.map(() => this.fileKey(sealed)));
+    const entries: SiteFileEntry[] = await Promise.all(
+      items.map(async (item, i): Promise<SiteFileEntry> => {
+        const k = keys[i]!;
+        return {
+          filename: await encryptText(k.key, item.path),
+          filesize: item.file.size,
+          ...(item.file.type ? { mimetype: await encryptText(k.key, item.file.type) } : {}),
+          ...(k.sealedKey ? { sealedKey: k.sealedKey } : {}),
+        };
+      }),
+    );
+    const extra: { ske?: string; ownerPublicKey?: string } = {};
+    let claiming: { secret: string; creds: OwnerCredentials } | null = null;
+    const visitorOnly = () => ({ visitorToken: this.client.credentials.visitorToken });
+    if (!this.info.owned) {
+      const secret = generateSecret();
+      claiming = { secret, creds: await deriveOwnerCredentials(secret) };
+      this.client.credentials = { ...this.client.credentials, ownerToken: claiming.creds.authToken };
+      extra.ownerPublicKey = claiming.creds.publicKey;
+      if (this.info.ske === null) extra.ske = await createSke(this.key);
+    }
+    let response: Awaited<ReturnType<SiteClient['register']>>;
+    try {
+      response = await this.client.register(entries, extra);
+    } catch (error) {
+      // A refused claim (someone else uploaded first, and the mode forbids visitors to upload):
+      // drop the unused owner credential and show the folder as it now is.
+      if (claiming) {
+        this.client.credentials = visitorOnly();
+        this.info = await this.client.info().catch(() => this.info);
+      }
+      throw error;
+    }
+    if (claiming) {
+      if (response.role === 'owner') {
+        this.options.store.saveOwnerSecret(this.folderId, claiming.secret);
+        this.owner = claiming.creds;
+        this.ownerSecret = claiming.secret;
+      } else {
+        this.client.credentials = visitorOnly();
+      }
+      this.info = await this.client.info();
+      this.emit(
+        'announce',
+        response.role === 'owner'
+          ? 'You are now the owner of this folder.'
+          : 'Someone else uploaded first and owns this folder.',
+      );
+    }
+    return response.files.map((f, i) => {
+      const item = items[i]!;
+      const pending: PendingUpload = {
+        fileId: f.fileId,
+        name: item.path,
+        size: item.file.size,
+        lastModified: item.file.lastModified,
+        chunkSize: f.chunkSize,
+        chunks: f.chunks,
+      };
+      if (keys[i]!.fileSecret) pending.fileSecret = keys[i]!.fileSecret!;
+      this.options.store.addPending(this.folderId, pending);
+      const plan = filePlan(item.file.size, f.chunkSize, f.chunks, item.path);
+      return {
+        upload: this.fileUpload(f.fileId, item.path, item.file.size, 0),
+        job: {
+          label: item.path,
+          plan,
+          key: keys[i]!.key,
+          source: blobSource(item.file),
+          urls: f.uploadUrls,
+          todo: allChunks(plan),
+        },
+      };
+    });
+  }
+
+  private async send(
+    prepared: ReadonlyArray<{ upload: FileUpload; job: UploadJob }>,
+    skippedEmpty: number,
+  ): Promise<UploadOutcome> {
+    const files = prepared.map((p) => p.upload);
+    const run = new AbortController();
+    this.running = run;
+    const speed = speedometer();
+    const progress = (): UploadProgress => {
+      const total = files.reduce((sum, f) => sum + f.size, 0);
+      let sent = 0;
+      for (const f of files) {
+        sent += f.stored;
+        for (const b of f.sending.values()) sent += b;
+      }
+      const rate = speed(sent);
+      return { files, total, sent, speed: rate, etaMs: rate > 0 ? ((total - sent) * 1000) / rate : Infinity };
+    };
+    let cancelled = false;
+    this.emit('progress', progress());
+    try {
+      await sendChunks(
+        prepared.map((p) => p.job),
+        {
+          ...this.options.http,
+          ...(this.options.transport ? { fetch: this.options.transport } : {}),
+          ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
+          signal: run.signal,
+          failFast: false,
+          renewUrls: async (i) => (await this.client.uploadUrls(files[i]!.fileId)).uploadUrls,
+          onEvent: (event) => {
+            if (event.type === 'retry') return;
+            const f = files[event.job]!;
+            if (event.type === 'sending') {
+              f.state = 'uploading';
+              f.sending.set(event.chunk, event.bytes);
+            } else if (event.type === 'chunk') {
+              f.sending.delete(event.chunk);
+              f.stored += event.bytes;
+            } else if (event.type === 'job-done') {
+              f.state = 'done';
+              this.options.store.removePending(this.folderId, f.fileId);
+            } else if (event.type === 'job-failed') {
+              f.state = 'failed';
+              f.error = event.error;
+              f.sending.clear();
+            }
+            this.emit('progress', progress());
+          },
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof AbortedError)) throw error;
+      cancelled = true;
+      for (const f of files) {
+        f.sending.clear();
+        if (f.state === 'waiting' || f.state === 'uploading') f.state = 'cancelled';
+      }
+    } finally {
+      if (this.running === run) this.running = null;
+    }
+    this.emit('progress', progress());
+    const failed = files.some((f) => f.state === 'failed');
+    return { state: failed ? 'failed' : cancelled ? 'cancelled' : 'complete', files, skippedEmpty };
+  }
+
+  /** The folder's files, with names decrypted where this browser can (sealed files: the owner only). */
+  async listFiles(): Promise<OpenedFile[]> {
+    const { files } = await this.client.list();
+    return Promise.all(files.map((f) => this.openFile(f)));
+  }
+
+  private async openFile(file: SiteFile): Promise<OpenedFile> {
+    try {
+      let secret = this.secret;
+      let key = this.key;
+      if (file.sealedKey) {
+        if (!this.owner) return { file, name: null, secret: null };
+        secret = await openSealedSecret(this.owner.privateKey, file.sealedKey);
+        key = await importSecret(secret);
+      }
+      return { file, name: await decryptText(key, file.filename), secret };
+    } catch {
+      return { file, name: null, secret: null };
+    }
+  }
+
+  /** What `downloadStream` (in the page or its service worker) needs to fetch and decrypt a file. */
+  downloadFile(opened: OpenedFile): DownloadFile {
+    if (!opened.secret) throw new Error('this browser cannot decrypt this file');
+    return {
+      name: opened.name ?? opened.file.fileId,
+      size: opened.file.filesize,
+      chunkSize: opened.file.chunkSize,
+      chunks: opened.file.chunks,
+      key: opened.secret,
+      siteApi: this.client.siteApi,
+      folderId: this.folderId,
+      fileId: opened.file.fileId,
+      credentials: this.client.credentialHeaders(),
+    };
+  }
+
+  /** The name of the "download all" archive. */
+  zipName(): string {
+    return `${this.info.title.replace(/[\\/:*?"<>|]+/g, '_') || 'webfolder'}.zip`;
+  }
+}
+
+/** Bytes per second over the last 5 seconds of samples. */
+function speedometer(): (bytes: number) => number {
+  const samples: Array<[number, number]> = [];
+  return (bytes) => {
+    const now = performance.now();
+    samples.push([now, bytes]);
+    while (samples.length > 2 && now - samples[0]![0] > 5000) samples.shift();
+    const [t0, b0] = samples[0]!;
+    return now > t0 ? ((bytes - b0) * 1000) / (now - t0) : 0;
+  };
+}

@@ -1,0 +1,13 @@
+import type { SiteConfig } from '../config.js';
+import { h, main, render } from '../ui.js';
+
+/** A page that only explains what went wrong, with a way on. */
+export function showError(config: SiteConfig, title: string, text: string): void {
+  document.title = `${title} · webfolder`;
+  render(
+    h('h1', {}, title),
+    h('div', { id: 'error', class: 'notice error', role: 'alert' }, text),
+    h('p', {}, h('a', { href: config.base }, 'Create a new folder')),
+  );
+  main().focus();
+}

@@ -1,0 +1,80 @@
+import type { SiteConfig } from '../config.js';
+import { type DownloadJob, download, onDownloadError } from '../download.js';
+import type { FolderSession } from '../session.js';
+import { describeError, formatBytes, h, notice } from '../ui.js';
+
+/** The file list with a download button per file and "download all" as a zip. */
+export function filesSection(session: FolderSession, config: SiteConfig): HTMLElement {
+  const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
+  const status = h('div', { id: 'download-status', role: 'status' });
+  const all = h('button', { type: 'button', id: 'download-all', disabled: true }, 'Download all (.zip)');
+  const section = h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'files-h' },
+    h('h2', { id: 'files-h' }, 'Files'),
+    list,
+    h('div', { class: 'row' }, all),
+    status,
+  );
+  onDownloadError((message) => status.replaceChildren(notice(`Download failed: ${message}`, 'error')));
+  const start = async (label: string, job: DownloadJob) => {
+    status.replaceChildren(`Starting download of ${label}…`);
+    status.removeAttribute('data-download-path');
+    try {
+      const path = await download(config, job);
+      // Which way the download went ('service-worker' or 'memory'), for tests and support.
+      status.setAttribute('data-download-path', path);
+      status.replaceChildren(
+        path === 'service-worker'
+          ? `Downloading ${label}: the file is decrypted as it arrives.`
+          : `Downloaded ${label}. This browser cannot stream downloads (no service worker), so the file was assembled in memory.`,
+      );
+    } catch (error) {
+      status.replaceChildren(notice(`Download failed: ${describeError(error)}`, 'error'));
+    }
+  };
+  void (async () => {
+    try {
+      const opened = await session.listFiles();
+      list.removeAttribute('aria-busy');
+      if (opened.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));
+      else
+        list.replaceChildren(
+          ...opened.map((o) => {
+            const name =
+              o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
+            const button = h(
+              'button',
+              {
+                type: 'button',
+                class: 'secondary download',
+                disabled: !o.file.complete || !o.secret,
+                'aria-label': `Download ${name}`,
+              },
+              o.file.complete ? 'Download' : 'Uploading…',
+            );
+            button.addEventListener(
+              'click',
+              () => void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] }),
+            );
+            return h(
+              'li',
+              { 'data-file-id': o.file.fileId },
+              h('span', { class: 'name' }, name),
+              h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
+              button,
+            );
+          }),
+        );
+      const ready = opened.filter((o) => o.file.complete && o.secret);
+      all.disabled = ready.length === 0;
+      all.addEventListener('click', () => {
+        const zipName = session.zipName();
+        void start(zipName, { kind: 'zip', name: zipName, files: ready.map((o) => session.downloadFile(o)) });
+      });
+    } catch (error) {
+      list.replaceChildren(h('li', {}, notice(`Could not load the files: ${describeError(error)}`, 'error')));
+    }
+  })();
+  return section;
+}
