@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { type BucketProxy, bucketReport, startBucketProxy } from '../client/bucket-proxy.js';
+import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SKIP,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
+
+/**
+ * Issue #11 item 7, the page: on the S3 backend, with a header-logging stand-in as the bucket host,
+ * the owner (X-Owner-Token) and a visitor (X-Visitor-Token) download in Chromium; the bucket serves
+ * every chunk and never sees either header. (The library and the CLI: test/client/redirect-credentials.test.ts.)
+ */
+const MIB = 1024 * 1024;
+const s3 = await startS3();
+if (SKIP && !isUnavailable(s3)) await s3.stop();
+const skip = SKIP || (isUnavailable(s3) ? s3.skip : false);
+const storage = s3 as S3Service;
+const proxy: BucketProxy | null = skip ? null : await startBucketProxy(storage.endpoint);
+
+describe('site on S3: chunk downloads never carry credentials to the bucket (Chromium)', { skip }, () => {
+  const fx = useBrowserFixture(skip ? {} : { ...storage.env(storage.freshBucket()), S3_ENDPOINT: proxy!.endpoint });
+  after(async () => {
+    await proxy?.close();
+    await storage.stop();
+  });
+
+  test('owner and visitor downloads reach the bucket without X-Owner-Token or X-Visitor-Token', async () => {
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'No tokens to the bucket');
+    const content = bytes(6 * MIB + 77, 91); // two chunks of 5 MiB
+    const path = await writeTemp(fx.dir, 'tokens.bin', content);
+    const ownerCtx = await newContext(fx.browser);
+    const visitorCtx = await newContext(fx.browser);
+    try {
+      const owner = await ownerCtx.newPage();
+      const problems = watch(owner);
+      await owner.goto(folder.folderUrl);
+      await owner.setInputFiles('#file-input', path);
+      await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 120_000 });
+      const button = owner.locator('#files li[data-file-id] button.download:not([disabled])').first();
+      await button.waitFor();
+      assert.ok((await downloadBytes(owner, () => button.click())).content.equals(content));
+
+      const visitor = await visitorCtx.newPage();
+      await visitor.goto(folder.folderUrl);
+      const visitorButton = visitor.locator('#files li[data-file-id] button.download:not([disabled])').first();
+      await visitorButton.waitFor();
+      assert.ok((await downloadBytes(visitor, () => visitorButton.click())).content.equals(content));
+      assert.deepEqual(problems, []);
+    } finally {
+      await ownerCtx.close();
+      await visitorCtx.close();
+    }
+    const { chunkGets, leaks } = bucketReport(proxy!.log, folder.folderId);
+    assert.ok(chunkGets.length >= 4, `the bucket served both downloads: ${chunkGets.length} chunk GETs`);
+    assert.deepEqual(leaks, []);
+  });
+});
