@@ -181,10 +181,28 @@ describe('folder session (no browser)', () => {
     assert.equal(await kind(new URL(link).hash, 'AAAAAAAAAAAAAAAA'), 'not-found');
   });
 
-  test('expiry is read from the error code (and from the words of a server without codes)', () => {
+  test('an expired folder opens as "expired" (server clock 25 hours ahead)', async () => {
+    const { folderId, link } = await newFolder('send');
+    const later = await startServer({
+      DATA_DIR: server.dataDir,
+      CLOCK_OFFSET_SECONDS: String(25 * 3600),
+      SWEEP_INTERVAL_SECONDS: '3600',
+    });
+    try {
+      const opened = await openSession(folderId, parseFragment(new URL(link).hash), {
+        siteApi: `${later.baseUrl}/api/site`,
+        store: memoryStore(),
+      });
+      assert.equal((opened as OpenFailure).kind, 'expired');
+    } finally {
+      await later.close();
+    }
+  });
+
+  test('expiry is read from the error code, never from the words', () => {
     assert.equal(isExpired(new WebfolderError(404, 'gone', 'open folder', null, 'expired')), true);
     assert.equal(isExpired(new WebfolderError(404, 'folder not found', 'open folder', null, 'not_found')), false);
-    assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder')), true);
     assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder', null, 'not_found')), false);
+    assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder')), false);
   });
 });

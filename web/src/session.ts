@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../../src/contract/errors.js';
 import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
 import {
   CryptoFormatError,
@@ -81,12 +82,9 @@ export type OpenFailure = {
   readonly error?: unknown;
 };
 
-/**
- * The server says a folder expired with the stable code `expired` (src/contract/errors.ts). A
- * server from before error codes says it only in words: that fallback is this one line.
- */
+/** The server says a folder expired with the stable code `expired` (src/contract/errors.ts), never only in words. */
 export function isExpired(error: WebfolderError): boolean {
-  return error.serverCode === 'expired' || (error.serverCode === null && /has expired/.test(error.serverMessage));
+  return error.serverCode === ('expired' satisfies ErrorCode);
 }
 
 /** Opens a folder for this browser: its info, the key checked against `ske`, owner credentials. */
