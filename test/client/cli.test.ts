@@ -6,6 +6,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getUploadStatus, readStateFile } from '../../src/client/node/index.js';
+import { type Gate, startGate } from '../support/gate.js';
+import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 
 /**
@@ -17,6 +19,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const MIB = 1024 * 1024;
 
 let server: SpawnedServer;
+/** In front of the server for chunk uploads (BASE_URL), so a test can hold chunks back. */
+let gate: Gate;
 let dataDir: string;
 let dir: string;
 let stateDir: string;
@@ -25,17 +29,26 @@ before(async () => {
   dataDir = await tempDir('webfolder-cli-data-');
   dir = await tempDir('webfolder-cli-');
   stateDir = join(dir, 'state');
-  // A low chunk rate keeps an upload going long enough to kill it; the CLI must honour the 429s.
-  server = await spawnServer({
-    DATA_DIR: dataDir,
-    CHUNK_SIZE_MIB: '5',
-    RATE_LIMIT_CHUNK: '2',
-    RATE_LIMIT_WINDOW_SECONDS: '2',
-    LOG_LEVEL: 'info',
-  });
+  // A low chunk rate makes the CLI meet 429s, which it must honour. Chunk URLs lead through the gate
+  // (BASE_URL); links and API calls go to the server directly (WEB_URL, WEBFOLDER_SERVER).
+  const port = await freePort();
+  gate = await startGate(port);
+  server = await spawnServer(
+    {
+      DATA_DIR: dataDir,
+      BASE_URL: gate.url,
+      WEB_URL: `http://127.0.0.1:${port}`,
+      CHUNK_SIZE_MIB: '5',
+      RATE_LIMIT_CHUNK: '2',
+      RATE_LIMIT_WINDOW_SECONDS: '2',
+      LOG_LEVEL: 'info',
+    },
+    port,
+  );
 });
 after(async () => {
   await server.stop();
+  await gate.close();
   await rm(dataDir, { recursive: true, force: true });
   await rm(dir, { recursive: true, force: true });
 });
@@ -173,26 +186,21 @@ describe('webfolder upload / download', () => {
     const bytes = randomBytes(8 * 5 * MIB - 3); // 8 chunks
     await writeFile(path, bytes);
     const statePath = join(dir, 'killed-state.json');
+    // The gate lets the PUTs of the first 4 chunks through (retries after a 429 included) and holds
+    // every other: with 2 PUTs at a time, 4 chunks get stored, 2 wait at the gate, and the upload can
+    // go no further. Then it is killed. (Which 4 is the engine's choice of order.)
+    const chunkNumber = (url = '') => Number(/\/(\d{5})\?/.exec(url)?.[1] ?? 0);
+    const passed = new Set<number>();
+    gate.hold((req) => {
+      if (req.method !== 'PUT') return false;
+      const n = chunkNumber(req.url);
+      if (passed.size < 4) passed.add(n);
+      return !passed.has(n);
+    });
     const { child, done } = start(['upload', path, '--concurrency', '2', '--state', statePath]);
-    // Wait until the state file exists and at least one chunk (but not all) is stored.
-    let stored = 0;
-    for (let i = 0; i < 600 && stored === 0; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      if (!existsSync(statePath)) continue;
-      const state = await readStateFile(statePath);
-      const s = await getUploadStatus({
-        server: server.baseUrl,
-        folderId: state.folderId,
-        fileId: state.files[0]!.fileId,
-        uploadAuth: state.uploadAuth,
-      });
-      stored = 8 - s.missing.length;
-    }
-    assert.ok(stored > 0 && stored < 8, `killed with ${stored} of 8 chunks stored`);
-    child.kill('SIGKILL');
-    const killed = await done;
-    assert.equal(killed.code, null, 'the CLI died by the signal');
-    const state = await readStateFile(statePath);
+    const state = await until('the state file', async () =>
+      existsSync(statePath) ? await readStateFile(statePath) : undefined,
+    );
     const statusNow = () =>
       getUploadStatus({
         server: server.baseUrl,
@@ -200,15 +208,21 @@ describe('webfolder upload / download', () => {
         fileId: state.files[0]!.fileId,
         uploadAuth: state.uploadAuth,
       });
-    // A chunk whose body was fully sent may still be landing: wait until the answer is stable.
-    let missing = (await statusNow()).missing;
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      const again = (await statusNow()).missing;
-      if (again.length === missing.length) break;
-      missing = again;
-    }
-    assert.ok(missing.length > 0, 'the kill left chunks missing');
+    await until('4 chunks stored and 2 PUTs held at the gate', async () =>
+      gate.held().length === 2 && (await statusNow()).missing.length === 4 ? true : undefined,
+    );
+    const notPassed = [1, 2, 3, 4, 5, 6, 7, 8].filter((n) => !passed.has(n));
+    const held = gate.held().map((req) => chunkNumber(req.url));
+    assert.ok(
+      held.every((n) => notPassed.includes(n)),
+      `held ${held}, passed ${[...passed]}`,
+    );
+    child.kill('SIGKILL');
+    const killed = await done;
+    assert.equal(killed.code, null, 'the CLI died by the signal');
+    gate.drop();
+    const missing = (await statusNow()).missing;
+    assert.deepEqual(missing, notPassed, 'the kill left exactly the chunks that never passed the gate missing');
 
     const logFrom = server.output().length;
     const resumed = await cli(['resume', statePath, '--json']);
