@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, createEmpty, getJson, putChunk, rawPut } from '../support/api.js';
+import { until } from '../support/poll.js';
 import { spawnServer, tempDir } from '../support/server.js';
 
 /**
@@ -35,16 +36,39 @@ test('folders, files and chunks survive kill -9; a chunk cut off mid-write is mi
       200,
     );
     // Chunk 2 is being written when the process dies: declared length sent in part, never finished.
+    // The kill comes once the server has written some of those bytes into its incoming file (it
+    // writes in batches), so a write is provably in flight when the process dies: the file exists
+    // and has grown, and the chunk is not stored.
     const body2 = chunkBody(size, big!.chunkSize, 2);
+    const sent = 3 * MIB;
     const cut = rawPut(
       chunkUrl(big!.uploadUrls, 2),
       { 'content-length': String(body2.length) },
-      body2.subarray(0, 3 * MIB),
+      body2.subarray(0, sent),
       { endEarly: false },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    const incoming = join(dataDir, 'blobs', '.incoming');
+    const partial = await until('the incoming file of chunk 2 to grow', async () => {
+      for (const name of await readdir(incoming)) {
+        if (!name.startsWith(`${big!.fileId}-2-`)) continue;
+        const written = await stat(join(incoming, name)).then(
+          (s) => s.size,
+          () => 0,
+        );
+        if (written > 0 && written <= sent) return name;
+      }
+      return undefined;
+    });
+    const before = await getJson<UploadStatusResponse>(
+      `${node.baseUrl}/v2/folders/${created.folderId}/files/${big!.fileId}/upload-status?uploadAuth=${created.uploadAuth}`,
+    );
+    assert.deepEqual(before.body, { complete: false, missing: [2] }, 'chunk 2 is not stored while it is written');
     await node.kill();
     assert.equal(await cut, 'reset');
+    assert.ok(
+      (await readdir(incoming)).includes(partial),
+      'the killed process left its partial write behind (the next start must clean it up)',
+    );
 
     node = await spawnServer(env, node.port);
     const status = (fileId: string) =>
