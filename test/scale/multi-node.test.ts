@@ -12,6 +12,7 @@ import { newId, newToken } from '../../src/domain/ids.js';
 import { siteApiPath } from '../../src/http/routes/site.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
 import { chunkUrl, getJson, plainLength, postJson } from '../support/api.js';
+import { until } from '../support/poll.js';
 import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import {
   isUnavailable,
@@ -268,8 +269,11 @@ test('two nodes on one PostgreSQL, S3 and Redis', { timeout: 300_000 }, async (t
           assert.ok(Date.now() < deadline, 'sweepers did not finish');
           await new Promise((r) => setTimeout(r, 250));
         }
-        // Let any sweep already in flight finish and log before reading the logs.
-        await new Promise((r) => setTimeout(r, 1500));
+        // The last deletion may be logged a moment after it is visible: wait for the logs to count
+        // every folder (stopping then waits for any sweep still running, whose deletions would show).
+        await until('the sweep logs to count every folder', () =>
+          foldersSwept(a2.output()) + foldersSwept(b2.output()) >= total ? true : undefined,
+        );
         await Promise.all([a2.stop(), b2.stop()]);
         const sweptA = foldersSwept(a2.output());
         const sweptB = foldersSwept(b2.output());
