@@ -15,8 +15,10 @@ fi
 # Lint and format (Biome): the code base stays clean under them.
 npx biome ci .
 npx tsc -p tsconfig.json --noEmit
-# The browser site: type-checked and built into dist/web, which the server and the site tests serve.
-npm run --silent build:web
+# The build, as npm start makes it: the server into dist/ (which bin/webfolder.js runs, so its tests
+# run what an installed copy runs, never a stale earlier build) and the browser site into dist/web,
+# which the server and the site tests serve.
+npm run --silent build
 files=(test/**/*.test.ts)
 if [ "$#" -gt 0 ]; then files=("$@"); fi
 exec npx tsx --test --test-concurrency=2 --test-timeout=600000 "${files[@]}"
