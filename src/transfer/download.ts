@@ -1,7 +1,7 @@
 import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { MIB } from '../domain/chunk-plan.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
-import type { HttpOptions } from './retry.js';
+import { type HttpOptions, linkedController } from './retry.js';
 import { fetchChunkBytes } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
 
@@ -60,8 +60,8 @@ export const HAND_ON_PIECE = MIB;
 export function downloadStream(file: DownloadFile, options: DownloadStreamOptions = {}): ReadableStream<Uint8Array> {
   const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
   const ahead = Math.max(0, Math.floor(options.ahead ?? chunksAhead(plan.chunkSize)));
-  const cancelled = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, cancelled.signal]) : cancelled.signal;
+  const cancelled = linkedController(options.signal);
+  const signal = cancelled.signal;
   const http: HttpOptions = { ...options, signal };
   let n = 1;
   let keyPromise: Promise<FolderKey> | undefined;

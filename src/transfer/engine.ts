@@ -2,7 +2,7 @@ import type { UploadUrls } from '../contract/types.js';
 import { encryptChunk, type FolderKey } from '../crypto/index.js';
 import { AbortedError, InputError, WebfolderError } from './errors.js';
 import { type ChunkPlan, chunkOffset, encryptedLength, plaintextChunkLength } from './plan.js';
-import type { HttpOptions, RetryInfo } from './retry.js';
+import { type HttpOptions, linkedController, type RetryInfo } from './retry.js';
 import { putChunk } from './v2.js';
 
 /**
@@ -97,8 +97,8 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
   // free again as soon as its chunk is encrypted.
   const largestChunk = Math.max(0, ...jobs.map((j) => Math.min(j.plan.chunkSize, j.plan.filesize)));
   const spare: Uint8Array[] = [];
-  const run = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
+  const run = linkedController(options.signal);
+  const signal = run.signal;
   const http: HttpOptions = {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.retry ? { retry: options.retry } : {}),

@@ -67,6 +67,7 @@ export {
   exchange,
   isRedirect,
   isRetryableStatus,
+  linkedController,
   parseRetryAfter,
   sleep,
 } from './retry.js';

@@ -122,6 +122,18 @@ export function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
+/**
+ * A controller whose signal also fires when `outer` does: a run that can stop itself as well as be
+ * cancelled by its caller. (AbortSignal.any would do, but Safari before 17.4 lacks it, and the
+ * page and its service worker run this too.)
+ */
+export function linkedController(outer?: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', () => controller.abort(outer.reason), { once: true });
+  return controller;
+}
+
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new AbortedError());

@@ -105,11 +105,13 @@ export async function openSession(
       store.saveOwnerSecret(folderId, null);
     }
   }
+  // A person waits on these calls: fewer retries than chunk transfers get (the same policy otherwise).
+  const http = { ...options.http, retry: { retries: 3, ...options.http?.retry } };
   const client = new SiteClient(
     options.siteApi,
     folderId,
     { ownerToken: owner?.authToken, visitorToken: store.visitorToken() },
-    options.http ?? {},
+    http,
   );
   let info: FolderInfo;
   try {
