@@ -22,7 +22,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chunkUrl, upload } from '../src/client/node/index.js';
 import type { CreateResponseDirect } from '../src/contract/types.js';
-import { encryptedLength } from '../src/domain/chunk-plan.js';
+import { encryptedLength, plaintextChunkLength } from '../src/domain/chunk-plan.js';
 import { spawnServer } from '../test/support/server.js';
 
 const MIB = 1024 * 1024;
@@ -68,7 +68,7 @@ async function rawPut(server: string, size: number): Promise<number> {
   const worker = async () => {
     while (next <= file.chunks) {
       const n = next++;
-      const p = n < file.chunks ? file.chunkSize : size - file.chunkSize * (file.chunks - 1);
+      const p = plaintextChunkLength({ filesize: size, chunkSize: file.chunkSize, chunks: file.chunks }, n);
       const chunk = body.subarray(0, encryptedLength(p));
       const put = await fetch(chunkUrl(file.uploadUrls, n), {
         method: 'PUT',

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { CreateResponseDirect, CreateResponseEmpty, UploadUrls } from '../../src/contract/types.js';
-import { encryptedLength } from '../../src/domain/chunk-plan.js';
+import { encryptedLength, plaintextChunkLength } from '../../src/domain/chunk-plan.js';
+import { chunkUrl as chunkUrlRule } from '../../src/transfer/urls.js';
 
 /** Plain-HTTP helpers for API tests: what any client of the v2 contract would do, nothing more. */
 export interface JsonResponse<T = unknown> {
@@ -49,16 +50,18 @@ export async function createDirect(
   return res.body;
 }
 
-/** The file.kiwi chunk URL rule (design.md): head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + sig. */
+/**
+ * The file.kiwi chunk URL rule (src/transfer/urls.ts, stated once); `padded: false` writes the chunk
+ * number without its leading zeros, which the server accepts too.
+ */
 export function chunkUrl(urls: UploadUrls, n: number, padded = true): string {
-  const number = padded ? String(n).padStart(5, '0') : String(n);
-  return `${urls.head}${urls.path}/${number}?${urls.tail}&X-Amz-Signature=${urls.signatures[n - 1]}`;
+  const url = chunkUrlRule(urls, n);
+  return padded ? url : url.replace(/\/\d{5}\?/, `/${n}?`);
 }
 
 /** Plaintext length of chunk n of a file, per the returned plan. */
 export function plainLength(filesize: number, chunkSize: number, n: number): number {
-  const chunks = Math.ceil(filesize / chunkSize);
-  return n < chunks ? chunkSize : filesize - chunkSize * (chunks - 1);
+  return plaintextChunkLength({ filesize, chunkSize, chunks: Math.ceil(filesize / chunkSize) }, n);
 }
 
 /** Random bytes of exactly the encrypted length of chunk n (the server never decrypts). */
