@@ -80,9 +80,9 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
   const client = new SiteClient(siteApi, parsed.folderId, { uploadAuth: options.uploadAuth }, http);
   const info = await client.info();
   if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
-  const listed = await client.list();
+  const listed = await client.listAll();
   const files = await Promise.all(
-    listed.files.map(async (f): Promise<ListedFile> => {
+    listed.map(async (f): Promise<ListedFile> => {
       const sealed = f.sealedKey !== null;
       return {
         fileId: f.fileId,

@@ -1,8 +1,8 @@
 import type {
   FileProgress,
   FolderInfo,
-  SiteFile,
   SiteFileEntry,
+  SiteFileList,
   SiteRegisteredFile,
   SiteRegisterResponse,
 } from '../contract/site.js';
@@ -77,8 +77,24 @@ export class SiteClient {
   register(files: readonly SiteFileEntry[], extra: RegisterExtra = {}): Promise<SiteRegisterResponse> {
     return this.call('register files', 'POST', '/files', { files, ...extra });
   }
-  list(): Promise<{ files: SiteFile[] }> {
-    return this.call('list folder', 'GET', '/files');
+  /** One page of the folder's files (the server's default page without `cursor`); see `listAll`. */
+  list(page: { readonly cursor?: string | null; readonly limit?: number } = {}): Promise<SiteFileList> {
+    const query = new URLSearchParams();
+    if (page.cursor) query.set('cursor', page.cursor);
+    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    const q = query.toString();
+    return this.call('list folder', 'GET', q ? `/files?${q}` : '/files');
+  }
+  /** Every file of the folder, page after page. */
+  async listAll(): Promise<SiteFileList['files']> {
+    const files: SiteFileList['files'] = [];
+    let cursor: string | null = null;
+    do {
+      const page: SiteFileList = await this.list({ cursor });
+      files.push(...page.files);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return files;
   }
   status(fileId: string): Promise<FileProgress> {
     return this.call('upload status', 'GET', `/files/${encodeURIComponent(fileId)}/status`);

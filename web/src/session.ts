@@ -452,10 +452,16 @@ export class FolderSession {
     return { state: failed ? 'failed' : cancelled ? 'cancelled' : 'complete', files, skippedEmpty };
   }
 
-  /** The folder's files, with names decrypted where this browser can (sealed files: the owner only). */
+  /** Every file of the folder, with names decrypted where this browser can (sealed files: the owner only). */
   async listFiles(): Promise<OpenedFile[]> {
-    const { files } = await this.client.list();
+    const files = await this.client.listAll();
     return Promise.all(files.map((f) => this.openFile(f)));
+  }
+
+  /** One page of the folder's files (the first without `cursor`), opened as listFiles does; `nextCursor` null on the last. */
+  async listPage(cursor: string | null = null): Promise<{ opened: OpenedFile[]; nextCursor: string | null }> {
+    const { files, nextCursor } = await this.client.list({ cursor });
+    return { opened: await Promise.all(files.map((f) => this.openFile(f))), nextCursor };
   }
 
   private async openFile(file: SiteFile): Promise<OpenedFile> {

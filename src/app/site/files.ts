@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { BlobNotFoundError, isDownloadPresigner } from '../../blobs/blob-store.js';
+import { BlobNotFoundError, isChunkReceiver, isDownloadPresigner } from '../../blobs/blob-store.js';
 import type {
   SiteFile,
   SiteFileEntry,
@@ -215,11 +215,14 @@ export async function listSiteFiles(
     liveAt: now,
   });
   const more = records.length > limit;
+  // A backend that receives the chunks itself records a file's completion with its last chunk, so
+  // its record is the answer. Uploads straight to object storage never call back: there the bytes
+  // of the files not yet seen complete are looked at.
+  const receives = isChunkReceiver(services.blobs);
   const shown = more ? records.slice(0, limit) : records;
   const files = await Promise.all(
     shown.map(async (f): Promise<SiteFile> => {
-      // Uploads straight to object storage never call back: look at the bytes for files not yet seen complete.
-      const complete = f.completedAt !== null || (await fileProgress(services, f)).complete;
+      const complete = f.completedAt !== null || (!receives && (await fileProgress(services, f)).complete);
       return {
         fileId: f.id,
         filename: f.filename,

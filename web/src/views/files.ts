@@ -1,6 +1,6 @@
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
-import type { FolderSession } from '../session.js';
+import type { FolderSession, OpenedFile } from '../session.js';
 import { describeError, formatBytes, h, notice } from '../ui.js';
 
 /** The file list with a download button per file and "download all" as a zip. */
@@ -33,48 +33,73 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       status.replaceChildren(notice(`Download failed: ${describeError(error)}`, 'error'));
     }
   };
-  void (async () => {
-    try {
-      const opened = await session.listFiles();
+  // The list arrives a page at a time (a folder may hold thousands of files): the next page loads
+  // when the end of the list scrolls into view; "download all" loads the rest first.
+  const loaded: OpenedFile[] = [];
+  let cursor: string | null = null;
+  let loading: Promise<void> | null = null;
+  const more = h('li', { class: 'muted more', 'aria-hidden': 'true' }, 'Loading more files…');
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+          if (entries.some((e) => e.isIntersecting)) void loadMore().catch(failed);
+        })
+      : null;
+  const row = (o: OpenedFile) => {
+    const name =
+      o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary download',
+        disabled: !o.file.complete || !o.secret,
+        'aria-label': `Download ${name}`,
+      },
+      o.file.complete ? 'Download' : 'Uploading…',
+    );
+    button.addEventListener(
+      'click',
+      () => void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] }),
+    );
+    return h(
+      'li',
+      { 'data-file-id': o.file.fileId },
+      h('span', { class: 'name' }, name),
+      h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
+      button,
+    );
+  };
+  const ready = () => loaded.filter((o) => o.file.complete && o.secret);
+  const failed = (error: unknown) => {
+    list.replaceChildren(h('li', {}, notice(`Could not load the files: ${describeError(error)}`, 'error')));
+  };
+  const loadMore = (): Promise<void> => {
+    loading ??= (async () => {
+      const page = await session.listPage(cursor);
+      cursor = page.nextCursor;
+      loaded.push(...page.opened);
+      more.remove();
       list.removeAttribute('aria-busy');
-      if (opened.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));
-      else
-        list.replaceChildren(
-          ...opened.map((o) => {
-            const name =
-              o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
-            const button = h(
-              'button',
-              {
-                type: 'button',
-                class: 'secondary download',
-                disabled: !o.file.complete || !o.secret,
-                'aria-label': `Download ${name}`,
-              },
-              o.file.complete ? 'Download' : 'Uploading…',
-            );
-            button.addEventListener(
-              'click',
-              () => void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] }),
-            );
-            return h(
-              'li',
-              { 'data-file-id': o.file.fileId },
-              h('span', { class: 'name' }, name),
-              h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
-              button,
-            );
-          }),
-        );
-      const ready = opened.filter((o) => o.file.complete && o.secret);
-      all.disabled = ready.length === 0;
-      all.addEventListener('click', () => {
-        const zipName = session.zipName();
-        void start(zipName, { kind: 'zip', name: zipName, files: ready.map((o) => session.downloadFile(o)) });
-      });
-    } catch (error) {
-      list.replaceChildren(h('li', {}, notice(`Could not load the files: ${describeError(error)}`, 'error')));
-    }
-  })();
+      if (loaded.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));
+      else list.append(...page.opened.map(row));
+      if (cursor) {
+        list.append(more);
+        observer?.observe(more);
+      } else observer?.disconnect();
+      all.disabled = ready().length === 0;
+    })().finally(() => {
+      loading = null;
+    });
+    return loading;
+  };
+  all.addEventListener('click', () => {
+    void (async () => {
+      while (cursor) await loadMore();
+      const zipName = session.zipName();
+      await start(zipName, { kind: 'zip', name: zipName, files: ready().map((o) => session.downloadFile(o)) });
+    })().catch(failed);
+  });
+  void loadMore().catch(failed);
   return section;
 }
