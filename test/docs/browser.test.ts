@@ -54,10 +54,11 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
       await page.getByText('X-Amz-Signature').first().isVisible(),
       'the chunk URL rule from the description is shown',
     );
-    // Search runs in a worker that Redoc starts from a blob: URL (worker-src blob:).
+    // Search runs in a worker that Redoc starts from a blob: URL (worker-src blob:). Tagged operations
+    // have ids like tag/Folders/operation/<operationId>.
     await page.getByPlaceholder('Search...').fill('upload');
     await page
-      .locator('[data-role="search:results"] [data-item-id="operation/getV2UploadStatus"]')
+      .locator('[data-role="search:results"] [data-item-id$="operation/getV2UploadStatus"]')
       .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-api-reference.png') });
     assert.deepEqual(seen.problems, [], 'no error and no CSP violation');
