@@ -5,7 +5,7 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { LocalBlobStore } from './blobs/local/local-blob-store.js';
 import { ChunkUrlSigner } from './blobs/local/url-signer.js';
 import type { Config } from './config/config.js';
-import { UPLOAD_PATH } from './http/routes/chunks.js';
+import { UPLOAD_PATH } from './contract/paths.js';
 import type { MetadataStore } from './store/metadata-store.js';
 import { SqliteMetadataStore } from './store/sqlite/sqlite-store.js';
 

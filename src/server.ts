@@ -16,6 +16,7 @@ import { docsRoutes } from './http/routes/docs.js';
 import { siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { installValidation } from './http/validation.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -63,8 +64,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // Chunk bodies also have a minimum rate (app/body-rate.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
-    // The spec forbids unknown properties and type coercion: refuse, never strip or convert.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
@@ -80,6 +79,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     encodings: ['br', 'gzip', 'deflate'],
     customTypes: COMPRESSIBLE,
   });
+  // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
+  installValidation(app);
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);

@@ -1,8 +1,10 @@
 import { createFolder } from '../app/create-folder.js';
 import { AppError, invalid } from '../app/errors.js';
 import type { Services } from '../app/services.js';
+import { AGENT_MODES, agentFolderRequestSchema } from '../contract/requests.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
-import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { compileValidator } from '../contract/validation.js';
+import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 
 /**
  * What the agent surfaces (MCP, A2A) share: the modes an agent may choose, the usage guidance of
@@ -12,8 +14,11 @@ import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits
  */
 
 /** The modes an agent may pick for the empty-folder flow (spec 4.1 rule 5 excludes `request`). */
-export const AGENT_MODES = ['send', 'share'] as const;
+export { AGENT_MODES };
 export type AgentMode = (typeof AGENT_MODES)[number];
+
+const FILES_REFUSAL =
+  'files are not accepted here: agents create empty folders that a person uploads into (use POST /v2/folders for direct uploads)';
 
 export const REQUEST_MODE_REFUSAL =
   'mode "request" is not available for folders created by an agent: in the empty-folder flow the first ' +
@@ -64,18 +69,29 @@ export function handoffText(folder: CreateResponseEmpty): string {
 }
 
 /**
- * Checks an intent without creating anything: the mode rule of spec 4.1 rule 5 first (with the
- * reason, which the contract validator could not give), then the contract's own request validation
- * is left to `createFolder`. Throws AppError(400) with a message meant for the agent.
+ * The one check of what an agent asks for, whatever the surface (MCP tool arguments, an A2A data
+ * part, or the title and mode read from A2A text): the contract's schema
+ * (src/contract/requests.ts), after the two refusals that deserve their reason (spec 4.1 rule 5 for
+ * "request", and direct uploads, which this flow does not take). Throws AppError(400) with a message
+ * meant for the agent. The contract's own request validation runs again in `createFolder`.
  */
+export function checkAgentRequest(value: unknown, name = 'arguments'): FolderIntent {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    if (record.mode === 'request') throw invalid(REQUEST_MODE_REFUSAL);
+    if (Object.hasOwn(record, 'files')) throw invalid(FILES_REFUSAL);
+  }
+  const checked = (name === 'arguments' ? validateArguments : validateDataPart)(value);
+  if (!checked.ok) throw invalid(checked.error);
+  return checked.value;
+}
+
+const validateArguments = compileValidator<FolderIntent>(agentFolderRequestSchema, 'arguments');
+const validateDataPart = compileValidator<FolderIntent>(agentFolderRequestSchema, 'the data part');
+
+/** Checks an intent without creating anything (see checkAgentRequest). */
 export function checkIntent(intent: FolderIntent): void {
-  if (intent.mode === 'request') throw invalid(REQUEST_MODE_REFUSAL);
-  if (intent.mode !== undefined && !(AGENT_MODES as readonly string[]).includes(intent.mode)) {
-    throw invalid(`mode must be "send" or "share", got ${JSON.stringify(intent.mode).slice(0, 40)}`);
-  }
-  if (typeof intent.title === 'string' && intent.title.length > MAX_TITLE_LENGTH) {
-    throw invalid(`title must be at most ${MAX_TITLE_LENGTH} characters (got ${intent.title.length})`);
-  }
+  checkAgentRequest(intent);
 }
 
 /** Creates an empty folder through the same use case as POST /v2/folders. */
@@ -119,26 +135,7 @@ export function parseTextIntent(text: string): FolderIntent {
 
 /** Reads a folder request from a structured (data) part. Only `title` and `mode` are accepted. */
 export function dataIntent(data: unknown): FolderIntent {
-  if (data === null || typeof data !== 'object' || Array.isArray(data))
-    throw invalid('the data part must be a JSON object with optional "title" and "mode"');
-  const record = data as Record<string, unknown>;
-  for (const key of Object.keys(record)) {
-    if (key !== 'title' && key !== 'mode') {
-      throw invalid(
-        key === 'files'
-          ? 'files are not accepted here: agents create empty folders that a person uploads into (use POST /v2/folders for direct uploads)'
-          : `"${key.slice(0, 40)}" is not an accepted field (only "title" and "mode")`,
-      );
-    }
-  }
-  if (record.title !== undefined && record.title !== null && typeof record.title !== 'string')
-    throw invalid('title must be a string');
-  if (record.mode !== undefined && typeof record.mode !== 'string')
-    throw invalid('mode must be a string ("send" or "share")');
-  return {
-    ...(record.title !== undefined ? { title: record.title as string | null } : {}),
-    ...(record.mode !== undefined ? { mode: record.mode as string } : {}),
-  };
+  return checkAgentRequest(data, 'the data part');
 }
 
 export function isAppError(error: unknown): error is AppError {

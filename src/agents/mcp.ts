@@ -1,19 +1,26 @@
-import { type CallToolResult, McpServer, type ToolAnnotations } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  McpServer,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import type { Services } from '../app/services.js';
 import type { ErrorBody, ErrorCode } from '../contract/errors.js';
+import { agentFolderRequestSchema } from '../contract/requests.js';
+import { publishable } from '../contract/validation.js';
 import { MCP_PROTOCOL_VERSIONS, MCP_SERVER_CAPABILITIES, type McpToolDefinition } from '../discovery/mcp-card.js';
 import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
 import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { currentCreateGate } from './create-gate.js';
 import {
   AGENT_MODES,
+  checkAgentRequest,
   createFolderForAgent,
   HANDOFF_STEPS,
   handoffText,
   isAppError,
   MODE_GUIDANCE,
-  REQUEST_MODE_REFUSAL,
   usageGuide,
 } from './folder-intent.js';
 
@@ -22,23 +29,35 @@ import {
  * HTTP request by the SDK's stateless handler (src/http/routes/mcp.ts); it holds no state.
  */
 
-// Strict: an unknown argument (say `files`, which this flow does not take) is refused, not ignored.
-const createInput = z.strictObject({
-  title: z
-    .string({ error: 'title must be a string' })
-    .max(MAX_TITLE_LENGTH, { error: `title must be at most ${MAX_TITLE_LENGTH} characters` })
-    .optional()
-    .describe(
-      `Folder title shown to people who open the link (at most ${MAX_TITLE_LENGTH} characters). Defaults to a date-based title.`,
-    ),
-  mode: z
-    .enum(AGENT_MODES, {
-      // The contract allows "request" but this flow must not offer it (spec 4.1 rule 5): say why.
-      error: (issue) => (issue.input === 'request' ? REQUEST_MODE_REFUSAL : 'mode must be "send" or "share"'),
-    })
-    .optional()
-    .describe(MODE_GUIDANCE),
+/**
+ * The tool's arguments: the contract's agent request schema (src/contract/requests.ts), published
+ * with descriptions for the model. The SDK takes it as a Standard Schema whose JSON form is that
+ * schema; its `validate` lets any object through, because the arguments are checked in the tool
+ * itself by the one validation layer (checkAgentRequest), so that a refusal is a tool result with
+ * `{error, code}` and the agent-specific reasons, not a bare protocol error.
+ */
+const createInputSchema = publishable({
+  ...agentFolderRequestSchema,
+  properties: {
+    title: {
+      ...agentFolderRequestSchema.properties.title,
+      description: `Folder title shown to people who open the link (at most ${MAX_TITLE_LENGTH} characters). Defaults to a date-based title.`,
+    },
+    mode: { ...agentFolderRequestSchema.properties.mode, description: MODE_GUIDANCE },
+  },
 });
+
+const createInput: StandardSchemaWithJSON<Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'webfolder',
+    validate: (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? { value: value as Record<string, unknown> }
+        : { issues: [{ message: 'arguments must be a JSON object' }] },
+    jsonSchema: { input: () => ({ ...createInputSchema }), output: () => ({ ...createInputSchema }) },
+  },
+};
 
 const createOutput = z.object({
   folderUrl: z.string().describe('Share link including the secret key after "#". Give it to the person in full.'),
@@ -87,7 +106,7 @@ export function toolDefinitions(): McpToolDefinition[] {
       name: 'create_share_folder',
       title: CREATE_ANNOTATIONS.title,
       description: CREATE_DESCRIPTION,
-      inputSchema: z.toJSONSchema(createInput, { io: 'input' }),
+      inputSchema: { ...createInputSchema },
       outputSchema: z.toJSONSchema(createOutput),
       annotations: CREATE_ANNOTATIONS,
     },
@@ -123,13 +142,11 @@ export function buildMcpServer(services: Services, onInternalError: (error: unkn
       outputSchema: createOutput,
       annotations: CREATE_ANNOTATIONS,
     },
-    async ({ title, mode }): Promise<CallToolResult> => {
+    async (args): Promise<CallToolResult> => {
       try {
+        const intent = checkAgentRequest(args);
         await currentCreateGate.getStore()?.();
-        const folder = await createFolderForAgent(services, {
-          ...(title !== undefined ? { title } : {}),
-          ...(mode !== undefined ? { mode } : {}),
-        });
+        const folder = await createFolderForAgent(services, intent);
         const output: CreateToolOutput = {
           folderUrl: folder.folderUrl,
           folderUrlBase: folder.folderUrlBase,

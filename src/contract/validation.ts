@@ -4,14 +4,42 @@ import { createRequestSchema } from './schemas.js';
 import type { CreateRequest } from './types.js';
 
 /**
- * Validation against the contract schemas, with error strings that name the field and the rule
- * (`files[2].filesize must be greater than 0`). No coercion, no defaults, no stripping: a value that
- * is not exactly what the schema allows is refused and nothing is changed.
+ * The one validation layer: every request body, query string and path parameter of every surface
+ * (v2, v1, the site's endpoints, chunk uploads, A2A and the MCP tool) is checked against a JSON
+ * Schema of src/contract by this Ajv instance (the HTTP routes get it as Fastify's validator
+ * compiler), with error strings that name the field and the rule (`files[2].filesize must be greater
+ * than 0`). No coercion, no defaults, no stripping: a value that is not exactly what the schema
+ * allows is refused and nothing is changed. One rule no schema keyword states is applied to every
+ * validated value: no string may contain U+0000 (PostgreSQL cannot store it, and no field needs it).
+ *
+ * A schema may carry `errorMessage`: the wording for any failure of that subschema (`is malformed`
+ * for an id), or per keyword (`{enum: 'must be "send" or "share"'}`), where Ajv's own would be less
+ * clear. `publishable()` removes it from a schema that is published.
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(
-  new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, useDefaults: false, strict: true }),
+  new Ajv({
+    allErrors: false,
+    coerceTypes: false,
+    removeAdditional: false,
+    useDefaults: false,
+    strict: true,
+    // Errors carry their subschema, for `errorMessage`.
+    verbose: true,
+  }),
 );
+ajv.addKeyword({ keyword: 'errorMessage', schemaType: ['string', 'object'] });
+
+/** A copy of `schema` without the validation-only `errorMessage` keyword, for publishing. */
+export function publishable<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(publishable) as T;
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== 'errorMessage')
+      .map(([key, value]) => [key, publishable(value)]),
+  ) as T;
+}
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -42,6 +70,13 @@ const TYPE_WORDS: Record<string, string> = {
 export function describeError(e: ErrorObject, rootName = 'body'): string {
   const path = fieldPath(e.instancePath, rootName);
   const p = e.params as Record<string, unknown>;
+  const custom = (e.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
+  const wording = typeof custom === 'string' ? custom : (custom as Record<string, unknown> | undefined)?.[e.keyword];
+  if (typeof wording === 'string') {
+    if (e.keyword === 'additionalProperties') return `${join(path, String(p.additionalProperty))} ${wording}`;
+    if (e.keyword === 'required') return `${join(path, String(p.missingProperty))} ${wording}`;
+    return `${path} ${wording}`;
+  }
   switch (e.keyword) {
     case 'required':
       return `${join(path, String(p.missingProperty))} is required`;
@@ -69,6 +104,10 @@ export function describeError(e: ErrorObject, rootName = 'body'): string {
       return `${path} must be at most ${String(p.limit)}`;
     case 'maxItems':
       return `${path} must have at most ${String(p.limit)} items`;
+    case 'minItems':
+      return p.limit === 1 ? `${path} must not be empty` : `${path} must have at least ${String(p.limit)} items`;
+    case 'pattern':
+      return `${path} is malformed`;
     case 'format':
       return `${path} must be a valid ${String(p.format)}`;
     default:
@@ -76,12 +115,44 @@ export function describeError(e: ErrorObject, rootName = 'body'): string {
   }
 }
 
+/** The path of the first string in `value` that contains U+0000, or null. */
+function nulPath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  // Validated values are JSON: deeper than this is refused by the schemas long before.
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${path}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const keyPath = path === '' ? key : `${path}.${key}`;
+    if (key.includes('\u0000')) return keyPath;
+    const found = nulPath(child, keyPath, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+const schemaCache = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+
 export function compileValidator<T>(schema: object, rootName = 'body'): (value: unknown) => Validated<T> {
-  const validate = ajv.compile(schema);
+  let validate = schemaCache.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    schemaCache.set(schema, validate);
+  }
+  const check = validate;
   return (value) => {
-    if (validate(value)) return { ok: true, value: value as T };
-    const first = validate.errors?.[0];
-    return { ok: false, error: first ? describeError(first, rootName) : `${rootName} is invalid` };
+    if (!check(value)) {
+      const first = check.errors?.[0];
+      return { ok: false, error: first ? describeError(first, rootName) : `${rootName} is invalid` };
+    }
+    const nul = nulPath(value, '');
+    if (nul !== null) return { ok: false, error: `${nul || rootName} must not contain NUL characters (U+0000)` };
+    return { ok: true, value: value as T };
   };
 }
 

@@ -55,6 +55,8 @@ export function toWireError(error: unknown): WireError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof HttpRefusal) return wire(error.code, error.message);
   const e = error as FastifyError & { validation?: Parameters<typeof describeError>[0][]; validationContext?: string };
+  // The contract validator's refusal (./validation.ts): its message names the field.
+  if (e.code === 'FST_ERR_VALIDATION' && !e.validation) return wire('invalid_request', e.message);
   if (e.validation && e.validation.length > 0)
     return wire('invalid_request', describeError(e.validation[0]!, e.validationContext ?? 'request'));
   const known = e.code ? FRAMEWORK[e.code] : undefined;

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError, isChunkReceiver, isDownloadPresigner } from '../../blobs/blob-store.js';
+import { siteRegisterRequestSchema } from '../../contract/requests.js';
 import type {
   SiteFile,
   SiteFileEntry,
@@ -8,9 +9,9 @@ import type {
   SiteRegisterRequest,
   SiteRegisterResponse,
 } from '../../contract/site.js';
+import { compileValidator } from '../../contract/validation.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
-import { MAX_FILE_SIZE } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
 import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
@@ -28,52 +29,25 @@ import {
   uploaderTagOf,
 } from './access.js';
 
-/** Most files one registration request may carry (the page sends bigger selections in batches). */
-export const MAX_SITE_FILES_PER_REQUEST = 100;
-const MAX_OPAQUE_LENGTH = 4096;
+const validateRegister = compileValidator<SiteRegisterRequest>(siteRegisterRequestSchema);
 
-function opaque(value: unknown, field: string, required: boolean): string | null {
-  if (value === undefined || value === null) {
-    if (required) throw invalid(`${field} is required`);
-    return null;
-  }
-  if (typeof value !== 'string' || value.length === 0) throw invalid(`${field} must be a non-empty string`);
-  if (value.length > MAX_OPAQUE_LENGTH) throw invalid(`${field} must be at most ${MAX_OPAQUE_LENGTH} characters`);
-  return value;
-}
-
+/** The register body, checked by the one validation layer (src/contract/requests.ts). */
 function parseRegister(body: unknown): SiteRegisterRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  for (const key of Object.keys(b))
-    if (!['files', 'ske', 'ownerPublicKey'].includes(key)) throw invalid(`property ${key} is not allowed`);
-  if (!Array.isArray(b.files) || b.files.length === 0) throw invalid('files must be a non-empty array');
-  if (b.files.length > MAX_SITE_FILES_PER_REQUEST)
-    throw invalid(`files must have at most ${MAX_SITE_FILES_PER_REQUEST} items`);
-  const files = b.files.map((raw: unknown, i): SiteFileEntry => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid(`files[${i}] must be an object`);
-    const f = raw as Record<string, unknown>;
-    for (const key of Object.keys(f))
-      if (!['filename', 'filesize', 'mimetype', 'sealedKey'].includes(key))
-        throw invalid(`files[${i}].${key} is not allowed`);
-    if (
-      typeof f.filesize !== 'number' ||
-      !Number.isSafeInteger(f.filesize) ||
-      f.filesize <= 0 ||
-      f.filesize > MAX_FILE_SIZE
-    ) {
-      throw invalid(`files[${i}].filesize must be a whole number between 1 and ${MAX_FILE_SIZE}`);
-    }
-    return {
-      filename: opaque(f.filename, `files[${i}].filename`, true)!,
-      filesize: f.filesize,
-      mimetype: opaque(f.mimetype, `files[${i}].mimetype`, false),
-      sealedKey: opaque(f.sealedKey, `files[${i}].sealedKey`, false),
-    };
-  });
-  const ske = opaque(b.ske, 'ske', false);
-  const ownerPublicKey = opaque(b.ownerPublicKey, 'ownerPublicKey', false);
-  return { files, ...(ske ? { ske } : {}), ...(ownerPublicKey ? { ownerPublicKey } : {}) };
+  const checked = validateRegister(body);
+  if (!checked.ok) throw invalid(checked.error);
+  const { files, ske, ownerPublicKey } = checked.value;
+  return {
+    files: files.map(
+      (f): SiteFileEntry => ({
+        filename: f.filename,
+        filesize: f.filesize,
+        mimetype: f.mimetype ?? null,
+        sealedKey: f.sealedKey ?? null,
+      }),
+    ),
+    ...(ske ? { ske } : {}),
+    ...(ownerPublicKey ? { ownerPublicKey } : {}),
+  };
 }
 
 /**

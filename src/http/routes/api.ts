@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { createFolder } from '../../app/create-folder.js';
 import type { Services } from '../../app/services.js';
 import { uploadStatus } from '../../app/upload-status.js';
-import { createResponseSchema, errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
+import { fileParams, uploadStatusQuery } from '../../contract/requests.js';
+import {
+  createRequestSchema,
+  createResponseSchema,
+  errorResponseSchema,
+  uploadStatusResponseSchema,
+} from '../../contract/schemas.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -17,23 +23,24 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
     '/v2/folders',
     {
       ...limitedBy('create'),
-      schema: { response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
+      schema: {
+        body: createRequestSchema,
+        response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema },
+      },
     },
     async (request) => createFolder(services, request.body),
   );
 
-  app.get<{ Params: { folderId: string; fileId: string }; Querystring: Record<string, unknown> }>(
+  app.get<{ Params: { folderId: string; fileId: string }; Querystring: { uploadAuth?: string } }>(
     '/v2/folders/:folderId/files/:fileId/upload-status',
     {
       ...limitedBy('status'),
-      schema: { response: { 200: uploadStatusResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema } },
+      schema: {
+        params: fileParams,
+        querystring: uploadStatusQuery,
+        response: { 200: uploadStatusResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema },
+      },
     },
-    async (request) => {
-      const auth = request.query.uploadAuth;
-      // A repeated parameter arrives as an array: ambiguous, so refused.
-      if (auth !== undefined && typeof auth !== 'string')
-        return Promise.reject(Object.assign(new Error('uploadAuth must be given once'), { statusCode: 400 }));
-      return uploadStatus(services, request.params.folderId, request.params.fileId, auth);
-    },
+    async (request) => uploadStatus(services, request.params.folderId, request.params.fileId, request.query.uploadAuth),
   );
 }

@@ -3,10 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { acceptChunk } from '../../app/accept-chunk.js';
 import type { Services } from '../../app/services.js';
 import type { ChunkUrlQuery } from '../../blobs/blob-store.js';
+import { UPLOAD_PATH } from '../../contract/paths.js';
+import { chunkParams, chunkUploadQuery } from '../../contract/requests.js';
 import { concurrentPerClient, limitedBy } from '../rate-limits.js';
-
-/** Where presigned chunk URLs of the local backend point. */
-export const UPLOAD_PATH = '/v2/uploads';
 
 /**
  * Chunk PUTs for backends that receive bytes themselves. The body is never parsed or buffered: the
@@ -20,18 +19,19 @@ export async function chunkRoutes(app: FastifyInstance, { services }: { services
 
   const { limits } = services.config;
   const concurrent = concurrentPerClient(limits.maxConcurrentChunkUploads, 'chunk uploads');
-  app.put<{ Params: { folderId: string; fileId: string; chunk: string }; Querystring: Record<string, unknown> }>(
+  app.put<{ Params: { folderId: string; fileId: string; chunk: string }; Querystring: ChunkUrlQuery }>(
     `${UPLOAD_PATH}/:folderId/:fileId/:chunk`,
-    { onRequest: [limitedBy('chunk').onRequest, concurrent], config: { continueAfterChecks: true } },
+    {
+      onRequest: [limitedBy('chunk').onRequest, concurrent],
+      config: { continueAfterChecks: true },
+      schema: { params: chunkParams, querystring: chunkUploadQuery },
+    },
     async (request, reply) => {
-      const query: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(request.query))
-        query[name] = typeof value === 'string' ? value : undefined;
       return acceptChunk(services, {
         folderId: request.params.folderId,
         fileId: request.params.fileId,
         chunk: request.params.chunk,
-        query: query as ChunkUrlQuery,
+        query: request.query,
         contentLength: request.headers['content-length'],
         body: request.raw,
         ready: () => continueNow(request.raw, reply.raw),

@@ -9,6 +9,13 @@ import { type Caller, checkCaller, openFolder } from '../../app/site/access.js';
 import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
 import { folderInfo } from '../../app/site/folder-info.js';
 import type { Config } from '../../config/config.js';
+import {
+  chunkParams,
+  fileParams,
+  folderParams,
+  siteListQuery,
+  siteRegisterRequestSchema,
+} from '../../contract/requests.js';
 import { escapeHtml } from '../html.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -120,40 +127,56 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
 
   // ---- JSON endpoints of the site --------------------------------------------------------------
   type P = { folderId: string; fileId: string; chunk: string };
-  app.get<{ Params: P }>(`${api}/folders/:folderId`, limited, async (request, reply) => {
-    noStore(reply);
-    return folderInfo(services, request.params.folderId, callerOf(request));
-  });
+  app.get<{ Params: P }>(
+    `${api}/folders/:folderId`,
+    { ...limited, schema: { params: folderParams } },
+    async (request, reply) => {
+      noStore(reply);
+      return folderInfo(services, request.params.folderId, callerOf(request));
+    },
+  );
   // Registering files and re-signing their URLs is signing work, like a create: both spend from the
   // create bucket, so the site bucket's larger allowance cannot buy more of it than the API allows.
   const signing = limitedBy('create');
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files`, signing, async (request, reply) => {
-    noStore(reply);
-    return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
-  });
-  app.get<{ Params: P; Querystring: Record<string, unknown> }>(
+  app.post<{ Params: P }>(
     `${api}/folders/:folderId/files`,
-    limited,
+    { ...signing, schema: { params: folderParams, body: siteRegisterRequestSchema } },
+    async (request, reply) => {
+      noStore(reply);
+      return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
+    },
+  );
+  app.get<{ Params: P; Querystring: { cursor?: string; limit?: string } }>(
+    `${api}/folders/:folderId/files`,
+    { ...limited, schema: { params: folderParams, querystring: siteListQuery } },
     async (request, reply) => {
       noStore(reply);
       const { cursor, limit } = request.query;
       return listSiteFiles(services, request.params.folderId, callerOf(request), { cursor, limit });
     },
   );
-  app.get<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/status`, limited, async (request, reply) => {
-    noStore(reply);
-    return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
-  });
-  app.post<{ Params: P }>(`${api}/folders/:folderId/files/:fileId/upload-urls`, signing, async (request, reply) => {
-    noStore(reply);
-    return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
-  });
+  app.get<{ Params: P }>(
+    `${api}/folders/:folderId/files/:fileId/status`,
+    { ...limited, schema: { params: fileParams } },
+    async (request, reply) => {
+      noStore(reply);
+      return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
+    },
+  );
+  app.post<{ Params: P }>(
+    `${api}/folders/:folderId/files/:fileId/upload-urls`,
+    { ...signing, schema: { params: fileParams } },
+    async (request, reply) => {
+      noStore(reply);
+      return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
+    },
+  );
   // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
   // thousands of them, which must not starve the page's own calls in the site bucket.
   app.get<{ Params: P }>(
     `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
     // Encrypted bytes do not compress (and mime-db calls octet-stream compressible).
-    { ...limitedBy('chunk'), compress: false },
+    { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams } },
     async (request, reply) => {
       const p = request.params;
       const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));

@@ -1,0 +1,100 @@
+import { ID_PATTERN } from '../domain/ids.js';
+import { MAX_FILE_SIZE, MAX_TITLE_LENGTH } from '../domain/limits.js';
+
+/**
+ * The path parameters and query strings of every route family, and the bodies that are not part
+ * of the v2 contract (the site's register call, the agents' folder request), as JSON Schemas for
+ * the one validation layer (./validation.ts). The v2 bodies are in ./schemas.ts, v1's in ./v1.ts.
+ *
+ * Query strings: a parameter given twice arrives as an array, which is ambiguous, so each known
+ * parameter must be one string; parameters a route does not read are ignored, as HTTP caches,
+ * proxies and link trackers add their own. Path parameters are exactly the route's.
+ */
+const id = { type: 'string', pattern: ID_PATTERN.source, errorMessage: 'is malformed' } as const;
+const once = { type: 'string', errorMessage: 'must be given once' } as const;
+const chunkNumber = { type: 'string', pattern: '^\\d{1,5}$', errorMessage: 'number must be 1 to 5 digits' } as const;
+
+function params<const K extends string>(names: readonly K[], schemas: Record<K, object>) {
+  return { type: 'object', additionalProperties: false, required: names, properties: schemas } as const;
+}
+
+export const folderParams = params(['folderId'], { folderId: id });
+export const fileParams = params(['folderId', 'fileId'], { folderId: id, fileId: id });
+export const chunkParams = params(['folderId', 'fileId', 'chunk'], { folderId: id, fileId: id, chunk: chunkNumber });
+
+/** `GET /v2/folders/{folderId}/files/{fileId}/upload-status?uploadAuth=` */
+export const uploadStatusQuery = {
+  type: 'object',
+  properties: { uploadAuth: once },
+} as const;
+
+/** A page of the site's file list (its values are read by the use case: src/app/site/files.ts). */
+export const siteListQuery = {
+  type: 'object',
+  properties: { cursor: once, limit: once },
+} as const;
+
+/** The signed chunk URL's parameters (src/blobs/local/url-signer.ts). */
+export const chunkUploadQuery = {
+  type: 'object',
+  properties: {
+    'X-Amz-Algorithm': once,
+    'X-Amz-Credential': once,
+    'X-Amz-Date': once,
+    'X-Amz-Expires': once,
+    'X-Amz-Signature': once,
+  },
+} as const;
+
+/** Opaque values the browser encrypted or sealed: the server stores them as given. */
+const MAX_OPAQUE_LENGTH = 4096;
+const opaque = { type: 'string', minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as const;
+const optionalOpaque = { type: ['string', 'null'], minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as const;
+
+/** Most files one site registration may carry (the page sends bigger selections in batches). */
+export const MAX_SITE_FILES_PER_REQUEST = 100;
+
+/** `POST <site>/api/site/folders/{folderId}/files` (src/contract/site.ts has its type). */
+export const siteRegisterRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['files'],
+  properties: {
+    files: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_SITE_FILES_PER_REQUEST,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['filename', 'filesize'],
+        properties: {
+          filename: opaque,
+          // The same rule as a v2 file entry (./schemas.ts).
+          filesize: { type: 'integer', exclusiveMinimum: 0, maximum: MAX_FILE_SIZE },
+          mimetype: optionalOpaque,
+          sealedKey: optionalOpaque,
+        },
+      },
+    },
+    ske: optionalOpaque,
+    ownerPublicKey: optionalOpaque,
+  },
+} as const;
+
+/** The agent flow's modes: a "request" folder is refused there with its own reason. */
+export const AGENT_MODES = ['send', 'share'] as const;
+
+/**
+ * What an agent may ask for (the MCP tool's arguments, an A2A data part): the empty-folder flow's
+ * title and mode, nothing else. The MCP tool publishes this schema as its inputSchema.
+ */
+export const agentFolderRequestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  errorMessage: { additionalProperties: 'is not an accepted field (only "title" and "mode")' },
+  properties: {
+    title: { type: ['string', 'null'], maxLength: MAX_TITLE_LENGTH },
+    mode: { type: 'string', enum: AGENT_MODES, errorMessage: { enum: 'must be "send" or "share"' } },
+  },
+} as const;
