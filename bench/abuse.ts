@@ -50,6 +50,7 @@ if (process.argv[2] === 'probe') {
       req.on('error', () => resolve());
       req.end();
     });
+  process.stdout.write('ready\n');
   while (!stopping) {
     await once();
     await new Promise((r) => setTimeout(r, 20));
@@ -139,42 +140,32 @@ function rawSocket(): Promise<Socket> {
   });
 }
 
+/** Registrations of `files` files of the largest size, each into a fresh folder it claims. */
+function registrations(tally: Tally, until: number, files: number): Promise<void> {
+  return loop(until, async () => {
+    const folderId = await emptyFolder(tally);
+    await call(
+      tally,
+      'POST',
+      `/api/site/folders/${folderId}/files`,
+      { files: maxFiles(files), ske: 'ske' },
+      {
+        'x-owner-token': token(),
+        'accept-encoding': 'gzip',
+      },
+    );
+  });
+}
+
 // ---- the attacks ---------------------------------------------------------------------------------------
 /** Prepares its targets (not timed, not counted), then returns the attack itself, run until `until`. */
 type Attack = (tally: Tally) => Promise<(until: number) => Promise<void>>;
 
 const attacks: Record<string, Attack> = {
   // Registrations of ten files of the largest size: 99,770 chunk URLs each, the most one request may have.
-  'site registration, 10 max-size files': async (tally) => async (until) => {
-    await loop(until, async () => {
-      const folderId = await emptyFolder(tally);
-      await call(
-        tally,
-        'POST',
-        `/api/site/folders/${folderId}/files`,
-        { files: maxFiles(10), ske: 'ske' },
-        {
-          'x-owner-token': token(),
-          'accept-encoding': 'gzip',
-        },
-      );
-    });
-  },
+  'site registration, 10 max-size files': async (tally) => (until) => registrations(tally, until, 10),
   // The issue's original: 100 files of the largest size in one registration (now refused, 413).
-  'site registration, 100 max-size files': async (tally) => async (until) => {
-    await loop(until, async () => {
-      const folderId = await emptyFolder(tally);
-      await call(
-        tally,
-        'POST',
-        `/api/site/folders/${folderId}/files`,
-        { files: maxFiles(100), ske: 'ske' },
-        {
-          'x-owner-token': token(),
-        },
-      );
-    });
-  },
+  'site registration, 100 max-size files': async (tally) => (until) => registrations(tally, until, 100),
   'v2 create, 10 max-size files, gzip': async (tally) => async (until) => {
     await loop(until, () =>
       call(
@@ -311,7 +302,10 @@ probe.stdout!.on('data', (d: Buffer) => (probeOut += d.toString()));
 const mark = (phase: string) => probe.stdin!.write(`${phase}\n`);
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-await pause(2000);
+// The probe starts through tsx, which takes seconds on a busy machine: wait until it says so.
+while (!probeOut.startsWith('ready\n')) await pause(100);
+probeOut = '';
+await pause(1000);
 mark('idle');
 await pause(SECONDS * 1000);
 
