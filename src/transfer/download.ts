@@ -35,6 +35,11 @@ export interface DownloadFile {
 export interface DownloadStreamOptions extends HttpOptions {
   /** Chunks fetched and decrypted ahead of the one being handed on (default: `chunksAhead`). */
   readonly ahead?: number;
+  /**
+   * Decrypts one chunk (default: `decryptChunk` on this thread). The place to move decryption
+   * elsewhere (a worker) without changing the pipeline; it must authenticate like `decryptChunk`.
+   */
+  readonly decrypt?: (key: FolderKey, message: Uint8Array) => Promise<Uint8Array>;
 }
 
 /**
@@ -60,9 +65,11 @@ export const HAND_ON_PIECE = MIB;
 export function downloadStream(file: DownloadFile, options: DownloadStreamOptions = {}): ReadableStream<Uint8Array> {
   const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
   const ahead = Math.max(0, Math.floor(options.ahead ?? chunksAhead(plan.chunkSize)));
+  const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const http: HttpOptions = { ...options, signal };
+  const { ahead: _ahead, decrypt: _decrypt, ...rest } = options;
+  const http: HttpOptions = { ...rest, signal };
   let n = 1;
   let keyPromise: Promise<FolderKey> | undefined;
   const pending = new Map<number, Promise<Uint8Array>>();
@@ -85,7 +92,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
     }
     let plaintext: Uint8Array;
     try {
-      plaintext = await decryptChunk(await keyPromise, message);
+      plaintext = await decrypt(await keyPromise, message);
     } catch (error) {
       throw new IntegrityError(
         `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,

@@ -70,6 +70,11 @@ export interface EngineOptions extends Omit<HttpOptions, 'onRetry'> {
   readonly failFast?: boolean;
   /** Fresh URLs for a job whose chunk URL was refused (401/403: expired); one renewal per chunk. */
   readonly renewUrls?: (job: number) => Promise<UploadUrls>;
+  /**
+   * Encrypts one chunk as one RFC 8188 message (default: `encryptChunk` on this thread). The place to
+   * move encryption elsewhere (a worker) without changing the engine; the length is checked after.
+   */
+  readonly encrypt?: (key: FolderKey, plaintext: Uint8Array) => Promise<Uint8Array>;
   readonly onEvent?: (event: EngineEvent) => void;
 }
 
@@ -92,6 +97,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
   const encryptSlots = Math.max(1, Math.floor(options.encryptConcurrency ?? 1));
   const encrypting = semaphore(encryptSlots);
+  const encrypt = options.encrypt ?? encryptChunk;
   const emit = (event: EngineEvent) => options.onEvent?.(event);
   // Plaintext buffers, one per encryption slot: encryptChunk copies what it needs, so a buffer is
   // free again as soon as its chunk is encrypted.
@@ -112,7 +118,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
     if (j.todo.length === 0) emit({ type: 'job-done', job: i });
   });
 
-  const encrypt = (job: UploadJob, n: number, length: number) =>
+  const encryptNext = (job: UploadJob, n: number, length: number) =>
     encrypting(async () => {
       const buffer = spare.pop() ?? new Uint8Array(largestChunk);
       try {
@@ -121,7 +127,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
           throw new InputError(
             `${job.label}: read ${plaintext.byteLength} bytes of chunk ${n}, expected ${length}: the file changed while it was being read`,
           );
-        const body = await encryptChunk(job.key, plaintext);
+        const body = await encrypt(job.key, plaintext);
         if (body.byteLength !== encryptedLength(length))
           throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
         return body;
@@ -155,7 +161,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
   const sendOne = async (task: Task) => {
     const job = jobs[task.job]!;
     const length = plaintextChunkLength(job.plan, task.chunk);
-    const body = await encrypt(job, task.chunk, length);
+    const body = await encryptNext(job, task.chunk, length);
     if (signal.aborted) throw new AbortedError();
     await put(task, body, length);
     chunksSent++;

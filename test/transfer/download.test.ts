@@ -4,6 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { upload } from '../../src/client/node/index.js';
+import { decryptChunk } from '../../src/crypto/index.js';
 import {
   chunksAhead,
   type DownloadFile,
@@ -101,6 +102,25 @@ describe('downloadStream', () => {
     await assert.rejects(
       new Response(downloadStream(file, { fetch: short })).arrayBuffer(),
       (e: unknown) => e instanceof Error && e.name === 'IntegrityError' && /truncated or damaged/.test(e.message),
+    );
+  });
+
+  test('decryption is pluggable (where a worker would go); its result is still length-checked', async () => {
+    const { file, content } = await uploaded(11 * MIB);
+    let calls = 0;
+    const counted = await new Response(
+      downloadStream(file, {
+        decrypt: (key, message) => {
+          calls++;
+          return decryptChunk(key, message);
+        },
+      }),
+    ).arrayBuffer();
+    assert.ok(Buffer.from(counted).equals(content));
+    assert.equal(calls, file.chunks);
+    await assert.rejects(
+      new Response(downloadStream(file, { decrypt: async () => new Uint8Array(3) })).arrayBuffer(),
+      (e: unknown) => e instanceof Error && e.name === 'IntegrityError' && /has 3 bytes, expected/.test(e.message),
     );
   });
 

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import {
   createSke,
   decryptChunk,
+  encryptChunk,
   encryptText,
   type FolderKey,
   generateSecret,
@@ -103,6 +104,32 @@ describe('upload engine', () => {
         .sort(),
       [0, 1],
     );
+  });
+
+  test('encryption is pluggable (where a worker would go); a wrong length is refused before any PUT', async () => {
+    const { jobs, key, created, contents } = await register([700]);
+    let calls = 0;
+    await sendChunks(jobs, {
+      encrypt: (k, plaintext) => {
+        calls++;
+        return encryptChunk(k, plaintext);
+      },
+    });
+    assert.equal(calls, 1);
+    assert.ok((await storedPlaintext(created.folderId, created.files[0]!.fileId, key)).equals(contents[0]!));
+    const again = await register([700]);
+    let puts = 0;
+    await assert.rejects(
+      sendChunks(again.jobs, {
+        encrypt: async () => new Uint8Array(5),
+        fetch: testTransport(() => {
+          puts++;
+          return 'pass';
+        }),
+      }),
+      /encrypted chunk has 5 bytes/,
+    );
+    assert.equal(puts, 0);
   });
 
   test('a refused (expired) URL is renewed once and the chunk sent again', async () => {
