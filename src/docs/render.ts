@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from '../http/html.js';
+import { escapeHtml } from './html.js';
 
 /**
  * The documentation site's renderer: every `docs/*.md` becomes one HTML page, rendered once at start

@@ -16,7 +16,7 @@ import {
   siteListQuery,
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
-import { escapeHtml } from '../html.js';
+import { escapeHtml } from '../../docs/html.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 

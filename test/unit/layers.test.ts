@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+
+/**
+ * The layers of the whole code base, read from the import statements themselves: every import in
+ * src/ and web/src between two folders must be allowed by the table below, and the folders must form
+ * no cycle. A folder is a top-level folder of src/ (`src/http/routes/api.ts` is in `http`); the
+ * composition root (src/server.ts, src/backends.ts, src/main.ts) is `root`; the page is `web`.
+ */
+const ALLOWED: Record<string, readonly string[]> = {
+  // Pure rules: imports nothing of ours.
+  domain: [],
+  // The contract (schemas, types, error codes) states the domain's limits as data.
+  contract: ['domain'],
+  // Standalone but for the domain's arithmetic (the RFC 8188 length is defined once, there).
+  crypto: ['domain'],
+  config: ['domain'],
+  // The ports' implementations.
+  store: ['domain'],
+  blobs: ['config', 'contract', 'domain'],
+  // Use cases: the domain, the contract, the configuration, and the store and blob ports.
+  app: ['domain', 'contract', 'config', 'store', 'blobs'],
+  // Documents built from plain data; no SDK, no transport.
+  discovery: ['config', 'contract', 'domain'],
+  // The docs site's rendering; never the transport.
+  docs: ['config', 'contract', 'domain', 'discovery'],
+  // Agent logic (the MCP server, the A2A service, intent parsing) over the use cases; its HTTP
+  // routes are plugins of src/http like every other route.
+  agents: ['app', 'config', 'contract', 'discovery', 'domain'],
+  // The transport: every route family, over the use cases and the agent logic.
+  http: ['agents', 'app', 'blobs', 'config', 'contract', 'discovery', 'docs', 'domain'],
+  // Client side: no server code (test/client/layers.test.ts checks the details).
+  transfer: ['contract', 'crypto', 'domain'],
+  client: ['contract', 'crypto', 'domain', 'transfer'],
+  web: ['contract', 'crypto', 'domain', 'transfer'],
+  // The composition root opens the backends and registers the HTTP plugins.
+  root: ['app', 'blobs', 'config', 'contract', 'domain', 'http', 'store'],
+};
+
+const ROOT = resolve(new URL('../../', import.meta.url).pathname);
+
+function folderOf(path: string): string {
+  const rel = relative(ROOT, path);
+  if (rel.startsWith('web/src/')) return 'web';
+  const parts = rel.split('/');
+  return parts.length > 2 ? parts[1]! : 'root';
+}
+
+/** Every import between two folders, as [from folder, to folder, file, target]. */
+async function edges(): Promise<[string, string, string, string][]> {
+  const out: [string, string, string, string][] = [];
+  for (const dir of ['src', 'web/src']) {
+    for (const entry of await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !/\.(ts|tsx|mts)$/.test(entry.name)) continue;
+      const file = join(entry.parentPath, entry.name);
+      const text = await readFile(file, 'utf8');
+      const specifiers = [
+        ...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]/g),
+        ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
+      ].map((m) => m[1]!);
+      for (const specifier of specifiers) {
+        if (!specifier.startsWith('.')) continue;
+        const target = resolve(dirname(file), specifier);
+        const from = folderOf(file);
+        const to = folderOf(target);
+        if (from !== to) out.push([from, to, relative(ROOT, file), relative(ROOT, target)]);
+      }
+    }
+  }
+  return out;
+}
+
+test('every import between folders is allowed by the layer table', async () => {
+  const found = await edges();
+  assert.ok(found.length > 50, 'the scan sees the imports');
+  const wrong = found
+    .filter(([from, to]) => !(ALLOWED[from] ?? []).includes(to))
+    .map(([from, to, file, target]) => `${from} -> ${to}: ${file} imports ${target}`);
+  assert.deepEqual(wrong, []);
+});
+
+test('no folder-level cycle', async () => {
+  const graph = new Map<string, Set<string>>();
+  for (const [from, to] of await edges()) {
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, path: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' -> '));
+      return;
+    }
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) visit(node, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('the table itself has no cycle, so that following it cannot make one', () => {
+  const order: string[] = [];
+  const remaining = new Map(Object.entries(ALLOWED).map(([k, v]) => [k, new Set(v)]));
+  while (remaining.size > 0) {
+    const ready = [...remaining].filter(([, deps]) => [...deps].every((d) => order.includes(d))).map(([k]) => k);
+    assert.ok(ready.length > 0, `a cycle among ${[...remaining.keys()].join(', ')}`);
+    for (const k of ready) {
+      order.push(k);
+      remaining.delete(k);
+    }
+  }
+});
