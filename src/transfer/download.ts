@@ -1,6 +1,7 @@
 import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { MIB } from '../domain/chunk-plan.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
+import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
 import { type HttpOptions, linkedController } from './retry.js';
 import { fetchChunkBytes } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
@@ -40,6 +41,11 @@ export interface DownloadStreamOptions extends HttpOptions {
    * elsewhere (a worker) without changing the pipeline; it must authenticate like `decryptChunk`.
    */
   readonly decrypt?: (key: FolderKey, message: Uint8Array) => Promise<Uint8Array>;
+  /**
+   * Only these plaintext bytes (a media element's `Range`): only the chunks they touch are fetched,
+   * and the first and last are cut to the range after their whole-chunk integrity check.
+   */
+  readonly range?: ByteRange;
 }
 
 /**
@@ -68,9 +74,13 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const { ahead: _ahead, decrypt: _decrypt, ...rest } = options;
+  const { ahead: _ahead, decrypt: _decrypt, range: _range, ...rest } = options;
   const http: HttpOptions = { ...rest, signal };
-  let n = 1;
+  // The chunks to hand on, each with the part of its plaintext wanted (all of it without a range).
+  const slices: ChunkSlice[] = options.range
+    ? rangeChunks(plan, options.range)
+    : Array.from({ length: plan.chunks }, (_, i) => ({ n: i + 1, from: 0, to: plaintextChunkLength(plan, i + 1) }));
+  let index = 0;
   let keyPromise: Promise<FolderKey> | undefined;
   const pending = new Map<number, Promise<Uint8Array>>();
   // Fetch, check and decrypt chunk k. Several run at once (fetching and decrypting overlap), but
@@ -102,8 +112,9 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
       throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);
     return plaintext;
   };
-  const start = (k: number) => {
-    if (k <= plan.chunks && !pending.has(k)) {
+  const start = (i: number) => {
+    const k = slices[i]?.n;
+    if (k !== undefined && !pending.has(k)) {
       const p = open(k);
       p.catch(() => {}); // observed when its turn comes
       pending.set(k, p);
@@ -112,16 +123,17 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (n > plan.chunks) {
+        const slice = slices[index];
+        if (!slice) {
           controller.close();
           return;
         }
-        for (let k = n; k <= n + ahead; k++) start(k);
-        const plaintext = await pending.get(n)!;
-        pending.delete(n);
+        for (let i = index; i <= index + ahead; i++) start(i);
+        const plaintext = (await pending.get(slice.n)!).subarray(slice.from, slice.to);
+        pending.delete(slice.n);
         for (let at = 0; at < plaintext.length; at += HAND_ON_PIECE)
           controller.enqueue(plaintext.subarray(at, at + HAND_ON_PIECE));
-        n++;
+        index++;
       },
       cancel() {
         cancelled.abort();

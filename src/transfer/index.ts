@@ -8,7 +8,7 @@
  * - errors.ts, retry.ts: typed errors, `{error, code}` reading, the one retry policy
  * - v2.ts, site-client.ts: typed clients of the v2 API and the site endpoints
  * - engine.ts: the upload engine (pluggable transport); direct-upload.ts: the v2 flow over it
- * - download.ts: `downloadStream(file)`, the one download pipeline
+ * - download.ts: `downloadStream(file)`, the one download pipeline; range.ts: byte ranges to chunks
  * - folder.ts, state.ts: opening a share link; resume state and links
  */
 export type {
@@ -60,6 +60,8 @@ export {
   plaintextChunkLength,
   storedBytes,
 } from './plan.js';
+export type { ByteRange, ChunkSlice } from './range.js';
+export { contentRange, parseRange, rangeChunks } from './range.js';
 export type { Fetch, HttpOptions, RetryInfo, RetryOptions, TransportInit } from './retry.js';
 export {
   backoffDelay,

@@ -25,7 +25,12 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
     if (!('serviceWorker' in navigator)) return null;
     try {
       await navigator.serviceWorker.register(`${config.base}sw.js`, { scope: config.base });
-      await navigator.serviceWorker.ready;
+      // A worker that never activates (blocked by policy or the browser) must not hold up the page.
+      const ready = await Promise.race([
+        navigator.serviceWorker.ready,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
+      if (!ready) return null;
       if (!navigator.serviceWorker.controller) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, 3000);
@@ -65,7 +70,7 @@ export function onDownloadError(handler: (message: string) => void): void {
   });
 }
 
-function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
+export function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const timer = setTimeout(() => resolve(false), 2000);

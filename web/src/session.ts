@@ -181,6 +181,8 @@ export interface OpenedFile {
   readonly file: SiteFile;
   /** Decrypted name, or null when this browser cannot read it. */
   readonly name: string | null;
+  /** Decrypted type as the uploader gave it (a hint only: see web/src/preview.ts), or null. */
+  readonly mimetype: string | null;
   /** The secret the file is encrypted under, or null when this browser does not have it. */
   readonly secret: string | null;
 }
@@ -469,13 +471,14 @@ export class FolderSession {
       let secret = this.secret;
       let key = this.key;
       if (file.sealedKey) {
-        if (!this.owner) return { file, name: null, secret: null };
+        if (!this.owner) return { file, name: null, mimetype: null, secret: null };
         secret = await openSealedSecret(this.owner.privateKey, file.sealedKey);
         key = await importSecret(secret);
       }
-      return { file, name: await decryptText(key, file.filename), secret };
+      const mimetype = file.mimetype ? await decryptText(key, file.mimetype).catch(() => null) : null;
+      return { file, name: await decryptText(key, file.filename), mimetype, secret };
     } catch {
-      return { file, name: null, secret: null };
+      return { file, name: null, mimetype: null, secret: null };
     }
   }
 

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
-import { contentDisposition, downloadStream, uniqueNames } from '../../src/transfer/download.js';
+import { contentDisposition, type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
+import { contentRange, parseRange } from '../../src/transfer/range.js';
 import type { DownloadJob } from './download.js';
 
 /**
@@ -9,10 +10,25 @@ import type { DownloadJob } from './download.js';
  * request with the transfer core's `downloadStream`, which fetches, decrypts and passes on one chunk
  * at a time (or a ZIP64 archive of such streams, by client-zip), so the browser writes the file to disk as it arrives and nothing
  * is held whole in memory. Jobs live only in this worker's memory and are used once.
+ *
+ * It also streams video and audio to the page's viewer: the page registers a file under
+ * `<site>/media/<id>` and points a media element there; the worker answers each of the element's
+ * `Range` requests with a 206 of exactly those bytes, fetching and decrypting only the chunks they
+ * touch (src/transfer/range.ts), so playback starts after one chunk and a seek costs at most one.
+ * A media file stays registered while the viewer shows it (the page re-sends it every 20 s, which
+ * also restores it if the browser stopped an idle worker) and is forgotten when the viewer closes
+ * or after two minutes without word from the page.
  */
 declare const self: ServiceWorkerGlobalScope;
 
 const jobs = new Map<string, DownloadJob>();
+interface MediaJob {
+  readonly file: DownloadFile;
+  /** From the viewer's allowlist (web/src/preview.ts), never the uploader's string. */
+  readonly type: string;
+  timer?: ReturnType<typeof setTimeout>;
+}
+const media = new Map<string, MediaJob>();
 
 self.addEventListener('install', () => {
   void self.skipWaiting();
@@ -28,6 +44,17 @@ self.addEventListener('message', (event) => {
     // Forget unclaimed jobs (and their secrets) after a minute.
     setTimeout(() => jobs.delete(data.id!), 60_000);
     event.ports[0]?.postMessage({ ok: true });
+  } else if (data?.type === 'media' && data.id) {
+    const m = event.data as { id: string; file: DownloadFile; mediaType: string };
+    const previous = media.get(m.id);
+    if (previous) clearTimeout(previous.timer);
+    const job: MediaJob = { file: m.file, type: m.mediaType };
+    job.timer = setTimeout(() => media.delete(m.id), 120_000);
+    media.set(m.id, job);
+    event.ports[0]?.postMessage({ ok: true });
+  } else if (data?.type === 'forget-media' && data.id) {
+    clearTimeout(media.get(data.id)?.timer);
+    media.delete(data.id);
   } else if (data?.type === 'ping') {
     event.ports[0]?.postMessage({ ok: true });
   }
@@ -57,9 +84,36 @@ function withErrors(id: string, stream: ReadableStream<Uint8Array>): ReadableStr
   });
 }
 
+/** A media element's request: 206 with the asked bytes, 200 with all of them, or 416. */
+function mediaResponse(job: MediaJob, rangeHeader: string | null): Response {
+  const { file } = job;
+  const headers = new Headers({
+    'content-type': job.type,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    // Opened on its own (not as media) it is still no document that runs anything.
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
+  const range = parseRange(rangeHeader, file.size);
+  if (range === 'unsatisfiable') {
+    headers.set('content-range', `bytes */${file.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const wanted = range ?? { start: 0, end: file.size - 1 };
+  headers.set('content-length', String(wanted.end - wanted.start + 1));
+  if (range) headers.set('content-range', contentRange(range, file.size));
+  return new Response(downloadStream(file, { range: wanted }), { status: range ? 206 : 200, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const scope = new URL(self.registration.scope);
+  if (url.origin === scope.origin && url.pathname.startsWith(`${scope.pathname}media/`)) {
+    const job = media.get(url.pathname.slice(`${scope.pathname}media/`.length));
+    if (job) event.respondWith(mediaResponse(job, event.request.headers.get('range')));
+    return;
+  }
   if (url.origin !== scope.origin || !url.pathname.startsWith(`${scope.pathname}dl/`)) return;
   const id = url.pathname.slice(`${scope.pathname}dl/`.length);
   const job = jobs.get(id);

@@ -54,10 +54,15 @@ export function siteCspDirectives(config: Config): Record<string, string[]> {
     'script-src': ["'self'"],
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:'],
+    // The viewer (web/src/views/viewer.ts) plays decrypted media from blob: URLs when no service
+    // worker streams it, and shows a PDF as an <embed> of a blob: (the browser's PDF viewer, which
+    // runs none of the site's script; Chromium loads it in a frame, hence frame-src and object-src
+    // blob:). blob: URLs can only be made by the page's own script, which frames no other blob.
+    'media-src': ["'self'", 'blob:'],
     'connect-src': [...connect],
     'worker-src': ["'self'"],
-    'frame-src': ["'self'"],
-    'object-src': ["'none'"],
+    'frame-src': ["'self'", 'blob:'],
+    'object-src': ['blob:'],
     'base-uri': ["'none'"],
     'form-action': ["'none'"],
     'frame-ancestors': ["'none'"],

@@ -1,9 +1,11 @@
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
+import { Viewer } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
 import { describeError, formatBytes, h, notice } from '../ui.js';
+import { openViewer } from './viewer.js';
 
-/** The file list with a download button per file and "download all" as a zip. */
+/** The file list (a name opens the file in the viewer), a download button per file and "download all" as a zip. */
 export function filesSection(session: FolderSession, config: SiteConfig): HTMLElement {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
   const status = h('div', { id: 'download-status', role: 'status' });
@@ -45,6 +47,12 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
           if (entries.some((e) => e.isIntersecting)) void loadMore().catch(failed);
         })
       : null;
+  // The viewer steps through the files loaded so far (it grows with the list).
+  const viewer = new Viewer([]);
+  const downloadOne = (o: OpenedFile) => {
+    const name = o.name ?? o.file.fileId;
+    void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] });
+  };
   const row = (o: OpenedFile) => {
     const name =
       o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
@@ -58,14 +66,24 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       },
       o.file.complete ? 'Download' : 'Uploading…',
     );
-    button.addEventListener(
-      'click',
-      () => void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] }),
-    );
+    button.addEventListener('click', () => downloadOne(o));
+    const fileId = o.file.fileId;
+    // A name opens the viewer when this browser can read the file and it is complete.
+    const label = viewer.has(o)
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'link open',
+            onclick: () => openViewer(session, config, viewer, fileId, downloadOne),
+          },
+          name,
+        )
+      : name;
     return h(
       'li',
-      { 'data-file-id': o.file.fileId },
-      h('span', { class: 'name' }, name),
+      { 'data-file-id': fileId },
+      h('span', { class: 'name' }, label),
       h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
       button,
     );
@@ -79,6 +97,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       const page = await session.listPage(cursor);
       cursor = page.nextCursor;
       loaded.push(...page.opened);
+      viewer.add(page.opened);
       more.remove();
       list.removeAttribute('aria-busy');
       if (loaded.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));

@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { upload } from '../../src/client/node/index.js';
+import { newContext, SKIP, screenshot, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { pdf, png, webm } from './media.js';
+
+/**
+ * The viewer in Chromium (web/src/views/viewer.ts): files uploaded with the client library (so
+ * without thumbnails or anything a page made) open in the page, decrypted there. An image at its
+ * real pixel size, text, sanitised Markdown, an HTML file and an SVG that never run their script
+ * (a CSP violation listener and the global the script would set), a PDF in the browser's viewer,
+ * and a video of several chunks streamed by the service worker that plays and seeks to the middle
+ * and the last chunk; the same video from memory without a service worker.
+ */
+const MIB = 1024 * 1024;
+const HTML = '<h1>hello</h1><script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><script>window.__pwned = 3</script><rect width="120" height="80" fill="#08c"/></svg>';
+const MARKDOWN =
+  '# Title here\n\nSome *text* and [a link](https://example.org/).\n\n<script>window.__pwned = 4</script>\n\n<img src="x" onerror="window.__pwned = 5">\n\n[bad](javascript:window.__pwned=6)\n';
+
+/** Records CSP violations and what a script from a file would set, from before the page's own code. */
+async function guarded(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__violations.push(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
+    );
+  });
+}
+
+async function assertNothingRan(page: Page): Promise<void> {
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.locator('#files button.open', { hasText: name }).click();
+  await page.locator('#viewer').waitFor();
+  assert.equal(await page.locator('#viewer-title').innerText(), name);
+}
+
+describe('site: viewer (Chromium)', { skip: SKIP }, () => {
+  const fx = useBrowserFixture();
+  let link = '';
+  let videoSize = 0;
+
+  test('a folder filled with the client library', async () => {
+    const video = await webm(fx.browser, fx.server.baseUrl, 11 * MIB);
+    videoSize = video.length;
+    assert.ok(video.length > 2 * 5 * MIB, `the video spans at least 3 chunks (${video.length} bytes)`);
+    const paths = [
+      await writeTemp(fx.dir, 'a-photo.png', png(300, 200)),
+      await writeTemp(fx.dir, 'b-notes.txt', Buffer.from('first line\nsecond line — ü\n')),
+      await writeTemp(fx.dir, 'c-page.html', Buffer.from(HTML)),
+      await writeTemp(fx.dir, 'd-drawing.svg', Buffer.from(SVG)),
+      await writeTemp(fx.dir, 'e-readme.md', Buffer.from(MARKDOWN)),
+      await writeTemp(fx.dir, 'f-paper.pdf', pdf('Hello PDF')),
+      await writeTemp(fx.dir, 'g-clip.webm', video),
+      await writeTemp(fx.dir, 'h-data.bin', Buffer.from([1, 2, 3])),
+    ];
+    link = (await upload(paths, { server: fx.server.baseUrl, mode: 'share' })).link;
+  });
+
+  test('images, text, Markdown, HTML, SVG and PDF open; nothing from a file runs', async () => {
+    const context = await newContext(fx.browser);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await guarded(page);
+    await page.goto(link);
+    await page.locator('#files button.open').first().waitFor();
+
+    await openFile(page, 'a-photo.png');
+    const image = page.locator('#viewer-content[data-way="memory"] img#viewer-image');
+    await image.waitFor();
+    await page.waitForFunction(() => (document.getElementById('viewer-image') as HTMLImageElement | null)?.complete);
+    assert.deepEqual(
+      await image.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight, img.src.slice(0, 5)]),
+      [300, 200, 'blob:'],
+    );
+    await screenshot(page, 'viewer-image');
+
+    // Keyboard: the right arrow goes to the next file, the left one back, Escape closes.
+    await page.keyboard.press('ArrowRight');
+    await page.locator('#viewer-title', { hasText: 'b-notes.txt' }).waitFor();
+    await page.locator('#viewer-content[data-way="memory"] pre#viewer-text').waitFor();
+    assert.equal(await page.locator('#viewer-text').textContent(), 'first line\nsecond line — ü\n');
+    assert.equal(await page.locator('#viewer-position').innerText(), '2 of 8');
+    await page.keyboard.press('ArrowLeft');
+    await page.locator('#viewer-title', { hasText: 'a-photo.png' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('#viewer').waitFor({ state: 'detached' });
+
+    // HTML is text: the markup is shown, not parsed, and its script never runs.
+    await openFile(page, 'c-page.html');
+    await page.locator('#viewer-content[data-way="memory"] pre#viewer-text').waitFor();
+    assert.equal(await page.locator('#viewer-text').innerText(), HTML);
+    assert.equal(await page.locator('#viewer-content h1').count(), 0);
+    await assertNothingRan(page);
+
+    // SVG is an image (an <img> runs no script in it), at its own size.
+    await page.locator('#viewer-next').click();
+    await page.locator('#viewer-title', { hasText: 'd-drawing.svg' }).waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('#viewer-content[data-way="memory"] img') as HTMLImageElement | null;
+      return img?.complete && img.naturalWidth > 0;
+    });
+    assert.equal(await page.locator('#viewer-image').evaluate((img: HTMLImageElement) => img.naturalWidth), 120);
+    await assertNothingRan(page);
+
+    // Markdown is rendered and sanitised: headings and links stay, script, images and javascript: go.
+    await page.locator('#viewer-next').click();
+    await page.locator('#viewer-content[data-way="memory"] .markdown#viewer-text').waitFor();
+    assert.equal(await page.locator('#viewer-text h1').innerText(), 'Title here');
+    assert.equal(
+      await page.locator('#viewer-text a[href="https://example.org/"]').getAttribute('rel'),
+      'noopener noreferrer',
+    );
+    assert.equal(await page.locator('#viewer-text script, #viewer-text img, #viewer-text [onerror]').count(), 0);
+    assert.equal(await page.locator('#viewer-text a[href^="javascript"]').count(), 0);
+    await screenshot(page, 'viewer-markdown');
+    await assertNothingRan(page);
+
+    // A PDF: the browser's own viewer, in an <embed> of a blob: URL.
+    await page.locator('#viewer-next').click();
+    await page.locator('#viewer-title', { hasText: 'f-paper.pdf' }).waitFor();
+    const embed = page.locator('#viewer-content[data-way="memory"] embed#viewer-pdf');
+    await embed.waitFor();
+    assert.equal(await embed.getAttribute('type'), 'application/pdf');
+    assert.match((await embed.getAttribute('src')) ?? '', /^blob:/);
+    await pdfViewerShown(page);
+    await screenshot(page, 'viewer-pdf');
+
+    // A type the browser cannot show: a clear fallback to download.
+    await page.keyboard.press('Escape');
+    await openFile(page, 'h-data.bin');
+    await page.locator('#viewer-content[data-way="download"] #viewer-fallback').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#viewer-content button').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'h-data.bin');
+
+    await assertNothingRan(page);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('a video of several chunks streams through the service worker and seeks to the middle and the end', async () => {
+    const context = await newContext(fx.browser);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await guarded(page);
+    await page.goto(link);
+    await page.locator('#files button.open').first().waitFor();
+    await openFile(page, 'g-clip.webm');
+    await page.locator('#viewer-content[data-way="stream"] video#viewer-media').waitFor();
+    await playsAndSeeks(page);
+    await screenshot(page, 'viewer-video');
+    await assertNothingRan(page);
+    assert.deepEqual(problems, []);
+    assert.ok(videoSize > 0);
+    await context.close();
+  });
+
+  test('without a service worker the video plays from memory', async () => {
+    const context = await fx.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(link);
+    await page.locator('#files button.open').first().waitFor();
+    await openFile(page, 'g-clip.webm');
+    await page
+      .locator('#viewer-content[data-way="memory"] video#viewer-media')
+      .waitFor()
+      .catch(async (e) => {
+        throw new Error(`${e}: ${await page.locator('#viewer-content').evaluate((c) => c.outerHTML)}`);
+      });
+    await playsAndSeeks(page);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
+interface VideoState {
+  t: number;
+  d: number;
+  r: number;
+  s: boolean;
+  e: string | null;
+}
+
+function videoState(): VideoState | null {
+  const v = document.getElementById('viewer-media') as HTMLVideoElement | null;
+  return v && { t: v.currentTime, d: v.duration, r: v.readyState, s: v.seeking, e: v.error?.message ?? null };
+}
+
+/** Polls the video's state until `done` holds (no fixed sleeps); says where it stopped if it never does. */
+async function until(page: Page, what: string, done: (v: VideoState) => boolean): Promise<VideoState> {
+  let last: VideoState | null = null;
+  for (let i = 0; i < 300; i++) {
+    last = await page.evaluate(videoState);
+    if (last && done(last)) return last;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${what}: not reached in 30 s; video: ${JSON.stringify(last)}`);
+}
+
+async function playsAndSeeks(page: Page): Promise<void> {
+  const first = await until(page, 'first frame', (v) => v.r >= 2 && Number.isFinite(v.d));
+  assert.ok(first.d >= 2, `duration ${first.d}`);
+  await page.evaluate(() => {
+    const v = document.getElementById('viewer-media') as HTMLVideoElement;
+    v.muted = true;
+    return v.play();
+  });
+  await until(page, 'playing', (v) => v.t > 0);
+  // The middle, then the last chunk (the video is at least 3 chunks long; its last 0.3 s are in the last).
+  for (const target of [first.d / 2, first.d - 0.3]) {
+    await page.evaluate((t) => {
+      (document.getElementById('viewer-media') as HTMLVideoElement).currentTime = t;
+    }, target);
+    await until(page, `seek to ${target}`, (v) => !v.s && v.r >= 2 && v.t >= target - 0.05);
+  }
+}
+
+/** Chromium's PDF viewer is an extension frame inside the embed: it appears once the PDF loads. */
+async function pdfViewerShown(page: Page): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (page.frames().some((f) => /^chrome-extension:\/\/|chrome:\/\/pdf/.test(f.url()))) return;
+    await page.waitForTimeout(100);
+  }
+  const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
+  throw new Error(
+    `no PDF viewer frame: ${page
+      .frames()
+      .map((f) => f.url())
+      .join(', ')}; CSP: ${violations.join(', ')}`,
+  );
+}

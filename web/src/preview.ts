@@ -1,0 +1,180 @@
+import type { OpenedFile } from './session.js';
+
+/**
+ * What the viewer shows, without a DOM: which kind of preview a file gets, which way its bytes come
+ * (streamed by the service worker, decrypted into memory, or only downloaded) and which file is
+ * open, with next/previous. The view (web/src/views/viewer.ts) renders it; node:test drives it
+ * (test/site/preview.test.ts).
+ *
+ * Safety rules, decided here once:
+ * - the kind comes from the file name's extension first, then from its (uploader-chosen) type;
+ * - a file is never given a type the browser would run as a document: HTML, XHTML and XML are
+ *   text; SVG is an image (an `<img>` runs no script in it);
+ * - the type handed to the browser is from the allowlist below, never the uploader's string.
+ */
+export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'markdown' | 'text' | 'none';
+
+const TYPES: Record<string, readonly [PreviewKind, string]> = {
+  jpg: ['image', 'image/jpeg'],
+  jpeg: ['image', 'image/jpeg'],
+  png: ['image', 'image/png'],
+  gif: ['image', 'image/gif'],
+  webp: ['image', 'image/webp'],
+  avif: ['image', 'image/avif'],
+  bmp: ['image', 'image/bmp'],
+  ico: ['image', 'image/x-icon'],
+  svg: ['image', 'image/svg+xml'],
+  mp4: ['video', 'video/mp4'],
+  m4v: ['video', 'video/mp4'],
+  mov: ['video', 'video/mp4'],
+  webm: ['video', 'video/webm'],
+  ogv: ['video', 'video/ogg'],
+  mkv: ['video', 'video/webm'],
+  mp3: ['audio', 'audio/mpeg'],
+  m4a: ['audio', 'audio/mp4'],
+  aac: ['audio', 'audio/aac'],
+  ogg: ['audio', 'audio/ogg'],
+  oga: ['audio', 'audio/ogg'],
+  opus: ['audio', 'audio/ogg'],
+  wav: ['audio', 'audio/wav'],
+  flac: ['audio', 'audio/flac'],
+  pdf: ['pdf', 'application/pdf'],
+  md: ['markdown', 'text/plain'],
+  markdown: ['markdown', 'text/plain'],
+};
+
+const TEXT_EXTENSIONS = new Set(
+  (
+    'txt text log csv tsv json jsonl ndjson xml yaml yml toml ini cfg conf env properties html htm xhtml css scss ' +
+    'less js mjs cjs jsx ts tsx vue svelte py rb php pl sh bash zsh fish ps1 bat c h cc cpp hpp cs java kt kts go rs ' +
+    'swift m mm scala clj ex exs erl hs lua r sql graphql proto dockerfile makefile gradle tex rst adoc srt vtt diff patch'
+  ).split(' '),
+);
+
+function extension(name: string): string {
+  const base = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot >= 0 ? base.slice(dot + 1) : base;
+}
+
+/** The preview a file gets, and the type its bytes are handed to the browser with. */
+export function previewType(name: string, mimetype: string | null): { kind: PreviewKind; type: string } {
+  const ext = extension(name);
+  const known = TYPES[ext];
+  if (known) return { kind: known[0], type: known[1] };
+  if (TEXT_EXTENSIONS.has(ext)) return { kind: 'text', type: 'text/plain' };
+  const mime = (mimetype ?? '').toLowerCase().split(';')[0]!.trim();
+  for (const [kind, type] of Object.values(TYPES)) if (type === mime && kind !== 'markdown') return { kind, type };
+  if (mime.startsWith('text/') || mime === 'application/json' || mime.endsWith('+xml') || mime.endsWith('+json'))
+    return { kind: 'text', type: 'text/plain' };
+  return { kind: 'none', type: 'application/octet-stream' };
+}
+
+/** Text and Markdown shown up to this size (a page of text larger than this is not read, it is downloaded). */
+export const TEXT_LIMIT = 2 * 1024 * 1024;
+/**
+ * What the page decrypts into memory to show (images, PDFs; video and audio without a service
+ * worker). Past it the viewer offers the download instead. Browsers hold a Blob this size easily.
+ */
+export const MEMORY_LIMIT = 256 * 1024 * 1024;
+
+export type PreviewWay =
+  /** Video or audio through the service worker, which answers the element's Range requests. */
+  | 'stream'
+  /** Decrypted whole into a Blob (or a string for text), then shown. */
+  | 'memory'
+  /** Not shown: the viewer says why and offers the download. */
+  | 'download';
+
+export interface PreviewPlan {
+  readonly kind: PreviewKind;
+  readonly type: string;
+  readonly way: PreviewWay;
+  /** Why a file is only downloaded (shown to the person). */
+  readonly reason?: string;
+}
+
+const MIB = 1024 * 1024;
+
+/** How a file is previewed, given whether a service worker controls the page. */
+export function previewPlan(name: string, mimetype: string | null, size: number, serviceWorker: boolean): PreviewPlan {
+  const { kind, type } = previewType(name, mimetype);
+  if (kind === 'none') return { kind, type, way: 'download', reason: 'This type of file cannot be shown here.' };
+  if ((kind === 'video' || kind === 'audio') && serviceWorker) return { kind, type, way: 'stream' };
+  const limit = kind === 'text' || kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
+  if (size > limit) {
+    const why =
+      kind === 'video' || kind === 'audio'
+        ? `Without a service worker this browser cannot stream, and files over ${limit / MIB} MiB are not played from memory.`
+        : `Files of this type over ${limit / MIB} MiB are not shown here.`;
+    return { kind, type, way: 'download', reason: why };
+  }
+  return { kind, type, way: 'memory' };
+}
+
+/** The files the viewer can step through, and the one open. */
+export class Viewer {
+  private index = -1;
+  private readonly list: OpenedFile[] = [];
+
+  constructor(files: readonly OpenedFile[]) {
+    this.add(files);
+  }
+
+  /** Adds files (the list arrives a page at a time); only those this browser can read, complete on the server. */
+  add(files: readonly OpenedFile[]): void {
+    this.list.push(...files.filter((f) => f.file.complete && f.secret !== null));
+  }
+
+  get files(): readonly OpenedFile[] {
+    return this.list;
+  }
+
+  has(file: OpenedFile): boolean {
+    return this.list.includes(file);
+  }
+
+  get current(): OpenedFile | null {
+    return this.files[this.index] ?? null;
+  }
+
+  /** Opens a file by id; false when it cannot be opened (unreadable or still uploading). */
+  open(fileId: string): boolean {
+    const i = this.files.findIndex((f) => f.file.fileId === fileId);
+    if (i < 0) return false;
+    this.index = i;
+    return true;
+  }
+
+  close(): void {
+    this.index = -1;
+  }
+
+  /** The next file (wrapping around); null when none is open. */
+  next(): OpenedFile | null {
+    return this.step(1);
+  }
+
+  previous(): OpenedFile | null {
+    return this.step(-1);
+  }
+
+  private step(by: number): OpenedFile | null {
+    if (this.index < 0 || this.files.length === 0) return null;
+    this.index = (this.index + by + this.files.length) % this.files.length;
+    return this.current;
+  }
+
+  /** "2 of 5", for the viewer's header. */
+  position(): string {
+    return this.index < 0 ? '' : `${this.index + 1} of ${this.files.length}`;
+  }
+}
+
+/** What a key press does in the viewer. */
+export function viewerKey(key: string): 'next' | 'previous' | 'close' | null {
+  if (key === 'ArrowRight') return 'next';
+  if (key === 'ArrowLeft') return 'previous';
+  if (key === 'Escape') return 'close';
+  return null;
+}

@@ -1,0 +1,195 @@
+import { downloadStream } from '../../../src/transfer/download.js';
+import type { SiteConfig } from '../config.js';
+import { ask, startServiceWorker } from '../download.js';
+import { renderMarkdown } from '../markdown.js';
+import { MEMORY_LIMIT, type PreviewPlan, previewPlan, TEXT_LIMIT, type Viewer, viewerKey } from '../preview.js';
+import type { FolderSession, OpenedFile } from '../session.js';
+import { describeError, formatBytes, h } from '../ui.js';
+
+/**
+ * The viewer: a file of the folder shown over the page, decrypted in this browser (web/src/preview.ts
+ * decides how). Images, PDFs and text are decrypted whole into a Blob and shown from a `blob:` URL
+ * (an `<img>`, an `<embed>` of the browser's PDF viewer, a `<pre>`); video and audio stream through
+ * the service worker's `<site>/media/<id>`, which answers the element's Range requests. Nothing of
+ * the file is ever a document of the site's origin: HTML is text, SVG an image, the PDF a plugin
+ * embed (which runs none of the site's script and gives the file no access to the page).
+ */
+export function openViewer(
+  session: FolderSession,
+  config: SiteConfig,
+  viewer: Viewer,
+  fileId: string,
+  onDownload: (opened: OpenedFile) => void,
+): void {
+  if (!viewer.open(fileId)) return;
+  document.getElementById('viewer')?.remove();
+  const opener = document.activeElement as HTMLElement | null;
+  const title = h('h2', { id: 'viewer-title' });
+  const position = h('span', { class: 'muted', id: 'viewer-position' });
+  const content = h('div', { class: 'viewer-content', id: 'viewer-content' });
+  const prev = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'viewer-prev', 'aria-label': 'Previous file' },
+    '←',
+  );
+  const next = h('button', { type: 'button', class: 'secondary', id: 'viewer-next', 'aria-label': 'Next file' }, '→');
+  const save = h('button', { type: 'button', id: 'viewer-download' }, 'Download');
+  const close = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'viewer-close', 'aria-label': 'Close the viewer' },
+    '✕',
+  );
+  const dialog = h(
+    'div',
+    { class: 'viewer', id: 'viewer', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'viewer-title' },
+    h('div', { class: 'viewer-bar' }, title, position, h('span', { class: 'viewer-actions' }, prev, next, save, close)),
+    content,
+  );
+  let cleanup: () => void = () => {};
+  const show = (opened: OpenedFile | null) => {
+    cleanup();
+    cleanup = () => {};
+    if (!opened) return;
+    const name = opened.name ?? opened.file.fileId;
+    title.textContent = name;
+    position.textContent = viewer.position();
+    prev.disabled = next.disabled = viewer.files.length < 2;
+    cleanup = showFile(session, config, opened, name, content, () => onDownload(opened));
+  };
+  const shut = () => {
+    cleanup();
+    viewer.close();
+    document.removeEventListener('keydown', onKey);
+    dialog.remove();
+    opener?.focus();
+  };
+  const onKey = (e: KeyboardEvent) => {
+    // Arrow keys inside a media element's controls or a text selection are the element's own.
+    const action = viewerKey(e.key);
+    if (!action || (action !== 'close' && e.target instanceof HTMLMediaElement)) return;
+    e.preventDefault();
+    if (action === 'close') shut();
+    else show(action === 'next' ? viewer.next() : viewer.previous());
+  };
+  prev.addEventListener('click', () => show(viewer.previous()));
+  next.addEventListener('click', () => show(viewer.next()));
+  close.addEventListener('click', shut);
+  save.addEventListener('click', () => {
+    if (viewer.current) onDownload(viewer.current);
+  });
+  document.addEventListener('keydown', onKey);
+  document.body.append(dialog);
+  close.focus();
+  show(viewer.current);
+}
+
+/** Shows one file in `content`; returns what undoes it (revokes URLs, stops fetches, forgets jobs). */
+function showFile(
+  session: FolderSession,
+  config: SiteConfig,
+  opened: OpenedFile,
+  name: string,
+  content: HTMLElement,
+  onDownload: () => void,
+): () => void {
+  const stop = new AbortController();
+  const undo: Array<() => void> = [() => stop.abort()];
+  const fallback = (why: string) => {
+    content.setAttribute('data-way', 'download');
+    content.replaceChildren(
+      h('p', { id: 'viewer-fallback' }, why),
+      h('button', { type: 'button', onclick: onDownload }, `Download ${name} (${formatBytes(opened.file.filesize)})`),
+    );
+  };
+  content.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Decrypting…'));
+  content.removeAttribute('data-way');
+  void (async () => {
+    const worker = await startServiceWorker(config);
+    if (stop.signal.aborted) return;
+    const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null);
+    content.setAttribute('data-kind', plan.kind);
+    if (plan.way === 'download') return fallback(plan.reason ?? 'This file cannot be shown here.');
+    try {
+      if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);
+      else await inMemory(session, opened, name, plan, content, undo, fallback, stop.signal);
+      if (!stop.signal.aborted) content.setAttribute('data-way', plan.way);
+    } catch (error) {
+      if (!stop.signal.aborted) fallback(`This file could not be shown: ${describeError(error)}`);
+    }
+  })();
+  return () => {
+    for (const u of undo) u();
+  };
+}
+
+async function stream(
+  session: FolderSession,
+  config: SiteConfig,
+  worker: ServiceWorker,
+  opened: OpenedFile,
+  plan: PreviewPlan,
+  content: HTMLElement,
+  undo: Array<() => void>,
+  fallback: (why: string) => void,
+): Promise<void> {
+  const id = crypto.randomUUID();
+  const job = { type: 'media', id, file: session.downloadFile(opened), mediaType: plan.type };
+  if (!(await ask(worker, job))) throw new Error('the service worker did not answer');
+  // Keeps the job registered (and restores it after the browser stopped an idle worker).
+  const keep = setInterval(() => worker.postMessage(job), 20_000);
+  undo.push(() => {
+    clearInterval(keep);
+    worker.postMessage({ type: 'forget-media', id });
+  });
+  const media = h(plan.kind === 'audio' ? 'audio' : 'video', {
+    controls: true,
+    preload: 'metadata',
+    id: 'viewer-media',
+    src: `${config.base}media/${id}`,
+  });
+  media.addEventListener('error', () => fallback('This browser cannot play this file.'), { once: true });
+  undo.push(() => {
+    media.pause();
+    media.removeAttribute('src');
+    media.load();
+  });
+  content.replaceChildren(media);
+}
+
+async function inMemory(
+  session: FolderSession,
+  opened: OpenedFile,
+  name: string,
+  plan: PreviewPlan,
+  content: HTMLElement,
+  undo: Array<() => void>,
+  fallback: (why: string) => void,
+  signal: AbortSignal,
+): Promise<void> {
+  const limit = plan.kind === 'text' || plan.kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
+  if (opened.file.filesize > limit) throw new Error('too large to show');
+  const bytes = await new Response(downloadStream(session.downloadFile(opened), { signal })).arrayBuffer();
+  if (signal.aborted) return;
+  if (plan.kind === 'text' || plan.kind === 'markdown') {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    content.replaceChildren(
+      plan.kind === 'markdown'
+        ? h('div', { class: 'markdown', id: 'viewer-text' }, renderMarkdown(text))
+        : h('pre', { class: 'text', id: 'viewer-text' }, text),
+    );
+    return;
+  }
+  const url = URL.createObjectURL(new Blob([bytes], { type: plan.type }));
+  undo.push(() => URL.revokeObjectURL(url));
+  let element: HTMLElement;
+  if (plan.kind === 'image') {
+    element = h('img', { src: url, alt: name, id: 'viewer-image' });
+    element.addEventListener('error', () => fallback('This browser cannot show this image.'), { once: true });
+  } else if (plan.kind === 'pdf') {
+    element = h('embed', { src: url, type: 'application/pdf', id: 'viewer-pdf', title: name });
+  } else {
+    element = h(plan.kind === 'audio' ? 'audio' : 'video', { src: url, controls: true, id: 'viewer-media' });
+    element.addEventListener('error', () => fallback('This browser cannot play this file.'), { once: true });
+  }
+  content.replaceChildren(element);
+}
