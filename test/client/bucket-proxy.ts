@@ -57,5 +57,7 @@ export function bucketReport(log: readonly LoggedRequest[], folderId: string) {
   const leaks = log.flatMap((r) =>
     CREDENTIAL_HEADERS.filter((h) => r.headers[h] !== undefined).map((h) => `${r.method} ${r.url.split('?')[0]}: ${h}`),
   );
-  return { chunkGets, leaks };
+  // Distinct chunk objects served (a GET retried under load counts once).
+  const chunksServed = new Set(chunkGets.map((r) => r.url.split('?')[0])).size;
+  return { chunkGets, chunksServed, leaks };
 }

@@ -58,7 +58,8 @@ describe('site on S3: chunk downloads never carry credentials to the bucket (Chr
       await ownerCtx.close();
       await visitorCtx.close();
     }
-    const { chunkGets, leaks } = bucketReport(proxy!.log, folder.folderId);
+    const { chunkGets, chunksServed, leaks } = bucketReport(proxy!.log, folder.folderId);
+    assert.equal(chunksServed, 2, 'both chunks came from the bucket');
     assert.ok(chunkGets.length >= 4, `the bucket served both downloads: ${chunkGets.length} chunk GETs`);
     assert.deepEqual(leaks, []);
   });
