@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SiteFile } from '../../src/contract/site.js';
-import { MEMORY_LIMIT, previewPlan, previewType, TEXT_LIMIT, Viewer, viewerKey } from '../../web/src/preview.js';
+import {
+  canThumbnail,
+  isImageFolder,
+  MEMORY_LIMIT,
+  previewPlan,
+  previewType,
+  TEXT_LIMIT,
+  THUMBNAIL_SOURCE_LIMIT,
+  thumbnailSize,
+  typeIcon,
+  Viewer,
+  viewerKey,
+} from '../../web/src/preview.js';
 import type { OpenedFile } from '../../web/src/session.js';
 
 /** The viewer's DOM-free state (web/src/preview.ts): kinds, safe types, ways, next/previous, keys. */
@@ -85,5 +97,38 @@ describe('Viewer', () => {
     assert.equal(viewerKey('ArrowLeft'), 'previous');
     assert.equal(viewerKey('Escape'), 'close');
     assert.equal(viewerKey('a'), null);
+  });
+});
+
+function named(name: string | null, size = 1000, complete = true): OpenedFile {
+  return { file: { fileId: name ?? 'x', complete, filesize: size } as SiteFile, name, mimetype: null, secret: 's' };
+}
+
+describe('thumbnails', () => {
+  test('fit in 256 px keeping proportions, never enlarged', () => {
+    assert.deepEqual(thumbnailSize(300, 200), { width: 256, height: 171 });
+    assert.deepEqual(thumbnailSize(100, 400), { width: 64, height: 256 });
+    assert.deepEqual(thumbnailSize(40, 30), { width: 40, height: 30 });
+    assert.deepEqual(thumbnailSize(10000, 1), { width: 256, height: 1 });
+  });
+  test('made for raster images this browser reads, not SVG, not too large, not unfinished', () => {
+    assert.equal(canThumbnail(named('a.jpg')), true);
+    assert.equal(canThumbnail(named('a.svg')), false);
+    assert.equal(canThumbnail(named('a.txt')), false);
+    assert.equal(canThumbnail(named('a.png', THUMBNAIL_SOURCE_LIMIT + 1)), false);
+    assert.equal(canThumbnail(named('a.png', 10, false)), false);
+    assert.equal(canThumbnail({ ...named('a.png'), secret: null }), false);
+  });
+  test('a folder is a grid when at least half of its readable files are images', () => {
+    assert.equal(isImageFolder([named('a.jpg'), named('b.txt')]), true);
+    assert.equal(isImageFolder([named('a.jpg'), named('b.txt'), named('c.pdf')]), false);
+    assert.equal(isImageFolder([named('a.jpg'), named(null), named(null)]), true);
+    assert.equal(isImageFolder([named('b.txt')]), false);
+    assert.equal(isImageFolder([]), false);
+  });
+  test('icons by type', () => {
+    assert.equal(typeIcon(named('a.mp4')), '🎞');
+    assert.equal(typeIcon(named('a.bin')), '📦');
+    assert.equal(typeIcon(named(null)), '🔒');
   });
 });

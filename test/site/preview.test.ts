@@ -167,6 +167,50 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
     await context.close();
   });
 
+  test('an image folder is a grid of thumbnails made in the page; other folders show icons by type', async () => {
+    const paths = [
+      await writeTemp(fx.dir, 'wide.png', png(300, 200, [10, 120, 10])),
+      await writeTemp(fx.dir, 'tall.png', png(100, 400, [10, 10, 120])),
+      await writeTemp(fx.dir, 'small.png', png(40, 30)),
+      await writeTemp(fx.dir, 'caption.txt', Buffer.from('holiday')),
+    ];
+    const photos = (await upload(paths, { server: fx.server.baseUrl })).link;
+    const context = await newContext(fx.browser);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(photos);
+    await page.locator('#files.grid li').first().waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('#files img.thumb-image').length === 3);
+    const sizes = await page
+      .locator('#files li')
+      .evaluateAll((items) =>
+        items.map((li) => [
+          li.querySelector('.name')?.textContent,
+          (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.naturalWidth ?? null,
+          (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.naturalHeight ?? null,
+          (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.src.slice(0, 5) ??
+            li.querySelector('.thumb')?.textContent,
+        ]),
+      );
+    assert.deepEqual(
+      sizes.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      [
+        ['caption.txt', null, null, '📄'],
+        ['small.png', 40, 30, 'blob:'],
+        ['tall.png', 64, 256, 'blob:'],
+        ['wide.png', 256, 171, 'blob:'],
+      ],
+    );
+    await screenshot(page, 'folder-grid');
+    // The mixed folder of the other tests is a list, with icons by type.
+    await page.goto(link);
+    await page.locator('#files li .thumb').first().waitFor();
+    assert.equal(await page.locator('#files.grid').count(), 0);
+    assert.equal(await page.locator('#files li[data-file-id]:has-text("g-clip.webm") .thumb').innerText(), '🎞');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('without a service worker the video plays from memory', async () => {
     const context = await fx.browser.newContext({ serviceWorkers: 'block', viewport: { width: 1100, height: 900 } });
     const page = await context.newPage();

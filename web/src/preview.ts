@@ -178,3 +178,48 @@ export function viewerKey(key: string): 'next' | 'previous' | 'close' | null {
   if (key === 'Escape') return 'close';
   return null;
 }
+
+/** Thumbnails fit in a square of this many pixels (never enlarged). */
+export const THUMBNAIL_SIZE = 256;
+/** Images larger than this get an icon in the grid, not a thumbnail (the page would decrypt them whole). */
+export const THUMBNAIL_SOURCE_LIMIT = 32 * 1024 * 1024;
+
+/** A thumbnail's size: the image scaled to fit THUMBNAIL_SIZE, keeping its proportions. */
+export function thumbnailSize(width: number, height: number, max = THUMBNAIL_SIZE): { width: number; height: number } {
+  const scale = Math.min(1, max / Math.max(width, height, 1));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Whether the page makes a thumbnail of a file (raster images this browser can read, not too large). */
+export function canThumbnail(opened: OpenedFile): boolean {
+  const { kind, type } = previewType(opened.name ?? '', opened.mimetype);
+  return (
+    kind === 'image' &&
+    type !== 'image/svg+xml' &&
+    opened.secret !== null &&
+    opened.file.complete &&
+    opened.file.filesize <= THUMBNAIL_SOURCE_LIMIT
+  );
+}
+
+/** A folder is shown as a grid of thumbnails when at least half of its readable files are images. */
+export function isImageFolder(files: readonly OpenedFile[]): boolean {
+  const readable = files.filter((f) => f.name !== null);
+  const images = readable.filter((f) => previewType(f.name!, f.mimetype).kind === 'image');
+  return images.length > 0 && images.length * 2 >= readable.length;
+}
+
+const ICONS: Record<PreviewKind, string> = {
+  image: '🖼',
+  video: '🎞',
+  audio: '🎵',
+  pdf: '📕',
+  markdown: '📝',
+  text: '📄',
+  none: '📦',
+};
+
+/** The icon of a file without a thumbnail, by kind. */
+export function typeIcon(opened: OpenedFile): string {
+  return opened.name === null ? '🔒' : ICONS[previewType(opened.name, opened.mimetype).kind];
+}

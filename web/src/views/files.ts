@@ -1,7 +1,8 @@
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
-import { Viewer } from '../preview.js';
+import { canThumbnail, isImageFolder, typeIcon, Viewer } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
+import { localThumbnail } from '../thumbnail.js';
 import { describeError, formatBytes, h, notice } from '../ui.js';
 import { openViewer } from './viewer.js';
 
@@ -53,6 +54,31 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     const name = o.name ?? o.file.fileId;
     void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] });
   };
+  // An image folder is a grid of thumbnails made in this browser as rows come into view; other
+  // folders show an icon by type.
+  let grid: boolean | null = null;
+  const thumbnails =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+          for (const e of entries) {
+            if (!e.isIntersecting) continue;
+            thumbnails?.unobserve(e.target);
+            (e.target as HTMLElement & { makeThumbnail?: () => void }).makeThumbnail?.();
+          }
+        })
+      : null;
+  const thumb = (o: OpenedFile, name: string): HTMLElement => {
+    const box = h('span', { class: 'thumb', 'aria-hidden': 'true' }, typeIcon(o));
+    if (grid && thumbnails && canThumbnail(o)) {
+      (box as HTMLElement & { makeThumbnail?: () => void }).makeThumbnail = () => {
+        localThumbnail(session, o)
+          .then((url) => box.replaceChildren(h('img', { src: url, alt: '', title: name, class: 'thumb-image' })))
+          .catch(() => {}); // the icon stays
+      };
+      thumbnails.observe(box);
+    }
+    return box;
+  };
   const row = (o: OpenedFile) => {
     const name =
       o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
@@ -83,6 +109,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     return h(
       'li',
       { 'data-file-id': fileId },
+      thumb(o, name),
       h('span', { class: 'name' }, label),
       h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
       button,
@@ -98,6 +125,10 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       cursor = page.nextCursor;
       loaded.push(...page.opened);
       viewer.add(page.opened);
+      if (grid === null && loaded.length > 0) {
+        grid = isImageFolder(loaded);
+        list.classList.toggle('grid', grid);
+      }
       more.remove();
       list.removeAttribute('aria-busy');
       if (loaded.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));
