@@ -11,3 +11,5 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version || true
 echo "CHROMIUM_PATH=/usr/bin/chromium" >> "$CI_ENV_FILE"
+# In CI a missing Chromium is a failure, not a skip.
+echo "TEST_REQUIRE_CHROMIUM=1" >> "$CI_ENV_FILE"

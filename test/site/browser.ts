@@ -8,12 +8,14 @@ import { type RunningServer, startServer, tempDir } from '../support/server.js';
 /**
  * A real Chromium for the site's end-to-end tests (Debian's package, driven by playwright-core).
  * `CHROMIUM_PATH` (set by scripts/ci/10-chromium.sh) or /usr/bin/chromium; when neither exists the
- * suites skip with a message saying how to get it.
+ * suites skip with a message saying how to get it, except when TEST_REQUIRE_CHROMIUM=1 (set by that
+ * script), where every file that needs Chromium fails, so that CI never passes by skipping.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const SKIP = existsSync(CHROMIUM)
   ? false
   : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
+if (SKIP && process.env.TEST_REQUIRE_CHROMIUM === '1') throw new Error(`${SKIP} (TEST_REQUIRE_CHROMIUM=1)`);
 if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
 
 const ROOT = new URL('../../', import.meta.url).pathname;
