@@ -1,5 +1,16 @@
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
+
+/**
+ * better-sqlite3 12 on Node 20, 13 (the alias better-sqlite3-napi) on Node 22 and later: 13 needs
+ * Node 22, and 12 aborts Node 24 when the garbage collector frees one of its statements outside a
+ * JavaScript context (node::RemoveEnvironmentCleanupHook asserts). The two have the same API.
+ */
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const Driver = createRequire(import.meta.url)(
+  NODE_MAJOR >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3',
+) as typeof Database;
 
 /**
  * Opens the database file with the settings every connection needs. WAL lets the main thread read
@@ -7,7 +18,7 @@ import { MIGRATIONS } from './migrations.js';
  * cut, not only a process crash.
  */
 export function openConnection(path: string): Database.Database {
-  const db = new Database(path);
+  const db = new Driver(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
