@@ -21,4 +21,8 @@ npx tsc -p tsconfig.json --noEmit
 npm run --silent build
 files=(test/**/*.test.ts)
 if [ "$#" -gt 0 ]; then files=("$@"); fi
-exec npx tsx --test --test-concurrency=2 --test-timeout=600000 "${files[@]}"
+# Off a terminal (CI, logs) the TAP reporter on every Node: Node 20 defaults to it there, Node 24 to
+# spec, and CI reads the summary lines.
+reporter=()
+[ -t 1 ] || reporter=(--test-reporter=tap)
+exec npx tsx --test --test-concurrency=2 --test-timeout=600000 "${reporter[@]}" "${files[@]}"
