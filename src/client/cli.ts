@@ -64,7 +64,7 @@ Usage:
                               [--concurrency N] [--state FILE] [--json] [--quiet]
   webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
   webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
-  webfolder download <link> [dir] [--upload-auth TOKEN] [--server URL] [--json] [--quiet]
+  webfolder download <link> [dir] [--upload-auth=TOKEN] [--server URL] [--json] [--quiet]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
@@ -78,10 +78,10 @@ Options:
   --concurrency N    chunks uploaded in parallel (default 4)
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
                      429 waits for Retry-After); 4xx answers other than 408/429 are not retried
-  --upload-auth T    download: the uploadAuth of a folder you created with the direct upload flow
+  --upload-auth=T    download: the uploadAuth of a folder you created with the direct upload flow
                      (upload --mode request prints it as "owner token"; the library's upload()
                      returns it); gives the owner's rights, which a request folder needs to be
-                     listed and downloaded at all
+                     listed and downloaded at all. Write it with "=": a token can begin with "-"
   --state FILE       where upload keeps its resume state (default: a file per folder in
                      $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
   --json             print one JSON object on stdout instead of text
@@ -116,7 +116,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-type Flags = {
+export type Flags = {
   server?: string;
   title?: string;
   mode?: string;
@@ -131,6 +131,17 @@ type Flags = {
 };
 
 class UsageError extends Error {}
+
+/**
+ * The flags and operands after the command word; throws (node:util's message) on a usage error.
+ * A value that begins with "-" must be joined with "=" (`--upload-auth=-abc`): given as the next
+ * argument, parseArgs refuses it as ambiguous. Tokens are base64url, so one in 64 begins with "-";
+ * the help and every hint therefore write token flags with "=".
+ */
+export function parseCommandLine(args: readonly string[]): { flags: Flags; positionals: string[] } {
+  const parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
+  return { flags: parsed.values as Flags, positionals: parsed.positionals };
+}
 
 export async function run(
   argv: readonly string[],
@@ -154,9 +165,7 @@ export async function run(
   let flags: Flags;
   let positionals: string[];
   try {
-    const parsed = parseArgs({ args: [...rest], options: OPTIONS, allowPositionals: true, strict: true });
-    flags = parsed.values as Flags;
-    positionals = parsed.positionals;
+    ({ flags, positionals } = parseCommandLine(rest));
   } catch (error) {
     io.stderr.write(`webfolder: ${(error as Error).message}\nRun "webfolder --help" for usage.\n`);
     return EXIT.USAGE;
@@ -255,7 +264,7 @@ function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags,
     io.stdout.write(`owner token: ${ownerToken}\n`);
     if (!flags.quiet)
       io.stderr.write(
-        `request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth <token>). Keep it; it cannot be recovered.\n`,
+        `request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth=<token>). Keep it; it cannot be recovered.\n`,
       );
   }
 }

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parseCommandLine } from '../../src/client/cli.js';
 import { getUploadStatus, readStateFile } from '../../src/client/node/index.js';
 import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
@@ -165,20 +166,23 @@ describe('webfolder upload / download', () => {
       'download',
       out.link,
       join(dir, 'request-owner'),
-      '--upload-auth',
-      out.uploadAuth!,
+      // With "=", as the help and the hint say: one token in 64 begins with "-".
+      `--upload-auth=${out.uploadAuth!}`,
       '--json',
     ]);
     assert.equal(owner.code, 0, owner.stderr);
     assert.equal(await readFile(join(dir, 'request-owner', 'asked-for.txt'), 'utf8'), 'for the owner only\n');
 
     // Human output: the link stays the first line (scripts read it), the token comes after it.
-    const human = await cli(['upload', file, '--mode', 'request', '--quiet']);
+    const human = await cli(['upload', file, '--mode', 'request']);
     assert.equal(human.code, 0, human.stderr);
     const [link, tokenLine, ...rest] = human.stdout.trim().split('\n');
     assert.match(link!, /#[A-Za-z0-9_-]{22}$/);
     assert.match(tokenLine!, /^owner token: [A-Za-z0-9_-]{20,}$/);
     assert.deepEqual(rest, []);
+    // The hint shows the spelling that works for every token, "-" first included.
+    assert.match(human.stderr, /webfolder download <link> --upload-auth=<token>/);
+    assert.doesNotMatch(human.stderr, /--upload-auth <token>/);
   });
 
   test('SIGKILL mid-upload, then `webfolder resume` sends only the missing chunks and the file is byte-identical', async () => {
@@ -267,6 +271,29 @@ describe('webfolder exit codes and other commands', () => {
     assert.equal(many.code, 2);
     assert.match(many.stderr, /at most 10 files/);
     assert.equal((await cli(['upload', f, '--mode', 'broadcast'])).code, 2);
+  });
+
+  test('a token that begins with "-" is passed with "=" (the spelling the help and the hint use)', async () => {
+    // base64url tokens begin with "-" one time in 64; parseArgs refuses such a value as the next argument.
+    const token = `-${'A'.repeat(42)}`;
+    const link = 'http://127.0.0.1:1/f/AbC123#secret';
+    assert.equal(parseCommandLine(['download', link, `--upload-auth=${token}`]).flags['upload-auth'], token);
+    assert.throws(() => parseCommandLine(['download', link, '--upload-auth', token]), /ambiguous/);
+    const help = await cli(['--help']);
+    assert.match(help.stdout, /--upload-auth=TOKEN/);
+    assert.doesNotMatch(help.stdout, /--upload-auth[ \]]/, 'the help never shows the spelling that breaks');
+
+    // End to end: the "-" token reaches the server (which refuses it as not the owner's: exit 3, not 2).
+    const file = join(dir, 'dash.txt');
+    await writeFile(file, 'dash\n');
+    const made = await cli(['upload', file, '--mode', 'request', '--json', '--state', join(dir, 'dash-state.json')]);
+    assert.equal(made.code, 0, made.stderr);
+    const { link: folderLink } = JSON.parse(made.stdout) as { link: string };
+    const spaced = await cli(['download', folderLink, join(dir, 'dash-out'), '--upload-auth', token]);
+    assert.equal(spaced.code, 2, spaced.stderr);
+    const joined = await cli(['download', folderLink, join(dir, 'dash-out'), `--upload-auth=${token}`]);
+    assert.equal(joined.code, 3, joined.stderr);
+    assert.doesNotMatch(joined.stderr, /ambiguous|usage/i);
   });
 
   test('--help exits 0 with examples and exit codes', async () => {
