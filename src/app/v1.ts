@@ -1,7 +1,6 @@
 import type { UploadStatusResponse } from '../contract/types.js';
 import { type V1CreateRequest, type V1CreateResponse, v1CreateRequestSchema } from '../contract/v1.js';
 import { compileValidator } from '../contract/validation.js';
-import { isId } from '../domain/ids.js';
 import { createFolder } from './create-folder.js';
 import { invalid } from './errors.js';
 import type { Services } from './services.js';
@@ -49,15 +48,9 @@ export async function createV1Webfolder(services: Services, body: unknown): Prom
  */
 export async function v1UploadCheck(
   services: Services,
-  fid: unknown,
-  query: Readonly<Record<string, unknown>>,
+  fid: string,
+  query: { readonly webfolderId: string; readonly apiAuth?: string | undefined },
 ): Promise<UploadStatusResponse> {
-  const { webfolderId, apiAuth } = query;
-  if (webfolderId === undefined) throw invalid('webfolderId is required');
-  // A repeated parameter arrives as an array: ambiguous, so refused.
-  if (typeof webfolderId !== 'string') throw invalid('webfolderId must be given once');
-  if (apiAuth !== undefined && typeof apiAuth !== 'string') throw invalid('apiAuth must be given once');
-  if (!isId(webfolderId)) throw invalid('webfolderId is malformed');
-  if (!isId(fid)) throw invalid('fid is malformed');
-  return uploadStatus(services, webfolderId, fid, apiAuth);
+  // The shapes are checked at the edge (src/contract/requests.ts); the ids again by upload-status.
+  return uploadStatus(services, query.webfolderId, fid, query.apiAuth);
 }

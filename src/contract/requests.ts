@@ -28,6 +28,21 @@ export const uploadStatusQuery = {
   properties: { uploadAuth: once },
 } as const;
 
+/** file.kiwi v1's `GET /v1/upload/check/{fid}?webfolderId=&apiAuth=` (src/app/v1.ts). */
+export const v1CheckParams = params(['fid'], { fid: id });
+export const v1CheckQuery = {
+  type: 'object',
+  required: ['webfolderId'],
+  properties: {
+    webfolderId: {
+      type: 'string',
+      pattern: ID_PATTERN.source,
+      errorMessage: { type: 'must be given once', pattern: 'is malformed' },
+    },
+    apiAuth: once,
+  },
+} as const;
+
 /** A page of the site's file list (its values are read by the use case: src/app/site/files.ts). */
 export const siteListQuery = {
   type: 'object',

@@ -53,8 +53,9 @@ export function fieldPath(instancePath: string, rootName = 'body'): string {
     .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
 }
 
-function join(path: string, child: string): string {
-  return path === 'body' ? child : `${path}.${child}`;
+/** A property of the value at `path`: at the root, the property's own name (`title`, not `body.title`). */
+function join(path: string, child: string, atRoot: boolean): string {
+  return atRoot ? child : `${path}.${child}`;
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -73,15 +74,16 @@ export function describeError(e: ErrorObject, rootName = 'body'): string {
   const custom = (e.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
   const wording = typeof custom === 'string' ? custom : (custom as Record<string, unknown> | undefined)?.[e.keyword];
   if (typeof wording === 'string') {
-    if (e.keyword === 'additionalProperties') return `${join(path, String(p.additionalProperty))} ${wording}`;
-    if (e.keyword === 'required') return `${join(path, String(p.missingProperty))} ${wording}`;
+    if (e.keyword === 'additionalProperties')
+      return `${join(path, String(p.additionalProperty), e.instancePath === '')} ${wording}`;
+    if (e.keyword === 'required') return `${join(path, String(p.missingProperty), e.instancePath === '')} ${wording}`;
     return `${path} ${wording}`;
   }
   switch (e.keyword) {
     case 'required':
-      return `${join(path, String(p.missingProperty))} is required`;
+      return `${join(path, String(p.missingProperty), e.instancePath === '')} is required`;
     case 'additionalProperties':
-      return `${join(path, String(p.additionalProperty))} is not an allowed property`;
+      return `${join(path, String(p.additionalProperty), e.instancePath === '')} is not an allowed property`;
     case 'type': {
       const types = String(p.type)
         .split(',')

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../app/services.js';
 import { createV1Webfolder, v1UploadCheck } from '../../app/v1.js';
+import { v1CheckParams, v1CheckQuery } from '../../contract/requests.js';
 import { errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
-import { v1CreateResponseSchema } from '../../contract/v1.js';
+import { v1CreateRequestSchema, v1CreateResponseSchema } from '../../contract/v1.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -19,13 +20,23 @@ export async function v1Routes(app: FastifyInstance, { services }: { services: S
 
   app.post(
     '/v1/delivery-webfolder',
-    { ...limitedBy('create'), schema: { response: { 200: v1CreateResponseSchema, ...errors } } },
+    {
+      ...limitedBy('create'),
+      schema: { body: v1CreateRequestSchema, response: { 200: v1CreateResponseSchema, ...errors } },
+    },
     async (request) => createV1Webfolder(services, request.body),
   );
 
-  app.get<{ Params: { fid: string }; Querystring: Record<string, unknown> }>(
+  app.get<{ Params: { fid: string }; Querystring: { webfolderId: string; apiAuth?: string } }>(
     '/v1/upload/check/:fid',
-    { ...limitedBy('status'), schema: { response: { 200: uploadStatusResponseSchema, ...errors } } },
+    {
+      ...limitedBy('status'),
+      schema: {
+        params: v1CheckParams,
+        querystring: v1CheckQuery,
+        response: { 200: uploadStatusResponseSchema, ...errors },
+      },
+    },
     async (request) => v1UploadCheck(services, request.params.fid, request.query),
   );
 }
