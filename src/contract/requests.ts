@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '../domain/ids.js';
-import { MAX_FILE_SIZE, MAX_TITLE_LENGTH } from '../domain/limits.js';
+import { MAX_FILE_SIZE, MAX_SITE_FILES_PER_REQUEST, MAX_TITLE_LENGTH } from '../domain/limits.js';
 
 /**
  * The path parameters and query strings of every route family, and the bodies that are not part
@@ -67,7 +67,7 @@ const opaque = { type: 'string', minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as
 const optionalOpaque = { type: ['string', 'null'], minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as const;
 
 /** Most files one site registration may carry (the page sends bigger selections in batches). */
-export const MAX_SITE_FILES_PER_REQUEST = 100;
+export { MAX_SITE_FILES_PER_REQUEST };
 
 /** `POST <site>/api/site/folders/{folderId}/files` (src/contract/site.ts has its type). */
 export const siteRegisterRequestSchema = {

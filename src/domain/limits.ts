@@ -19,6 +19,13 @@ export const HOUR_MS = 3_600_000;
  */
 export const MAX_CHUNKS_PER_REQUEST = MAX_FILES_PER_REQUEST * MAX_CHUNKS_PER_FILE;
 
+/**
+ * Most files one site registration may carry. Here, beside the chunk cap, because the page and the
+ * transfer core batch by both (src/transfer/plan.ts: registrationBatches) and cannot import the
+ * contract's schemas (they pull in node:crypto through the id rules).
+ */
+export const MAX_SITE_FILES_PER_REQUEST = 100;
+
 /** How many files and chunks one folder may hold (configurable: MAX_FILES_PER_FOLDER, MAX_CHUNKS_PER_FOLDER). */
 export interface FolderLimits {
   readonly maxFiles: number;

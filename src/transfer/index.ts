@@ -58,6 +58,7 @@ export {
   filePlan,
   missingChunks,
   plaintextChunkLength,
+  registrationBatches,
   storedBytes,
 } from './plan.js';
 export type { ByteRange, ChunkSlice } from './range.js';

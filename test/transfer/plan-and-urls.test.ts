@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { encryptChunk, generateSecret, IntegrityError, importSecret } from '../../src/crypto/index.js';
-import { MIB, planChunks } from '../../src/domain/chunk-plan.js';
+import { MAX_CHUNKS_PER_FILE, MIB, planChunks } from '../../src/domain/chunk-plan.js';
+import { MAX_CHUNKS_PER_REQUEST, MAX_SITE_FILES_PER_REQUEST } from '../../src/domain/limits.js';
 import {
   allChunks,
   chunkOffset,
@@ -10,6 +11,7 @@ import {
   encryptedLength,
   filePlan,
   plaintextChunkLength,
+  registrationBatches,
   siteApiFor,
   siteChunkUrl,
   storedBytes,
@@ -75,6 +77,55 @@ describe('URL rules', () => {
     assert.equal(
       siteChunkUrl('https://h.example/api/site/', 'AbC', 'F1', 7),
       'https://h.example/api/site/folders/AbC/files/F1/chunks/00007',
+    );
+  });
+});
+
+describe('registration batches', () => {
+  const chunksOf = (sizes: readonly number[], chunkSizeMiB: number) =>
+    sizes.reduce((sum, size) => sum + planChunks(size, chunkSizeMiB).chunks, 0);
+
+  test('at most 100 files per batch, in order', () => {
+    const sizes = Array.from({ length: 250 }, (_, i) => i + 1);
+    const batches = registrationBatches(sizes, (s) => s, 5 * MIB);
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [MAX_SITE_FILES_PER_REQUEST, MAX_SITE_FILES_PER_REQUEST, 50],
+    );
+    assert.deepEqual(batches.flat(), sizes);
+  });
+
+  test('no batch needs more chunk URLs than the server signs per request (413 past it), by its own plan', () => {
+    // Eleven files of 10,000 chunks each at 8 MiB: 110,000 URLs in one request would be refused.
+    const big = MAX_CHUNKS_PER_FILE * 8 * MIB;
+    const sizes = [...Array.from({ length: 11 }, () => big), 1, 2];
+    const batches = registrationBatches(sizes, (s) => s, 8 * MIB);
+    assert.deepEqual(
+      batches.map((b) => b.length),
+      [10, 3],
+    );
+    for (const b of batches) assert.ok(chunksOf(b, 8) <= MAX_CHUNKS_PER_REQUEST);
+    assert.deepEqual(batches.flat(), sizes);
+    // Counted at the folder's chunk size, not the smallest: at 8 MiB these 120 files fit in two batches
+    // by count (750 chunks each); at 5 MiB each needs 1,200, so the chunk cap splits them sooner.
+    const mid = 6000 * MIB;
+    const many = Array.from({ length: 120 }, () => mid);
+    assert.deepEqual(
+      registrationBatches(many, (s) => s, 8 * MIB).map((b) => b.length),
+      [100, 20],
+    );
+    const small = registrationBatches(many, (s) => s, 5 * MIB);
+    assert.deepEqual(
+      small.map((b) => b.length),
+      [83, 37],
+    );
+    for (const b of small) assert.ok(chunksOf(b, 5) <= MAX_CHUNKS_PER_REQUEST);
+  });
+
+  test('no files, no batches', () => {
+    assert.deepEqual(
+      registrationBatches([], (s: number) => s, 5 * MIB),
+      [],
     );
   });
 });

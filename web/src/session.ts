@@ -17,7 +17,7 @@ import {
 import type { DownloadFile } from '../../src/transfer/download.js';
 import { blobSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
 import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
-import { allChunks, filePlan, storedBytes } from '../../src/transfer/plan.js';
+import { allChunks, filePlan, registrationBatches, storedBytes } from '../../src/transfer/plan.js';
 import type { Fetch, HttpOptions } from '../../src/transfer/retry.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
 
@@ -272,8 +272,8 @@ export class FolderSession {
       else fresh.push(item);
     }
     const sealed = this.info.mode === 'request' && this.info.owned && !this.info.isOwner;
-    for (let i = 0; i < fresh.length; i += 100)
-      prepared.push(...(await this.registerBatch(fresh.slice(i, i + 100), sealed)));
+    for (const batch of registrationBatches(fresh, (item) => item.file.size, this.info.chunkSize))
+      prepared.push(...(await this.registerBatch(batch, sealed)));
     return this.send(prepared, skippedEmpty);
   }
 
