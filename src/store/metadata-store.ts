@@ -1,5 +1,6 @@
 import type { FolderLimitRefusal, FolderLimits } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
+import type { OpsStore } from './ops-store.js';
 
 /**
  * The metadata port: folders, their files and their owners. Implemented by the SQLite store
@@ -71,6 +72,8 @@ export interface OwnerClaim {
 export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal;
 
 export interface MetadataStore {
+  /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
+  readonly ops: OpsStore;
   /** Creates the folder and its files in one transaction. Fails if the id exists. */
   createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void>;
   /** The folder, or null when it does not exist (or was deleted). */

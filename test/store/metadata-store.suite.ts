@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { FileRecord, FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
+import { opsStoreTests } from './ops-store.suite.js';
 
 /**
  * The MetadataStore contract (src/store/metadata-store.ts), one suite run unchanged against every
@@ -467,5 +468,8 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         assert.equal(results.filter(Boolean).length, 1, `round ${round}`);
       }
     });
+
+    // The ops part of the contract (outbox, notification settings, usage, admin queries).
+    opsStoreTests(it, { folder, file, id });
   });
 }

@@ -1,3 +1,5 @@
+import { opsMigration } from '../ops-rows.js';
+
 /**
  * Ordered schema migrations for PostgreSQL; version = index + 1. All pending ones are applied at
  * start in one transaction under an advisory lock (see PostgresMetadataStore.migrate), so any number
@@ -45,4 +47,6 @@ export const PG_MIGRATIONS: readonly string[] = [
    UPDATE folders SET
      file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
      chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
+  // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
+  opsMigration('BIGINT'),
 ];

@@ -11,6 +11,7 @@ import type {
 } from '../metadata-store.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
+import { PostgresOpsStore } from './ops-store.js';
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -72,8 +73,11 @@ export interface PostgresStoreOptions {
 
 export class PostgresMetadataStore implements MetadataStore {
   private closed = false;
+  readonly ops: PostgresOpsStore;
 
-  private constructor(private readonly pool: pg.Pool) {}
+  private constructor(private readonly pool: pg.Pool) {
+    this.ops = new PostgresOpsStore(pool);
+  }
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresMetadataStore> {

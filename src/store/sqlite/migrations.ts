@@ -1,3 +1,5 @@
+import { opsMigration } from '../ops-rows.js';
+
 /**
  * Ordered schema migrations; version = index + 1. Applied at start, each in its own transaction.
  * Never edit a released entry: append a new one.
@@ -41,4 +43,6 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE folders SET
      file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
      chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
+  // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
+  opsMigration('INTEGER'),
 ];

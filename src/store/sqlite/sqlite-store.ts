@@ -12,6 +12,7 @@ import type {
 } from '../metadata-store.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { migrate, openConnection } from './connection.js';
+import { SqliteOpsStore } from './ops-store.js';
 import { SqliteWriter } from './writer.js';
 
 /**
@@ -24,6 +25,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database;
   private readonly writer: SqliteWriter;
   private readonly reads;
+  readonly ops: SqliteOpsStore;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
   constructor(path: string) {
@@ -31,6 +33,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.db = openConnection(path);
     migrate(this.db);
     this.writer = new SqliteWriter(path);
+    this.ops = new SqliteOpsStore(this.db, this.writer);
     const db = this.db;
     this.reads = {
       getFolder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),

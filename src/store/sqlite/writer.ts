@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { openConnection } from './connection.js';
-import { prepareWrites, type WriteName, type Writes } from './writes.js';
+import { prepareOpsWrites, type AllWriteName as WriteName, type AllWrites as Writes } from './ops-writes.js';
+import { prepareWrites } from './writes.js';
 
 /**
  * The SQLite writer thread, with group commit.
@@ -82,7 +83,7 @@ export class SqliteWriter {
 
 function runWriterThread(path: string): void {
   const db = openConnection(path);
-  const writes = prepareWrites(db);
+  const writes: Writes = { ...prepareWrites(db), ...prepareOpsWrites(db) };
   const port = parentPort!;
   let queue: Request[] = [];
   let closing = false;

@@ -1,0 +1,91 @@
+import type { FolderNotifications, FolderSummary, OutboxEntry } from './ops-store.js';
+import { type FolderRow, toFolder } from './rows.js';
+
+/** The ops tables' rows as both SQL stores read them, and their mapping to records (see rows.ts). */
+type Int = number | string;
+
+export interface OutboxRow {
+  id: string;
+  event_id: string;
+  target: string;
+  folder_id: string | null;
+  payload: string;
+  created_at: Int;
+  attempts: Int;
+}
+
+export interface NotificationsRow {
+  email: string | null;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  on_download: Int | boolean;
+  on_upload: Int | boolean;
+  updated_at: Int;
+}
+
+export interface FolderSummaryRow extends FolderRow {
+  file_count: Int;
+  byte_count: Int | null;
+}
+
+export const toOutbox = (r: OutboxRow): OutboxEntry => ({
+  id: r.id,
+  eventId: r.event_id,
+  target: r.target,
+  folderId: r.folder_id,
+  payload: r.payload,
+  createdAt: Number(r.created_at),
+  attempts: Number(r.attempts),
+});
+
+export const toNotifications = (r: NotificationsRow): FolderNotifications => ({
+  email: r.email,
+  webhookUrl: r.webhook_url,
+  webhookSecret: r.webhook_secret,
+  onDownload: Boolean(Number(r.on_download)),
+  onUpload: Boolean(Number(r.on_upload)),
+  updatedAt: Number(r.updated_at),
+});
+
+export const toSummary = (r: FolderSummaryRow): FolderSummary => ({
+  ...toFolder(r),
+  files: Number(r.file_count),
+  bytes: Number(r.byte_count ?? 0),
+});
+
+/** The live-folder summary query, the same text on both stores except placeholders. */
+export function summarySql(placeholder: (n: number) => string, withBefore: boolean): string {
+  return `SELECT d.id, d.mode, d.title, d.flow, d.created_at, d.ske, d.upload_auth_hash, d.owner_token_hash,
+     d.owner_public_key, d.delete_after,
+     (SELECT COUNT(*) FROM files f WHERE f.folder_id = d.id) AS file_count,
+     (SELECT SUM(f.filesize) FROM files f WHERE f.folder_id = d.id) AS byte_count
+   FROM folders d WHERE d.deleting_since IS NULL ${withBefore ? `AND d.created_at < ${placeholder(2)}` : ''}
+   ORDER BY d.created_at DESC, d.id LIMIT ${placeholder(1)}`;
+}
+
+/** The migration that adds the ops tables; identical in both dialects but for the integer type. */
+export function opsMigration(bigint: 'INTEGER' | 'BIGINT'): string {
+  return `CREATE TABLE outbox (
+     id TEXT PRIMARY KEY,
+     event_id TEXT NOT NULL,
+     target TEXT NOT NULL,
+     folder_id TEXT,
+     payload TEXT NOT NULL,
+     created_at ${bigint} NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at ${bigint},
+     lease_until ${bigint} NOT NULL DEFAULT 0,
+     last_error TEXT
+   );
+   CREATE INDEX outbox_next_attempt ON outbox (next_attempt_at);
+   CREATE TABLE folder_notifications (
+     folder_id TEXT PRIMARY KEY REFERENCES folders (id) ON DELETE CASCADE,
+     email TEXT,
+     webhook_url TEXT,
+     webhook_secret TEXT,
+     on_download ${bigint === 'BIGINT' ? 'BOOLEAN' : 'INTEGER'} NOT NULL,
+     on_upload ${bigint === 'BIGINT' ? 'BOOLEAN' : 'INTEGER'} NOT NULL,
+     updated_at ${bigint} NOT NULL
+   );
+   CREATE INDEX files_completed_at ON files (completed_at);`;
+}
