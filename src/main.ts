@@ -1,4 +1,5 @@
 import { type Config, ConfigError, loadConfig } from './config/config.js';
+import { checkDataDir, explainListenError, humanLogger, StartupError } from './ops/startup.js';
 import { buildServer } from './server.js';
 
 /** `node dist/main.js [--port 8080 ...]`: starts the service on the configured backends. */
@@ -13,17 +14,30 @@ export async function main(argv: readonly string[]): Promise<void> {
     }
     throw error;
   }
-  const server = await buildServer(config);
+  await checkDataDir(config);
+  const server = await buildServer(config, { logger: humanLogger(config) });
+  let stopping = false;
   const shutdown = (signal: string) => {
-    server.app.log.info({ signal }, 'shutting down');
+    // A second signal while draining means "now".
+    if (stopping) process.exit(1);
+    stopping = true;
+    server.app.log.info(
+      { signal, graceSeconds: config.ops.shutdownGraceSeconds },
+      'shutting down: finishing requests in flight',
+    );
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  await server.app.listen({ port: config.port, host: config.host });
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  try {
+    await server.app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await server.close().catch(() => {});
+    throw explainListenError(error, config.host, config.port) ?? error;
+  }
   server.app.log.info(
     { baseUrl: config.baseUrl, webUrl: config.webUrl, docsUrl: config.docsUrl, dataDir: config.dataDir },
     'webfolder is ready',
@@ -36,7 +50,9 @@ const isEntryPoint =
   process.argv[1]?.endsWith('/main.ts');
 if (isEntryPoint) {
   main(process.argv.slice(2)).catch((error: unknown) => {
-    process.stderr.write(`webfolder: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    // The usual mistakes get one line; anything else is a bug or an outage and keeps its stack.
+    const text = error instanceof StartupError ? error.message : error instanceof Error ? error.stack : String(error);
+    process.stderr.write(`webfolder: failed to start: ${text}\n`);
     process.exit(1);
   });
 }

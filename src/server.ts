@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -17,6 +18,10 @@ import { siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
+import { createNotifier, type Notifier } from './notify/notifier.js';
+import { readinessChecks } from './ops/health.js';
+import { Metrics } from './ops/metrics.js';
+import { opsRoutes, startMetricsServer } from './ops/routes.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -25,7 +30,14 @@ import { installValidation } from './http/validation.js';
 export interface Webfolder {
   readonly app: FastifyInstance;
   readonly services: Services;
-  /** Stops the sweeper, the HTTP server and the backends. */
+  readonly metrics: Metrics;
+  /** Delivers the notification outbox (webhooks, owner mails). */
+  readonly notifier: Notifier;
+  /**
+   * Stops the sweeper and the deliveries, stops accepting connections, lets requests in flight finish
+   * for up to SHUTDOWN_GRACE_SECONDS (then closes their connections: a chunk cut off is not stored),
+   * and closes the backends.
+   */
   close(): Promise<void>;
 }
 
@@ -37,13 +49,21 @@ export interface BuildOptions {
   readonly logger?: FastifyServerOptions['logger'];
   /** Runs the expiry sweeper (default true). */
   readonly sweeper?: boolean;
+  /** Runs the notification delivery loop (default true); tests may drive `notifier.deliverDue()`. */
+  readonly deliveries?: boolean;
 }
 
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
   const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
   const store = await openMetadataStore(config);
   const blobs = await openBlobStore(config, clock);
-  const services: Services = { config, store, blobs, clock };
+  const metrics = new Metrics(config, store);
+  // The logger exists only once Fastify does; until then (never, in practice) errors go to stderr.
+  let logError = (error: unknown, context: string): void => {
+    process.stderr.write(`webfolder: ${context}: ${String(error)}\n`);
+  };
+  const notifier = createNotifier(config, store, clock, metrics, (error, context) => logError(error, context));
+  const services: Services = { config, store, blobs, clock, events: notifier };
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {
@@ -65,11 +85,15 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
   });
+  logError = (error, context) => {
+    app.log.error({ err: error }, `${context} failed`);
+  };
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
   installErrorHandling(app);
   installSecurityHeaders(app);
   installExpectContinue(app);
+  metrics.install(app);
   // Compressed when the client accepts it: the JSON answers (a create with ten large files is
   // megabytes of signatures), pages, docs and scripts. Not chunk bodies (octet-stream, already
   // encrypted) nor event streams, which must reach the client as they are written.
@@ -81,6 +105,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
   installValidation(app);
+  let shuttingDown = false;
+  await app.register(opsRoutes, {
+    config,
+    metrics,
+    checks: readinessChecks(store, blobs, redis),
+    shuttingDown: () => shuttingDown,
+  });
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);
@@ -98,21 +129,44 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       : startSweeper(
           services,
           config.sweepIntervalSeconds * 1000,
-          (error) => app.log.error({ err: error }, 'sweep failed'),
+          (error) => {
+            metrics.sweepFailed();
+            app.log.error({ err: error }, 'sweep failed');
+          },
           (r) => {
+            metrics.swept(r);
             if (r.foldersDeleted || r.filesDeleted) app.log.info(r, 'swept expired folders and files');
           },
         );
+  if (options.deliveries !== false) notifier.start();
+  const metricsServer: Server | null =
+    config.ops.metricsPort === null ? null : await startMetricsServer(config, metrics);
 
   let closed = false;
   return {
     app,
     services,
+    metrics,
+    notifier,
     async close() {
       if (closed) return;
       closed = true;
+      shuttingDown = true;
       await stopSweeper();
-      await app.close();
+      // Requests still running when the grace period ends lose their connections: a chunk PUT cut off
+      // leaves its temporary file, never a chunk under its final name (the blob stores write whole).
+      const force = setTimeout(() => app.server.closeAllConnections(), config.ops.shutdownGraceSeconds * 1000);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+      }
+      metricsServer?.closeAllConnections();
+      await Promise.allSettled([
+        notifier.stop(),
+        new Promise((r) => (metricsServer ? metricsServer.close(r) : r(null))),
+      ]);
       await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
     },
   };

@@ -7,6 +7,8 @@ import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { FolderRecord } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
+import { emit } from './events.js';
+import { checkQuota } from './quota.js';
 import { registerFiles } from './register-files.js';
 import { folderUrlBase, type Services } from './services.js';
 
@@ -54,6 +56,14 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
     },
     [],
   );
+  await emit(services, {
+    type: 'folder.created',
+    at: f.now,
+    folderId: f.folderId,
+    mode: f.mode,
+    flow: 'empty',
+    title: f.title,
+  });
   const base = folderUrlBase(services.config, f.folderId);
   return {
     folderId: f.folderId,
@@ -70,6 +80,7 @@ async function createDirectUpload(
   f: FolderBasics & { ske: string; files: readonly FileEntry[] },
 ): Promise<CreateResponseDirect> {
   const { config, store } = services;
+  await checkQuota(services, null, f.files);
   const uploadAuth = newToken();
   // Presign before persisting: if the blob backend fails, nothing is left behind.
   const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files);
@@ -86,6 +97,19 @@ async function createDirectUpload(
     deleteAfter: 0,
   };
   await store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records);
+  const base = { at: f.now, folderId: f.folderId, mode: f.mode, title: f.title } as const;
+  await emit(
+    services,
+    { ...base, type: 'folder.created', flow: 'direct' },
+    ...records.map((r) => ({
+      ...base,
+      type: 'file.registered' as const,
+      fileId: r.id,
+      size: r.filesize,
+      chunks: r.chunks,
+      by: 'owner' as const,
+    })),
+  );
   return {
     folderId: f.folderId,
     folderUrl: folderUrlBase(config, f.folderId),

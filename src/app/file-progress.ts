@@ -1,6 +1,7 @@
 import { encryptedChunkLength, missingChunks } from '../domain/chunk-plan.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
 import type { FileRecord } from '../store/metadata-store.js';
+import { emit } from './events.js';
 import type { Services } from './services.js';
 
 export interface FileProgress {
@@ -32,5 +33,27 @@ export async function fileProgress(services: Services, file: FileRecord): Promis
 async function recordCompletion(services: Services, file: FileRecord): Promise<void> {
   const { store, clock, config } = services;
   const now = clock();
-  await store.markComplete(file.folderId, file.id, now, fileExpiresAt(file.createdAt, now, config.freeDownloadHours));
+  if (
+    await store.markComplete(file.folderId, file.id, now, fileExpiresAt(file.createdAt, now, config.freeDownloadHours))
+  ) {
+    const folder = await store.getFolder(file.folderId);
+    if (!folder) return;
+    await emit(services, {
+      type: 'file.completed',
+      at: now,
+      folderId: folder.id,
+      mode: folder.mode,
+      title: folder.title,
+      fileId: file.id,
+      size: file.filesize,
+      chunks: file.chunks,
+      // The uploader's tag is the hash of the credential it presented, the owner's too (access.ts).
+      by:
+        file.uploaderTag === null ||
+        file.uploaderTag === folder.ownerTokenHash ||
+        file.uploaderTag === folder.uploadAuthHash
+          ? 'owner'
+          : 'visitor',
+    });
+  }
 }

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
 import type { MetadataStore } from '../store/metadata-store.js';
+import type { EventSink } from './events.js';
 
 /**
  * What the use cases work with: configuration, the two storage ports and the clock. Built once by
@@ -12,6 +13,8 @@ export interface Services {
   readonly blobs: BlobStore;
   /** Epoch ms; the only clock the application reads. */
   readonly clock: () => number;
+  /** Where use cases report what happened (webhooks, owner notifications, metrics); none in unit set-ups. */
+  readonly events?: EventSink;
 }
 
 /** The share link base of a folder on the browser site (no fragment). */

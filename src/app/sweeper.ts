@@ -1,3 +1,4 @@
+import { emit } from './events.js';
 import type { Services } from './services.js';
 
 /**
@@ -28,6 +29,7 @@ export async function sweep(services: Services): Promise<SweepResult> {
       // Bytes first, record last: a crash in between leaves a tombstone, never orphaned bytes.
       await blobs.deleteFolder(folderId);
       await store.finishFolderDeletion(folderId);
+      await emit(services, { type: 'folder.expired', at: services.clock(), folderId });
       foldersDeleted++;
       progressed = true;
     }

@@ -43,6 +43,39 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
   readonly s3: S3Config | null;
+  /** Operations and notifications (issue 14): see docs/configuration.md and docs/deployment.md. */
+  readonly ops: OpsConfig;
+}
+
+export interface WebhookEndpoint {
+  readonly url: string;
+  /** The HMAC key: the bytes of a `whsec_<base64>` secret, or the UTF-8 bytes of any other. */
+  readonly key: Buffer;
+}
+
+export interface OpsConfig {
+  /** How long in-flight requests may run after SIGTERM before their connections are closed. */
+  readonly shutdownGraceSeconds: number;
+  /** `auto`: pretty lines on a terminal, JSON otherwise. */
+  readonly logFormat: 'auto' | 'json' | 'pretty';
+  /** Bearer token /metrics requires; null: none. */
+  readonly metricsToken: string | null;
+  /** Serve /metrics on this port (on HOST) instead of the main one; null: the main port. */
+  readonly metricsPort: number | null;
+  readonly webhooks: readonly WebhookEndpoint[];
+  /** Send folder titles in webhook bodies (off: titles are personal data). */
+  readonly webhookIncludeTitles: boolean;
+  readonly webhookMaxAttempts: number;
+  readonly webhookRetryBaseSeconds: number;
+  readonly webhookTimeoutSeconds: number;
+  /** Owners' per-folder webhooks may target private and loopback addresses (off: public only). */
+  readonly ownerWebhookAllowPrivate: boolean;
+  readonly smtpUrl: string | null;
+  readonly mailFrom: string | null;
+  /** Most registered bytes the whole instance may hold; null: no quota. */
+  readonly quotaTotalBytes: number | null;
+  /** Most registered bytes one folder may hold; null: no quota. */
+  readonly quotaFolderBytes: number | null;
 }
 
 export interface Limits {
@@ -146,6 +179,21 @@ export const KNOWN_VARIABLES = [
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
   'S3_FORCE_PATH_STYLE',
+  'SHUTDOWN_GRACE_SECONDS',
+  'LOG_FORMAT',
+  'METRICS_TOKEN',
+  'METRICS_PORT',
+  'WEBHOOK_URL',
+  'WEBHOOK_SECRET',
+  'WEBHOOK_INCLUDE_TITLES',
+  'WEBHOOK_MAX_ATTEMPTS',
+  'WEBHOOK_RETRY_BASE_SECONDS',
+  'WEBHOOK_TIMEOUT_SECONDS',
+  'OWNER_WEBHOOK_ALLOW_PRIVATE',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'QUOTA_TOTAL_MIB',
+  'QUOTA_FOLDER_MIB',
 ] as const;
 
 function int(src: Source, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -248,7 +296,90 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
           forcePathStyle: bool(src, 'S3_FORCE_PATH_STYLE', false),
         }
       : null,
+    ops: loadOpsConfig(src),
   };
+}
+
+function loadOpsConfig(src: Source): OpsConfig {
+  const format = src.LOG_FORMAT?.trim().toLowerCase() || 'auto';
+  if (format !== 'auto' && format !== 'json' && format !== 'pretty')
+    throw new ConfigError('LOG_FORMAT', `must be auto, json or pretty, got "${src.LOG_FORMAT}"`);
+  const metricsToken = src.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  const metricsPort = int(src, 'METRICS_PORT', 0, 0, 65535);
+  const smtpUrl = optionalUrl(src, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const mailFrom = src.MAIL_FROM?.trim() || null;
+  if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'is required with SMTP_URL');
+  if (mailFrom && !/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom))
+    throw new ConfigError('MAIL_FROM', `must be an address (or "Name <address>"), got "${mailFrom}"`);
+  const mib = (name: string) => {
+    const n = int(src, name, 0, 0, 1024 * 1024 * 1024);
+    return n === 0 ? null : n * 1024 * 1024;
+  };
+  return {
+    shutdownGraceSeconds: int(src, 'SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
+    logFormat: format,
+    metricsToken,
+    metricsPort: metricsPort === 0 ? null : metricsPort,
+    webhooks: webhookEndpoints(src),
+    webhookIncludeTitles: bool(src, 'WEBHOOK_INCLUDE_TITLES', false),
+    webhookMaxAttempts: int(src, 'WEBHOOK_MAX_ATTEMPTS', 12, 1, 100),
+    webhookRetryBaseSeconds: int(src, 'WEBHOOK_RETRY_BASE_SECONDS', 10, 1, 3600),
+    webhookTimeoutSeconds: int(src, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300),
+    ownerWebhookAllowPrivate: bool(src, 'OWNER_WEBHOOK_ALLOW_PRIVATE', false),
+    smtpUrl,
+    mailFrom,
+    quotaTotalBytes: mib('QUOTA_TOTAL_MIB'),
+    quotaFolderBytes: mib('QUOTA_FOLDER_MIB'),
+  };
+}
+
+/** WEBHOOK_URL: one URL or several separated by commas; WEBHOOK_SECRET: one for all, or one per URL. */
+function webhookEndpoints(src: Source): WebhookEndpoint[] {
+  const urls = (src.WEBHOOK_URL ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  const secrets = (src.WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (urls.length === 0) {
+    if (secrets.length > 0) throw new ConfigError('WEBHOOK_SECRET', 'is set but WEBHOOK_URL is not');
+    return [];
+  }
+  if (secrets.length === 0) throw new ConfigError('WEBHOOK_SECRET', 'is required with WEBHOOK_URL (bodies are signed)');
+  if (secrets.length !== 1 && secrets.length !== urls.length)
+    throw new ConfigError('WEBHOOK_SECRET', `give one secret, or one per URL (${urls.length}), not ${secrets.length}`);
+  return urls.map((raw, i) => ({
+    url: webhookUrl(raw),
+    key: webhookKey(secrets[secrets.length === 1 ? 0 : i]!),
+  }));
+}
+
+function webhookUrl(raw: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError('WEBHOOK_URL', `must be absolute URLs, got "${raw}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new ConfigError('WEBHOOK_URL', `must use http: or https:, got "${raw}"`);
+  return parsed.href;
+}
+
+/** A Standard Webhooks secret `whsec_<base64>` gives its decoded bytes; any other string, its UTF-8 bytes. */
+export function webhookKey(secret: string): Buffer {
+  if (secret.startsWith('whsec_')) {
+    const key = Buffer.from(secret.slice(6), 'base64');
+    if (key.length < 16)
+      throw new ConfigError('WEBHOOK_SECRET', 'a whsec_ secret must hold at least 16 bytes of base64');
+    return key;
+  }
+  if (secret.length < 32) throw new ConfigError('WEBHOOK_SECRET', 'must be whsec_<base64> or at least 32 characters');
+  return Buffer.from(secret, 'utf8');
 }
 
 function checkSecret(value: string): string {

@@ -15,7 +15,9 @@ import { hashToken } from '../../domain/ids.js';
 import type { Role } from '../../domain/modes.js';
 import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
+import { emit } from '../events.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
+import { checkQuota } from '../quota.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
 import {
@@ -69,6 +71,7 @@ export async function registerSiteFiles(
   // As the folder will be once the claim is in: the caller is its owner.
   let role: Role = claim ? 'owner' : roleOf(folder, caller);
   checkUpload(claim ? { ...folder, ...claimed(folder, claim) } : folder, role, request);
+  await checkQuota(services, folder.id, request.files);
   const now = services.clock();
   const entries = (tagged: Role) => request.files.map((f) => ({ ...f, uploaderTag: uploaderTagOf(caller, tagged) }));
   const { records, uploadUrls } = await registerFiles(services, folder.id, now, entries(role));
@@ -92,6 +95,19 @@ export async function registerSiteFiles(
     result = await services.store.addFiles(folder.id, unpositioned(role), { limits });
   }
   refuseUnless(result, limits);
+  const base = { at: now, folderId: folder.id, mode: folder.mode, title: folder.title } as const;
+  await emit(
+    services,
+    ...(claimedNow ? [{ ...base, type: 'folder.claimed' as const, by: 'owner' as const }] : []),
+    ...records.map((r) => ({
+      ...base,
+      type: 'file.registered' as const,
+      fileId: r.id,
+      size: r.filesize,
+      chunks: r.chunks,
+      by: role,
+    })),
+  );
   return {
     role,
     claimed: claimedNow,
@@ -267,20 +283,40 @@ export async function siteChunk(
   caller: Caller,
 ): Promise<ChunkDownload> {
   const folder = await openFolder(services, folderId);
-  requireRight(folder, roleOf(folder, caller), 'download');
+  const role = roleOf(folder, caller);
+  requireRight(folder, role, 'download');
   const file = await openFile(services, folder, fileId);
   if (typeof chunk !== 'string' || !/^\d{1,5}$/.test(chunk)) throw invalid('chunk number must be 1 to 5 digits');
   const n = Number(chunk);
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
   const ref = { folderId: folder.id, fileId: file.id };
   const { blobs } = services;
+  // A download is counted when its last chunk is handed out: once per download of the whole file,
+  // however many chunks it has and in whatever order the others were fetched.
+  const downloaded = () =>
+    n === file.chunks
+      ? emit(services, {
+          type: 'file.downloaded',
+          at: services.clock(),
+          folderId: folder.id,
+          mode: folder.mode,
+          title: folder.title,
+          fileId: file.id,
+          size: file.filesize,
+          chunks: file.chunks,
+          by: role,
+        })
+      : Promise.resolve();
   if (isDownloadPresigner(blobs)) {
     // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,
     // and a chunk of the wrong length fails decryption in the browser, never shown as data.
-    return { kind: 'redirect', url: await blobs.presignDownload(ref, n, services.clock() + 15 * 60 * 1000) };
+    const url = await blobs.presignDownload(ref, n, services.clock() + 15 * 60 * 1000);
+    await downloaded();
+    return { kind: 'redirect', url };
   }
   try {
     const body = await blobs.readChunk(ref, n);
+    await downloaded();
     return { kind: 'stream', length: encryptedChunkLength(file, n), body };
   } catch (error) {
     if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);

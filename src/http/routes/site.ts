@@ -8,6 +8,7 @@ import type { Services } from '../../app/services.js';
 import { type Caller, checkCaller, openFolder } from '../../app/site/access.js';
 import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
 import { folderInfo } from '../../app/site/folder-info.js';
+import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
 import {
   chunkParams,
@@ -176,6 +177,21 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
     },
   );
+  // The owner's notification settings (app/site/notifications.ts).
+  const notifications = `${api}/folders/:folderId/notifications`;
+  app.get<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    return getNotifications(services, request.params.folderId, callerOf(request));
+  });
+  app.put<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    return setNotifications(services, request.params.folderId, callerOf(request), request.body);
+  });
+  app.delete<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    await clearNotifications(services, request.params.folderId, callerOf(request));
+    return reply.status(204).send();
+  });
   // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
   // thousands of them, which must not starve the page's own calls in the site bucket.
   app.get<{ Params: P }>(

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { FolderNotifications } from '../../store/ops-store.js';
+import { forbidden, invalid, notFound } from '../errors.js';
+import type { Services } from '../services.js';
+import { type Caller, openFolder, roleOf } from './access.js';
+
+/**
+ * The owner's notification settings for a folder (GET/PUT/DELETE …/notifications): tell me by
+ * e-mail and/or at my own webhook when someone else downloads, or (share and request folders)
+ * uploads a file. Only the owner may read or change them. The address and URL are kept with the
+ * folder and deleted with it; the webhook's signing secret is made here and shown to the owner.
+ */
+export interface NotificationSettings {
+  readonly email: string | null;
+  readonly webhookUrl: string | null;
+  /** Standard Webhooks secret (`whsec_…`) the folder's webhook calls are signed with; null without a URL. */
+  readonly webhookSecret: string | null;
+  readonly onDownload: boolean;
+  readonly onUpload: boolean;
+}
+
+const NONE: NotificationSettings = {
+  email: null,
+  webhookUrl: null,
+  webhookSecret: null,
+  onDownload: false,
+  onUpload: false,
+};
+const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
+const KEYS = ['email', 'webhookUrl', 'onDownload', 'onUpload'];
+
+async function openAsOwner(services: Services, folderId: unknown, caller: Caller) {
+  const folder = await openFolder(services, folderId);
+  if (roleOf(folder, caller) !== 'owner') throw forbidden('only the owner can see or change notifications');
+  return folder;
+}
+
+const view = (n: FolderNotifications | null): NotificationSettings =>
+  n
+    ? {
+        email: n.email,
+        webhookUrl: n.webhookUrl,
+        webhookSecret: n.webhookSecret,
+        onDownload: n.onDownload,
+        onUpload: n.onUpload,
+      }
+    : NONE;
+
+export async function getNotifications(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+): Promise<NotificationSettings> {
+  const folder = await openAsOwner(services, folderId, caller);
+  return view(await services.store.ops.getFolderNotifications(folder.id));
+}
+
+export async function setNotifications(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+  body: unknown,
+): Promise<NotificationSettings> {
+  const folder = await openAsOwner(services, folderId, caller);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (!KEYS.includes(key)) throw invalid(`property ${key} is not allowed`);
+  const current = view(await services.store.ops.getFolderNotifications(folder.id));
+  const email = b.email === undefined ? current.email : checkEmail(services, b.email);
+  const webhookUrl = b.webhookUrl === undefined ? current.webhookUrl : checkWebhookUrl(services, b.webhookUrl);
+  const onDownload = b.onDownload === undefined ? current.onDownload : flag(b.onDownload, 'onDownload');
+  const onUpload = b.onUpload === undefined ? current.onUpload : flag(b.onUpload, 'onUpload');
+  if (onUpload && folder.mode === 'send')
+    throw invalid('onUpload is for share and request folders: only the owner uploads to a send folder');
+  if ((onDownload || onUpload) && email === null && webhookUrl === null)
+    throw invalid('give an email or a webhookUrl to be notified at');
+  if (email === null && webhookUrl === null && !onDownload && !onUpload) {
+    await services.store.ops.setFolderNotifications(folder.id, null);
+    return NONE;
+  }
+  // A new URL gets a new secret; the same URL keeps its secret (receivers keep verifying).
+  const webhookSecret =
+    webhookUrl === null
+      ? null
+      : webhookUrl === current.webhookUrl && current.webhookSecret
+        ? current.webhookSecret
+        : `whsec_${randomBytes(24).toString('base64')}`;
+  const settings: FolderNotifications = {
+    email,
+    webhookUrl,
+    webhookSecret,
+    onDownload,
+    onUpload,
+    updatedAt: services.clock(),
+  };
+  if (!(await services.store.ops.setFolderNotifications(folder.id, settings)))
+    throw notFound('folder not found: it may have expired or been deleted');
+  return view(settings);
+}
+
+export async function clearNotifications(services: Services, folderId: unknown, caller: Caller): Promise<void> {
+  const folder = await openAsOwner(services, folderId, caller);
+  await services.store.ops.setFolderNotifications(folder.id, null);
+}
+
+function flag(value: unknown, name: string): boolean {
+  if (typeof value !== 'boolean') throw invalid(`${name} must be true or false`);
+  return value;
+}
+
+function checkEmail(services: Services, value: unknown): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || value.length > 254 || !EMAIL.test(value))
+    throw invalid('email must be an e-mail address (or null)');
+  if (!services.config.ops.smtpUrl) throw invalid('this server does not send e-mail (its operator set no SMTP_URL)');
+  return value;
+}
+
+function checkWebhookUrl(services: Services, value: unknown): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || value.length > 2048) throw invalid('webhookUrl must be a URL (or null)');
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid('webhookUrl must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid('webhookUrl must be an absolute http(s) URL');
+  if (url.username || url.password) throw invalid('webhookUrl must not carry a user name or password');
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (
+    !services.config.ops.ownerWebhookAllowPrivate &&
+    (isIP(host) || host === 'localhost' || host.endsWith('.localhost'))
+  ) {
+    // Names are checked again after DNS at every delivery (notify/http-post.ts); literal addresses
+    // and localhost are refused here so the owner learns it at once.
+    throw invalid('webhookUrl must name a public host, not an address or localhost');
+  }
+  return url.href;
+}

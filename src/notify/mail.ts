@@ -1,0 +1,61 @@
+import { createTransport, type Transporter } from 'nodemailer';
+import type { EventBody } from './payload.js';
+
+/**
+ * Owner e-mails through SMTP (nodemailer; SMTP_URL, MAIL_FROM). Short plain-text messages with the
+ * folder's link (without its key: the owner has that) and what happened; no file names, which the
+ * server cannot read anyway.
+ */
+export interface Mailer {
+  send(to: string, event: EventBody, folderLink: string): Promise<void>;
+  close(): void;
+}
+
+export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
+  const transport: Transporter = createTransport(smtpUrl, {
+    from,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  } as Parameters<typeof createTransport>[1]);
+  return {
+    async send(to, event, folderLink) {
+      const { subject, text } = compose(event, folderLink);
+      await transport.sendMail({ from, to, subject, text });
+    },
+    close: () => transport.close(),
+  };
+}
+
+const sizeText = (bytes: unknown) =>
+  typeof bytes === 'number'
+    ? bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+      : bytes >= 1024
+        ? `${(bytes / 1024).toFixed(1)} KiB`
+        : `${bytes} bytes`
+    : 'a file';
+
+export function compose(event: EventBody, folderLink: string): { subject: string; text: string } {
+  const what =
+    event.type === 'file.downloaded'
+      ? `A file (${sizeText(event.data.size)}) was downloaded from your folder.`
+      : `A file (${sizeText(event.data.size)}) was uploaded to your folder.`;
+  return {
+    subject:
+      event.type === 'file.downloaded'
+        ? 'A file was downloaded from your folder'
+        : 'A file was uploaded to your folder',
+    text: [
+      what,
+      '',
+      `Folder: ${folderLink}`,
+      `When: ${event.timestamp}`,
+      `File id: ${event.data.fileId ?? '-'}`,
+      '',
+      'You get this message because you asked to be notified for this folder. Open the folder with your',
+      'own link (it holds the key) to turn notifications off; they end when the folder is deleted.',
+      '',
+    ].join('\n'),
+  };
+}

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import type { AppEvent, EventSink } from '../app/events.js';
+import { folderUrlBase } from '../app/services.js';
+import type { Config, WebhookEndpoint } from '../config/config.js';
+import type { MetadataStore } from '../store/metadata-store.js';
+import type { NewOutboxEntry, OutboxEntry } from '../store/ops-store.js';
+import { postJson } from './http-post.js';
+import { type Mailer, smtpMailer } from './mail.js';
+import { type EventBody, endpointTarget, eventBody } from './payload.js';
+import { keyOfSecret, signedHeaders } from './signing.js';
+
+/**
+ * Notifications through a durable outbox in the metadata store.
+ *
+ * - `emit` (the use cases' EventSink) writes one outbox row per event and target before the request
+ *   answers: an operator endpoint (WEBHOOK_URL) for every event, and the folder owner's mail or
+ *   webhook for downloads and uploads by others when the owner asked for them. The owner's address
+ *   is not copied into the row: delivery looks it up, so it lives only in the folder's settings
+ *   (deleted with the folder) and a notification for a deleted folder is dropped.
+ * - A delivery loop on every node claims due rows with a lease (one node per row), sends them
+ *   concurrently, and on failure schedules a retry with exponential backoff and jitter; after
+ *   WEBHOOK_MAX_ATTEMPTS the row stays as failed (admin stats, metrics). At-least-once: a row is
+ *   removed only after a 2xx; receivers de-duplicate on `webhook-id` (the event id).
+ * - Nothing here runs inside a request except the outbox insert: a slow or failing endpoint never
+ *   slows a request.
+ */
+export interface DeliveryObserver {
+  delivered(kind: TargetKind): void;
+  failed(kind: TargetKind, final: boolean): void;
+  events(events: readonly AppEvent[]): void;
+}
+
+export type TargetKind = 'webhook' | 'owner-webhook' | 'owner-mail';
+
+const LEASE_MS = 5 * 60_000;
+const POLL_MS = 1000;
+const BATCH = 32;
+const MAX_BACKOFF_MS = 6 * 3600_000;
+
+export interface Notifier extends EventSink {
+  /** Starts the delivery loop. */
+  start(): void;
+  /** Runs one delivery round now (tests and the loop). Resolves when its deliveries are done. */
+  deliverDue(): Promise<number>;
+  /** Stops the loop after the deliveries in flight. */
+  stop(): Promise<void>;
+}
+
+export function createNotifier(
+  config: Config,
+  store: MetadataStore,
+  clock: () => number,
+  observer: DeliveryObserver,
+  onError: (error: unknown, context: string) => void,
+): Notifier {
+  const ops = config.ops;
+  const endpoints = new Map<string, WebhookEndpoint>(ops.webhooks.map((e) => [endpointTarget(e.url), e]));
+  const mailer: Mailer | null =
+    ops.smtpUrl && ops.mailFrom ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000) : null;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const ownerEvent = (e: AppEvent): 'download' | 'upload' | null =>
+    e.by !== 'visitor'
+      ? null
+      : e.type === 'file.downloaded'
+        ? 'download'
+        : e.type === 'file.completed'
+          ? 'upload'
+          : null;
+
+  async function rowsFor(event: AppEvent): Promise<NewOutboxEntry[]> {
+    const eventId = `msg_${randomBytes(12).toString('base64url')}`;
+    const now = clock();
+    const row = (target: string, body: EventBody): NewOutboxEntry => ({
+      id: `${eventId}:${target}`,
+      eventId,
+      target,
+      folderId: event.folderId,
+      payload: JSON.stringify(body),
+      createdAt: now,
+      nextAttemptAt: now,
+    });
+    const rows = [...endpoints.keys()].map((target) => row(target, eventBody(event, ops.webhookIncludeTitles)));
+    const kind = ownerEvent(event);
+    if (kind) {
+      const settings = await store.ops.getFolderNotifications(event.folderId);
+      const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
+      // Owners get no titles either: the body is the same for everyone.
+      if (wanted && settings.webhookUrl) rows.push(row('owner-hook', eventBody(event, false)));
+      if (wanted && settings.email && mailer) rows.push(row('owner-mail', eventBody(event, false)));
+    }
+    return rows;
+  }
+
+  async function deliver(entry: OutboxEntry): Promise<void> {
+    const kind: TargetKind = entry.target.startsWith('hook:') ? 'webhook' : (entry.target as TargetKind);
+    try {
+      const sent = await send(entry);
+      await store.ops.finishOutbox(entry.id);
+      if (sent) observer.delivered(kind);
+    } catch (error) {
+      const attempts = entry.attempts + 1;
+      const final = attempts >= ops.webhookMaxAttempts;
+      const backoff = Math.min(MAX_BACKOFF_MS, ops.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
+      const jittered = Math.round(backoff * (0.8 + Math.random() * 0.4));
+      observer.failed(kind, final);
+      await store.ops
+        .retryOutbox(entry.id, attempts, final ? null : clock() + jittered, (error as Error).message ?? String(error))
+        .catch((e) => onError(e, 'recording a failed delivery'));
+    }
+  }
+
+  /** Sends one delivery; false when there is nothing to send any more (target gone), throws on failure. */
+  async function send(entry: OutboxEntry): Promise<boolean> {
+    const timeoutMs = ops.webhookTimeoutSeconds * 1000;
+    const stamp = Math.floor(clock() / 1000);
+    if (entry.target.startsWith('hook:')) {
+      const endpoint = endpoints.get(entry.target);
+      if (!endpoint) return false; // removed from WEBHOOK_URL since
+      const headers = signedHeaders(endpoint.key, entry.eventId, stamp, entry.payload);
+      await expect2xx(postJson(endpoint.url, entry.payload, { ...headers }, { timeoutMs, publicOnly: false }));
+      return true;
+    }
+    const settings = entry.folderId ? await store.ops.getFolderNotifications(entry.folderId) : null;
+    if (entry.target === 'owner-hook') {
+      if (!settings?.webhookUrl || !settings.webhookSecret) return false;
+      const headers = signedHeaders(keyOfSecret(settings.webhookSecret), entry.eventId, stamp, entry.payload);
+      await expect2xx(
+        postJson(
+          settings.webhookUrl,
+          entry.payload,
+          { ...headers },
+          { timeoutMs, publicOnly: !ops.ownerWebhookAllowPrivate },
+        ),
+      );
+      return true;
+    }
+    if (entry.target === 'owner-mail') {
+      if (!settings?.email || !mailer || !entry.folderId) return false;
+      await mailer.send(settings.email, JSON.parse(entry.payload) as EventBody, folderUrlBase(config, entry.folderId));
+      return true;
+    }
+    return false;
+  }
+
+  async function deliverDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const due = await store.ops.claimOutbox(clock(), LEASE_MS, BATCH);
+      await Promise.all(due.map(deliver));
+      total += due.length;
+      if (due.length < BATCH || stopped) return total;
+    }
+  }
+
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = deliverDue()
+      .catch((error) => {
+        onError(error, 'delivering notifications');
+        return 0;
+      })
+      .finally(() => {
+        running = null;
+        if (again && !stopped) {
+          again = false;
+          tick();
+        }
+      });
+  };
+
+  return {
+    async emit(events) {
+      try {
+        observer.events(events);
+        const rows = (await Promise.all(events.map(rowsFor))).flat();
+        if (rows.length === 0) return;
+        await store.ops.enqueueOutbox(rows);
+        // Deliver soon on this node rather than at the next poll.
+        if (timer) setImmediate(tick);
+      } catch (error) {
+        onError(error, 'recording notifications');
+      }
+    },
+    start() {
+      if (timer || stopped) return;
+      timer = setInterval(tick, POLL_MS);
+      timer.unref();
+      tick();
+    },
+    deliverDue,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+      mailer?.close();
+    },
+  };
+}
+
+async function expect2xx(result: Promise<{ status: number }>): Promise<void> {
+  const { status } = await result;
+  if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
+}

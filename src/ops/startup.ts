@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyServerOptions } from 'fastify';
+import type { Config } from '../config/config.js';
+import { loggerOptions } from '../http/logging.js';
+
+/**
+ * What a person starting the service sees: pretty short log lines on a terminal (pino-pretty), JSON
+ * for log collectors otherwise, and one clear line instead of a stack trace for the common mistakes
+ * (the port is taken, DATA_DIR cannot be written).
+ */
+export function humanLogger(config: Config, isTty = Boolean(process.stdout.isTTY)): FastifyServerOptions['logger'] {
+  const base = loggerOptions(config.logLevel) as Record<string, unknown>;
+  const pretty = config.ops.logFormat === 'pretty' || (config.ops.logFormat === 'auto' && isTty);
+  if (!pretty) return base as FastifyServerOptions['logger'];
+  return {
+    ...base,
+    transport: {
+      target: 'pino-pretty',
+      options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId', singleLine: true, colorize: isTty },
+    },
+  } as FastifyServerOptions['logger'];
+}
+
+/** A start-up failure explained in one line. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/** DATA_DIR holds the SQLite file, local blobs or the signing secret unless PostgreSQL and S3 are both set. */
+export function usesDataDir(config: Config): boolean {
+  return !config.databaseUrl || !config.s3;
+}
+
+export async function checkDataDir(config: Config): Promise<void> {
+  if (!usesDataDir(config)) return;
+  const probe = join(config.dataDir, `.write-check-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(config.dataDir, { recursive: true });
+    await writeFile(probe, 'ok');
+    await rm(probe, { force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const uid = typeof process.getuid === 'function' ? ` (this process runs as uid ${process.getuid()})` : '';
+    throw new StartupError(
+      `DATA_DIR ${config.dataDir} is not writable${uid}: ${code}. Create it and give this user write access, or set DATA_DIR to a directory it can write.`,
+    );
+  }
+}
+
+export function explainListenError(error: unknown, host: string, port: number): StartupError | null {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return new StartupError(
+      `port ${port} on ${host} is already in use (another webfolder, or another program, listens there). Stop it or set PORT to a free port.`,
+    );
+  if (code === 'EACCES')
+    return new StartupError(
+      `no permission to listen on port ${port} on ${host}: use a port above 1023, or a reverse proxy.`,
+    );
+  if (code === 'EADDRNOTAVAIL')
+    return new StartupError(
+      `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0.`,
+    );
+  return null;
+}

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { UploadStatusResponse } from '../../src/contract/types.js';
+import { MIB } from '../../src/domain/chunk-plan.js';
+import { chunkBody, chunkUrl, createDirect, getJson } from '../support/api.js';
+import { until } from '../support/receivers.js';
+import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+
+/**
+ * Graceful shutdown, with a real SIGTERM to the service in a child process while a chunk PUT is in
+ * flight: it stops accepting connections at once, lets the upload finish within the grace period,
+ * and past the grace period closes it, leaving that chunk missing (never half-stored).
+ */
+
+/** Starts a chunk PUT that sends `head` bytes of `body` and waits for `rest()` to send the others. */
+function slowPut(url: string, headers: Record<string, string>, body: Buffer, head: number) {
+  let finish!: () => void;
+  const status = new Promise<number | 'reset'>((resolve) => {
+    const req = httpRequest(
+      url,
+      { method: 'PUT', headers: { ...headers, 'content-length': String(body.length) }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve('reset'));
+      },
+    );
+    req.on('error', () => resolve('reset'));
+    req.write(body.subarray(0, head));
+    finish = () => req.end(body.subarray(head));
+  });
+  return { status, rest: () => finish() };
+}
+
+/** Whether a new TCP connection is still accepted (a fresh one each time, no keep-alive). */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/healthz', agent: false }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+async function inFlight(node: SpawnedServer): Promise<number> {
+  const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
+  return Number(/webfolder_chunk_uploads_in_flight (\d+)/.exec(text)?.[1] ?? -1);
+}
+
+async function setup(grace: string) {
+  const dataDir = await tempDir();
+  const env = { DATA_DIR: dataDir, CHUNK_SIZE_MIB: '5', SHUTDOWN_GRACE_SECONDS: grace, LOG_LEVEL: 'warn' };
+  const node = await spawnServer(env);
+  const size = 5 * MIB - 1000;
+  const created = await createDirect(node.baseUrl, [size]);
+  const file = created.files[0]!;
+  const body = chunkBody(size, file.chunkSize, 1);
+  const put = slowPut(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, body, 1024 * 1024);
+  await until('the upload to be in flight', async () => (await inFlight(node)) === 1);
+  const statusUrl = (baseUrl: string) =>
+    `${baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`;
+  return { dataDir, env, node, put, statusUrl, created };
+}
+
+test('SIGTERM mid-upload: no new connections, the upload in flight finishes, then the process exits 0', {
+  timeout: 120_000,
+}, async () => {
+  const { env, node, put, statusUrl } = await setup('60');
+  const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+  node.child.kill('SIGTERM');
+  await until('the listener to close', async () => !(await accepts(node.port)));
+  assert.equal(node.child.exitCode, null, 'the process waits for the upload in flight');
+  put.rest();
+  assert.equal(await put.status, 200);
+  assert.equal(await exited, 0);
+  const again = await spawnServer(env);
+  try {
+    const status = await getJson<UploadStatusResponse>(statusUrl(again.baseUrl));
+    assert.deepEqual(status.body, { complete: true, missing: [] });
+  } finally {
+    await again.stop();
+  }
+});
+
+test('SIGTERM mid-upload past the grace period: the connection is closed and the chunk is missing, not half-stored', {
+  timeout: 120_000,
+}, async () => {
+  const { dataDir, env, node, put, statusUrl, created } = await setup('1');
+  const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+  node.child.kill('SIGTERM');
+  // The rest of the body never comes: after the grace period the server closes the connection.
+  assert.equal(await put.status, 'reset');
+  assert.equal(await exited, 0);
+  const fileDir = join(dataDir, 'blobs', created.folderId, created.files[0]!.fileId);
+  const stored = await readdir(fileDir).catch(() => []);
+  assert.deepEqual(stored, [], 'nothing under a final chunk name');
+  const again = await spawnServer(env);
+  try {
+    const status = await getJson<UploadStatusResponse>(statusUrl(again.baseUrl));
+    assert.deepEqual(status.body, { complete: false, missing: [1] });
+  } finally {
+    await again.stop();
+  }
+});

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { freePort, spawnServer, tempDir } from '../support/server.js';
+import { which } from '../support/which.js';
+
+/**
+ * What a person starting the service sees: one clear line (no stack trace) when the port is taken
+ * or DATA_DIR cannot be written; pretty log lines on a terminal, JSON lines otherwise.
+ */
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('a port already in use stops the start with one line saying so, not a stack trace', async () => {
+  const port = await freePort();
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+  try {
+    const { code, stderr } = await run({ PORT: String(port), DATA_DIR: await tempDir() });
+    assert.equal(code, 1);
+    const lines = stderr.trim().split('\n');
+    assert.equal(lines.length, 1, stderr);
+    assert.match(
+      lines[0]!,
+      new RegExp(`^webfolder: failed to start: port ${port} on 127\\.0\\.0\\.1 is already in use`),
+    );
+    assert.doesNotMatch(stderr, /\n\s+at /);
+  } finally {
+    blocker.close();
+  }
+});
+
+test('a DATA_DIR that cannot be written stops the start with one line naming it', async () => {
+  const dir = await tempDir();
+  const file = join(dir, 'a-file');
+  await writeFile(file, 'not a directory');
+  const dataDir = join(file, 'data');
+  const { code, stderr } = await run({ PORT: String(await freePort()), DATA_DIR: dataDir });
+  assert.equal(code, 1);
+  const lines = stderr.trim().split('\n');
+  assert.equal(lines.length, 1, stderr);
+  assert.match(lines[0]!, /^webfolder: failed to start: DATA_DIR .*a-file\/data is not writable .*ENOTDIR/);
+  assert.doesNotMatch(stderr, /\n\s+at /);
+});
+
+test('logs are JSON lines when stdout is not a terminal, and pretty lines with LOG_FORMAT=pretty', async () => {
+  const json = await spawnServer({ DATA_DIR: await tempDir() });
+  await json.stop();
+  const ready = json
+    .output()
+    .split('\n')
+    .find((l) => l.includes('webfolder is ready'));
+  assert.ok(ready, json.output());
+  assert.equal((JSON.parse(ready) as { msg: string }).msg, 'webfolder is ready');
+
+  const pretty = await spawnServer({ DATA_DIR: await tempDir(), LOG_FORMAT: 'pretty' });
+  await pretty.stop();
+  const line = pretty
+    .output()
+    .split('\n')
+    .find((l) => l.includes('webfolder is ready'));
+  assert.ok(line, pretty.output());
+  assert.doesNotMatch(line, /^\{/);
+  assert.match(line, /INFO.*webfolder is ready/);
+});
+
+test('on a terminal (a real pty through script(1)) the default log format is pretty', async (t) => {
+  const script = which('script');
+  if (!script) return void t.skip('script(1) from util-linux is not installed');
+  const port = await freePort();
+  const dataDir = await tempDir();
+  const child = spawn(script, ['-qec', `${process.execPath} --import tsx ${join(ROOT, 'src/main.ts')}`, '/dev/null'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: '',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('webfolder is ready')) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`no ready line:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    // The server is the child of script: stop it through its port's owner, the pty's process group.
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
+    assert.equal(res?.status, 200);
+    child.kill('SIGTERM');
+    await exited;
+  }
+  const line = output.split('\n').find((l) => l.includes('webfolder is ready'))!;
+  assert.doesNotMatch(line.replace(/\x1b\[[0-9;]*m/g, ''), /^\s*\{/);
+  assert.match(line.replace(/\x1b\[[0-9;]*m/g, ''), /INFO.*webfolder is ready/);
+});
