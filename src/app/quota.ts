@@ -10,12 +10,8 @@ import type { Services } from './services.js';
  */
 export class QuotaExceeded extends AppError {
   override name = 'QuotaExceeded';
-  constructor(
-    status: 413 | 507,
-    message: string,
-    readonly code: 'folder_quota_exceeded' | 'storage_quota_exceeded',
-  ) {
-    super(status, message);
+  constructor(status: 413 | 507, message: string) {
+    super(status, message, status === 413 ? 'quota_exceeded' : 'insufficient_storage');
   }
 }
 
@@ -51,7 +47,6 @@ export async function checkQuota(
       throw new QuotaExceeded(
         413,
         `folder quota exceeded: this folder may hold ${mib(quotaFolderBytes)}, it holds ${mib(held)} and these files add ${mib(adding)}`,
-        'folder_quota_exceeded',
       );
   }
   if (quotaTotalBytes !== null) {
@@ -60,7 +55,6 @@ export async function checkQuota(
       throw new QuotaExceeded(
         507,
         `this server's storage quota is used up (${mib(quotaTotalBytes)}): try smaller files or later`,
-        'storage_quota_exceeded',
       );
     total.bytes += adding;
   }

@@ -44,6 +44,11 @@ export const ERROR_CODES = {
   },
   length_required: { status: 411, description: 'A chunk upload must state its Content-Length (no chunked encoding).' },
   payload_too_large: { status: 413, description: 'The body is larger than this endpoint accepts.' },
+  quota_exceeded: {
+    status: 413,
+    description:
+      "The files would take the folder past its storage quota (the operator's QUOTA_FOLDER_MIB); nothing was registered.",
+  },
   uri_too_long: { status: 414, description: 'The request line or a path segment is longer than the server accepts.' },
   unsupported_media_type: { status: 415, description: 'The body has a media type this endpoint does not accept.' },
   headers_too_large: { status: 431, description: 'The request headers are larger than the server accepts.' },
@@ -58,7 +63,8 @@ export const ERROR_CODES = {
   unavailable: { status: 503, description: 'The server is shutting down or a backend is unreachable; retry shortly.' },
   insufficient_storage: {
     status: 507,
-    description: 'The server has no room for this data (disk full or below its free-space floor); nothing was stored.',
+    description:
+      "The server has no room for this data (disk full, below its free-space floor, or the instance's storage quota used up); nothing was stored.",
   },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 

@@ -49,7 +49,7 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
         return reply
           .status(401)
           .header('www-authenticate', 'Bearer realm="metrics"')
-          .send({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>', code: 'unauthorized' });
+          .send({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>', code: 'forbidden' });
       return reply
         .headers(noStore)
         .type(metrics.contentType)
@@ -77,14 +77,14 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
       return send(
         401,
         'application/json',
-        JSON.stringify({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>', code: 'unauthorized' }),
+        JSON.stringify({ error: 'metrics need Authorization: Bearer <METRICS_TOKEN>', code: 'forbidden' }),
         {
           'www-authenticate': 'Bearer realm="metrics"',
         },
       );
     metrics.text().then(
       (text) => send(200, metrics.contentType, text),
-      () => send(500, 'application/json', JSON.stringify({ error: 'metrics unavailable', code: 'internal' })),
+      () => send(500, 'application/json', JSON.stringify({ error: 'metrics unavailable', code: 'internal_error' })),
     );
   });
   await new Promise<void>((resolve, reject) => {

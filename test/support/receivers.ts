@@ -26,10 +26,13 @@ export interface HookReceiver {
   failFirst(n: number): void;
   /** Never answer (the request hangs until the sender gives up). */
   hang(on: boolean): void;
+  /** Checks signatures under this key from now on (for a secret the server makes). */
+  setKey(key: Buffer): void;
   close(): Promise<void>;
 }
 
-export async function startHookReceiver(key: Buffer, path = '/hook'): Promise<HookReceiver> {
+export async function startHookReceiver(initialKey: Buffer, path = '/hook'): Promise<HookReceiver> {
+  let key = initialKey;
   const received: ReceivedHook[] = [];
   const seen = new Map<string, number>();
   let failures = 0;
@@ -72,6 +75,9 @@ export async function startHookReceiver(key: Buffer, path = '/hook'): Promise<Ho
     },
     hang: (on) => {
       hanging = on;
+    },
+    setKey: (k) => {
+      key = k;
     },
     close: () =>
       new Promise((resolve) => {

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { NotificationSettings } from '../../src/app/site/notifications.js';
+import { newToken } from '../../src/domain/ids.js';
+import { keyOfSecret } from '../../src/notify/signing.js';
+import { chunkBody, chunkUrl, createEmpty, postJson } from '../support/api.js';
+import { type SmtpReceiver, startHookReceiver, startSmtpReceiver, until } from '../support/receivers.js';
+import { type RunningServer, startServer } from '../support/server.js';
+
+/**
+ * Owner notifications against real receivers: a real SMTP server (smtp-server) and a webhook
+ * receiver on loopback that checks the folder's own signing secret. The owner is told of others'
+ * downloads and uploads, never of its own; only the owner may see or change the settings.
+ */
+type Registered = {
+  files: Array<{ fileId: string; chunkSize: number; uploadUrls: import('../../src/contract/types.js').UploadUrls }>;
+};
+
+let smtp: SmtpReceiver;
+let srv: RunningServer;
+before(async () => {
+  smtp = await startSmtpReceiver();
+  srv = await startServer({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'webfolder <noreply@example.org>',
+    OWNER_WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+});
+after(async () => {
+  await srv.close();
+  await smtp.close();
+});
+
+/** The text of a quoted-printable mail body, with soft line breaks joined. */
+const unQuote = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+const api = () => `${srv.baseUrl}/api/site/folders`;
+
+async function put(folderId: string, headers: Record<string, string>, body: unknown) {
+  const res = await fetch(`${api()}/${folderId}/notifications`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as NotificationSettings & { error?: string; code?: string } };
+}
+
+async function upload(folderId: string, headers: Record<string, string>, filesize: number): Promise<string> {
+  const reg = await postJson<Registered>(
+    `${api()}/${folderId}/files`,
+    { ske: 'ske', files: [{ filename: 'enc', filesize }] },
+    headers,
+  );
+  assert.equal(reg.status, 200, JSON.stringify(reg.body));
+  const file = reg.body.files[0]!;
+  const res = await fetch(chunkUrl(file.uploadUrls, 1), {
+    method: 'PUT',
+    body: chunkBody(filesize, file.chunkSize, 1) as unknown as BodyInit,
+  });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+  // The site asks for status after its last chunk: that is when completion is seen.
+  const status = await fetch(`${api()}/${folderId}/files/${file.fileId}/status`, { headers });
+  assert.deepEqual(await status.json(), { complete: true, missing: [] });
+  return file.fileId;
+}
+
+async function download(folderId: string, fileId: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${api()}/${folderId}/files/${fileId}/chunks/00001`, { headers });
+  assert.equal(res.status, 200);
+  await res.arrayBuffer();
+}
+
+test('the owner is told by mail and at its webhook of downloads and uploads by others, not of its own', async () => {
+  const folder = await createEmpty(srv.baseUrl, { mode: 'share', title: 'Private title' });
+  const owner = { 'x-owner-token': newToken() };
+  const visitor = { 'x-visitor-token': newToken() };
+  const ownFile = await upload(folder.folderId, owner, 500);
+
+  const hook = await startHookReceiver(Buffer.alloc(16));
+  try {
+    const set = await put(folder.folderId, owner, {
+      email: 'owner@example.org',
+      webhookUrl: hook.url,
+      onDownload: true,
+      onUpload: true,
+    });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.match(set.body.webhookSecret!, /^whsec_/);
+    hook.setKey(keyOfSecret(set.body.webhookSecret!));
+    const read = await fetch(`${api()}/${folder.folderId}/notifications`, { headers: owner });
+    assert.deepEqual(await read.json(), set.body);
+    // The same URL keeps its secret; another URL gets a new one.
+    const same = await put(folder.folderId, owner, { webhookUrl: hook.url });
+    assert.equal(same.body.webhookSecret, set.body.webhookSecret);
+    const other = await put(folder.folderId, owner, { webhookUrl: `${hook.url}/other` });
+    assert.notEqual(other.body.webhookSecret, set.body.webhookSecret);
+    const back = await put(folder.folderId, owner, { webhookUrl: hook.url });
+    hook.setKey(keyOfSecret(back.body.webhookSecret!));
+
+    // The owner's own download: nothing. Then a visitor uploads and downloads.
+    await download(folder.folderId, ownFile, owner);
+    await upload(folder.folderId, visitor, 700);
+    await download(folder.folderId, ownFile, visitor);
+
+    await until('two mails', () => smtp.mails.length >= 2);
+    await until('two owner webhook calls', () => hook.accepted().length >= 2);
+    await srv.server.notifier.deliverDue();
+    assert.deepEqual(await srv.server.services.store.ops.outboxCounts(), { pending: 0, failed: 0 });
+    assert.equal(smtp.mails.length, 2);
+    assert.equal(hook.received.length, 2);
+    assert.ok(
+      hook.received.every((h) => h.valid),
+      'signed with the folder secret',
+    );
+    assert.deepEqual(hook.received.map((h) => `${h.json.type}:${h.json.data.by}`).sort(), [
+      'file.completed:visitor',
+      'file.downloaded:visitor',
+    ]);
+    for (const mail of smtp.mails.map((m) => ({ ...m, raw: unQuote(m.raw) }))) {
+      assert.deepEqual(mail.to, ['owner@example.org']);
+      assert.equal(mail.from, 'noreply@example.org');
+      assert.ok(mail.raw.includes(`${srv.baseUrl}/f/${folder.folderId}`), 'links the folder');
+      assert.ok(!mail.raw.includes('Private title'), 'no title');
+      assert.ok(!mail.raw.includes(folder.folderUrl.split('#')[1]!), 'no key');
+    }
+    const subjects = smtp.mails.map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]).sort();
+    assert.deepEqual(subjects, ['A file was downloaded from your folder', 'A file was uploaded to your folder']);
+
+    // Cleared: nothing more is sent.
+    const cleared = await fetch(`${api()}/${folder.folderId}/notifications`, { method: 'DELETE', headers: owner });
+    assert.equal(cleared.status, 204);
+    await download(folder.folderId, ownFile, visitor);
+    await srv.server.notifier.deliverDue();
+    assert.equal(smtp.mails.length, 2);
+  } finally {
+    await hook.close();
+  }
+});
+
+test('only the owner may read or change notifications; bad settings are refused with a code', async () => {
+  const folder = await createEmpty(srv.baseUrl, { mode: 'send' });
+  const owner = { 'x-owner-token': newToken() };
+  await upload(folder.folderId, owner, 100);
+  const visitor = { 'x-visitor-token': newToken() };
+  const asVisitor = await put(folder.folderId, visitor, { email: 'x@example.org', onDownload: true });
+  assert.equal(asVisitor.status, 403);
+  assert.equal(asVisitor.body.code, 'forbidden');
+  const read = await fetch(`${api()}/${folder.folderId}/notifications`, { headers: visitor });
+  assert.equal(read.status, 403);
+  await read.arrayBuffer();
+  const cases: Array<[unknown, RegExp]> = [
+    [{ onUpload: true, email: 'o@example.org' }, /onUpload is for share and request folders/],
+    [{ email: 'not an address', onDownload: true }, /email must be an e-mail address/],
+    [{ onDownload: true }, /give an email or a webhookUrl/],
+    [{ webhookUrl: 'ftp://example.org/x', onDownload: true }, /http\(s\) URL/],
+    [{ onDownload: 'yes', email: 'o@example.org' }, /onDownload must be true or false/],
+    [{ email: 'o@example.org', extra: 1 }, /property extra is not allowed/],
+  ];
+  for (const [body, message] of cases) {
+    const res = await put(folder.folderId, owner, body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(res.body.code, 'invalid_request');
+    assert.match(res.body.error!, message);
+  }
+  const unchanged = await fetch(`${api()}/${folder.folderId}/notifications`, { headers: owner });
+  assert.deepEqual(await unchanged.json(), {
+    email: null,
+    webhookUrl: null,
+    webhookSecret: null,
+    onDownload: false,
+    onUpload: false,
+  });
+});
+
+test('without OWNER_WEBHOOK_ALLOW_PRIVATE an owner webhook cannot target a private address; without SMTP no e-mail', async () => {
+  const plain = await startServer();
+  try {
+    const folder = await createEmpty(plain.baseUrl, { mode: 'share' });
+    const owner = { 'x-owner-token': newToken() };
+    const reg = await postJson(
+      `${plain.baseUrl}/api/site/folders/${folder.folderId}/files`,
+      { ske: 's', files: [{ filename: 'e', filesize: 10 }] },
+      owner,
+    );
+    assert.equal(reg.status, 200);
+    for (const [body, message] of [
+      [{ webhookUrl: 'http://127.0.0.1:8080/x', onDownload: true }, /public host/],
+      [{ webhookUrl: 'http://localhost/x', onDownload: true }, /public host/],
+      [{ webhookUrl: 'http://[::1]/x', onDownload: true }, /public host/],
+      [{ email: 'o@example.org', onDownload: true }, /does not send e-mail/],
+    ] as const) {
+      const res = await fetch(`${plain.baseUrl}/api/site/folders/${folder.folderId}/notifications`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', ...owner },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 400);
+      assert.match(((await res.json()) as { error: string }).error, message);
+    }
+  } finally {
+    await plain.close();
+  }
+});

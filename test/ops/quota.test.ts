@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newToken } from '../../src/domain/ids.js';
+import { createEmpty, postJson } from '../support/api.js';
+import { startServer } from '../support/server.js';
+
+/** Storage quotas (QUOTA_FOLDER_MIB, QUOTA_TOTAL_MIB): refused before a byte is sent, with a code, nothing registered. */
+const MIB = 1024 * 1024;
+type Refusal = { error: string; code: string };
+
+test('a folder quota refuses files past it (413 quota_exceeded on the site, 400 on the v2 create); nothing is registered', async () => {
+  const srv = await startServer({ QUOTA_FOLDER_MIB: '1' });
+  try {
+    const folder = await createEmpty(srv.baseUrl, { mode: 'share' });
+    const owner = { 'x-owner-token': newToken() };
+    const files = `${srv.baseUrl}/api/site/folders/${folder.folderId}/files`;
+    const first = await postJson(files, { ske: 's', files: [{ filename: 'a', filesize: 0.75 * MIB }] }, owner);
+    assert.equal(first.status, 200);
+    const second = await postJson<Refusal>(files, { files: [{ filename: 'b', filesize: 0.5 * MIB }] }, owner);
+    assert.equal(second.status, 413);
+    assert.equal(second.body.code, 'quota_exceeded');
+    assert.match(second.body.error, /folder quota exceeded: this folder may hold 1 MiB, it holds 0\.8 MiB/);
+    const listed = await fetch(files, { headers: owner });
+    assert.equal(((await listed.json()) as { files: unknown[] }).files.length, 1);
+    // Exactly up to the quota is fine.
+    const rest = await postJson(files, { files: [{ filename: 'c', filesize: 0.25 * MIB }] }, owner);
+    assert.equal(rest.status, 200);
+    // The v2 contract lists 400 for refusals of a create: same code.
+    const direct = await postJson<Refusal>(`${srv.baseUrl}/v2/folders`, {
+      encryption: { ske: 's' },
+      files: [{ filename: 'big', filesize: 2 * MIB }],
+    });
+    assert.equal(direct.status, 400);
+    assert.equal(direct.body.code, 'quota_exceeded');
+  } finally {
+    await srv.close();
+  }
+});
+
+test('an instance quota refuses registrations past it (507 insufficient_storage, on the site and the v2 create) and shows in the metrics', async () => {
+  const srv = await startServer({ QUOTA_TOTAL_MIB: '2' });
+  try {
+    const create = (filesize: number) =>
+      postJson<Refusal>(`${srv.baseUrl}/v2/folders`, {
+        encryption: { ske: 's' },
+        files: [{ filename: 'f', filesize }],
+      });
+    assert.equal((await create(1.5 * MIB)).status, 200);
+    // The v2 create answers it 507 too: like a full disk, it is the server's state, not a bad request.
+    const over = await create(MIB);
+    assert.equal(over.status, 507);
+    assert.equal(over.body.code, 'insufficient_storage');
+    assert.match(over.body.error, /storage quota is used up \(2 MiB\)/);
+    const folder = await createEmpty(srv.baseUrl, { mode: 'share' });
+    const site = await postJson<Refusal>(
+      `${srv.baseUrl}/api/site/folders/${folder.folderId}/files`,
+      { ske: 's', files: [{ filename: 'g', filesize: MIB }] },
+      { 'x-owner-token': newToken() },
+    );
+    assert.equal(site.status, 507);
+    assert.equal(site.body.code, 'insufficient_storage');
+    assert.equal((await create(0.5 * MIB)).status, 200);
+    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+    assert.match(metrics, new RegExp(`webfolder_quota_bytes\\{scope="total"\\} ${2 * MIB}\\b`));
+    assert.match(metrics, new RegExp(`webfolder_stored_bytes ${2 * MIB}\\b`));
+  } finally {
+    await srv.close();
+  }
+});
