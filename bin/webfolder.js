@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `webfolder` command for installed use: runs the compiled code (npm run build), and from a
 // checkout that was not built, the TypeScript source through tsx. `webfolder serve` starts the
-// service (src/main.ts); every other command is the client CLI (src/client/cli.ts), which never
+// service (src/main.ts), `webfolder admin` runs the operator's commands on the server's store
+// (src/admin/cli.ts); every other command is the client CLI (src/client/cli.ts), which never
 // imports server code.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,7 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const [command, ...rest] = process.argv.slice(2);
 const serve = command === 'serve';
-const entry = serve ? 'main' : 'client/cli';
+const admin = command === 'admin';
+const entry = serve ? 'main' : admin ? 'admin/cli' : 'client/cli';
 
 async function load() {
   const compiled = `${root}dist/${entry}.js`;
@@ -24,9 +26,13 @@ if (serve) {
   try {
     await module.main(rest);
   } catch (error) {
-    process.stderr.write(`webfolder: failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+    // The usual mistakes (port taken, DATA_DIR not writable) are one line; anything else keeps its stack.
+    const text = error?.name === 'StartupError' ? error.message : error instanceof Error ? error.stack : String(error);
+    process.stderr.write(`webfolder: failed to start: ${text}\n`);
     process.exit(1);
   }
+} else if (admin) {
+  process.exit(await module.runAdmin(rest));
 } else {
   await module.runMain(process.argv.slice(2));
 }

@@ -25,6 +25,7 @@ import {
   resume,
   writeStateFile,
 } from './node/index.js';
+import { clearNotifications, getNotifications, type NotificationSettings, setNotifications } from './notify.js';
 import { formatBytes, ProgressView } from './progress.js';
 
 /**
@@ -66,6 +67,8 @@ Usage:
   webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
   webfolder download <link> [dir] [--upload-auth=TOKEN] [--server URL] [--json] [--quiet]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
+  webfolder notify <link> --upload-auth=<token> [--email ADDR|none] [--webhook-url URL|none]
+                          [--on download,upload|none] [--off] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
 Files are encrypted on this machine before they leave it; the key exists only in the share link
@@ -82,6 +85,10 @@ Options:
                      (upload --mode request prints it as "owner token"; the library's upload()
                      returns it); gives the owner's rights, which a request folder needs to be
                      listed and downloaded at all. Write it with "=": a token can begin with "-"
+  --email, --webhook-url, --on, --off
+                     notify: as the folder's owner, be told by e-mail or at a webhook when someone
+                     else downloads or (share/request folders) uploads; --off stops it; with none of
+                     them, notify prints the current settings
   --state FILE       where upload keeps its resume state (default: a file per folder in
                      $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
   --json             print one JSON object on stdout instead of text
@@ -110,6 +117,10 @@ const OPTIONS = {
   retries: { type: 'string' },
   state: { type: 'string' },
   'upload-auth': { type: 'string' },
+  email: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  on: { type: 'string' },
+  off: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -124,6 +135,10 @@ export type Flags = {
   retries?: string;
   state?: string;
   'upload-auth'?: string;
+  email?: string;
+  'webhook-url'?: string;
+  on?: string;
+  off: boolean;
   json: boolean;
   quiet: boolean;
   help: boolean;
@@ -189,6 +204,8 @@ export async function run(
         return await downloadCommand(positionals, flags, io, controller.signal);
       case 'create':
         return await createCommand(positionals, flags, io);
+      case 'notify':
+        return await notifyCommand(positionals, flags, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -445,6 +462,43 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
       io.stderr.write(
         `open this link in a browser and upload within ${created.uploadRequiredWithinHours} hours; then share the same link\n`,
       );
+  }
+  return EXIT.OK;
+}
+
+async function notifyCommand(args: string[], flags: Flags, io: Io): Promise<number> {
+  if (args.length !== 1)
+    throw new UsageError('notify needs the folder link: webfolder notify <link> --upload-auth=<token>');
+  const uploadAuth = flags['upload-auth'];
+  if (!uploadAuth) throw new UsageError('notify needs --upload-auth: only the folder owner sets notifications');
+  const options = { link: args[0]!, uploadAuth };
+  const orNull = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : v);
+  let settings: NotificationSettings | null;
+  if (flags.off) {
+    await clearNotifications(options);
+    settings = null;
+  } else if (flags.email === undefined && flags['webhook-url'] === undefined && flags.on === undefined) {
+    settings = await getNotifications(options);
+  } else {
+    const on = flags.on === undefined ? undefined : flags.on.split(',').map((x) => x.trim());
+    if (on && !on.every((x) => ['download', 'upload', 'none'].includes(x)))
+      throw new UsageError('--on takes download, upload, both separated by a comma, or none');
+    const email = orNull(flags.email);
+    const webhookUrl = orNull(flags['webhook-url']);
+    settings = await setNotifications(options, {
+      ...(email !== undefined ? { email } : {}),
+      ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+      ...(on ? { onDownload: on.includes('download'), onUpload: on.includes('upload') } : {}),
+    });
+  }
+  if (flags.json) io.stdout.write(`${JSON.stringify(settings ?? { off: true })}\n`);
+  else if (!settings) io.stdout.write('notifications off\n');
+  else {
+    const events = [settings.onDownload && 'downloads', settings.onUpload && 'uploads'].filter(Boolean).join(' and ');
+    io.stdout.write(
+      `notify of: ${events || 'nothing'}\ne-mail: ${settings.email ?? 'none'}\nwebhook: ${settings.webhookUrl ?? 'none'}\n`,
+    );
+    if (settings.webhookSecret) io.stdout.write(`webhook secret: ${settings.webhookSecret}\n`);
   }
   return EXIT.OK;
 }

@@ -205,3 +205,51 @@ test('without OWNER_WEBHOOK_ALLOW_PRIVATE an owner webhook cannot target a priva
     await plain.close();
   }
 });
+
+test('the CLI sets, shows and clears notifications as the owner of a direct upload (webfolder notify)', async () => {
+  const { run } = await import('../../src/client/cli.js');
+  const { createDirect } = await import('../support/api.js');
+  const direct = await createDirect(srv.baseUrl, [100], { mode: 'share' });
+  const link = `${direct.folderUrl}#not-needed`;
+  const cli = async (...args: string[]) => {
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      stdout: { write: (s: string) => ((stdout += s), true) },
+      stderr: { write: (s: string) => ((stderr += s), true) },
+      env: {},
+    } as unknown as Parameters<typeof run>[1];
+    const code = await run(args, io);
+    return { code, stdout, stderr };
+  };
+  const set = await cli(
+    'notify',
+    link,
+    `--upload-auth=${direct.uploadAuth}`,
+    '--email',
+    'me@example.org',
+    '--on',
+    'download,upload',
+    '--json',
+  );
+  assert.equal(set.code, 0, set.stderr);
+  assert.deepEqual(JSON.parse(set.stdout), {
+    email: 'me@example.org',
+    webhookUrl: null,
+    webhookSecret: null,
+    onDownload: true,
+    onUpload: true,
+  });
+  const shown = await cli('notify', direct.folderUrl, `--upload-auth=${direct.uploadAuth}`);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /notify of: downloads and uploads\ne-mail: me@example.org\nwebhook: none/);
+  const wrong = await cli('notify', link, `--upload-auth=${newToken()}`, '--off');
+  assert.equal(wrong.code, 3);
+  assert.match(wrong.stderr, /only the owner/);
+  const off = await cli('notify', link, `--upload-auth=${direct.uploadAuth}`, '--off');
+  assert.equal(off.code, 0);
+  assert.equal(off.stdout, 'notifications off\n');
+  const none = await cli('notify', link, `--upload-auth=${direct.uploadAuth}`, '--json');
+  assert.equal(JSON.parse(none.stdout).onDownload, false);
+  assert.equal((await cli('notify', link)).code, 2);
+});

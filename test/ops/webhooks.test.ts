@@ -122,8 +122,12 @@ test('every event reaches every endpoint once, signed, with ids and sizes and no
       .filter((h) => h.json.type === 'folder.created')
       .map((h) => h.json.data.flow);
     assert.deepEqual(created.sort(), ['direct', 'empty']);
-    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
-    assert.match(metrics, /webfolder_notifications_delivered_total\{target="webhook"\} 18\b/);
+    // The receiver has answered; the sender counts the delivery once it has recorded it.
+    await until('18 deliveries counted', async () =>
+      /webfolder_notifications_delivered_total\{target="webhook"\} 18\b/.test(
+        await (await fetch(`${srv.baseUrl}/metrics`)).text(),
+      ),
+    );
   } finally {
     await srv.close();
   }
@@ -157,9 +161,11 @@ test('a failing endpoint is retried with backoff until it accepts; same id and b
     assert.equal(a.accepted()[0]!.json.data.folderId, folder.folderId);
     // The signature is made per attempt (fresh timestamp) and is valid each time.
     assert.ok(a.received.every((h) => h.valid));
-    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+    const metrics = await until('the delivery counted', async () => {
+      const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+      return /webfolder_notifications_delivered_total\{target="webhook"\} 1\b/.test(text) && text;
+    });
     assert.match(metrics, /webfolder_notification_failures_total\{target="webhook",final="false"\} 2\b/);
-    assert.match(metrics, /webfolder_notifications_delivered_total\{target="webhook"\} 1\b/);
     assert.match(metrics, /webfolder_notifications_pending 0\b/);
   } finally {
     a.failFirst(0);
