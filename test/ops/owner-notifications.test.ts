@@ -215,8 +215,18 @@ test('the CLI sets, shows and clears notifications as the owner of a direct uplo
     let stdout = '';
     let stderr = '';
     const io = {
-      stdout: { write: (s: string) => ((stdout += s), true) },
-      stderr: { write: (s: string) => ((stderr += s), true) },
+      stdout: {
+        write: (s: string) => {
+          stdout += s;
+          return true;
+        },
+      },
+      stderr: {
+        write: (s: string) => {
+          stderr += s;
+          return true;
+        },
+      },
       env: {},
     } as unknown as Parameters<typeof run>[1];
     const code = await run(args, io);
