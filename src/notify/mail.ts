@@ -1,4 +1,4 @@
-import { createTransport, type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EventBody } from './payload.js';
 
 /**
@@ -12,18 +12,27 @@ export interface Mailer {
 }
 
 export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
-  const transport: Transporter = createTransport(smtpUrl, {
-    from,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  } as Parameters<typeof createTransport>[1]);
+  // nodemailer is loaded on the first mail, not at start: most nodes never send one.
+  let transport: Promise<Transporter> | null = null;
+  const open = () => {
+    transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport(smtpUrl, {
+        from,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      } as Parameters<typeof createTransport>[1]),
+    );
+    return transport;
+  };
   return {
     async send(to, event, folderLink) {
       const { subject, text } = compose(event, folderLink);
-      await transport.sendMail({ from, to, subject, text });
+      await (await open()).sendMail({ from, to, subject, text });
     },
-    close: () => transport.close(),
+    close: () => {
+      transport?.then((t) => t.close()).catch(() => {});
+    },
   };
 }
 
