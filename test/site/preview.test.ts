@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { upload } from '../../src/client/node/index.js';
 import { newContext, SKIP, screenshot, useBrowserFixture, watch, writeTemp } from './browser.js';
 import { pdf, png, webm } from './media.js';
@@ -38,6 +38,20 @@ async function assertNothingRan(page: Page): Promise<void> {
   assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
 }
 
+/** A fresh context on a folder link, watched for errors and CSP violations, with its list loaded. */
+async function folderPage(
+  browser: Browser,
+  url: string,
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const problems = watch(page);
+  await guarded(page);
+  await page.goto(url);
+  await page.locator('#files button.open').first().waitFor();
+  return { context, page, problems };
+}
+
 async function openFile(page: Page, name: string): Promise<void> {
   await page.locator('#files button.open', { hasText: name }).click();
   await page.locator('#viewer').waitFor();
@@ -67,12 +81,7 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
   });
 
   test('images, text, Markdown, HTML, SVG and PDF open; nothing from a file runs', async () => {
-    const context = await newContext(fx.browser);
-    const page = await context.newPage();
-    const problems = watch(page);
-    await guarded(page);
-    await page.goto(link);
-    await page.locator('#files button.open').first().waitFor();
+    const { context, page, problems } = await folderPage(fx.browser, link);
 
     await openFile(page, 'a-photo.png');
     const image = page.locator('#viewer-content[data-way="memory"] img#viewer-image');
@@ -151,12 +160,7 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
   });
 
   test('a video of several chunks streams through the service worker and seeks to the middle and the end', async () => {
-    const context = await newContext(fx.browser);
-    const page = await context.newPage();
-    const problems = watch(page);
-    await guarded(page);
-    await page.goto(link);
-    await page.locator('#files button.open').first().waitFor();
+    const { context, page, problems } = await folderPage(fx.browser, link);
     await openFile(page, 'g-clip.webm');
     await page.locator('#viewer-content[data-way="stream"] video#viewer-media').waitFor();
     await playsAndSeeks(page);

@@ -1,0 +1,164 @@
+/**
+ * Streaming playback in the viewer against a plain video (not part of the test run), in Debian's
+ * Chromium:
+ *
+ * - time to first frame: from asking for the video (the viewer: a click on the file's name; the plain
+ *   page: setting `<video src>`) to `loadeddata`;
+ * - time to resume after a seek to the middle and to 90 %: from setting `currentTime` to `seeked`
+ *   with `readyState >= 3`;
+ * - peak memory while playing it through (at 8x speed): the sum of VmHWM over Chromium's processes,
+ *   a fresh browser per variant.
+ *
+ * The baseline is the same file, unencrypted, as `<video src>` from a minimal static server with
+ * Range support in this process. The video is a seekable VP8 WebM of noise made by Chromium's
+ * WebCodecs (test/site/media.ts), uploaded with the client library to the compiled server (10 MiB
+ * chunks), opened through the page and its service worker. Target: first frame and seek within 2x of
+ * the plain video, memory within 100 MB of it.
+ *
+ *   npx tsx bench/preview.ts [sizeMiB=128]
+ */
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { upload } from '../src/client/node/index.js';
+import { parseRange } from '../src/transfer/range.js';
+import { launch } from '../test/site/browser.js';
+import { webm } from '../test/site/media.js';
+import { type BenchBrowser, launchChromium } from './chromium-cdp.js';
+import { peakRss, record, startProcess, UNLIMITED } from './support.js';
+
+const MIB = 1024 * 1024;
+const sizeMiB = Number(process.argv[2] ?? 128);
+
+interface Figures {
+  firstFrameMs: number;
+  seekMiddleMs: number;
+  seekEndMs: number;
+  peakBytes: number;
+}
+
+/** Measures in the page; `start` is an expression that makes the video start loading and returns it. */
+async function measure(browser: BenchBrowser, start: string): Promise<Omit<Figures, 'peakBytes'>> {
+  return browser.evaluate(`(async () => {
+    const t0 = performance.now();
+    const video = await (${start});
+    if (video.readyState < 2) await new Promise((r, j) => { video.addEventListener('loadeddata', r, { once: true }); video.addEventListener('error', () => j(new Error('video error')), { once: true }); });
+    const firstFrameMs = performance.now() - t0;
+    const seek = async (t) => {
+      const s0 = performance.now();
+      video.currentTime = t;
+      await new Promise((r) => video.addEventListener('seeked', r, { once: true }));
+      while (video.readyState < 3) await new Promise((r) => setTimeout(r, 5));
+      return performance.now() - s0;
+    };
+    const seekMiddleMs = await seek(video.duration / 2);
+    const seekEndMs = await seek(video.duration * 0.9);
+    video.currentTime = 0;
+    video.muted = true;
+    video.playbackRate = 8;
+    await video.play();
+    await new Promise((r) => video.addEventListener('ended', r, { once: true }));
+    return { firstFrameMs, seekMiddleMs, seekEndMs };
+  })()`);
+}
+
+async function peak(browser: BenchBrowser): Promise<number> {
+  let sum = 0;
+  for (const pid of browser.pids()) sum += await peakRss(pid).catch(() => 0);
+  return sum;
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'webfolder-bench-preview-'));
+  // From source: the compiled build currently misses dist/docs/html.js (its docs assets step clears dist/docs).
+  const server = await startProcess('src/main.ts', {
+    ...UNLIMITED,
+    RATE_LIMIT_SITE: '100000000',
+    DATA_DIR: join(dir, 'data'),
+    CHUNK_SIZE_MIB: '10',
+  });
+  const file = join(dir, 'video.webm');
+  const maker = await launch();
+  try {
+    await writeFile(file, await webm(maker, server.url, sizeMiB * MIB));
+  } finally {
+    await maker.close();
+  }
+  const size = (await stat(file)).size;
+  const plain = createServer((req, res) => {
+    if (req.url !== '/video.webm') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>plain</title>');
+      return;
+    }
+    const range = parseRange(req.headers.range, size);
+    if (range === 'unsatisfiable') return void res.writeHead(416).end();
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    res.writeHead(range ? 206 : 200, {
+      'content-type': 'video/webm',
+      'accept-ranges': 'bytes',
+      'content-length': end - start + 1,
+      ...(range ? { 'content-range': `bytes ${start}-${end}/${size}` } : {}),
+    });
+    createReadStream(file, { start, end }).pipe(res);
+  });
+  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+  const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  const { link } = await upload([file], { server: server.url });
+  try {
+    const results: Record<'plain' | 'viewer', Figures> = {} as never;
+    for (const variant of ['plain', 'viewer', 'plain', 'viewer'] as const) {
+      const browser = await launchChromium();
+      try {
+        let figures: Omit<Figures, 'peakBytes'>;
+        if (variant === 'plain') {
+          await browser.navigate(`${plainUrl}/`);
+          figures = await measure(
+            browser,
+            `(() => { const v = document.createElement('video'); v.preload = 'auto'; v.src = '/video.webm'; document.body.append(v); return v; })()`,
+          );
+        } else {
+          await browser.navigate(link);
+          // The service worker controls the page, then the file's name is clicked.
+          await browser.waitFor(`navigator.serviceWorker.controller && document.querySelector('#files button.open')`);
+          figures = await measure(
+            browser,
+            `(async () => { document.querySelector('#files button.open').click(); for (;;) { const v = document.querySelector('#viewer-media'); if (v) return v; await new Promise((r) => setTimeout(r, 5)); } })()`,
+          );
+        }
+        const measured = { ...figures, peakBytes: await peak(browser) };
+        // Two runs each, alternating; the better of the two (a shared, noisy machine).
+        const before = results[variant];
+        results[variant] = before
+          ? {
+              firstFrameMs: Math.min(before.firstFrameMs, measured.firstFrameMs),
+              seekMiddleMs: Math.min(before.seekMiddleMs, measured.seekMiddleMs),
+              seekEndMs: Math.min(before.seekEndMs, measured.seekEndMs),
+              peakBytes: Math.min(before.peakBytes, measured.peakBytes),
+            }
+          : measured;
+      } finally {
+        await browser.close();
+      }
+    }
+    const p = results.plain;
+    const v = results.viewer;
+    const line = (name: string, a: number, b: number) =>
+      `${name}: viewer ${a.toFixed(0)} ms vs plain ${b.toFixed(0)} ms -> ratio ${(a / b).toFixed(2)} (target <= 2)`;
+    await record(`preview (${(size / MIB).toFixed(0)} MiB WebM, 10 MiB chunks)`);
+    await record(line('  first frame', v.firstFrameMs, p.firstFrameMs));
+    await record(line('  seek to 50%', v.seekMiddleMs, p.seekMiddleMs));
+    await record(line('  seek to 90%', v.seekEndMs, p.seekEndMs));
+    await record(
+      `  peak memory (Chromium, all processes): viewer ${(v.peakBytes / 1e6).toFixed(0)} MB vs plain ${(p.peakBytes / 1e6).toFixed(0)} MB -> +${((v.peakBytes - p.peakBytes) / 1e6).toFixed(0)} MB (target <= 100)`,
+    );
+  } finally {
+    plain.close();
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
