@@ -17,6 +17,7 @@ import {
   type UploadProgress,
 } from '../../web/src/session.js';
 import { type RunningServer, startServer } from '../support/server.js';
+import { exhaustCreateBudget } from './budget.js';
 
 /**
  * The page's session without a browser: the same module the folder page renders, driven by
@@ -204,5 +205,34 @@ describe('folder session (no browser)', () => {
     assert.equal(isExpired(new WebfolderError(404, 'folder not found', 'open folder', null, 'not_found')), false);
     assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder', null, 'not_found')), false);
     assert.equal(isExpired(new WebfolderError(404, 'folder has expired', 'open folder')), false);
+  });
+});
+
+describe('folder session under a tiny create budget', () => {
+  let limited: RunningServer;
+  before(async () => {
+    // One create a window: with it spent, the registration is answered 429 with a Retry-After.
+    limited = await startServer({ CHUNK_SIZE_MIB: '5', RATE_LIMIT_CREATE: '1', RATE_LIMIT_WINDOW_SECONDS: '6' });
+  });
+  after(() => limited.close());
+
+  test('a registration answered 429 waits for Retry-After through the retry policy, tells the view, and goes on', async () => {
+    const created = await createFolder({ server: limited.baseUrl, mode: 'send', title: 'Busy' });
+    const session = await open(created.folderUrl, created.folderId, {
+      siteApi: `${limited.baseUrl}/api/site`,
+      store: memoryStore(),
+    });
+    const waits: Array<{ operation: string; status: number | null; seconds: number }> = [];
+    session.on('waiting', (w) => waits.push(w));
+    await exhaustCreateBudget(limited.baseUrl);
+    const content = randomBytes(1234);
+    const outcome = await session.upload([{ file: file(content, 'after-wait.txt'), path: 'after-wait.txt' }]);
+    assert.equal(outcome.state, 'complete');
+    assert.ok(waits.length >= 1, 'the registration waited');
+    assert.equal(waits[0]!.operation, 'register files');
+    assert.equal(waits[0]!.status, 429);
+    assert.ok(waits[0]!.seconds >= 1 && waits[0]!.seconds <= 7, `waits the Retry-After (${waits[0]!.seconds} s)`);
+    const [listed] = await session.listFiles();
+    assert.ok((await readAll(downloadStream(session.downloadFile(listed!)))).equals(content));
   });
 });

@@ -12,6 +12,7 @@ import {
   watch,
   writeTemp,
 } from './browser.js';
+import { exhaustCreateBudget } from './budget.js';
 
 const MIB = 1024 * 1024;
 
@@ -86,6 +87,30 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     await r.locator('#role[data-role="owner"]').waitFor();
     assert.ok(!r.url().includes('owner='), 'the owner secret is removed from the address bar');
     await Promise.all([ownerCtx.close(), visitorCtx.close(), restoreCtx.close()]);
+  });
+
+  test('a registration answered 429 shows "waiting, retrying in N s", then the upload goes on', async () => {
+    const busy = await startServer({ CHUNK_SIZE_MIB: '5', RATE_LIMIT_CREATE: '1', RATE_LIMIT_WINDOW_SECONDS: '6' });
+    try {
+      const folder = await createFolder(busy.baseUrl, 'send', 'Busy server');
+      const ctx = await newContext(fx.browser);
+      const page = await ctx.newPage();
+      await page.goto(folder.folderUrl);
+      await page.locator('#file-input').waitFor({ state: 'attached' });
+      const content = bytes(3000, 9);
+      const path = await writeTemp(fx.dir, 'after-wait.bin', content);
+      await exhaustCreateBudget(busy.baseUrl);
+      await page.setInputFiles('#file-input', [path]);
+      const status = page.locator('#upload-status[data-state="waiting"]');
+      await status.waitFor({ timeout: 30_000 });
+      assert.match(await status.innerText(), /^Waiting: the server asked to slow down; retrying in \d+ s$/);
+      await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+      const got = await downloadBytes(page, () => page.locator('#files li button.download').first().click());
+      assert.ok(got.content.equals(content));
+      await ctx.close();
+    } finally {
+      await busy.close();
+    }
   });
 
   test('the site follows the path of WEB_URL (here /app)', async () => {

@@ -18,7 +18,7 @@ import type { DownloadFile } from '../../src/transfer/download.js';
 import { blobSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
 import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
 import { allChunks, filePlan, registrationBatches, storedBytes } from '../../src/transfer/plan.js';
-import type { Fetch, HttpOptions } from '../../src/transfer/retry.js';
+import type { Fetch, HttpOptions, RetryInfo } from '../../src/transfer/retry.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
 
 /**
@@ -105,8 +105,17 @@ export async function openSession(
       store.saveOwnerSecret(folderId, null);
     }
   }
-  // A person waits on these calls: fewer retries than chunk transfers get (the same policy otherwise).
-  const http = { ...options.http, retry: { retries: 3, ...options.http?.retry } };
+  // A person waits on these calls: fewer retries than chunk transfers get (the same policy otherwise,
+  // a 429's Retry-After honoured), and each wait is told to the views ('waiting') as it starts.
+  let session: FolderSession | null = null;
+  const http: HttpOptions = {
+    ...options.http,
+    retry: { retries: 3, ...options.http?.retry },
+    onRetry: (info) => {
+      options.http?.onRetry?.(info);
+      session?.waiting(info);
+    },
+  };
   const client = new SiteClient(
     options.siteApi,
     folderId,
@@ -136,7 +145,8 @@ export async function openSession(
     owner = null;
     client.credentials = { visitorToken: store.visitorToken() };
   }
-  return new FolderSession(options, client, info, fragment.secret, key, owner, owner ? ownerSecret : null);
+  session = new FolderSession(options, client, info, fragment.secret, key, owner, owner ? ownerSecret : null);
+  return session;
 }
 
 /** A file picked in the page: a File (or any Blob with a name and time) and its path in a picked folder. */
@@ -194,7 +204,17 @@ type Events = {
   announce: string;
   /** An upload's progress (uploads run one at a time per page). */
   progress: UploadProgress;
+  /** A call to the site is waiting to be retried (a 429's Retry-After, or backoff after a failure). */
+  waiting: Waiting;
 };
+
+/** A retry the person is waiting for: what is being retried, why, and in how many seconds. */
+export interface Waiting {
+  readonly operation: string;
+  /** HTTP status that caused the wait (429: the server asked to slow down), or null for a network error. */
+  readonly status: number | null;
+  readonly seconds: number;
+}
 
 export class FolderSession {
   private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
@@ -212,6 +232,11 @@ export class FolderSession {
 
   get folderId(): string {
     return this.client.folderId;
+  }
+
+  /** Called by the site client's retry policy as a wait starts: tells the views ('waiting'). */
+  waiting(info: RetryInfo): void {
+    this.emit('waiting', { operation: info.operation, status: info.status, seconds: Math.ceil(info.delayMs / 1000) });
   }
 
   /** Subscribes to an event; returns the unsubscribe function. */

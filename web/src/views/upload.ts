@@ -1,6 +1,6 @@
 import { WebfolderError } from '../../../src/transfer/errors.js';
 import { filesFromDrop } from '../drop.js';
-import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress } from '../session.js';
+import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../session.js';
 import { announce, describeError, formatBytes, formatDuration, h, main, notice } from '../ui.js';
 
 /** The upload card: pickers, drop zone, the resume note, and the progress of a running upload. */
@@ -64,6 +64,8 @@ async function startUpload(session: FolderSession, picked: PickedFile[], area: H
   area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, 'Encrypting file names…'));
   const view = progressView(session, area);
   const stop = session.on('progress', view.paint);
+  const waiting = waitingView(area);
+  const stopWaiting = session.on('waiting', waiting.show);
   let outcome: UploadOutcome;
   try {
     outcome = await session.upload(picked);
@@ -83,6 +85,8 @@ async function startUpload(session: FolderSession, picked: PickedFile[], area: H
     return;
   } finally {
     stop();
+    stopWaiting();
+    waiting.close();
     view.close();
   }
   const failed = outcome.files.filter((f) => f.state === 'failed').length;
@@ -98,6 +102,38 @@ async function startUpload(session: FolderSession, picked: PickedFile[], area: H
   // Ownership or the file list may have changed: redraw with fresh information, keeping this report.
   await session.refresh().catch(() => undefined);
   (document.getElementById('upload-area') ?? area).replaceChildren(report);
+}
+
+/**
+ * A wait before a retry (a 429 answered to the registration, with its Retry-After), told in the
+ * upload's status line and counted down; the next progress paint replaces it.
+ */
+function waitingView(area: HTMLElement) {
+  let timer: ReturnType<typeof setInterval> | null = null;
+  const close = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+  };
+  return {
+    close,
+    show: (w: Waiting) => {
+      close();
+      const status = area.querySelector<HTMLElement>('#upload-status');
+      if (!status) return;
+      const why = w.status === 429 ? 'the server asked to slow down' : 'the server did not answer';
+      let left = w.seconds;
+      const say = () => {
+        status.dataset.state = 'waiting';
+        status.textContent = `Waiting: ${why}; retrying in ${left} s`;
+      };
+      say();
+      timer = setInterval(() => {
+        left -= 1;
+        if (left <= 0 || !status.isConnected || status.dataset.state !== 'waiting') return close();
+        say();
+      }, 1000);
+    },
+  };
 }
 
 /** The progress bars of one upload, painted at most every 100 ms. */
@@ -135,6 +171,7 @@ function progressView(session: FolderSession, area: HTMLElement) {
     overall.max = Math.max(1, p.total);
     overall.value = p.sent;
     const done = p.files.filter((f) => f.state === 'done').length;
+    delete overallText.dataset.state; // a wait (waitingView) is over once progress is painted
     overallText.textContent = `${done} of ${p.files.length} files · ${formatBytes(p.sent)} of ${formatBytes(p.total)} · ${formatBytes(p.speed)}/s · ${formatDuration(p.etaMs)} left`;
     for (const r of rows) {
       let sent = r.file.stored;
