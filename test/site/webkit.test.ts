@@ -10,7 +10,8 @@ import { upload } from '../../src/client/node/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
-import { bytes, writeTemp } from './browser.js';
+import { bytes, launch as launchChromium, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
+import { png, webm } from './media.js';
 
 /**
  * The site in WebKit: Debian's WebKitGTK (the engine of Safari) driven over W3C WebDriver by
@@ -348,6 +349,75 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       process.stderr.write(`test/site/webkit: download paths without service workers: ${paths.join(', ')}\n`);
       assert.deepEqual(paths, ['memory', 'memory', 'memory']);
       assert.match(await driver.findElement(By.css('#download-status')).getText(), /assembled in memory/);
+    } finally {
+      await driver.quit();
+    }
+  });
+
+  test('the viewer shows an image at its real pixel size and text, decrypted in WebKit', async () => {
+    const paths = [
+      await writeTemp(dir, 'photo.png', png(300, 200)),
+      await writeTemp(dir, 'note.txt', Buffer.from('hello from WebKit')),
+    ];
+    const viewerLink = (await upload(paths, { server: server.baseUrl })).link;
+    const driver = await webkit.session();
+    try {
+      await driver.get(viewerLink);
+      await waitFor(driver, '#files button.open');
+      const open = async (name: string) => {
+        for (const b of await driver.findElements(By.css('#files button.open')))
+          if ((await b.getText()) === name) return b.click();
+        throw new Error(`no ${name} in the list`);
+      };
+      await open('photo.png');
+      await waitFor(driver, '#viewer-content[data-way="memory"] img#viewer-image');
+      await driver.wait(
+        async () => (await driver.executeScript('return document.getElementById("viewer-image").naturalWidth')) === 300,
+        30_000,
+      );
+      assert.equal(await driver.executeScript('return document.getElementById("viewer-image").naturalHeight'), 200);
+      await driver.findElement(By.css('#viewer-next')).click();
+      await waitFor(driver, '#viewer-content[data-way="memory"] pre#viewer-text');
+      assert.equal(await driver.findElement(By.css('#viewer-text')).getText(), 'hello from WebKit');
+    } finally {
+      await driver.quit();
+    }
+  });
+
+  test('a video of three chunks streams through the service worker and seeks in WebKit', {
+    skip: NO_CHROMIUM,
+  }, async () => {
+    // The WebM (VP8) is made by Chromium's WebCodecs; WebKitGTK plays it through GStreamer.
+    const maker = await launchChromium();
+    let video: Buffer;
+    try {
+      video = await webm(maker, server.baseUrl, 11 * MIB);
+    } finally {
+      await maker.close();
+    }
+    const videoLink = (await upload([await writeTemp(dir, 'clip.webm', video)], { server: server.baseUrl })).link;
+    const driver = await webkit.session();
+    try {
+      await driver.get(videoLink);
+      await waitFor(driver, '#files button.open');
+      await driver.findElement(By.css('#files button.open')).click();
+      await waitFor(driver, '#viewer-content[data-way="stream"] video#viewer-media');
+      const state = () =>
+        driver.executeScript(
+          'const v = document.getElementById("viewer-media"); return v && [v.currentTime, v.duration, v.readyState, v.seeking];',
+        ) as Promise<[number, number, number, boolean] | null>;
+      await driver.wait(async () => {
+        const s = await state();
+        return s !== null && s[2] >= 2 && Number.isFinite(s[1]);
+      }, 30_000);
+      const duration = (await state())![1];
+      for (const target of [duration / 2, duration - 0.3]) {
+        await driver.executeScript(`document.getElementById("viewer-media").currentTime = ${target}`);
+        await driver.wait(async () => {
+          const s = await state();
+          return s !== null && !s[3] && s[2] >= 2 && s[0] >= target - 0.05;
+        }, 30_000);
+      }
     } finally {
       await driver.quit();
     }
