@@ -9,7 +9,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 
 /**
  * The docs site's static assets, built at build time (`npm run build`, which `npm start` and
- * `npm test` run) into `dist/docs/_assets/`: the stylesheet (src/docs/assets/docs.css), the API
+ * `npm test` run) into `dist/docs-site/_assets/`: the stylesheet (src/docs/assets/docs.css), the API
  * reference's init script, the icon and the Redoc bundle, each under a content-hashed name and
  * with `.br` and `.gz` variants next to it, so that the server serves them with @fastify/static
  * (`preCompressed`) and compresses nothing at run time. `manifest.json` maps each asset to its file.
@@ -38,7 +38,8 @@ export function projectRoot(): string {
 }
 
 export function docsBuildDir(root = projectRoot()): string {
-  return join(root, 'dist', 'docs');
+  // Beside the compiled code (dist/docs/*.js, which this build must not clear), as dist/web is.
+  return join(root, 'dist', 'docs-site');
 }
 
 interface Source {
