@@ -6,7 +6,8 @@
  * A code's name and meaning never change once published; new codes may be added. `status` is the
  * HTTP status the code is answered with, with one exception: the two v2 contract operations answer
  * only the statuses spec section 7 lists (400, 404, 429, 500), so there a code whose status the spec
- * does not list (a wrong media type, an oversized body) is answered 400, still with its own code.
+ * does not list is answered 400 if it is a refusal (a wrong media type, an oversized body) and 500 if
+ * it is the server's state (no storage left), still with its own code.
  */
 export const ERROR_CODES = {
   invalid_request: {

@@ -83,7 +83,7 @@ export function errorBody(error: WireError): ErrorBody {
 export interface ErrorHandlerOptions {
   /**
    * The only statuses this scope may answer (the v2 contract's list, spec 7): any other 4xx is
-   * answered 400 with its own code.
+   * answered 400 and any other 5xx 500, each with its own code.
    */
   readonly statuses?: readonly number[];
   /** The body for a refusal; `{error, code}` unless the surface speaks another protocol (JSON-RPC). */
@@ -100,8 +100,10 @@ export function sendError(
   options: ErrorHandlerOptions = {},
 ): FastifyReply {
   let error = toWireError(cause);
-  if (options.statuses && !options.statuses.includes(error.status) && error.status < 500)
-    error = { ...error, status: 400 };
+  // A status the scope may not answer becomes the nearest one it may: a refusal 400, a fault of the
+  // server's state (a full disk, a quota, a backend down) 500; either way the code says which.
+  if (options.statuses && !options.statuses.includes(error.status))
+    error = { ...error, status: error.status >= 500 ? 500 : 400 };
   if (error.status >= 500) request.log.error({ err: cause }, options.failure ?? 'request failed');
   else request.log.info({ status: error.status, code: error.code, reason: error.message }, 'request refused');
   // A refused upload may still be sending its body: close rather than drain megabytes.
