@@ -89,3 +89,18 @@ export interface SiteFileList {
 
 /** Upload progress of one file: the same shape as the v2 upload-status answer. */
 export type FileProgress = UploadStatusResponse;
+
+/** The owner's notification settings of a folder (GET/PUT …/folders/<id>/notifications). */
+export interface SiteNotifications {
+  readonly email: string | null;
+  readonly webhookUrl: string | null;
+  /** Standard Webhooks secret (`whsec_…`) the folder's webhook calls are signed with; null without a URL. */
+  readonly webhookSecret: string | null;
+  readonly onDownload: boolean;
+  readonly onUpload: boolean;
+}
+
+/** A PUT of notification settings: the properties given change, the others stay. */
+export type SiteNotificationsUpdate = Partial<
+  Pick<SiteNotifications, 'email' | 'webhookUrl' | 'onDownload' | 'onUpload'>
+>;

@@ -3,6 +3,8 @@ import type {
   FolderInfo,
   SiteFileEntry,
   SiteFileList,
+  SiteNotifications,
+  SiteNotificationsUpdate,
   SiteRegisteredFile,
   SiteRegisterResponse,
 } from '../contract/site.js';
@@ -101,6 +103,23 @@ export class SiteClient {
   }
   uploadUrls(fileId: string): Promise<SiteRegisteredFile> {
     return this.call('sign upload URLs', 'POST', `/files/${encodeURIComponent(fileId)}/upload-urls`);
+  }
+
+  /** The owner's notification settings (owner credentials only: anyone else gets 403). */
+  notifications(): Promise<SiteNotifications> {
+    return this.call('read notifications', 'GET', '/notifications');
+  }
+  setNotifications(update: SiteNotificationsUpdate): Promise<SiteNotifications> {
+    return this.call('change notifications', 'PUT', '/notifications', update);
+  }
+  async clearNotifications(): Promise<void> {
+    const headers = { accept: 'application/json', ...credentialHeaders(this.credentials) };
+    await exchange(
+      'clear notifications',
+      `${this.base}/notifications`,
+      { method: 'DELETE', headers, cache: 'no-store' },
+      this.http,
+    );
   }
 
   chunkUrl(fileId: string, n: number): string {

@@ -1,5 +1,11 @@
 import type { ErrorCode } from '../../src/contract/errors.js';
-import type { FolderInfo, SiteFile, SiteFileEntry } from '../../src/contract/site.js';
+import type {
+  FolderInfo,
+  SiteFile,
+  SiteFileEntry,
+  SiteNotifications,
+  SiteNotificationsUpdate,
+} from '../../src/contract/site.js';
 import {
   CryptoFormatError,
   checkSke,
@@ -262,6 +268,24 @@ export class FolderSession {
   /** The owner link (restores ownership in another browser), when this browser owns the folder. */
   ownerLink(pageUrl: string): string | null {
     return this.info.isOwner && this.ownerSecret ? `${this.shareLink(pageUrl)}&owner=${this.ownerSecret}` : null;
+  }
+
+  /** The owner's notification settings; null for anyone else (the server would answer 403). */
+  async notifications(): Promise<SiteNotifications | null> {
+    return this.info.isOwner ? this.client.notifications() : null;
+  }
+  /**
+   * Sets the e-mail address and the events to be told about (uploads only in share and request
+   * folders: only the owner uploads to a send folder). A webhook URL set with the CLI stays.
+   */
+  setNotifications(email: string | null, events: { download: boolean; upload: boolean }): Promise<SiteNotifications> {
+    const update: SiteNotificationsUpdate = { email, onDownload: events.download };
+    return this.client.setNotifications(this.info.mode === 'send' ? update : { ...update, onUpload: events.upload });
+  }
+  /** Stops every notification of the folder: the address and any webhook URL are deleted. */
+  async clearNotifications(): Promise<SiteNotifications> {
+    await this.client.clearNotifications();
+    return this.client.notifications();
   }
 
   pendingUploads(): PendingUpload[] {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import type { SiteNotifications } from '../../contract/site.js';
 import type { FolderNotifications } from '../../store/ops-store.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 import type { Services } from '../services.js';
@@ -11,14 +12,7 @@ import { type Caller, openFolder, roleOf } from './access.js';
  * uploads a file. Only the owner may read or change them. The address and URL are kept with the
  * folder and deleted with it; the webhook's signing secret is made here and shown to the owner.
  */
-export interface NotificationSettings {
-  readonly email: string | null;
-  readonly webhookUrl: string | null;
-  /** Standard Webhooks secret (`whsec_…`) the folder's webhook calls are signed with; null without a URL. */
-  readonly webhookSecret: string | null;
-  readonly onDownload: boolean;
-  readonly onUpload: boolean;
-}
+export type NotificationSettings = SiteNotifications;
 
 const NONE: NotificationSettings = {
   email: null,

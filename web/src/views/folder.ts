@@ -7,6 +7,7 @@ import { announce, describeError, formatDuration, h, render } from '../ui.js';
 import { xhrFetch } from '../xhr.js';
 import { showError } from './error.js';
 import { filesSection } from './files.js';
+import { notifySection } from './notify.js';
 import { ownerLinkSection, shareSection } from './share.js';
 import { uploadSection } from './upload.js';
 
@@ -96,6 +97,7 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   }
   parts.push(ownerLinkSection(session));
   parts.push(shareSection(session));
+  parts.push(notifySection(session));
   if (info.rights.upload) parts.push(uploadSection(session));
   if (info.rights.list) parts.push(filesSection(session, config));
   else
