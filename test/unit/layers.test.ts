@@ -35,8 +35,16 @@ const ALLOWED: Record<string, readonly string[]> = {
   transfer: ['contract', 'crypto', 'domain'],
   client: ['contract', 'crypto', 'domain', 'transfer'],
   web: ['contract', 'crypto', 'domain', 'transfer'],
-  // The composition root opens the backends and registers the HTTP plugins.
-  root: ['app', 'blobs', 'config', 'contract', 'domain', 'http', 'store'],
+  // Delivery of the use cases' events (webhooks, mail) from the store's outbox.
+  notify: ['app', 'config', 'contract', 'domain', 'store'],
+  // Operations beside the transport: health, readiness, metrics, start-up and shutdown; they watch
+  // every layer below and use the transport's logger, which never imports them.
+  ops: ['app', 'blobs', 'config', 'contract', 'domain', 'http', 'notify', 'store'],
+  // The composition root opens the backends and registers the HTTP plugins and operations.
+  root: ['app', 'blobs', 'config', 'contract', 'domain', 'http', 'notify', 'ops', 'store'],
+  // The operator's commands on the server's machine: open the configured backends the way the root
+  // does (nothing imports them; bin/webfolder.js dispatches to them).
+  admin: ['app', 'config', 'contract', 'domain', 'notify', 'root', 'store'],
 };
 
 const ROOT = resolve(new URL('../../', import.meta.url).pathname);
