@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '../domain/ids.js';
-import { MAX_FILE_SIZE, MAX_SITE_FILES_PER_REQUEST, MAX_TITLE_LENGTH } from '../domain/limits.js';
+import { MAX_FILE_SIZE, MAX_LIST_PAGE, MAX_SITE_FILES_PER_REQUEST, MAX_TITLE_LENGTH } from '../domain/limits.js';
 
 /**
  * The path parameters and query strings of every route family, and the bodies that are not part
@@ -43,10 +43,25 @@ export const v1CheckQuery = {
   },
 } as const;
 
-/** A page of the site's file list (its values are read by the use case: src/app/site/files.ts). */
+/**
+ * A page of the site's file list: `cursor` is the `nextCursor` of the previous page (`p` and the last
+ * position), `limit` a whole number from 1 to MAX_LIST_PAGE; empty means absent.
+ */
 export const siteListQuery = {
   type: 'object',
-  properties: { cursor: once, limit: once },
+  properties: {
+    cursor: {
+      type: 'string',
+      pattern: '^(p\\d{1,9})?$',
+      errorMessage: { type: 'must be given once', pattern: 'is malformed: pass nextCursor as it was given' },
+    },
+    limit: {
+      type: 'string',
+      // 1 to 999, or exactly the maximum.
+      pattern: `^([1-9]\\d{0,2}|${MAX_LIST_PAGE})?$`,
+      errorMessage: { type: 'must be given once', pattern: `must be a whole number between 1 and ${MAX_LIST_PAGE}` },
+    },
+  },
 } as const;
 
 /** The signed chunk URL's parameters (src/blobs/local/url-signer.ts). */

@@ -26,6 +26,9 @@ export const MAX_CHUNKS_PER_REQUEST = MAX_FILES_PER_REQUEST * MAX_CHUNKS_PER_FIL
  */
 export const MAX_SITE_FILES_PER_REQUEST = 100;
 
+/** Most files one page of the site's folder listing has, and how many it has when the caller does not say. */
+export const MAX_LIST_PAGE = 1000;
+
 /** How many files and chunks one folder may hold (configurable: MAX_FILES_PER_FOLDER, MAX_CHUNKS_PER_FOLDER). */
 export interface FolderLimits {
   readonly maxFiles: number;

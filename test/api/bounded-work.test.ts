@@ -325,10 +325,19 @@ describe('folder limits and the paged listing', () => {
     }
     assert.deepEqual(seen, ids);
     assert.equal(pages, 3);
-    for (const q of ['?limit=0', '?limit=1001', '?limit=x', '?cursor=zzz', '?cursor=p-1']) {
+    for (const q of ['?limit=0', '?limit=1001', '?limit=x', '?limit=01', '?cursor=zzz', '?cursor=p-1']) {
       const bad = await site(server, 'GET', `/folders/${folder.folderId}/files${q}`, { owner });
       assert.equal(bad.status, 400, q);
-      assert.equal(typeof bad.json.error, 'string');
+      assert.equal(bad.json.code, 'invalid_request', q);
+      assert.match(
+        bad.json.error,
+        q.startsWith('?limit') ? /^limit must be a whole number between 1 and 1000$/ : /^cursor is malformed/,
+        q,
+      );
+    }
+    for (const q of ['?limit=1000', '?limit=', '?cursor=']) {
+      const good = await site(server, 'GET', `/folders/${folder.folderId}/files${q}`, { owner });
+      assert.equal(good.status, 200, q);
     }
   });
 });

@@ -12,6 +12,7 @@ import type {
 import { compileValidator } from '../../contract/validation.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
+import { MAX_LIST_PAGE } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
 import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
@@ -164,23 +165,8 @@ function refuseUnless(result: AddFilesResult, limits: { maxFiles: number; maxChu
   }
 }
 
-/** Most files one page of the listing may have, and how many a page has when the caller does not say. */
-export const MAX_LIST_PAGE = 1000;
-
-/** Reads a listing cursor (the last position of the previous page); null for the first page. */
-function parseCursor(cursor: unknown): number | null {
-  if (cursor === undefined || cursor === '') return null;
-  if (typeof cursor !== 'string' || !/^p\d{1,9}$/.test(cursor))
-    throw invalid('cursor is malformed: pass nextCursor as it was given');
-  return Number(cursor.slice(1));
-}
-
-function parseLimit(limit: unknown): number {
-  if (limit === undefined || limit === '') return MAX_LIST_PAGE;
-  if (typeof limit !== 'string' || !/^\d{1,4}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIST_PAGE)
-    throw invalid(`limit must be a whole number between 1 and ${MAX_LIST_PAGE}`);
-  return Number(limit);
-}
+/** A listing cursor as the route's schema let it through (`p` and a position); null for the first page. */
+const cursorPosition = (cursor: string | undefined): number | null => (cursor ? Number(cursor.slice(1)) : null);
 
 /**
  * One page of the folder's live files, for a caller allowed to list them: `limit` files (at most
@@ -191,10 +177,10 @@ export async function listSiteFiles(
   services: Services,
   folderId: unknown,
   caller: Caller,
-  page: { readonly cursor?: unknown; readonly limit?: unknown } = {},
+  page: { readonly cursor?: string; readonly limit?: string } = {},
 ): Promise<SiteFileList> {
-  const after = parseCursor(page.cursor);
-  const limit = parseLimit(page.limit);
+  const after = cursorPosition(page.cursor);
+  const limit = page.limit ? Number(page.limit) : MAX_LIST_PAGE;
   const folder = await openFolder(services, folderId);
   requireRight(folder, roleOf(folder, caller), 'list');
   const now = services.clock();
