@@ -1,4 +1,3 @@
-import { statfs } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { emit } from '../app/events.js';
 import type { Services } from '../app/services.js';
@@ -6,6 +5,7 @@ import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { isId } from '../domain/ids.js';
 import { createNotifier } from '../notify/notifier.js';
+import { diskStatus } from '../ops/disk.js';
 import type { FolderSummary } from '../store/ops-store.js';
 
 /**
@@ -162,7 +162,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
       case 'stats': {
         const usage = await store.ops.usage();
         const outbox = await store.ops.outboxCounts();
-        const disk = config.s3 ? null : await statfs(config.dataDir).catch(() => null);
+        const disk = await diskStatus(config);
         const data = {
           folders: usage.folders,
           files: usage.files,
@@ -173,7 +173,13 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
           store: config.databaseUrl ? 'postgresql' : 'sqlite',
           blobs: config.s3 ? `s3:${config.s3.bucket}` : 'local',
           disk: disk
-            ? { dataDir: config.dataDir, freeBytes: disk.bavail * disk.bsize, totalBytes: disk.blocks * disk.bsize }
+            ? {
+                dataDir: disk.path,
+                freeBytes: disk.freeBytes,
+                totalBytes: disk.totalBytes,
+                floorBytes: disk.floorBytes,
+                usableBytes: disk.usableBytes,
+              }
             : null,
         };
         const quota = (q: number | null) => (q === null ? 'none' : size(q));
@@ -181,7 +187,12 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
           `folders: ${usage.folders}, files: ${usage.files} (${usage.incompleteFiles} being uploaded)`,
           `stored: ${size(usage.bytes)} registered; quota: ${quota(data.quota.totalBytes)} in total, ${quota(data.quota.folderBytes)} per folder`,
           `notifications: ${outbox.pending} pending, ${outbox.failed} failed`,
-          `store: ${data.store}, blobs: ${data.blobs}${disk ? `, disk: ${size(data.disk!.freeBytes)} free of ${size(data.disk!.totalBytes)} at ${config.dataDir}` : ''}`,
+          `store: ${data.store}, blobs: ${data.blobs}${disk ? `, disk: ${size(disk.freeBytes)} free of ${size(disk.totalBytes)} at ${disk.path}` : ''}`,
+          ...(disk
+            ? [
+                `disk floor (DISK_FREE_MIN_MIB): ${size(disk.floorBytes)}; uploads may use ${size(disk.usableBytes)} more${disk.usableBytes === 0 && disk.floorBytes > 0 ? ' (below the floor: uploads are refused)' : ''}`,
+              ]
+            : []),
         ].join('\n');
         out(human, data);
         return 0;

@@ -8,7 +8,6 @@ import { defaultTitle } from '../domain/titles.js';
 import type { FolderRecord } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
 import { emit } from './events.js';
-import { checkQuota } from './quota.js';
 import { registerFiles } from './register-files.js';
 import { folderUrlBase, type Services } from './services.js';
 
@@ -80,10 +79,9 @@ async function createDirectUpload(
   f: FolderBasics & { ske: string; files: readonly FileEntry[] },
 ): Promise<CreateResponseDirect> {
   const { config, store } = services;
-  await checkQuota(services, null, f.files);
   const uploadAuth = newToken();
   // Presign before persisting: if the blob backend fails, nothing is left behind.
-  const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files);
+  const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files, false);
   const folder: FolderRecord = {
     id: f.folderId,
     mode: f.mode,

@@ -31,31 +31,45 @@ async function totalBytes(services: Services): Promise<{ bytes: number; readAt: 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
 /**
- * Refuses a registration of `files` into `folderId` (null: a new folder) that would exceed a
- * quota; otherwise counts them against the cached total.
+ * Refuses files that would take `folderId` (null: a new folder) past its folder quota (413): a
+ * refusal of this request whatever the server's state, so it is checked before the disk and the
+ * instance quota, whose 507 means "try later".
  */
-export async function checkQuota(
+export async function checkFolderQuota(
   services: Services,
   folderId: string | null,
   files: readonly { readonly filesize: number }[],
 ): Promise<void> {
-  const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
-  const adding = files.reduce((sum, f) => sum + f.filesize, 0);
-  if (quotaFolderBytes !== null) {
-    const held = folderId === null ? 0 : await services.store.ops.folderBytes(folderId);
-    if (held + adding > quotaFolderBytes)
-      throw new QuotaExceeded(
-        413,
-        `folder quota exceeded: this folder may hold ${mib(quotaFolderBytes)}, it holds ${mib(held)} and these files add ${mib(adding)}`,
-      );
-  }
-  if (quotaTotalBytes !== null) {
-    const total = await totalBytes(services);
-    if (total.bytes + adding > quotaTotalBytes)
-      throw new QuotaExceeded(
-        507,
-        `this server's storage quota is used up (${mib(quotaTotalBytes)}): try smaller files or later`,
-      );
-    total.bytes += adding;
-  }
+  const { quotaFolderBytes } = services.config.ops;
+  if (quotaFolderBytes === null) return;
+  const adding = sumSizes(files);
+  const held = folderId === null ? 0 : await services.store.ops.folderBytes(folderId);
+  if (held + adding > quotaFolderBytes)
+    throw new QuotaExceeded(
+      413,
+      `folder quota exceeded: this folder may hold ${mib(quotaFolderBytes)}, it holds ${mib(held)} and these files add ${mib(adding)}`,
+    );
 }
+
+/**
+ * Refuses files past the instance quota (507); otherwise counts them against the cached total. The
+ * last check of a registration (after the disk floor), so that a registration refused for any other
+ * reason is not counted against the quota.
+ */
+export async function takeInstanceQuota(
+  services: Services,
+  files: readonly { readonly filesize: number }[],
+): Promise<void> {
+  const { quotaTotalBytes } = services.config.ops;
+  if (quotaTotalBytes === null) return;
+  const adding = sumSizes(files);
+  const total = await totalBytes(services);
+  if (total.bytes + adding > quotaTotalBytes)
+    throw new QuotaExceeded(
+      507,
+      `this server's storage quota is used up (${mib(quotaTotalBytes)}): try smaller files or later`,
+    );
+  total.bytes += adding;
+}
+
+const sumSizes = (files: readonly { readonly filesize: number }[]) => files.reduce((sum, f) => sum + f.filesize, 0);

@@ -6,6 +6,7 @@ import { fileExpiresAt } from '../domain/lifecycle.js';
 import { MAX_CHUNKS_PER_REQUEST } from '../domain/limits.js';
 import type { FileRecord } from '../store/metadata-store.js';
 import { insufficientStorage, tooLarge } from './errors.js';
+import { checkFolderQuota, takeInstanceQuota } from './quota.js';
 import type { Services } from './services.js';
 
 /** One file to register: what the create request's file entry carries, plus the browser's extras. */
@@ -32,15 +33,19 @@ export interface RegisteredFiles {
  * persisted here: the caller stores the records (createFolder or addFiles) once presigning succeeded,
  * so a failing blob backend leaves nothing behind.
  *
- * Two refusals come first, before any signing: a request may sign at most MAX_CHUNKS_PER_REQUEST
- * chunk URLs (what the largest v2 create needs), and a local disk below its free-space floor takes
- * no new files (507), rather than failing their chunks half-way.
+ * The refusals come first, before any signing, in this order (docs/configuration.md, "Quotas and
+ * the disk floor"): a request may sign at most MAX_CHUNKS_PER_REQUEST chunk URLs (what the largest
+ * v2 create needs); the folder quota (413); a local disk below its free-space floor takes no new
+ * files (507), rather than failing their chunks half-way; the instance quota (507), last because it
+ * counts the files it lets through. Refusals of the request itself come before the server's state.
  */
 export async function registerFiles(
   services: Services,
   folderId: string,
   now: number,
   entries: readonly FileToRegister[],
+  /** False for a folder being created (nothing to count in it yet). */
+  existing = true,
 ): Promise<RegisteredFiles> {
   const { config } = services;
   const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
@@ -50,11 +55,13 @@ export async function registerFiles(
     throw tooLarge(
       `these files need ${chunks} chunk upload URLs; one request may have at most ${MAX_CHUNKS_PER_REQUEST}: register fewer files at a time`,
     );
+  await checkFolderQuota(services, existing ? folderId : null, entries);
   const { blobs } = services;
   if (isSpaceGuard(blobs))
     await blobs.ensureSpace(0).catch((error: unknown) => {
       throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
     });
+  await takeInstanceQuota(services, entries);
   const records: FileRecord[] = entries.map((entry, position) => {
     const plan = plans[position]!;
     return {

@@ -5,6 +5,7 @@ import type { SweepResult } from '../app/sweeper.js';
 import type { Config } from '../config/config.js';
 import type { DeliveryObserver, TargetKind } from '../notify/notifier.js';
 import type { MetadataStore } from '../store/metadata-store.js';
+import { diskStatus } from './disk.js';
 
 /**
  * Prometheus metrics (prom-client), one registry per server (tests run many in one process).
@@ -189,6 +190,22 @@ export class Metrics implements DeliveryObserver {
     });
     if (config.ops.quotaTotalBytes !== null) quota.set({ scope: 'total' }, config.ops.quotaTotalBytes);
     if (config.ops.quotaFolderBytes !== null) quota.set({ scope: 'folder' }, config.ops.quotaFolderBytes);
+    // The local disk's free space beside its floor (one statfs per scrape); absent on S3.
+    if (!config.s3) {
+      new Gauge({
+        name: 'webfolder_disk_bytes',
+        help: 'Local blob disk: free (for this process), floor (DISK_FREE_MIN_MIB, uploads refused below it), usable (free above the floor)',
+        labelNames: ['kind'] as const,
+        registers,
+        async collect() {
+          const d = await diskStatus(config);
+          if (!d) return;
+          this.set({ kind: 'free' }, d.freeBytes);
+          this.set({ kind: 'floor' }, d.floorBytes);
+          this.set({ kind: 'usable' }, d.usableBytes);
+        },
+      });
+    }
   }
 
   /** Counts every answered request (hooks on the root instance, so every plugin's routes pass). */

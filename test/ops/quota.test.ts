@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { runAdmin } from '../../src/admin/cli.js';
 import { newToken } from '../../src/domain/ids.js';
 import { createEmpty, postJson } from '../support/api.js';
 import { startServer } from '../support/server.js';
@@ -64,6 +65,61 @@ test('an instance quota refuses registrations past it (insufficient_storage: 507
     const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
     assert.match(metrics, new RegExp(`webfolder_quota_bytes\\{scope="total"\\} ${2 * MIB}\\b`));
     assert.match(metrics, new RegExp(`webfolder_stored_bytes ${2 * MIB}\\b`));
+  } finally {
+    await srv.close();
+  }
+});
+
+test('quota and disk floor agree: a registration the floor refuses is not counted against the instance quota; stats and metrics show free space beside the floor', async () => {
+  // A floor no disk here reaches (1 PiB): every registration is refused by the disk.
+  const env = { QUOTA_TOTAL_MIB: '2', QUOTA_FOLDER_MIB: '1', DISK_FREE_MIN_MIB: String(1 << 30) };
+  const srv = await startServer(env);
+  try {
+    const folder = await createEmpty(srv.baseUrl, { mode: 'share' });
+    const register = (filesize: number) =>
+      postJson<Refusal>(
+        `${srv.baseUrl}/api/site/folders/${folder.folderId}/files`,
+        { ske: 's', files: [{ filename: 'f', filesize }] },
+        { 'x-owner-token': newToken() },
+      );
+    // The folder quota refuses the request itself first (413, permanent), whatever the disk.
+    const tooBig = await register(1.5 * MIB);
+    assert.equal(tooBig.status, 413);
+    assert.equal(tooBig.body.code, 'quota_exceeded');
+    // Under both quotas: the disk refuses, again and again with the disk's own reason. Were the
+    // refused bytes counted, the third would blame an instance quota that holds nothing.
+    for (let i = 0; i < 3; i++) {
+      const refused = await register(900_000);
+      assert.equal(refused.status, 507);
+      assert.equal(refused.body.code, 'insufficient_storage');
+      assert.match(refused.body.error, /out of storage space/);
+    }
+    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+    assert.match(metrics, new RegExp(`webfolder_disk_bytes\\{kind="floor"\\} ${(1 << 30) * MIB}\\b`));
+    const free = Number(/webfolder_disk_bytes\{kind="free"\} (\d+)/.exec(metrics)?.[1]);
+    assert.ok(free > 0 && free < (1 << 30) * MIB, `free space is reported: ${free}`);
+    assert.match(metrics, /webfolder_disk_bytes\{kind="usable"\} 0\b/);
+    assert.match(metrics, /webfolder_stored_bytes 0\b/);
+
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      stdout: { write: (s: string) => (stdout += s) },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: { ...env, LOG_LEVEL: 'silent', DATA_DIR: srv.dataDir },
+    };
+    assert.equal(await runAdmin(['stats', '--json'], io), 0, stderr);
+    const stats = JSON.parse(stdout) as {
+      bytes: number;
+      disk: { freeBytes: number; floorBytes: number; usableBytes: number };
+    };
+    assert.equal(stats.bytes, 0);
+    assert.equal(stats.disk.floorBytes, (1 << 30) * MIB);
+    assert.ok(stats.disk.freeBytes > 0);
+    assert.equal(stats.disk.usableBytes, 0);
+    stdout = '';
+    assert.equal(await runAdmin(['stats'], io), 0, stderr);
+    assert.match(stdout, /disk floor \(DISK_FREE_MIN_MIB\): .*below the floor: uploads are refused/);
   } finally {
     await srv.close();
   }

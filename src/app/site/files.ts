@@ -18,7 +18,6 @@ import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metad
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { emit } from '../events.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
-import { checkQuota } from '../quota.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
 import {
@@ -72,7 +71,6 @@ export async function registerSiteFiles(
   // As the folder will be once the claim is in: the caller is its owner.
   let role: Role = claim ? 'owner' : roleOf(folder, caller);
   checkUpload(claim ? { ...folder, ...claimed(folder, claim) } : folder, role, request);
-  await checkQuota(services, folder.id, request.files);
   const now = services.clock();
   const entries = (tagged: Role) => request.files.map((f) => ({ ...f, uploaderTag: uploaderTagOf(caller, tagged) }));
   const { records, uploadUrls } = await registerFiles(services, folder.id, now, entries(role));
