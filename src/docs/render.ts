@@ -24,6 +24,7 @@ export const NAV_ORDER = [
   'configuration',
   'errors',
   'scale-out',
+  'deployment',
   'benchmarks',
 ] as const;
 
