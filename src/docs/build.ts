@@ -2,20 +2,27 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { type DocsSource, loadDocs, renderSite } from './render.js';
 
 /**
- * The docs site's static assets, built at build time (`npm run build`, which `npm start` and
- * `npm test` run) into `dist/docs-site/_assets/`: the stylesheet (src/docs/assets/docs.css), the API
- * reference's init script, the icon and the Redoc bundle, each under a content-hashed name and
- * with `.br` and `.gz` variants next to it, so that the server serves them with @fastify/static
- * (`preCompressed`) and compresses nothing at run time. `manifest.json` maps each asset to its file.
+ * The docs site, built at build time (`npm run build`, which `npm start` and `npm test` run) into
+ * `dist/docs-site/`: every page of docs/*.md rendered to HTML, and the assets under `_assets/` (the
+ * stylesheet src/docs/assets/docs.css, the API reference's init script, the icon and the Redoc
+ * bundle, under content-hashed names). Pages and assets have `.br` and `.gz` variants next to them,
+ * so that the server serves them with @fastify/static (`preCompressed`), renders nothing and
+ * compresses nothing at run time. `manifest.json` maps each asset to its file, `site.json` lists
+ * the pages.
  *
- * The pages themselves name the configured addresses (DOCS_URL's path, WEB_URL, BASE_URL), so they
- * are rendered by each server when it starts (src/http/routes/docs.ts), from these file names.
+ * The pages hold no configured address but DOCS_URL's path (see docs/decisions.md): "Open the site"
+ * links `<prefix>/_site`, which redirects to WEB_URL, and the API reference's one mention of
+ * BASE_URL is a placeholder its route fills in. A server started from unbuilt (or changed) sources
+ * builds the site once when it starts; one whose DOCS_URL has another path than `/docs` builds its
+ * own copy once, in the system's temporary directory (see docsSiteDir).
  */
 export interface DocsAssets {
   readonly css: string;
@@ -25,6 +32,8 @@ export interface DocsAssets {
 }
 
 const require = createRequire(import.meta.url);
+/** The path of the default DOCS_URL (`<BASE_URL>/docs`): the site `npm run build` renders. */
+export const DEFAULT_PREFIX = '/docs';
 
 /** The project's root: the nearest folder above this module with a package.json (src/ and dist/). */
 export function projectRoot(): string {
@@ -77,57 +86,174 @@ async function expectedNames(root: string): Promise<DocsAssets> {
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** Builds the assets into `outDir` (replacing what was there) and returns their file names. */
-export async function buildDocsAssets(root = projectRoot(), outDir = docsBuildDir(root)): Promise<DocsAssets> {
-  // Built beside the target and renamed into place: a server starting meanwhile never sees half.
-  const staging = `${outDir}.build-${process.pid}-${Date.now()}`;
-  await mkdir(join(staging, '_assets'), { recursive: true });
+/** Writes `body` to `file` with its `.gz` and `.br` variants next to it. */
+async function writeCompressed(file: string, body: Buffer): Promise<void> {
+  await writeFile(file, body);
+  await writeFile(`${file}.gz`, await gzipAsync(body, { level: 9 }));
+  await writeFile(
+    `${file}.br`,
+    await brotliAsync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    }),
+  );
+}
+
+/** Writes the assets and their manifest into `dir` and returns their file names. */
+async function writeAssets(root: string, dir: string): Promise<DocsAssets> {
+  await mkdir(join(dir, '_assets'), { recursive: true });
   const names: Partial<Record<keyof DocsAssets, string>> = {};
   for (const source of sources(root)) {
     const body = await readFile(source.path);
     const name = source.name(shortHash(body));
     names[source.key] = name;
-    const file = join(staging, '_assets', name);
-    await writeFile(file, body);
-    await writeFile(`${file}.gz`, await gzipAsync(body, { level: 9 }));
-    await writeFile(
-      `${file}.br`,
-      await brotliAsync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      }),
-    );
+    await writeCompressed(join(dir, '_assets', name), body);
   }
-  await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(names, null, 2)}\n`);
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(names, null, 2)}\n`);
+  return names as DocsAssets;
+}
+
+/**
+ * Builds into a folder beside `outDir` and renames it into place: a server starting meanwhile never
+ * sees half a build. `check` names a file whose presence means another build won the race.
+ */
+async function publish<T>(outDir: string, check: string, write: (staging: string) => Promise<T>): Promise<T> {
+  const staging = `${outDir}.build-${process.pid}-${Date.now()}`;
+  await rm(staging, { recursive: true, force: true });
+  const result = await write(staging);
   await rm(outDir, { recursive: true, force: true });
   try {
     await rename(staging, outDir);
   } catch (error) {
     // Another build won the race with the same sources: keep theirs.
     await rm(staging, { recursive: true, force: true });
-    if (!existsSync(join(outDir, 'manifest.json'))) throw error;
+    if (!existsSync(join(outDir, check))) throw error;
   }
-  return names as DocsAssets;
+  return result;
+}
+
+/** Builds the assets into `outDir` (replacing what was there) and returns their file names. */
+export async function buildDocsAssets(root = projectRoot(), outDir = docsBuildDir(root)): Promise<DocsAssets> {
+  return publish(outDir, 'manifest.json', (staging) => writeAssets(root, staging));
 }
 
 /**
- * The built assets for the current sources: the build's, or (when the project was not built, or
- * was built from other sources, as under `tsx` while editing) built now, once.
+ * Where the site for a docs folder and path prefix is built: the build's own folder for the project's
+ * docs at `/docs`; for anything else a folder of the system's temporary directory named after both
+ * (and the project), so that it is built once and not left in dist/ for every other DOCS_URL path.
  */
-export async function docsAssets(root = projectRoot(), outDir = docsBuildDir(root)): Promise<DocsAssets> {
-  const expected = await expectedNames(root);
+export function docsSiteDir(prefix: string, docsDir: string, root = projectRoot()): string {
+  if (prefix === DEFAULT_PREFIX && resolve(docsDir) === join(root, 'docs')) return docsBuildDir(root);
+  return join(tmpdir(), `webfolder-docs-site-${shortHash(Buffer.from(`${root}\n${prefix}\n${resolve(docsDir)}`))}`);
+}
+
+/** What a site build holds (`site.json`), read by the docs routes instead of rendering anything. */
+export interface DocsSite {
+  readonly prefix: string;
+  /** Hash of everything the pages are made of: a different one means the build is stale. */
+  readonly sources: string;
+  readonly assets: DocsAssets;
+  /** Slugs with a page at `pages/<slug>.html` (.br, .gz). */
+  readonly pages: string[];
+  /** Slugs whose Markdown source is served at `<slug>.md` (`pages/<slug>.md`). */
+  readonly markdown: string[];
+  /** Files next to the docs (`files/<path>`), by path, with their media type. */
+  readonly files: Record<string, string>;
+}
+
+/** The path the API reference page's public OpenAPI address stands at until a server fills it in. */
+export const PUBLIC_OPENAPI_PLACEHOLDER = '{{WEBFOLDER_PUBLIC_OPENAPI_URL}}';
+/** The link of "Open the site" in every page's header: a redirect to WEB_URL (see the docs routes). */
+export const SITE_LINK_SLUG = '_site';
+
+/** The hash of the pages' inputs: the prefix, the docs, the asset names and the renderer's own code. */
+async function sourcesHash(root: string, prefix: string, docs: DocsSource): Promise<string> {
+  const hash = createHash('sha256').update(`${prefix}\n`);
+  // The renderer's TypeScript sources, whether this runs compiled or under tsx: both must agree on
+  // the hash, or servers of each kind would rebuild the folder the other one serves.
+  for (const module of ['build', 'render', 'html'])
+    hash.update(await readFile(join(root, 'src', 'docs', `${module}.ts`)).catch(() => Buffer.alloc(0)));
+  hash.update(JSON.stringify(await expectedNames(root)));
+  for (const doc of docs.docs) hash.update(`\0${doc.slug}\0${doc.markdown}`);
+  for (const file of docs.files) hash.update(`\0${file.path}\0`).update(file.body);
+  return hash.digest('base64url');
+}
+
+/**
+ * Builds the whole docs site into `outDir`: the assets, every page rendered for `prefix` as HTML with
+ * `.br` and `.gz` variants, the 404 and API reference pages, the Markdown sources and the files
+ * next to the docs, and `site.json` describing them.
+ */
+export async function buildDocsSite(
+  root = projectRoot(),
+  prefix = DEFAULT_PREFIX,
+  docsDir = join(root, 'docs'),
+  outDir = docsSiteDir(prefix, docsDir, root),
+): Promise<DocsSite> {
+  const docs = await loadDocs(docsDir);
+  const sourceHash = await sourcesHash(root, prefix, docs);
+  return publish(outDir, 'site.json', async (staging) => {
+    const assets = await writeAssets(root, staging);
+    const assetUrl = (name: string) => `${prefix}/_assets/${name}`;
+    const site = renderSite(docs, {
+      prefix,
+      siteLink: `${prefix}/${SITE_LINK_SLUG}`,
+      openApiUrl: `${prefix}/openapi.json`,
+      publicOpenApiUrl: PUBLIC_OPENAPI_PLACEHOLDER,
+      assets: {
+        css: assetUrl(assets.css),
+        redoc: assetUrl(assets.redoc),
+        apiInit: assetUrl(assets.apiInit),
+        icon: assetUrl(assets.icon),
+      },
+    });
+    await mkdir(join(staging, 'pages'), { recursive: true });
+    const markdown: string[] = [];
+    for (const page of site.pages.values()) {
+      await writeCompressed(join(staging, 'pages', `${page.slug}.html`), Buffer.from(page.html));
+      if (page.markdown) {
+        markdown.push(page.slug);
+        await writeFile(join(staging, 'pages', `${page.slug}.md`), page.markdown);
+      }
+    }
+    // The API reference names the public OpenAPI address, which a server fills in: no variants.
+    await writeFile(join(staging, 'api.html'), site.apiReference);
+    await writeCompressed(join(staging, '404.html'), Buffer.from(site.notFound));
+    const files: Record<string, string> = {};
+    for (const file of site.files.values()) {
+      files[file.path] = file.type;
+      await mkdir(dirname(join(staging, 'files', file.path)), { recursive: true });
+      await writeFile(join(staging, 'files', file.path), file.body);
+    }
+    const built: DocsSite = { prefix, sources: sourceHash, assets, pages: [...site.pages.keys()], markdown, files };
+    await writeFile(join(staging, 'site.json'), `${JSON.stringify(built, null, 2)}\n`);
+    return built;
+  });
+}
+
+/**
+ * The built site for `prefix` and `docsDir`: the build's, or (when the project was not built, was
+ * built from other sources, as under `tsx` while editing, or for another DOCS_URL path) built now
+ * into its own folder under dist/, once. Reads the docs to compare, renders nothing when current.
+ */
+export async function docsSite(
+  prefix: string,
+  docsDir: string,
+  root = projectRoot(),
+): Promise<{ readonly dir: string; readonly site: DocsSite }> {
+  const dir = docsSiteDir(prefix, docsDir, root);
   try {
-    const built = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as DocsAssets;
-    const complete = (Object.keys(expected) as (keyof DocsAssets)[]).every(
-      (key) => built[key] === expected[key] && existsSync(join(outDir, '_assets', built[key])),
-    );
-    if (complete) return built;
+    const built = JSON.parse(await readFile(join(dir, 'site.json'), 'utf8')) as DocsSite;
+    const current = await sourcesHash(root, prefix, await loadDocs(docsDir));
+    if (built.sources === current && built.prefix === prefix) return { dir, site: built };
   } catch {
     // Not built yet.
   }
-  return buildDocsAssets(root, outDir);
+  return { dir, site: await buildDocsSite(root, prefix, docsDir, dir) };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const names = await buildDocsAssets();
-  console.log(`docs assets built into ${docsBuildDir()}: ${Object.values(names).join(', ')}`);
+  const site = await buildDocsSite();
+  console.log(
+    `docs site built into ${docsBuildDir()}: ${site.pages.length} pages, ${Object.values(site.assets).join(', ')}`,
+  );
 }

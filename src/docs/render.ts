@@ -4,8 +4,8 @@ import { Marked, type Tokens } from 'marked';
 import { escapeHtml } from './html.js';
 
 /**
- * The documentation site's renderer: every `docs/*.md` becomes one HTML page, rendered once at start
- * with `marked` (GitHub-flavoured Markdown). Relative links between docs (`[x](encryption.md#y)`)
+ * The documentation site's renderer: every `docs/*.md` becomes one HTML page, rendered at build time
+ * (src/docs/build.ts) with `marked` (GitHub-flavoured Markdown). Relative links between docs (`[x](encryption.md#y)`)
  * become page URLs (`<prefix>/encryption#y`), headings get GitHub-style ids, and every page shares
  * one navigation. The pages reference only assets the process serves itself (no inline script or
  * style), so they run under a Content-Security-Policy without 'unsafe-inline'.
@@ -89,10 +89,8 @@ export async function loadDocs(dir: string): Promise<DocsSource> {
 export interface SiteOptions {
   /** Path prefix of the docs site without a trailing slash: `/docs`, or `` at a host's root. */
   readonly prefix: string;
-  /** Public address of the API (for the header's links). */
-  readonly baseUrl: string;
-  /** Public address of the browser site. */
-  readonly webUrl: string;
+  /** The header's "Open the site" link (a redirect to WEB_URL, so that pages name no configured host). */
+  readonly siteLink: string;
   /** Address of the OpenAPI document that the API reference page renders (same origin as the page). */
   readonly openApiUrl: string;
   /** The service's public OpenAPI address (`<BASE_URL>/openapi.json`), shown on the reference page. */
@@ -336,7 +334,7 @@ function header(options: SiteOptions): string {
   const home = pageUrl(options.prefix, 'index');
   return `<header class="top">
 <a class="brand" href="${escapeHtml(home)}">webfolder <span>docs</span></a>
-<a class="top-link" href="${escapeHtml(options.webUrl)}/">Open the site</a>
+<a class="top-link" href="${escapeHtml(options.siteLink)}">Open the site</a>
 </header>`;
 }
 

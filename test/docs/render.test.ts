@@ -7,8 +7,7 @@ import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 const OPTIONS = {
   prefix: '/docs',
-  baseUrl: 'https://files.example.com',
-  webUrl: 'https://files.example.com',
+  siteLink: '/docs/_site',
   openApiUrl: '/docs/openapi.json',
   publicOpenApiUrl: 'https://files.example.com/openapi.json',
   assets: {

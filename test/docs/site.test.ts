@@ -110,6 +110,12 @@ describe('docs site', () => {
       const body = type.startsWith('text/html') ? await res.text() : await res.arrayBuffer().then(() => '');
       seen.set(path, { status: res.status, ids: ids(body) });
       checked++;
+      // A redirect (the header's "Open the site" goes through one to WEB_URL): its target must answer.
+      const location = res.status === 302 ? res.headers.get('location') : null;
+      if (location) {
+        const to = new URL(location, `${origin}${path}`);
+        if (to.origin === origin && !seen.has(to.pathname)) queue.push(to.pathname);
+      }
       if (!body || !path.startsWith('/docs')) continue;
       for (const link of links(body)) {
         const url = new URL(link, `${origin}${path}`);
@@ -119,7 +125,7 @@ describe('docs site', () => {
       }
     }
     const broken = [...seen]
-      .filter(([path, r]) => r.status !== 200 && path !== '/docs/nope')
+      .filter(([path, r]) => r.status !== 200 && path !== '/docs/nope' && !(r.status === 302 && path === '/docs/_site'))
       .map(([path, r]) => `${path} -> ${r.status}`);
     assert.deepEqual(broken, [], 'every linked address answers 200');
     const missing = anchors
@@ -209,12 +215,17 @@ describe('docs site', () => {
 
 describe('docs site at other addresses', () => {
   test('served at the path of DOCS_URL', async () => {
-    const other = await startServer({ DOCS_URL: 'https://example.com/handbook/' });
+    const other = await startServer({ DOCS_URL: 'https://example.com/handbook/', WEB_URL: 'https://web.example.test' });
     try {
       const res = await fetch(`${other.baseUrl}/handbook/quick-start`);
       assert.equal(res.status, 200);
       const html = await res.text();
       assert.match(html, /href="\/handbook\/configuration"/, 'links follow the prefix');
+      // "Open the site" names no host in the built page: it redirects to WEB_URL.
+      assert.match(html, /<a class="top-link" href="\/handbook\/_site">Open the site<\/a>/);
+      const site = await fetch(`${other.baseUrl}/handbook/_site`, { redirect: 'manual' });
+      assert.equal(site.status, 302);
+      assert.equal(site.headers.get('location'), 'https://web.example.test/', 'the link leads to WEB_URL');
       assert.equal((await fetch(`${other.baseUrl}/handbook`)).status, 200);
       assert.equal((await fetch(`${other.baseUrl}/handbook/api`)).status, 200);
       const gone = await fetch(`${other.baseUrl}/docs/quick-start`);

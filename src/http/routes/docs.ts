@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
@@ -5,15 +6,16 @@ import type { Services } from '../../app/services.js';
 import { ConfigError } from '../../config/config.js';
 import { openApiDocument } from '../../discovery/openapi.js';
 import { surfaceUrl } from '../../discovery/surfaces.js';
-import { docsAssets, docsBuildDir, projectRoot } from '../../docs/build.js';
-import { API_SLUG, loadDocs, renderSite } from '../../docs/render.js';
+import { docsSite, PUBLIC_OPENAPI_PLACEHOLDER, projectRoot, SITE_LINK_SLUG } from '../../docs/build.js';
+import { escapeHtml } from '../../docs/html.js';
+import { API_SLUG } from '../../docs/render.js';
 
 /**
- * The documentation site at DOCS_URL: every `docs/*.md` rendered once when this server starts, for
- * its configured addresses (see src/docs), the API reference (Redoc, served by this process,
- * reading the service's own OpenAPI document), and the raw Markdown of each page at `<page>.md` for
- * agents. The stylesheet, scripts and icon are files built at build time with `.br` and `.gz`
- * variants (src/docs/build.ts), served by @fastify/static.
+ * The documentation site at DOCS_URL: every `docs/*.md` as a page built at build time, with `.br`
+ * and `.gz` variants (src/docs/build.ts), served by @fastify/static as files; the API reference
+ * (Redoc, served by this process, reading the service's own OpenAPI document); the raw Markdown of
+ * each page at `<page>.md` for agents; `<prefix>/_site`, the header's redirect to WEB_URL. The
+ * stylesheet, scripts and icon are files of the same build.
  *
  * Content-Security-Policy: guide pages run no script at all and load only the site's stylesheet.
  * The API reference page allows scripts from 'self' only (never 'unsafe-inline' or 'unsafe-eval');
@@ -47,27 +49,19 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
   const { prefix, host } = docsMount(config.docsUrl, config.baseUrl);
   const docsDir = options.docsDir ?? join(projectRoot(), 'docs');
 
-  // Built at build time with pre-compressed variants (src/docs/build.ts), served as files.
-  const built = await docsAssets();
-  const assetsPath = `${prefix}/_assets`;
-  const assetUrls = {
-    css: `${assetsPath}/${built.css}`,
-    redoc: `${assetsPath}/${built.redoc}`,
-    apiInit: `${assetsPath}/${built.apiInit}`,
-    icon: `${assetsPath}/${built.icon}`,
-  };
+  // Built at build time (src/docs/build.ts), pages and assets alike: this reads its description.
+  const { dir, site } = await docsSite(prefix, docsDir);
+  const pages = new Set(site.pages);
+  const markdown = new Set(site.markdown);
+  const files = new Map(Object.entries(site.files));
   const openApiUrl = `${prefix}/openapi.json`;
   const openApiJson = JSON.stringify(openApiDocument(config));
-
-  // Rendered once per server, for its configured addresses (no cache shared across servers).
-  const site = renderSite(await loadDocs(docsDir), {
-    prefix,
-    baseUrl: config.baseUrl,
-    webUrl: config.webUrl,
-    openApiUrl,
-    publicOpenApiUrl: surfaceUrl(config.baseUrl, 'openapi'),
-    assets: assetUrls,
-  });
+  // The two pages a server completes for itself, held by this plugin instance only.
+  const notFound = await readFile(join(dir, '404.html'), 'utf8');
+  const apiReference = (await readFile(join(dir, 'api.html'), 'utf8')).replaceAll(
+    PUBLIC_OPENAPI_PLACEHOLDER,
+    escapeHtml(surfaceUrl(config.baseUrl, 'openapi')),
+  );
 
   const html = (reply: FastifyReply, body: string, csp = GUIDE_CSP, status = 200) =>
     reply
@@ -77,10 +71,24 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
       .type('text/html; charset=utf-8')
       .send(body);
 
+  // The pages' files, with their .br and .gz variants, through reply.sendFile in this plugin only.
+  await app.register(fastifyStatic, {
+    root: dir,
+    serve: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+  });
+  const page = (reply: FastifyReply, slug: string) =>
+    reply
+      .header('content-security-policy', GUIDE_CSP)
+      .header('cache-control', 'no-cache')
+      .sendFile(`pages/${slug}.html`);
+
   // Scoped to the assets' path, so that a missing asset gets the docs' own 404 page.
   await app.register(
     async (assets) => {
-      assets.setNotFoundHandler((_request, reply) => html(reply, site.notFound, GUIDE_CSP, 404));
+      assets.setNotFoundHandler((_request, reply) => html(reply, notFound, GUIDE_CSP, 404));
       // JavaScript's registered type (RFC 9239), where the static plugin would say application/javascript.
       assets.addHook('onSend', async (request, reply, payload) => {
         if (reply.statusCode === 200 && request.url.split('?')[0]!.endsWith('.js'))
@@ -88,7 +96,7 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
         return payload;
       });
       await assets.register(fastifyStatic, {
-        root: join(docsBuildDir(), '_assets'),
+        root: join(dir, '_assets'),
         prefix: '/',
         decorateReply: false,
         index: false,
@@ -98,19 +106,18 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
         ...(host ? { constraints: { host } } : {}),
       });
     },
-    { prefix: assetsPath },
+    { prefix: `${prefix}/_assets` },
   );
 
   const route: RouteShorthandOptions = host ? { constraints: { host } } : {};
-  const index = site.pages.get('index')!.html;
-  if (prefix !== '') app.get(prefix, route, async (_request, reply) => html(reply, index));
-  app.get(`${prefix}/`, route, async (_request, reply) => html(reply, index));
+  if (prefix !== '') app.get(prefix, route, async (_request, reply) => page(reply, 'index'));
+  app.get(`${prefix}/`, route, async (_request, reply) => page(reply, 'index'));
   app.get<{ Params: { '*': string } }>(`${prefix}/*`, route, async (request, reply) => {
     const rest = request.params['*'];
     const path = `${prefix}/${rest}`;
-    const page = site.pages.get(rest);
-    if (page) return html(reply, page.html);
-    if (rest === API_SLUG) return html(reply, site.apiReference, API_REFERENCE_CSP);
+    if (pages.has(rest)) return page(reply, rest);
+    if (rest === API_SLUG) return html(reply, apiReference, API_REFERENCE_CSP);
+    if (rest === SITE_LINK_SLUG) return reply.header('cache-control', 'no-cache').redirect(`${config.webUrl}/`, 302);
     if (path === openApiUrl) {
       return reply
         .header('cache-control', 'no-cache')
@@ -119,22 +126,20 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
         .send(openApiJson);
     }
     const md = /^(.+)\.md$/.exec(rest);
-    const source = md ? site.pages.get(md[1]!) : undefined;
-    if (source?.markdown) {
-      return reply.header('cache-control', 'no-cache').type('text/markdown; charset=utf-8').send(source.markdown);
+    if (md && markdown.has(md[1]!)) {
+      return reply.header('cache-control', 'no-cache').sendFile(`pages/${md[1]}.md`);
     }
-    const file = site.files.get(rest);
-    if (file) {
+    const type = files.get(rest);
+    if (type) {
       return reply
         .header('cache-control', 'no-cache')
         .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-        .type(file.type)
-        .send(file.body);
+        .sendFile(`files/${rest}`);
     }
     // A trailing slash on a page address: the page itself.
     const trimmed = rest.replace(/\/+$/, '');
-    if (trimmed !== rest && (site.pages.has(trimmed) || trimmed === API_SLUG))
+    if (trimmed !== rest && (pages.has(trimmed) || trimmed === API_SLUG))
       return reply.redirect(`${prefix}/${trimmed}`, 301);
-    return html(reply, site.notFound, GUIDE_CSP, 404);
+    return html(reply, notFound, GUIDE_CSP, 404);
   });
 }
