@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# CI step: Debian's nginx and openssl for the reverse-proxy test (test/ops/nginx.test.ts), which runs
-# its own nginx on a loopback port with a certificate it makes itself. Only the binaries are needed:
-# the package's own service must not start (it would take port 80).
+# CI step: Debian's nginx, Caddy and openssl for the reverse-proxy tests (test/ops/nginx.test.ts,
+# test/ops/caddy.test.ts), which run their own proxy on a loopback port with a certificate they make
+# themselves. Only the binaries are needed: the packages' own services must not start (they would
+# take ports 80 and 443).
 set -euo pipefail
 
 need=()
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx)
+command -v caddy >/dev/null 2>&1 || need+=(caddy)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 
 if [ "${#need[@]}" -gt 0 ]; then
@@ -27,7 +29,9 @@ fi
 
 { command -v nginx || echo /usr/sbin/nginx; } | head -1
 /usr/sbin/nginx -v 2>&1 || nginx -v
+caddy version
 openssl version
 
-# In CI the nginx test must run, not skip.
+# In CI the proxy tests must run, not skip.
 echo "TEST_REQUIRE_NGINX=1" >> "$CI_ENV_FILE"
+echo "TEST_REQUIRE_CADDY=1" >> "$CI_ENV_FILE"

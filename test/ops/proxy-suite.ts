@@ -1,0 +1,279 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import type { CreateResponseDirect, CreateResponseEmpty, UploadStatusResponse } from '../../src/contract/types.js';
+import { chunkBody, chunkUrl } from '../support/api.js';
+import { until } from '../support/receivers.js';
+import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
+import { which } from '../support/which.js';
+
+/**
+ * The checks a reverse proxy in front of the service must pass, as docs/deployment.md configures
+ * it (test/ops/nginx.test.ts, test/ops/caddy.test.ts): through the proxy with TLS (a self-signed
+ * certificate made with openssl), BASE_URL is what clients see, chunks upload to the presigned URLs
+ * (streamed, several MiB), the site's page loads and talks to its API (Chromium), and MCP and A2A
+ * create folders with links on the public address.
+ */
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const MIB = 1024 * 1024;
+export const openssl = which('openssl');
+
+/** The fenced block of docs/deployment.md in `language` (its first). */
+export async function documentedBlock(language: string): Promise<string> {
+  const doc = await readFile(join(ROOT, 'docs/deployment.md'), 'utf8');
+  const block = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1];
+  assert.ok(block, `docs/deployment.md has a ${language} block`);
+  return block;
+}
+
+export interface ProxySetup {
+  /** A directory of the test's own, holding cert.pem and key.pem. */
+  readonly dir: string;
+  readonly proxyPort: number;
+  readonly upstreamPort: number;
+}
+
+export interface RunningProxy {
+  /** True while the proxy process runs; its output so far otherwise, for the failure message. */
+  exited(): string | null;
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers the suite: starts the service on a loopback port with BASE_URL on the proxy's port,
+ * then the proxy (`start`), and runs the checks through it. `skip` is the reason the proxy cannot
+ * run here, or false.
+ */
+export function proxySuite(name: string, skip: string | false, start: (setup: ProxySetup) => Promise<RunningProxy>) {
+  let cert = '';
+  let proxy: RunningProxy | null = null;
+  let srv: RunningServer | null = null;
+  let publicUrl = '';
+
+  before(async () => {
+    if (skip) return;
+    const dir = await tempDir(`webfolder-${name}-`);
+    await mkdir(join(dir, 'tmp'));
+    execFileSync(
+      openssl!,
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+    const proxyPort = await freePort();
+    publicUrl = `https://localhost:${proxyPort}`;
+    srv = await startServer({ BASE_URL: publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
+    const address = srv.server.app.server.address();
+    assert.ok(typeof address === 'object' && address);
+    proxy = await start({ dir, proxyPort, upstreamPort: address.port });
+    await until(`${name} to answer on ${publicUrl}`, async () => {
+      const exited = proxy!.exited();
+      if (exited !== null) throw new Error(`${name} exited: ${exited}`);
+      return (await call('GET', '/healthz').catch(() => null))?.status === 200;
+    });
+  });
+
+  after(async () => {
+    await proxy?.stop();
+    await srv?.close();
+  });
+
+  interface Answer {
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    text: string;
+  }
+
+  /** A request to the public address over TLS, trusting exactly the test's certificate. */
+  function call(
+    method: string,
+    pathOrUrl: string,
+    headers: Record<string, string> = {},
+    body?: Buffer | string,
+  ): Promise<Answer> {
+    const url = new URL(pathOrUrl, publicUrl);
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(url, { method, headers, ca: cert, agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test(`through ${name} with TLS: BASE_URL in every link, chunk uploads to the presigned URLs, status`, {
+    skip,
+  }, async () => {
+    const filesize = 12 * MIB; // three chunks of 5 MiB: streamed through the proxy
+    const create = json({ encryption: { ske: 'ske' }, files: [{ filename: 'enc', filesize }] });
+    const res = await call('POST', '/v2/folders', create.headers, create.body);
+    assert.equal(res.status, 200, res.text);
+    const created = JSON.parse(res.text) as CreateResponseDirect;
+    assert.ok(created.folderUrl.startsWith(`${publicUrl}/f/`), created.folderUrl);
+    const file = created.files[0]!;
+    assert.ok(file.uploadUrls.head.startsWith(publicUrl), file.uploadUrls.head);
+    for (let n = 1; n <= file.chunks; n++) {
+      const url = chunkUrl(file.uploadUrls, n);
+      assert.ok(url.startsWith(`${publicUrl}/v2/uploads/`), url);
+      const body = chunkBody(filesize, file.chunkSize, n);
+      const put = await call('PUT', url, { 'content-length': String(body.length), ...file.uploadUrls.headers }, body);
+      assert.equal(put.status, 200, put.text);
+    }
+    const status = await call(
+      'GET',
+      `/v2/folders/${created.folderId}/files/${file.fileId}/upload-status?uploadAuth=${created.uploadAuth}`,
+    );
+    assert.deepEqual(JSON.parse(status.text) as UploadStatusResponse, { complete: true, missing: [] });
+    // Downloads stream back through the proxy.
+    const chunk = await call('GET', `/api/site/folders/${created.folderId}/files/${file.fileId}/chunks/00002`);
+    assert.equal(chunk.status, 200);
+    // Discovery documents name the public address.
+    const openapi = JSON.parse((await call('GET', '/openapi.json')).text) as { servers: Array<{ url: string }> };
+    assert.equal(openapi.servers[0]!.url, publicUrl);
+  });
+
+  test(`through ${name}: the site page loads in Chromium and talks to its API`, {
+    skip: skip || (!existsSync(CHROMIUM) && `Chromium not found at ${CHROMIUM}`),
+  }, async () => {
+    const create = json({ title: 'Through the proxy', mode: 'share' });
+    const created = JSON.parse(
+      (await call('POST', '/v2/folders', create.headers, create.body)).text,
+    ) as CreateResponseEmpty;
+    assert.ok(created.folderUrl.startsWith(`${publicUrl}/f/`));
+    const key = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
+    const spki = createHash('sha256').update(key).digest('base64');
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        // Trust exactly the test's certificate (by its key), also for the service worker's script,
+        // which ignoreHTTPSErrors does not cover.
+        `--ignore-certificate-errors-spki-list=${spki}`,
+      ],
+    });
+    try {
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      // Every request the page makes succeeds through the proxy (the browser's own favicon probe aside).
+      const failed: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) failed.push(`${r.status()} ${r.url()}`);
+      });
+      page.on('requestfailed', (r) => failed.push(`${r.failure()?.errorText} ${r.url()}`));
+      const response = await page.goto(created.folderUrl);
+      assert.equal(response?.status(), 200);
+      // The role comes from the site API: the page's script ran and reached it through the proxy.
+      await page.locator('#role[data-role="unclaimed"]').waitFor({ timeout: 30_000 });
+      assert.match(await page.content(), /Through the proxy/);
+      assert.deepEqual(failed, []);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test(`through ${name}: MCP and A2A create folders whose links are on the public address`, { skip }, async () => {
+    const mcpHeaders = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const rpc = (text: string) => {
+      // Either a JSON body or an event stream whose data lines carry it.
+      const data = text.includes('data:')
+        ? text
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5))
+            .join('')
+        : text;
+      return JSON.parse(data) as { result?: Record<string, unknown>; error?: unknown };
+    };
+    const init = await call(
+      'POST',
+      '/mcp',
+      mcpHeaders,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `${name}-test`, version: '1' } },
+      }),
+    );
+    assert.equal(init.status, 200, init.text);
+    assert.ok(rpc(init.text).result, init.text);
+    const session = init.headers['mcp-session-id'];
+    const withSession = typeof session === 'string' ? { ...mcpHeaders, 'mcp-session-id': session } : mcpHeaders;
+    await call('POST', '/mcp', withSession, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const tool = await call(
+      'POST',
+      '/mcp',
+      withSession,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'create_share_folder', arguments: { title: 'From MCP' } },
+      }),
+    );
+    assert.equal(tool.status, 200, tool.text);
+    assert.ok(tool.text.includes(`${publicUrl}/f/`), tool.text);
+
+    const card = JSON.parse((await call('GET', '/.well-known/agent-card.json')).text) as Record<string, unknown>;
+    assert.ok(JSON.stringify(card).includes(`${publicUrl}/a2a`), JSON.stringify(card));
+    const a2a = await call(
+      'POST',
+      '/a2a',
+      { 'content-type': 'application/json', 'a2a-version': '0.3' },
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: {
+            kind: 'message',
+            messageId: randomUUID(),
+            role: 'user',
+            parts: [{ kind: 'text', text: 'Create a folder called From A2A' }],
+          },
+        },
+      }),
+    );
+    assert.equal(a2a.status, 200, a2a.text);
+    assert.ok(a2a.text.includes(`${publicUrl}/f/`), a2a.text);
+  });
+}
