@@ -215,9 +215,10 @@ export async function buildDocsSite(
         await writeFile(join(staging, 'pages', `${page.slug}.md`), page.markdown);
       }
     }
-    // The API reference names the public OpenAPI address, which a server fills in: no variants.
+    // Sent as strings by the routes (the API reference once a server fills in the public OpenAPI
+    // address; the 404 page from every not-found handler): no variants.
     await writeFile(join(staging, 'api.html'), site.apiReference);
-    await writeCompressed(join(staging, '404.html'), Buffer.from(site.notFound));
+    await writeFile(join(staging, '404.html'), site.notFound);
     const files: Record<string, string> = {};
     for (const file of site.files.values()) {
       files[file.path] = file.type;
