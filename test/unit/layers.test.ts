@@ -44,7 +44,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   root: ['app', 'blobs', 'config', 'contract', 'domain', 'http', 'notify', 'ops', 'store'],
   // The operator's commands on the server's machine: open the configured backends the way the root
   // does (nothing imports them; bin/webfolder.js dispatches to them).
-  admin: ['app', 'config', 'contract', 'domain', 'notify', 'root', 'store'],
+  admin: ['app', 'config', 'contract', 'domain', 'notify', 'ops', 'root', 'store'],
 };
 
 const ROOT = resolve(new URL('../../', import.meta.url).pathname);
