@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '../support/server.js';
 import { which } from '../support/which.js';
-import { documentedBlock, openssl, proxySuite } from './proxy-suite.js';
+import { documentedBlock, missingTools, proxySuite, spawnProxy } from './proxy-suite.js';
 
 /**
  * The service behind Debian's Caddy (2.6) with TLS, as docs/deployment.md says to run it: the test
@@ -14,12 +13,7 @@ import { documentedBlock, openssl, proxySuite } from './proxy-suite.js';
  * when TEST_REQUIRE_CADDY=1 (CI).
  */
 const caddy = which('caddy', ['/usr/bin']);
-const missing = !caddy ? 'caddy' : !openssl ? 'openssl' : null;
-const SKIP = missing
-  ? `${missing} is not installed (apt-get install -y caddy openssl, or scripts/ci/30-nginx.sh)`
-  : false;
-if (SKIP && process.env.TEST_REQUIRE_CADDY === '1') throw new Error(`${SKIP} (TEST_REQUIRE_CADDY=1)`);
-if (SKIP) process.stderr.write(`test/ops/caddy: skipping: ${SKIP}\n`);
+const SKIP = missingTools('caddy', caddy, 'TEST_REQUIRE_CADDY');
 
 /** The documented site block with this test's address, certificate and upstream port. */
 async function documentedSite(dir: string, proxyPort: number, upstreamPort: number): Promise<string> {
@@ -48,20 +42,5 @@ ${await documentedSite(dir, proxyPort, upstreamPort)}
 `;
   await writeFile(join(dir, 'Caddyfile'), conf);
   const env = { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
-  const proxy = spawn(caddy!, ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
-  let log = '';
-  proxy.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  proxy.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  return {
-    exited: () => (proxy.exitCode === null ? null : log),
-    stop: async () => {
-      if (proxy.exitCode !== null) return;
-      const exited = new Promise((r) => proxy.once('exit', r));
-      proxy.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return spawnProxy(caddy!, ['run', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], 'SIGTERM', env);
 });

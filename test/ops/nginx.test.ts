@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { which } from '../support/which.js';
-import { documentedBlock, openssl, proxySuite } from './proxy-suite.js';
+import { documentedBlock, missingTools, proxySuite, spawnProxy } from './proxy-suite.js';
 
 /**
  * The service behind Debian's nginx with TLS, as docs/deployment.md says to run it: the test takes
@@ -12,12 +11,7 @@ import { documentedBlock, openssl, proxySuite } from './proxy-suite.js';
  * instead when TEST_REQUIRE_NGINX=1 (CI).
  */
 const nginx = which('nginx', ['/usr/sbin']);
-const missing = !nginx ? 'nginx' : !openssl ? 'openssl' : null;
-const SKIP = missing
-  ? `${missing} is not installed (apt-get install -y nginx openssl, or scripts/ci/30-nginx.sh)`
-  : false;
-if (SKIP && process.env.TEST_REQUIRE_NGINX === '1') throw new Error(`${SKIP} (TEST_REQUIRE_NGINX=1)`);
-if (SKIP) process.stderr.write(`test/ops/nginx: skipping: ${SKIP}\n`);
+const SKIP = missingTools('nginx', nginx, 'TEST_REQUIRE_NGINX');
 
 /** The ```nginx block of docs/deployment.md, pointed at this test's ports, certificate and files. */
 async function documentedServerBlock(dir: string, proxyPort: number, upstreamPort: number): Promise<string> {
@@ -50,19 +44,5 @@ ${await documentedServerBlock(dir, proxyPort, upstreamPort)}
 }
 `;
   await writeFile(join(dir, 'nginx.conf'), conf);
-  const proxy = spawn(nginx!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  proxy.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  proxy.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  return {
-    exited: () => (proxy.exitCode === null ? null : log),
-    stop: async () => {
-      if (proxy.exitCode !== null) return;
-      const exited = new Promise((r) => proxy.once('exit', r));
-      proxy.kill('SIGQUIT');
-      await exited;
-    },
-  };
+  return spawnProxy(nginx!, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], 'SIGQUIT');
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -31,6 +31,42 @@ export async function documentedBlock(language: string): Promise<string> {
   const block = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1];
   assert.ok(block, `docs/deployment.md has a ${language} block`);
   return block;
+}
+
+/**
+ * Why a proxy suite cannot run here (its program or openssl missing), or false; thrown instead when
+ * `requireFlag` is 1 (CI, where the suite must run).
+ */
+export function missingTools(program: string, path: string | null, requireFlag: string): string | false {
+  const missing = !path ? program : !openssl ? 'openssl' : null;
+  const skip = missing
+    ? `${missing} is not installed (apt-get install -y ${program} openssl, or scripts/ci/30-nginx.sh)`
+    : false;
+  if (skip && process.env[requireFlag] === '1') throw new Error(`${skip} (${requireFlag}=1)`);
+  if (skip) process.stderr.write(`test/ops/${program}: skipping: ${skip}\n`);
+  return skip;
+}
+
+/** Runs a proxy in the foreground; `stop` sends `signal` and waits for it to exit. */
+export function spawnProxy(
+  path: string,
+  args: readonly string[],
+  signal: NodeJS.Signals,
+  env: NodeJS.ProcessEnv = process.env,
+): RunningProxy {
+  const proxy = spawn(path, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  let log = '';
+  proxy.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+  proxy.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+  return {
+    exited: () => (proxy.exitCode === null ? null : log),
+    stop: async () => {
+      if (proxy.exitCode !== null) return;
+      const exited = new Promise((r) => proxy.once('exit', r));
+      proxy.kill(signal);
+      await exited;
+    },
+  };
 }
 
 export interface ProxySetup {
