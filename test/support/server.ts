@@ -81,7 +81,8 @@ export async function spawnServer(env: Record<string, string>, port?: number): P
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${usePort}`;
-  const deadline = Date.now() + 30_000;
+  // Generous: under load (CI on 2 shared cores) tsx's first compile alone has taken 20-30 s.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
@@ -92,7 +93,7 @@ export async function spawnServer(env: Record<string, string>, port?: number): P
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not start within 30 s:\n${output}`);
+      throw new Error(`server did not start within 90 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
