@@ -20,6 +20,10 @@ export interface Config {
   readonly dataDir: string;
   readonly chunkSizeMiB: number;
   readonly freeDownloadHours: number;
+  /** The longest expiry an owner may choose for a folder's files, in hours from now. */
+  readonly maxExpiresHours: number;
+  /** Whether the owner's activity list records client addresses (off: never stored). */
+  readonly activityIps: boolean;
   /** How long presigned chunk upload URLs stay valid. */
   readonly uploadUrlTtlSeconds: number;
   /** HMAC key for the local backend's chunk URLs; generated and kept in DATA_DIR when absent. */
@@ -149,6 +153,8 @@ export const KNOWN_VARIABLES = [
   'DATA_DIR',
   'CHUNK_SIZE_MIB',
   'FREE_DOWNLOAD_HOURS',
+  'MAX_EXPIRES_HOURS',
+  'ACTIVITY_IPS',
   'UPLOAD_URL_TTL_SECONDS',
   'SIGNING_SECRET',
   'SWEEP_INTERVAL_SECONDS',
@@ -257,6 +263,8 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     dataDir: resolve(src.DATA_DIR?.trim() || './data'),
     chunkSizeMiB,
     freeDownloadHours: int(src, 'FREE_DOWNLOAD_HOURS', 72, 1, 24 * 365),
+    maxExpiresHours: int(src, 'MAX_EXPIRES_HOURS', 720, 1, 24 * 365),
+    activityIps: bool(src, 'ACTIVITY_IPS', false),
     // S3 SigV4 presigned URLs are valid for at most 7 days; the local backend keeps the same ceiling.
     uploadUrlTtlSeconds: int(src, 'UPLOAD_URL_TTL_SECONDS', 72 * 3600, 60, 7 * 24 * 3600),
     signingSecret: src.SIGNING_SECRET?.length ? checkSecret(src.SIGNING_SECRET) : null,

@@ -33,6 +33,16 @@ export const ERROR_CODES = {
     description:
       'The folder has expired and its files are deleted (answered as 404, like a folder that never existed).',
   },
+  download_ticket_required: {
+    status: 403,
+    description:
+      'This file has a download limit: its chunks are served only with a download ticket (`X-Download-Ticket` or `?ticket=`, from POST …/downloads); the ticket is missing, wrong or expired.',
+  },
+  download_limit_reached: {
+    status: 410,
+    description:
+      "The file has been downloaded as many times as its owner allowed (the file's download limit, else the folder's); nothing was counted.",
+  },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: {
     status: 409,

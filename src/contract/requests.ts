@@ -1,5 +1,13 @@
 import { ID_PATTERN } from '../domain/ids.js';
-import { MAX_FILE_SIZE, MAX_LIST_PAGE, MAX_SITE_FILES_PER_REQUEST, MAX_TITLE_LENGTH } from '../domain/limits.js';
+import {
+  MAX_DOWNLOAD_LIMIT,
+  MAX_FILE_SIZE,
+  MAX_LIST_PAGE,
+  MAX_NOTE_LENGTH,
+  MAX_SITE_FILES_PER_REQUEST,
+  MAX_TITLE_LENGTH,
+} from '../domain/limits.js';
+import { MODES } from '../domain/modes.js';
 
 /**
  * The path parameters and query strings of every route family, and the bodies that are not part
@@ -109,6 +117,110 @@ export const siteRegisterRequestSchema = {
     },
     ske: optionalOpaque,
     ownerPublicKey: optionalOpaque,
+  },
+} as const;
+
+/**
+ * A folder's password parameters (src/contract/site.ts PasswordParams): exactly these fields, N a
+ * power of two from 2^14 to 2^20, r 1..16, p 1..4, a 16-byte salt in base64url without padding.
+ */
+export const passwordParamsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['kdf', 'N', 'r', 'p', 'salt'],
+  errorMessage: { additionalProperties: 'is not a password parameter (only kdf, N, r, p and salt)' },
+  properties: {
+    kdf: { type: 'string', enum: ['scrypt'], errorMessage: { enum: 'must be "scrypt"' } },
+    N: {
+      type: 'integer',
+      enum: [16384, 32768, 65536, 131072, 262144, 524288, 1048576],
+      errorMessage: 'must be a power of two from 16384 (2^14) to 1048576 (2^20)',
+    },
+    r: { type: 'integer', minimum: 1, maximum: 16, errorMessage: 'must be a whole number from 1 to 16' },
+    p: { type: 'integer', minimum: 1, maximum: 4, errorMessage: 'must be a whole number from 1 to 4' },
+    salt: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]{22}$',
+      errorMessage: 'must be 16 bytes in base64url without padding (22 characters)',
+    },
+  },
+} as const;
+
+const downloadLimit = {
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_DOWNLOAD_LIMIT,
+  errorMessage: `must be a whole number from 1 to ${MAX_DOWNLOAD_LIMIT}`,
+} as const;
+const optionalDownloadLimit = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: MAX_DOWNLOAD_LIMIT,
+  errorMessage: `must be null or a whole number from 1 to ${MAX_DOWNLOAD_LIMIT}`,
+} as const;
+const note = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_NOTE_LENGTH,
+  errorMessage: `must be the encrypted note, 1 to ${MAX_NOTE_LENGTH} characters`,
+} as const;
+
+/**
+ * `POST <site>/api/site/folders`: create and claim in one step (src/contract/site.ts has its type).
+ * `expiresInHours` is checked against the operator's MAX_EXPIRES_HOURS by the app, which knows it.
+ */
+export const siteCreateFolderSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['mode', 'ske'],
+  errorMessage: { additionalProperties: 'is not an accepted field' },
+  properties: {
+    mode: { type: 'string', enum: MODES, errorMessage: { enum: 'must be "send", "share" or "request"' } },
+    title: { type: 'string', maxLength: MAX_TITLE_LENGTH },
+    ske: opaque,
+    ownerPublicKey: opaque,
+    expiresInHours: { type: 'integer', minimum: 1, errorMessage: 'must be a whole number of hours, at least 1' },
+    maxDownloads: downloadLimit,
+    note,
+    password: passwordParamsSchema,
+  },
+} as const;
+
+/** `PATCH <site>/api/site/folders/{folderId}`: the owner's folder settings; at least one. */
+export const siteFolderUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  errorMessage: {
+    additionalProperties: 'is not a folder setting (expiresAt, maxDownloads, note, password)',
+    minProperties: 'must change at least one setting',
+  },
+  properties: {
+    expiresAt: { type: 'integer', minimum: 0, errorMessage: 'must be a time in epoch milliseconds' },
+    maxDownloads: optionalDownloadLimit,
+    note: {
+      ...note,
+      type: ['string', 'null'],
+      errorMessage: `must be null or the encrypted note, 1 to ${MAX_NOTE_LENGTH} characters`,
+    },
+    password: passwordParamsSchema,
+  },
+} as const;
+
+/** `PATCH <site>/api/site/folders/{folderId}/files/{fileId}`: the file's own download limit. */
+export const siteFileUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['maxDownloads'],
+  errorMessage: { additionalProperties: 'is not a file setting (only maxDownloads)' },
+  properties: { maxDownloads: optionalDownloadLimit },
+} as const;
+
+/** A site chunk GET may carry its download ticket in the query (the service worker, a redirect). */
+export const siteChunkQuery = {
+  type: 'object',
+  properties: {
+    ticket: { type: 'string', maxLength: 200, errorMessage: 'must be given once' },
   },
 } as const;
 

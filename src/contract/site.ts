@@ -29,6 +29,107 @@ export interface FolderInfo {
   readonly ownerPublicKey: string | null;
   /** Plaintext chunk size new uploads get (bytes). */
   readonly chunkSize: number;
+  /**
+   * When the folder's files stop being available (epoch ms): the owner's choice, else the latest
+   * expiry of its files; null for a folder without files (it has `uploadDeadline`) and no choice.
+   */
+  readonly expiresAt: number | null;
+  /** The operator's maximum for a chosen expiry, in hours from now (MAX_EXPIRES_HOURS). */
+  readonly maxExpiresInHours: number;
+  /** The folder's default download limit per file; null: no limit. */
+  readonly maxDownloads: number | null;
+  /** The note to recipients, encrypted by the client with the folder key like the names; opaque. */
+  readonly note: string | null;
+  /** The password's key derivation parameters when the folder has one (src/crypto/password.ts). */
+  readonly password: PasswordParams | null;
+  /** Live files (complete or not) and their plaintext bytes. */
+  readonly fileCount: number;
+  readonly totalSize: number;
+  /** Where the folder was made: on the site (created and claimed in one step) or through the API. */
+  readonly createdBy: FolderCreator;
+}
+
+export type FolderCreator = 'site' | 'api';
+
+/**
+ * How a folder's password is stretched (src/crypto/password.ts): stored by the server as given,
+ * checked against this shape only (N a power of two 2^14..2^20, r 1..16, p 1..4, salt 16 bytes
+ * base64url). The server never sees the password nor anything derived from it.
+ */
+export interface PasswordParams {
+  readonly kdf: 'scrypt';
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+  readonly salt: string;
+}
+
+/**
+ * `POST <site>/api/site/folders` with `X-Owner-Token`: creates a folder already owned by the caller
+ * (create and claim in one step). `ownerPublicKey` is required in request mode, where `password` is
+ * not allowed. `expiresInHours` (1..maxExpiresInHours) fixes the files' expiry from now.
+ */
+export interface SiteCreateFolderRequest {
+  readonly mode: Mode;
+  readonly title?: string;
+  readonly ske: string;
+  readonly ownerPublicKey?: string;
+  readonly expiresInHours?: number;
+  readonly maxDownloads?: number;
+  readonly note?: string;
+  readonly password?: PasswordParams;
+}
+
+/** 201 answer of the create: the page address has no fragment (the client adds its secret). */
+export interface SiteCreateFolderResponse {
+  readonly folderId: string;
+  readonly folderUrl: string;
+  /** When the folder is deleted unless a file is uploaded (epoch ms). */
+  readonly uploadDeadline: number;
+}
+
+/**
+ * `PATCH <site>/api/site/folders/<id>` (owner): the properties given change, the others stay.
+ * `expiresAt` (epoch ms, future, at most maxExpiresInHours from now) becomes every file's expiry;
+ * `password` only while the folder has none and no file is complete; `maxDownloads` 1..1,000,000.
+ */
+export interface SiteFolderUpdate {
+  readonly expiresAt?: number;
+  readonly maxDownloads?: number | null;
+  readonly note?: string | null;
+  readonly password?: PasswordParams;
+}
+
+/** `PATCH <site>/api/site/folders/<id>/files/<fileId>` (owner): the file's own limit; null: the folder's. */
+export interface SiteFileUpdate {
+  readonly maxDownloads: number | null;
+}
+
+/**
+ * `POST …/files/<fileId>/downloads`: one download started. The ticket opens the file's chunks for
+ * 24 hours (`X-Download-Ticket` or `?ticket=`); `downloads` is the count after this one, and
+ * `maxDownloads` the file's effective limit (its own, else the folder's; null: none).
+ */
+export interface DownloadTicket {
+  readonly ticket: string;
+  readonly expiresAt: number;
+  readonly downloads: number;
+  readonly maxDownloads: number | null;
+}
+
+export type ActivityKind = 'upload' | 'download' | 'delete';
+
+export interface ActivityEvent {
+  readonly at: number;
+  readonly kind: ActivityKind;
+  readonly fileId: string;
+  /** The client address, only when the operator turned that on (ACTIVITY_IPS); else null. */
+  readonly ip: string | null;
+}
+
+/** `GET <site>/api/site/folders/<id>/activity` (owner): newest first, at most 100. */
+export interface SiteActivity {
+  readonly events: ActivityEvent[];
 }
 
 /** One file the browser wants to upload. */
@@ -76,6 +177,12 @@ export interface SiteFile {
   readonly sealedKey: string | null;
   /** Whether the caller uploaded it (so may resume it). */
   readonly mine: boolean;
+  /** Downloads counted so far (the owner's own are not counted). */
+  readonly downloads: number;
+  /** The file's own limit; null: the folder's applies (see downloadsLeft). */
+  readonly maxDownloads: number | null;
+  /** Downloads left under the effective limit (the file's, else the folder's); null: no limit. */
+  readonly downloadsLeft: number | null;
 }
 
 /**

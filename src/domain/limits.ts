@@ -47,3 +47,16 @@ export function folderLimitRefusal(
   if (held.chunkCount + adding.chunks > limits.maxChunks) return 'too-many-chunks';
   return null;
 }
+
+/** Most characters of a folder's note to recipients (its ciphertext, as the client sends it). */
+export const MAX_NOTE_LENGTH = 4000;
+
+/** The largest download limit an owner may set on a folder or a file. */
+export const MAX_DOWNLOAD_LIMIT = 1_000_000;
+
+/** How long a download ticket opens a file's chunks: a resumed or seeking download reuses it. */
+export const DOWNLOAD_TICKET_HOURS = 24;
+
+/** Activity: how many events a folder keeps, and how many one answer lists (newest first). */
+export const ACTIVITY_KEPT = 200;
+export const ACTIVITY_LISTED = 100;

@@ -1,8 +1,15 @@
 import type {
+  DownloadTicket,
   FileProgress,
   FolderInfo,
+  SiteActivity,
+  SiteCreateFolderRequest,
+  SiteCreateFolderResponse,
+  SiteFile,
   SiteFileEntry,
   SiteFileList,
+  SiteFileUpdate,
+  SiteFolderUpdate,
   SiteNotifications,
   SiteNotificationsUpdate,
   SiteRegisteredFile,
@@ -61,16 +68,34 @@ export class SiteClient {
     return folderApiUrl(this.siteApi, this.folderId);
   }
 
-  private async call<T>(operation: string, method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(this.credentials) };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+  private call<T>(operation: string, method: string, path: string, body?: unknown): Promise<T> {
+    return callJson<T>(operation, method, `${this.base}${path}`, this.credentials, this.http, body);
+  }
+
+  /** A call answered 204 (no body). */
+  private async callEmpty(operation: string, method: string, path: string): Promise<void> {
+    const headers = { accept: 'application/json', ...credentialHeaders(this.credentials) };
     const response = await exchange(
       operation,
       `${this.base}${path}`,
-      { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store' },
+      { method, headers, cache: 'no-store' },
       this.http,
     );
-    return jsonBody<T>(response, operation);
+    await response.body?.cancel().catch(() => undefined);
+  }
+
+  /**
+   * Creates a folder already owned by `ownerToken` (from deriveOwnerCredentials): create and claim
+   * in one step. Answers its id and page address (without the fragment, which the caller adds).
+   */
+  static createFolder(
+    siteApi: string,
+    ownerToken: string,
+    request: SiteCreateFolderRequest,
+    http: HttpOptions = {},
+  ): Promise<SiteCreateFolderResponse> {
+    const url = `${siteApi.replace(/\/+$/, '')}/folders`;
+    return callJson('create folder', 'POST', url, { ownerToken }, http, request);
   }
 
   info(): Promise<FolderInfo> {
@@ -122,17 +147,75 @@ export class SiteClient {
     );
   }
 
-  chunkUrl(fileId: string, n: number): string {
-    return siteChunkUrl(this.siteApi, this.folderId, fileId, n);
+  // ---- The owner's controls (owner credentials only: anyone else gets 403) ----------------------
+  /** Changes the folder's settings (expiry, default download limit, note, password once). */
+  updateFolder(update: SiteFolderUpdate): Promise<FolderInfo> {
+    return this.call('change folder', 'PATCH', '', update);
+  }
+  /** Deletes the folder: when this returns, its bytes are gone and it reads as not found. */
+  deleteFolder(): Promise<void> {
+    return this.callEmpty('delete folder', 'DELETE', '');
+  }
+  /** Deletes one file: when this returns, its bytes are gone. */
+  deleteFile(fileId: string): Promise<void> {
+    return this.callEmpty('delete file', 'DELETE', `/files/${encodeURIComponent(fileId)}`);
+  }
+  /** Sets the file's own download limit (null: the folder's applies). */
+  updateFile(fileId: string, update: SiteFileUpdate): Promise<SiteFile> {
+    return this.call('change file', 'PATCH', `/files/${encodeURIComponent(fileId)}`, update);
+  }
+  /** The folder's recent uploads, downloads and deletions, newest first. */
+  activity(): Promise<SiteActivity> {
+    return this.call('read activity', 'GET', '/activity');
   }
 
-  /** The encrypted bytes of chunk n, from the site or (presigned, without credentials) object storage. */
-  fetchChunk(fileId: string, n: number, operation: string, signal?: AbortSignal): Promise<Uint8Array> {
-    return fetchChunkBytes(this.chunkUrl(fileId, n), credentialHeaders(this.credentials), operation, {
+  /**
+   * Starts one download of a file: counts it (unless the caller is the owner) and answers the ticket
+   * its chunks are fetched with. Fails with the code `download_limit_reached` (410) when the file's
+   * limit is used up. One ticket = one download: call this once per download, not per chunk.
+   */
+  startDownload(fileId: string): Promise<DownloadTicket> {
+    return this.call('start download', 'POST', `/files/${encodeURIComponent(fileId)}/downloads`);
+  }
+
+  /** The chunk's address; with a ticket in its query (for the service worker or a plain link). */
+  chunkUrl(fileId: string, n: number, ticket?: string): string {
+    const url = siteChunkUrl(this.siteApi, this.folderId, fileId, n);
+    return ticket ? `${url}?ticket=${encodeURIComponent(ticket)}` : url;
+  }
+
+  /**
+   * The encrypted bytes of chunk n, from the site or (presigned, without credentials) object storage.
+   * `ticket` (from startDownload) is sent as `X-Download-Ticket`: files with a limit require it.
+   */
+  fetchChunk(fileId: string, n: number, operation: string, signal?: AbortSignal, ticket?: string): Promise<Uint8Array> {
+    const headers = credentialHeaders(this.credentials);
+    if (ticket) headers['x-download-ticket'] = ticket;
+    return fetchChunkBytes(this.chunkUrl(fileId, n), headers, operation, {
       ...this.http,
       ...(signal ? { signal } : {}),
     });
   }
+}
+
+/** One JSON call with the credential headers, through the one retry policy. */
+async function callJson<T>(
+  operation: string,
+  method: string,
+  url: string,
+  credentials: Credentials,
+  http: HttpOptions,
+  body?: unknown,
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(credentials) };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await exchange(
+    operation,
+    url,
+    { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store' },
+    http,
+  );
+  return jsonBody<T>(response, operation);
 }
 
 /**

@@ -209,6 +209,10 @@ export async function listSiteFiles(
         expiresAt: f.expiresAt,
         sealedKey: f.sealedKey,
         mine: isUploaderOf(f, caller),
+        // Counted downloads and limits arrive with the owner controls (issue 12).
+        downloads: 0,
+        maxDownloads: null,
+        downloadsLeft: null,
       };
     }),
   );

@@ -21,5 +21,14 @@ export async function folderInfo(services: Services, folderId: unknown, caller: 
     ske: folder.ske,
     ownerPublicKey: folder.ownerPublicKey,
     chunkSize: services.config.chunkSizeMiB * 1024 * 1024,
+    // The owner's settings arrive with the owner controls (issue 12).
+    expiresAt: hasFiles ? folder.deleteAfter : null,
+    maxExpiresInHours: services.config.maxExpiresHours,
+    maxDownloads: null,
+    note: null,
+    password: null,
+    fileCount: 0,
+    totalSize: 0,
+    createdBy: 'api',
   };
 }
