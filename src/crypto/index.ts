@@ -17,4 +17,13 @@ export {
   importSecret,
   SECRET_BYTES,
 } from './folder.js';
+export {
+  checkPasswordParams,
+  newPasswordParams,
+  PASSWORD_INFO,
+  PASSWORD_KDF,
+  PASSWORD_SALT_BYTES,
+  type PasswordParams,
+  passwordSecret,
+} from './password.js';
 export { deriveOwnerCredentials, type OwnerCredentials, openSealedSecret, sealSecret } from './sealing.js';
