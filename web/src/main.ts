@@ -1,4 +1,7 @@
 import { siteConfig } from './config.js';
+import { chooseLanguage, languageSwitch } from './i18n/choose.js';
+import { t } from './i18n/index.js';
+import type { FolderSession } from './session.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
@@ -8,14 +11,55 @@ import { homePage } from './views/home.js';
  * protocols live in the DOM-free session (web/src/session.ts), its transfers in src/transfer.
  */
 const config = siteConfig();
+chooseLanguage();
 document.getElementById('home-link')?.setAttribute('href', config.base);
 
+/** The page on screen: aborted when the router draws another (its session stops drawing and uploading). */
+let page: AbortController | null = null;
+let session: FolderSession | null = null;
+
 function route(): void {
+  page?.abort();
+  page = new AbortController();
+  const { signal } = page;
+  session = null;
   const rest = location.pathname.startsWith(config.base) ? location.pathname.slice(config.base.length) : '';
   const m = /^f\/([A-Za-z0-9_-]{16})\/?$/.exec(rest);
-  if (m) void folderPage(config, m[1]!);
+  if (m)
+    void folderPage(config, m[1]!, signal).then((opened) => {
+      if (!signal.aborted) session = opened ?? null;
+    });
   else if (rest === '' || rest === 'index.html') homePage(config);
-  else showError(config, 'Page not found', 'There is nothing at this address.');
+  else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
 
+/** The header's words and the language switch (drawn again when the language changes). */
+function header(): void {
+  const tag = document.querySelector('header.top .tag');
+  if (tag) tag.textContent = t('site.tagline');
+  const skip = document.querySelector<HTMLAnchorElement>('a.skip');
+  if (skip) skip.textContent = t('site.skip');
+  document.getElementById('language')?.remove();
+  document.querySelector('header.top')?.append(
+    languageSwitch(() => {
+      header();
+      // A folder page redraws from its session (a running upload keeps its progress); others route again.
+      if (session) void session.refresh().catch(route);
+      else route();
+    }),
+  );
+}
+
+// The skip link moves focus without touching the fragment: the fragment is the folder's key.
+document.querySelector('a.skip')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('main')?.focus();
+});
+
+// Only the part after # changed (a corrected link pasted into the same tab): open the folder again.
+window.addEventListener('hashchange', () => {
+  if (location.hash !== '#main') route();
+});
+
+header();
 route();

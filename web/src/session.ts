@@ -26,6 +26,7 @@ import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
 import { allChunks, filePlan, registrationBatches, storedBytes } from '../../src/transfer/plan.js';
 import type { Fetch, HttpOptions, RetryInfo } from '../../src/transfer/retry.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
+import { t } from './i18n/index.js';
 
 /**
  * The folder page's state and protocols, without a DOM: opening a folder (key checks, owner
@@ -225,6 +226,8 @@ export interface Waiting {
 export class FolderSession {
   private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
   private running: AbortController | null = null;
+  /** Files this page is sending now (the list says "Uploading…" only for these). */
+  private readonly sending = new Set<string>();
 
   constructor(
     private readonly options: SessionOptions,
@@ -297,6 +300,11 @@ export class FolderSession {
     this.emit('info', this.info);
   }
 
+  /** Whether this page is sending the file now (an incomplete file nobody sends is just incomplete). */
+  isUploading(fileId: string): boolean {
+    return this.sending.has(fileId);
+  }
+
   /** Stops the running upload; it can be resumed by picking the same files again. */
   cancelUpload(): void {
     this.running?.abort();
@@ -323,6 +331,10 @@ export class FolderSession {
     const sealed = this.info.mode === 'request' && this.info.owned && !this.info.isOwner;
     for (const batch of registrationBatches(fresh, (item) => item.file.size, this.info.chunkSize))
       prepared.push(...(await this.registerBatch(batch, sealed)));
+    for (const p of prepared) this.sending.add(p.upload.fileId);
+    // Redraw with the registered files (and the claim's new role) before the bytes go: a page that
+    // said "No files yet" or "Nobody owns this folder yet" would be stale during the whole upload.
+    if (fresh.length) await this.refresh().catch(() => undefined);
     return this.send(prepared, skippedEmpty);
   }
 
@@ -403,12 +415,7 @@ export class FolderSession {
         this.client.credentials = visitorOnly();
       }
       this.info = await this.client.info();
-      this.emit(
-        'announce',
-        response.role === 'owner'
-          ? 'You are now the owner of this folder.'
-          : 'Someone else uploaded first and owns this folder.',
-      );
+      this.emit('announce', t(response.role === 'owner' ? 'session.nowOwner' : 'session.someoneElse'));
     }
     return response.files.map((f, i) => {
       const item = items[i]!;
@@ -456,7 +463,12 @@ export class FolderSession {
       return { files, total, sent, speed: rate, etaMs: rate > 0 ? ((total - sent) * 1000) / rate : Infinity };
     };
     let cancelled = false;
-    this.emit('progress', progress());
+    // After Cancel, files picked again start another send at once: what the cancelled one still
+    // reports (its abort settles later) must not reach the views, which now show the new one.
+    const report = () => {
+      if (this.running === run) this.emit('progress', progress());
+    };
+    report();
     try {
       await sendChunks(
         prepared.map((p) => p.job),
@@ -468,7 +480,11 @@ export class FolderSession {
           failFast: false,
           renewUrls: async (i) => (await this.client.uploadUrls(files[i]!.fileId)).uploadUrls,
           onEvent: (event) => {
-            if (event.type === 'retry') return;
+            // A chunk PUT waits to be retried (offline, server busy): the views tell the person.
+            if (event.type === 'retry') {
+              if (this.running === run) this.waiting(event.info);
+              return;
+            }
             const f = files[event.job]!;
             if (event.type === 'sending') {
               f.state = 'uploading';
@@ -484,7 +500,7 @@ export class FolderSession {
               f.error = event.error;
               f.sending.clear();
             }
-            this.emit('progress', progress());
+            report();
           },
         },
       );
@@ -496,9 +512,10 @@ export class FolderSession {
         if (f.state === 'waiting' || f.state === 'uploading') f.state = 'cancelled';
       }
     } finally {
+      report();
       if (this.running === run) this.running = null;
+      for (const f of files) this.sending.delete(f.fileId);
     }
-    this.emit('progress', progress());
     const failed = files.some((f) => f.state === 'failed');
     return { state: failed ? 'failed' : cancelled ? 'cancelled' : 'complete', files, skippedEmpty };
   }
@@ -561,6 +578,7 @@ function speedometer(): (bytes: number) => number {
     samples.push([now, bytes]);
     while (samples.length > 2 && now - samples[0]![0] > 5000) samples.shift();
     const [t0, b0] = samples[0]!;
-    return now > t0 ? ((bytes - b0) * 1000) / (now - t0) : 0;
+    // Bytes of unfinished chunks are dropped on Cancel or failure, so the total can go down: never a negative speed.
+    return now > t0 ? Math.max(0, ((bytes - b0) * 1000) / (now - t0)) : 0;
   };
 }

@@ -71,3 +71,11 @@ export const browserStore: SiteStore = {
   addPending,
   removePending,
 };
+
+/** The language chosen with the page's switch (web/src/i18n/choose.ts), or null to follow the browser. */
+export function savedLanguage(): string | null {
+  return get('language');
+}
+export function saveLanguage(language: string | null): void {
+  set('language', language);
+}

@@ -1,4 +1,5 @@
 import { NetworkError, WebfolderError } from '../../src/transfer/errors.js';
+import { language, t } from './i18n/index.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
 type Child = Node | string | null | undefined | false;
@@ -44,17 +45,18 @@ export function formatBytes(n: number): string {
     v /= 1000;
     i++;
   }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 2 : 1)} ${units[i]}`;
+  const digits = i === 0 ? 0 : v < 10 ? 2 : 1;
+  const number = v.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return `${number} ${units[i]}`;
 }
 
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '—';
   const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
+  if (s < 60) return t('duration.seconds', { s });
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${s % 60} s`;
-  const hrs = Math.floor(m / 60);
-  return `${hrs} h ${m % 60} min`;
+  if (m < 60) return t('duration.minutes', { m, s: s % 60 });
+  return t('duration.hours', { h: Math.floor(m / 60), m: m % 60 });
 }
 
 /** Replaces the page's main content. */
@@ -64,7 +66,7 @@ export function render(...children: (Node | string | null | false)[]): void {
 
 /** What to tell a person about a failure: the server's own words, or what went wrong locally. */
 export function describeError(error: unknown): string {
-  if (error instanceof NetworkError) return 'the server cannot be reached: check your connection';
+  if (error instanceof NetworkError) return t('error.network');
   if (error instanceof WebfolderError) return error.serverMessage;
   return error instanceof Error ? error.message : String(error);
 }

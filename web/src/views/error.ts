@@ -1,4 +1,5 @@
 import type { SiteConfig } from '../config.js';
+import { t } from '../i18n/index.js';
 import { h, main, render } from '../ui.js';
 
 /** A page that only explains what went wrong, with a way on. */
@@ -7,7 +8,7 @@ export function showError(config: SiteConfig, title: string, text: string): void
   render(
     h('h1', {}, title),
     h('div', { id: 'error', class: 'notice error', role: 'alert' }, text),
-    h('p', {}, h('a', { href: config.base }, 'Create a new folder')),
+    h('p', {}, h('a', { href: config.base }, t('error.newFolder'))),
   );
   main().focus();
 }

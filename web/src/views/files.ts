@@ -1,5 +1,6 @@
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
+import { t } from '../i18n/index.js';
 import { canThumbnail, isImageFolder, typeIcon, Viewer } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
 import { localThumbnail } from '../thumbnail.js';
@@ -10,30 +11,28 @@ import { openViewer } from './viewer.js';
 export function filesSection(session: FolderSession, config: SiteConfig): HTMLElement {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
   const status = h('div', { id: 'download-status', role: 'status' });
-  const all = h('button', { type: 'button', id: 'download-all', disabled: true }, 'Download all (.zip)');
+  const all = h('button', { type: 'button', id: 'download-all', disabled: true }, t('files.downloadAll'));
   const section = h(
     'section',
     { class: 'card', 'aria-labelledby': 'files-h' },
-    h('h2', { id: 'files-h' }, 'Files'),
+    h('h2', { id: 'files-h' }, t('files.heading')),
     list,
     h('div', { class: 'row' }, all),
     status,
   );
-  onDownloadError((message) => status.replaceChildren(notice(`Download failed: ${message}`, 'error')));
+  onDownloadError((message) => status.replaceChildren(notice(t('files.downloadFailed', { reason: message }), 'error')));
   const start = async (label: string, job: DownloadJob) => {
-    status.replaceChildren(`Starting download of ${label}…`);
+    status.replaceChildren(t('files.starting', { name: label }));
     status.removeAttribute('data-download-path');
     try {
       const path = await download(config, job);
       // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
       status.replaceChildren(
-        path === 'service-worker'
-          ? `Downloading ${label}: the file is decrypted as it arrives.`
-          : `Downloaded ${label}. This browser cannot stream downloads (no service worker), so the file was assembled in memory.`,
+        path === 'service-worker' ? t('files.savingSw', { name: label }) : t('files.downloadedMemory', { name: label }),
       );
     } catch (error) {
-      status.replaceChildren(notice(`Download failed: ${describeError(error)}`, 'error'));
+      status.replaceChildren(notice(t('files.downloadFailed', { reason: describeError(error) }), 'error'));
     }
   };
   // The list arrives a page at a time (a folder may hold thousands of files): the next page loads
@@ -41,7 +40,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
   const loaded: OpenedFile[] = [];
   let cursor: string | null = null;
   let loading: Promise<void> | null = null;
-  const more = h('li', { class: 'muted more', 'aria-hidden': 'true' }, 'Loading more files…');
+  const more = h('li', { class: 'muted more', 'aria-hidden': 'true' }, t('files.loadingMore'));
   const observer =
     typeof IntersectionObserver === 'function'
       ? new IntersectionObserver((entries) => {
@@ -80,17 +79,23 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     return box;
   };
   const row = (o: OpenedFile) => {
-    const name =
-      o.name ?? (o.file.sealedKey && !session.owner ? 'Encrypted for the owner' : 'Name cannot be decrypted');
+    const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
     const button = h(
       'button',
       {
         type: 'button',
         class: 'secondary download',
         disabled: !o.file.complete || !o.secret,
-        'aria-label': `Download ${name}`,
+        'aria-label': t('files.downloadNamed', { name }),
       },
-      o.file.complete ? 'Download' : 'Uploading…',
+      // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
+      t(
+        o.file.complete
+          ? 'files.download'
+          : session.isUploading(o.file.fileId)
+            ? 'files.uploading'
+            : 'files.incomplete',
+      ),
     );
     button.addEventListener('click', () => downloadOne(o));
     const fileId = o.file.fileId;
@@ -117,7 +122,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
   };
   const ready = () => loaded.filter((o) => o.file.complete && o.secret);
   const failed = (error: unknown) => {
-    list.replaceChildren(h('li', {}, notice(`Could not load the files: ${describeError(error)}`, 'error')));
+    list.replaceChildren(h('li', {}, notice(t('files.loadFailed', { reason: describeError(error) }), 'error')));
   };
   const loadMore = (): Promise<void> => {
     loading ??= (async () => {
@@ -131,7 +136,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       }
       more.remove();
       list.removeAttribute('aria-busy');
-      if (loaded.length === 0) list.replaceChildren(h('li', { class: 'muted' }, 'No files yet.'));
+      if (loaded.length === 0) list.replaceChildren(h('li', { class: 'muted' }, t('files.empty')));
       else list.append(...page.opened.map(row));
       if (cursor) {
         list.append(more);

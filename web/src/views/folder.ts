@@ -1,7 +1,8 @@
 import type { FolderInfo } from '../../../src/contract/site.js';
 import type { SiteConfig } from '../config.js';
 import { startServiceWorker } from '../download.js';
-import { type FolderSession, openSession, parseFragment } from '../session.js';
+import { type MessageKey, t } from '../i18n/index.js';
+import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
 import { browserStore } from '../storage.js';
 import { announce, describeError, formatDuration, h, render } from '../ui.js';
 import { xhrFetch } from '../xhr.js';
@@ -11,77 +12,70 @@ import { notifySection } from './notify.js';
 import { ownerLinkSection, shareSection } from './share.js';
 import { uploadSection } from './upload.js';
 
-const MODE_TEXT: Record<FolderInfo['mode'], string> = {
-  send: 'Send: the owner uploads, everyone with the link downloads.',
-  share: 'Share: everyone with the link uploads and downloads.',
-  request: 'Request: visitors upload; only the owner can see and download the files.',
+const MODE_TEXT: Record<FolderInfo['mode'], MessageKey> = {
+  send: 'mode.send',
+  share: 'mode.share',
+  request: 'mode.request',
 };
 
-/** The folder page: opens the folder session, then renders it again whenever its info changes. */
-export async function folderPage(config: SiteConfig, folderId: string): Promise<void> {
+/**
+ * The folder page: opens the folder session, then renders it again whenever its info changes, until
+ * `signal` aborts (the router drew another page: another fragment in the same tab). Resolves to the
+ * session (null when the folder could not be opened).
+ */
+export async function folderPage(
+  config: SiteConfig,
+  folderId: string,
+  signal?: AbortSignal,
+): Promise<FolderSession | null> {
   const fragment = parseFragment(location.hash);
   const opened = await openSession(folderId, fragment, {
     siteApi: new URL(config.api, location.href).href,
     store: browserStore,
     transport: xhrFetch,
   });
+  if (signal?.aborted) return null;
   // An owner link: the owner secret is kept in this browser now; show the plain share link.
   if (fragment.ownerSecret)
     history.replaceState(null, '', `${location.pathname}${fragment.secret ? `#${fragment.secret}` : ''}`);
   if (!('client' in opened)) {
-    switch (opened.kind) {
-      case 'expired':
-        return showError(
-          config,
-          'This folder has expired',
-          'This folder has expired and its files are gone. Empty folders are deleted 24 hours after they are created; files when their download period ends.',
-        );
-      case 'not-found':
-        return showError(
-          config,
-          'Folder not found',
-          'This folder does not exist. It may have expired (empty folders are deleted after 24 hours, files after their download period) or been deleted, or the link is mistyped.',
-        );
-      case 'no-key':
-        return showError(
-          config,
-          'This link has no key',
-          'The link is missing its key: the part after # at its end. Ask for the complete link; the server never has the key, so it cannot be recovered here.',
-        );
-      case 'bad-key':
-        return showError(
-          config,
-          'This link’s key is damaged',
-          'The key at the end of the link (after #) is not valid. Copy the complete link again.',
-        );
-      case 'wrong-key':
-        return showError(
-          config,
-          'Wrong key for this folder',
-          'The key at the end of this link (after #) does not open this folder. Check that you copied the whole link.',
-        );
-      default:
-        return showError(config, 'Something went wrong', describeError(opened.error));
-    }
+    showOpenFailure(config, opened);
+    return null;
   }
-  // Subscribed once for the page's lifetime (one session per page load).
-  opened.on('info', () => renderFolder(opened, config));
-  opened.on('announce', announce);
+  // Subscribed once for the page's lifetime (one session per page load, or per fragment).
+  const stopInfo = opened.on('info', () => renderFolder(opened, config));
+  const stopAnnounce = opened.on('announce', announce);
+  signal?.addEventListener('abort', () => {
+    stopInfo();
+    stopAnnounce();
+    opened.cancelUpload();
+  });
   void startServiceWorker(config);
   renderFolder(opened, config);
+  return opened;
+}
+
+/** What each way of failing to open a folder is called and what the page says about it. */
+const FAILURES: Record<Exclude<OpenFailure['kind'], 'failed'>, readonly [MessageKey, MessageKey]> = {
+  expired: ['error.expired', 'error.expiredText'],
+  'not-found': ['error.folderNotFound', 'error.folderNotFoundText'],
+  'no-key': ['error.noKey', 'error.noKeyText'],
+  'bad-key': ['error.badKey', 'error.badKeyText'],
+  'wrong-key': ['error.wrongKey', 'error.wrongKeyText'],
+};
+
+function showOpenFailure(config: SiteConfig, opened: OpenFailure): void {
+  if (opened.kind === 'failed') showError(config, t('error.failed'), describeError(opened.error));
+  else showError(config, t(FAILURES[opened.kind][0]), t(FAILURES[opened.kind][1]));
 }
 
 function renderFolder(session: FolderSession, config: SiteConfig): void {
   const { info } = session;
   document.title = `${info.title} · webfolder`;
-  const roleText = info.isOwner
-    ? 'You own this folder.'
-    : info.owned
-      ? 'You are a visitor.'
-      : 'Nobody owns this folder yet: the first person to upload becomes its owner.';
+  const roleText = t(info.isOwner ? 'role.owner' : info.owned ? 'role.visitor' : 'role.unclaimed');
   const parts: (Node | null)[] = [
     h('h1', { id: 'folder-title' }, info.title),
-    h('p', { class: 'muted' }, MODE_TEXT[info.mode]),
+    h('p', { class: 'muted' }, t(MODE_TEXT[info.mode])),
     h('p', { id: 'role', 'data-role': info.isOwner ? 'owner' : info.owned ? 'visitor' : 'unclaimed' }, roleText),
   ];
   if (info.uploadDeadline !== null) {
@@ -90,8 +84,8 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
       h(
         'div',
         { class: 'notice', id: 'deadline' },
-        `This folder is empty. Upload within ${formatDuration(left)} or it will be deleted.`,
-        info.rights.upload ? ' Pick or drop files below to start.' : '',
+        t('folder.deadline', { time: formatDuration(left) }),
+        info.rights.upload ? ` ${t('folder.deadlinePick')}` : '',
       ),
     );
   }
@@ -102,16 +96,7 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   if (info.rights.list) parts.push(filesSection(session, config));
   else
     parts.push(
-      h(
-        'section',
-        { class: 'card' },
-        h('h2', {}, 'Files'),
-        h(
-          'p',
-          { id: 'no-list' },
-          'Only the owner of this folder can see and download its files. What you upload is encrypted so that only the owner can open it — not even other visitors with this link.',
-        ),
-      ),
+      h('section', { class: 'card' }, h('h2', {}, t('files.heading')), h('p', { id: 'no-list' }, t('folder.noList'))),
     );
   render(...parts);
 }

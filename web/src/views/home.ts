@@ -1,5 +1,6 @@
 import { createFolder, type Mode } from '../../../src/transfer/v2.js';
 import type { SiteConfig } from '../config.js';
+import { t, tParts } from '../i18n/index.js';
 import { describeError, h, notice, render } from '../ui.js';
 
 /** The home page: create a folder (the v2 empty-folder flow), then go to it. */
@@ -9,20 +10,20 @@ export function homePage(config: SiteConfig): void {
   const mode = h(
     'select',
     { id: 'new-mode' },
-    h('option', { value: 'send' }, 'Send — I upload, others download'),
-    h('option', { value: 'share' }, 'Share — everyone uploads and downloads'),
+    h('option', { value: 'send' }, t('home.modeSend')),
+    h('option', { value: 'share' }, t('home.modeShare')),
   );
   // No "request" here: the first uploader becomes the owner, so a request folder made from this page
   // would belong to whoever uploads first (spec 4.1 rule 5). The API still creates them.
   const status = h('div', { role: 'status' });
-  const button = h('button', { type: 'submit' }, 'Create a folder');
+  const button = h('button', { type: 'submit' }, t('home.create'));
   const form = h(
     'form',
     {
       onsubmit: async (e: Event) => {
         e.preventDefault();
         button.disabled = true;
-        status.replaceChildren('Creating…');
+        status.replaceChildren(t('home.creating'));
         try {
           const created = await createFolder({
             server: config.baseUrl,
@@ -32,24 +33,25 @@ export function homePage(config: SiteConfig): void {
           });
           location.href = created.folderUrl;
         } catch (error) {
-          status.replaceChildren(notice(`Could not create the folder: ${describeError(error)}`, 'error'));
+          status.replaceChildren(notice(t('home.createFailed', { reason: describeError(error) }), 'error'));
           button.disabled = false;
         }
       },
     },
-    h('p', {}, h('label', { for: 'new-title' }, 'Title (optional)'), title),
-    h('p', {}, h('label', { for: 'new-mode' }, 'Who can do what'), mode),
+    h('p', {}, h('label', { for: 'new-title' }, t('home.titleLabel')), title),
+    h('p', {}, h('label', { for: 'new-mode' }, t('home.modeLabel')), mode),
     button,
     status,
   );
   render(
-    h('h1', {}, 'Send files, end-to-end encrypted'),
+    h('h1', {}, t('home.heading')),
+    h('p', {}, t('home.intro')),
     h(
-      'p',
-      {},
-      'Files are encrypted in your browser before they leave it. The key is the part of the link after #: the server never sees it.',
+      'section',
+      { class: 'card', 'aria-labelledby': 'create-h' },
+      h('h2', { id: 'create-h' }, t('home.newFolder')),
+      form,
     ),
-    h('section', { class: 'card', 'aria-labelledby': 'create-h' }, h('h2', { id: 'create-h' }, 'New folder'), form),
-    h('p', { class: 'muted' }, 'Programs and agents: see the ', h('a', { href: config.docsUrl }, 'documentation'), '.'),
+    h('p', { class: 'muted' }, ...tParts('home.docs', { link: h('a', { href: config.docsUrl }, t('home.docsLink')) })),
   );
 }

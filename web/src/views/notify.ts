@@ -1,4 +1,5 @@
 import type { SiteNotifications } from '../../../src/contract/site.js';
+import { t } from '../i18n/index.js';
 import type { FolderSession } from '../session.js';
 import { announce, describeError, h } from '../ui.js';
 
@@ -18,17 +19,27 @@ export function notifySection(session: FolderSession): HTMLElement | null {
   });
   const onDownload = h('input', { type: 'checkbox', id: 'notify-download' });
   const onUpload = uploads ? h('input', { type: 'checkbox', id: 'notify-upload' }) : null;
-  const current = h('p', { id: 'notify-current', role: 'status' }, 'Reading the current setting…');
-  const save = h('button', { type: 'submit', id: 'notify-save' }, 'Save');
-  const clear = h('button', { type: 'button', class: 'secondary', id: 'notify-clear' }, 'Stop notifications');
+  const current = h('p', { id: 'notify-current', role: 'status' }, t('notify.reading'));
+  const save = h('button', { type: 'submit', id: 'notify-save' }, t('notify.save'));
+  const clear = h('button', { type: 'button', class: 'secondary', id: 'notify-clear' }, t('notify.stop'));
 
   const show = (s: SiteNotifications) => {
     email.value = s.email ?? '';
     onDownload.checked = s.onDownload;
     if (onUpload) onUpload.checked = s.onUpload;
-    const events = [s.onDownload && 'downloads', s.onUpload && 'uploads'].filter(Boolean).join(' and ');
-    const to = [s.email, s.webhookUrl && 'your webhook'].filter(Boolean).join(' and ');
-    current.textContent = events && to ? `You are told about ${events} at ${to}.` : 'Notifications are off.';
+    const events = s.onDownload
+      ? t(s.onUpload ? 'notify.eventsBoth' : 'notify.eventsDownload')
+      : s.onUpload
+        ? t('notify.eventsUpload')
+        : '';
+    const to = s.email
+      ? s.webhookUrl
+        ? t('notify.toBoth', { email: s.email })
+        : s.email
+      : s.webhookUrl
+        ? t('notify.toWebhook')
+        : '';
+    current.textContent = events && to ? t('notify.on', { events, to }) : t('notify.off');
     current.dataset.state = events && to ? 'on' : 'off';
   };
   const run = async (work: () => Promise<SiteNotifications>, done: string) => {
@@ -43,15 +54,15 @@ export function notifySection(session: FolderSession): HTMLElement | null {
       save.disabled = clear.disabled = false;
     }
   };
-  void run(async () => (await session.notifications())!, 'Notification setting loaded');
+  void run(async () => (await session.notifications())!, t('notify.loaded'));
 
   const form = h(
     'form',
     { id: 'notify-form' },
-    h('label', { for: 'notify-email' }, 'E-mail address'),
+    h('label', { for: 'notify-email' }, t('notify.email')),
     email,
-    h('div', {}, onDownload, h('label', { for: 'notify-download' }, ' when someone downloads a file')),
-    onUpload ? h('div', {}, onUpload, h('label', { for: 'notify-upload' }, ' when someone uploads a file')) : null,
+    h('div', {}, onDownload, h('label', { for: 'notify-download' }, ` ${t('notify.onDownload')}`)),
+    onUpload ? h('div', {}, onUpload, h('label', { for: 'notify-upload' }, ` ${t('notify.onUpload')}`)) : null,
     h('div', { class: 'row' }, save, clear),
   );
   form.addEventListener('submit', (event) => {
@@ -59,19 +70,15 @@ export function notifySection(session: FolderSession): HTMLElement | null {
     const address = email.value.trim() || null;
     void run(
       () => session.setNotifications(address, { download: onDownload.checked, upload: onUpload?.checked ?? false }),
-      'Notifications saved',
+      t('notify.saved'),
     );
   });
-  clear.addEventListener('click', () => void run(() => session.clearNotifications(), 'Notifications stopped'));
+  clear.addEventListener('click', () => void run(() => session.clearNotifications(), t('notify.stopped')));
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' },
-    h('h2', { id: 'notify-h' }, 'Notifications'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Only you see this. The server keeps the address while the folder lives and deletes it with the folder.',
-    ),
+    h('h2', { id: 'notify-h' }, t('notify.heading')),
+    h('p', { class: 'muted' }, t('notify.private')),
     current,
     form,
   );

@@ -1,4 +1,5 @@
 import { renderSVG } from 'uqr';
+import { t } from '../i18n/index.js';
 import type { FolderSession } from '../session.js';
 import { announce, h } from '../ui.js';
 
@@ -8,11 +9,11 @@ function copyButton(id: string, text: () => string, label: string): HTMLButtonEl
   button.addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(text());
-      announce('Copied to the clipboard');
-      button.textContent = 'Copied';
+      announce(t('share.copied'));
+      button.textContent = t('share.copiedButton');
     } catch {
-      announce('Copy failed: select the text and copy it');
-      button.textContent = 'Select and copy the text';
+      announce(t('share.copyFailed'));
+      button.textContent = t('share.copyFailedButton');
     }
     setTimeout(() => (button.textContent = label), 2500);
   });
@@ -32,45 +33,40 @@ export function ownerLinkSection(session: FolderSession): HTMLElement | null {
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'owner-h' },
-    h('h2', { id: 'owner-h' }, 'Your owner link'),
-    h(
-      'p',
-      { id: 'owner-help' },
-      'This browser remembers that you own this folder. Save this link somewhere private: it restores ownership in another browser, or here if browser data is cleared. Do not share it.',
-    ),
+    h('h2', { id: 'owner-h' }, t('owner.heading')),
+    h('p', { id: 'owner-help' }, t('owner.help')),
     h(
       'div',
       { class: 'row' },
-      h('label', { for: 'owner-link', class: 'visually-hidden' }, 'Owner link'),
+      h('label', { for: 'owner-link', class: 'visually-hidden' }, t('owner.linkLabel')),
       input,
-      copyButton('copy-owner-link', () => link, 'Copy owner link'),
+      copyButton('copy-owner-link', () => link, t('owner.copy')),
     ),
   );
 }
 
 export function shareSection(session: FolderSession): HTMLElement {
   const link = session.shareLink(location.href);
-  const qr = h('div', { class: 'qr', role: 'img', 'aria-label': 'QR code of the share link' });
+  const qr = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qrLabel') });
   // uqr's SVG has no script or style: only rects and paths.
   qr.innerHTML = renderSVG(link, { border: 2 });
   const mode = session.info.mode;
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'share-h' },
-    h('h2', { id: 'share-h' }, 'Share'),
+    h('h2', { id: 'share-h' }, t('share.heading')),
     h(
       'p',
       {},
-      'Anyone with this link can ',
-      mode === 'request' ? 'upload to this folder.' : mode === 'share' ? 'upload and download.' : 'download the files.',
+      t(mode === 'request' ? 'share.anyoneRequest' : mode === 'share' ? 'share.anyoneShare' : 'share.anyoneSend'),
     ),
     h(
       'div',
       { class: 'row' },
-      h('label', { for: 'share-link', class: 'visually-hidden' }, 'Share link'),
+      h('label', { for: 'share-link', class: 'visually-hidden' }, t('share.linkLabel')),
       h('input', { type: 'text', id: 'share-link', readonly: true, value: link }),
-      copyButton('copy-link', () => link, 'Copy link'),
+      copyButton('copy-link', () => link, t('share.copy')),
     ),
-    h('details', {}, h('summary', {}, 'QR code'), qr),
+    h('details', { class: 'qr-toggle' }, h('summary', {}, t('share.qr')), qr),
   );
 }

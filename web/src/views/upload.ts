@@ -1,24 +1,47 @@
 import { WebfolderError } from '../../../src/transfer/errors.js';
 import { filesFromDrop } from '../drop.js';
+import { t } from '../i18n/index.js';
 import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../session.js';
 import { announce, describeError, formatBytes, formatDuration, h, main, notice } from '../ui.js';
+
+/**
+ * One upload area per folder session, kept across redraws: the folder page is drawn again whenever
+ * its info changes (a claim, a refresh, a language switch), and the running upload's progress moves
+ * into the new card instead of being left in a detached one. `run` counts uploads: only the newest
+ * one draws (Cancel, then files picked again at once: the cancelled one's late report must not
+ * cover the running one).
+ */
+interface UploadState {
+  readonly area: HTMLElement;
+  run: number;
+  running: boolean;
+}
+const states = new WeakMap<FolderSession, UploadState>();
+
+function stateOf(session: FolderSession): UploadState {
+  let state = states.get(session);
+  if (!state) {
+    state = { area: h('div', { id: 'upload-area' }), run: 0, running: false };
+    states.set(session, state);
+  }
+  return state;
+}
 
 /** The upload card: pickers, drop zone, the resume note, and the progress of a running upload. */
 export function uploadSection(session: FolderSession): HTMLElement {
   const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true });
   const dirInput = h('input', { type: 'file', id: 'folder-input', multiple: true, webkitdirectory: true });
-  const area = h('div', { id: 'upload-area' });
-  const pending = session.pendingUploads();
+  const state = stateOf(session);
+  // While an upload runs, its own files are pending: no "did not finish" note for them.
+  const pending = state.running ? [] : session.pendingUploads();
   const resumeNote = pending.length
-    ? notice(
-        `${pending.length} upload${pending.length > 1 ? 's' : ''} did not finish (${pending.map((p) => p.name).join(', ')}). Pick the same file${pending.length > 1 ? 's' : ''} again to send only the missing parts.`,
-      )
+    ? notice(t('upload.resume', { count: pending.length, names: pending.map((p) => p.name).join(', ') }))
     : null;
   if (resumeNote) resumeNote.id = 'resume-note';
   const start = (items: PickedFile[]) => {
     fileInput.value = '';
     dirInput.value = '';
-    if (items.length) void startUpload(session, items, area);
+    if (items.length) void startUpload(session, items, state);
   };
   fileInput.addEventListener('change', () =>
     start([...(fileInput.files ?? [])].map((file) => ({ file, path: file.name }))),
@@ -29,12 +52,12 @@ export function uploadSection(session: FolderSession): HTMLElement {
   const drop = h(
     'div',
     { class: 'drop', id: 'drop-zone' },
-    h('p', {}, 'Drop files or folders here, or'),
+    h('p', {}, t('upload.drop')),
     h(
       'div',
       { class: 'row' },
-      h('label', { class: 'pick' }, fileInput, h('span', {}, 'Choose files')),
-      h('label', { class: 'pick' }, dirInput, h('span', {}, 'Choose a folder')),
+      h('label', { class: 'pick' }, fileInput, h('span', {}, t('upload.chooseFiles'))),
+      h('label', { class: 'pick' }, dirInput, h('span', {}, t('upload.chooseFolder'))),
     ),
   );
   drop.addEventListener('dragover', (e) => {
@@ -50,30 +73,40 @@ export function uploadSection(session: FolderSession): HTMLElement {
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'upload-h' },
-    h('h2', { id: 'upload-h' }, 'Upload'),
+    h('h2', { id: 'upload-h' }, t('upload.heading')),
     resumeNote,
     drop,
-    area,
+    state.area,
   );
 }
 
-async function startUpload(session: FolderSession, picked: PickedFile[], area: HTMLElement): Promise<void> {
+async function startUpload(session: FolderSession, picked: PickedFile[], state: UploadState): Promise<void> {
+  const run = ++state.run;
+  const current = () => state.run === run;
+  const { area } = state;
+  state.running = true;
   const empty = picked.filter((i) => i.file.size === 0).length;
   const messages: HTMLElement[] = [];
-  if (empty > 0) messages.push(notice(`${empty} empty file(s) skipped: empty files cannot be uploaded.`));
-  area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, 'Encrypting file names…'));
+  if (empty > 0) messages.push(notice(t('upload.emptySkipped', { count: empty })));
+  area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, t('upload.encrypting')));
   const view = progressView(session, area);
-  const stop = session.on('progress', view.paint);
+  const stop = session.on('progress', (p) => {
+    if (current()) view.paint(p);
+  });
   const waiting = waitingView(area);
-  const stopWaiting = session.on('waiting', waiting.show);
+  const stopWaiting = session.on('waiting', (w) => {
+    if (current()) waiting.show(w);
+  });
   let outcome: UploadOutcome;
   try {
     outcome = await session.upload(picked);
   } catch (error) {
+    if (!current()) return;
+    state.running = false;
     const failure = h(
       'div',
       { id: 'upload-error', class: 'notice error', role: 'alert' },
-      `Upload failed: ${describeError(error)}`,
+      t('upload.failed', { reason: describeError(error) }),
     );
     if (error instanceof WebfolderError && error.status === 403) {
       // The folder changed under us (it was claimed by someone else): redraw with what we may do now.
@@ -89,19 +122,22 @@ async function startUpload(session: FolderSession, picked: PickedFile[], area: H
     waiting.close();
     view.close();
   }
+  // A newer upload (files picked right after Cancel) owns the area now: this one says nothing.
+  if (!current()) return;
+  state.running = false;
   const failed = outcome.files.filter((f) => f.state === 'failed').length;
   const report = h('p', { class: 'progress-line', id: 'upload-status', role: 'status' });
   report.textContent =
     outcome.state === 'failed'
-      ? `${failed} file(s) failed. Pick them again to retry: only the missing parts are sent.`
+      ? t('upload.someFailed', { count: failed })
       : outcome.state === 'cancelled'
-        ? 'Upload cancelled. Pick the same files again to continue where it stopped.'
-        : `Upload complete: ${outcome.files.length} file(s).`;
+        ? t('upload.cancelled')
+        : t('upload.complete', { count: outcome.files.length });
   report.dataset.state = outcome.state;
   announce(report.textContent);
-  // Ownership or the file list may have changed: redraw with fresh information, keeping this report.
+  area.replaceChildren(report);
+  // Ownership or the file list may have changed: redraw with fresh information (the area, with this report, moves along).
   await session.refresh().catch(() => undefined);
-  (document.getElementById('upload-area') ?? area).replaceChildren(report);
 }
 
 /**
@@ -120,11 +156,18 @@ function waitingView(area: HTMLElement) {
       close();
       const status = area.querySelector<HTMLElement>('#upload-status');
       if (!status) return;
-      const why = w.status === 429 ? 'the server asked to slow down' : 'the server did not answer';
-      let left = w.seconds;
+      // No answer and the browser knows it is offline: say so (the upload goes on once it is back).
+      const why =
+        w.status === 429
+          ? 'upload.waitSlow'
+          : navigator.onLine === false
+            ? 'upload.waitOffline'
+            : 'upload.waitNoAnswer';
+      let left = Math.max(1, w.seconds);
       const say = () => {
         status.dataset.state = 'waiting';
-        status.textContent = `Waiting: ${why}; retrying in ${left} s`;
+        status.dataset.why = why === 'upload.waitOffline' ? 'offline' : w.status === 429 ? 'slow' : 'no-answer';
+        status.textContent = t(why, { seconds: left });
       };
       say();
       timer = setInterval(() => {
@@ -139,9 +182,9 @@ function waitingView(area: HTMLElement) {
 /** The progress bars of one upload, painted at most every 100 ms. */
 function progressView(session: FolderSession, area: HTMLElement) {
   let rows: Array<{ file: FileUpload; bar: HTMLProgressElement; text: HTMLElement }> | null = null;
-  const overall = h('progress', { id: 'overall-progress', max: 1, value: 0, 'aria-label': 'Overall upload progress' });
+  const overall = h('progress', { id: 'overall-progress', max: 1, value: 0, 'aria-label': t('upload.overall') });
   const overallText = h('p', { class: 'progress-line', id: 'upload-status', role: 'status' });
-  const cancel = h('button', { type: 'button', class: 'secondary', id: 'cancel-upload' }, 'Cancel upload');
+  const cancel = h('button', { type: 'button', class: 'secondary', id: 'cancel-upload' }, t('upload.cancel'));
   cancel.addEventListener('click', () => session.cancelUpload());
   let last = 0;
   let latest: UploadProgress | null = null;
@@ -152,7 +195,7 @@ function progressView(session: FolderSession, area: HTMLElement) {
     if (!rows) {
       rows = p.files.map((file) => ({
         file,
-        bar: h('progress', { max: file.size, value: 0, 'aria-label': `Progress of ${file.name}` }),
+        bar: h('progress', { max: file.size, value: 0, 'aria-label': t('upload.progressOf', { name: file.name }) }),
         text: h('span', { class: 'progress-line' }),
       }));
       area.replaceChildren(
@@ -172,18 +215,26 @@ function progressView(session: FolderSession, area: HTMLElement) {
     overall.value = p.sent;
     const done = p.files.filter((f) => f.state === 'done').length;
     delete overallText.dataset.state; // a wait (waitingView) is over once progress is painted
-    overallText.textContent = `${done} of ${p.files.length} files · ${formatBytes(p.sent)} of ${formatBytes(p.total)} · ${formatBytes(p.speed)}/s · ${formatDuration(p.etaMs)} left`;
+    delete overallText.dataset.why;
+    overallText.textContent = t('upload.summary', {
+      done,
+      count: p.files.length,
+      sent: formatBytes(p.sent),
+      total: formatBytes(p.total),
+      speed: formatBytes(Math.max(0, p.speed)),
+      eta: formatDuration(p.etaMs),
+    });
     for (const r of rows) {
       let sent = r.file.stored;
       for (const b of r.file.sending.values()) sent += b;
       r.bar.value = sent;
       r.text.textContent =
         r.file.state === 'failed'
-          ? `failed: ${describeError(r.file.error)}`
+          ? t('upload.fileFailed', { reason: describeError(r.file.error) })
           : r.file.state === 'done'
-            ? 'done'
+            ? t('upload.fileDone')
             : r.file.state === 'cancelled'
-              ? 'cancelled'
+              ? t('upload.fileCancelled')
               : `${Math.floor((sent / r.file.size) * 100)} %`;
     }
   };

@@ -1,6 +1,7 @@
 import { downloadStream } from '../../../src/transfer/download.js';
 import type { SiteConfig } from '../config.js';
 import { ask, startServiceWorker } from '../download.js';
+import { t } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown.js';
 import { MEMORY_LIMIT, type PreviewPlan, previewPlan, TEXT_LIMIT, type Viewer, viewerKey } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
@@ -29,14 +30,18 @@ export function openViewer(
   const content = h('div', { class: 'viewer-content', id: 'viewer-content' });
   const prev = h(
     'button',
-    { type: 'button', class: 'secondary', id: 'viewer-prev', 'aria-label': 'Previous file' },
+    { type: 'button', class: 'secondary', id: 'viewer-prev', 'aria-label': t('viewer.previous') },
     '←',
   );
-  const next = h('button', { type: 'button', class: 'secondary', id: 'viewer-next', 'aria-label': 'Next file' }, '→');
-  const save = h('button', { type: 'button', id: 'viewer-download' }, 'Download');
+  const next = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'viewer-next', 'aria-label': t('viewer.next') },
+    '→',
+  );
+  const save = h('button', { type: 'button', id: 'viewer-download' }, t('viewer.download'));
   const close = h(
     'button',
-    { type: 'button', class: 'secondary', id: 'viewer-close', 'aria-label': 'Close the viewer' },
+    { type: 'button', class: 'secondary', id: 'viewer-close', 'aria-label': t('viewer.close') },
     '✕',
   );
   const dialog = h(
@@ -52,7 +57,10 @@ export function openViewer(
     if (!opened) return;
     const name = opened.name ?? opened.file.fileId;
     title.textContent = name;
-    position.textContent = viewer.position();
+    position.textContent = t('viewer.position', {
+      index: viewer.files.indexOf(opened) + 1,
+      count: viewer.files.length,
+    });
     prev.disabled = next.disabled = viewer.files.length < 2;
     cleanup = showFile(session, config, opened, name, content, () => onDownload(opened));
   };
@@ -98,23 +106,27 @@ function showFile(
     content.setAttribute('data-way', 'download');
     content.replaceChildren(
       h('p', { id: 'viewer-fallback' }, why),
-      h('button', { type: 'button', onclick: onDownload }, `Download ${name} (${formatBytes(opened.file.filesize)})`),
+      h(
+        'button',
+        { type: 'button', onclick: onDownload },
+        t('viewer.downloadSized', { name, size: formatBytes(opened.file.filesize) }),
+      ),
     );
   };
-  content.replaceChildren(h('p', { class: 'muted', role: 'status' }, 'Decrypting…'));
+  content.replaceChildren(h('p', { class: 'muted', role: 'status' }, t('viewer.decrypting')));
   content.removeAttribute('data-way');
   void (async () => {
     const worker = await startServiceWorker(config);
     if (stop.signal.aborted) return;
     const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null);
     content.setAttribute('data-kind', plan.kind);
-    if (plan.way === 'download') return fallback(plan.reason ?? 'This file cannot be shown here.');
+    if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
     try {
       if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);
       else await inMemory(session, opened, name, plan, content, undo, fallback, stop.signal);
       if (!stop.signal.aborted) content.setAttribute('data-way', plan.way);
     } catch (error) {
-      if (!stop.signal.aborted) fallback(`This file could not be shown: ${describeError(error)}`);
+      if (!stop.signal.aborted) fallback(t('viewer.failed', { reason: describeError(error) }));
     }
   })();
   return () => {
@@ -134,7 +146,7 @@ async function stream(
 ): Promise<void> {
   const id = crypto.randomUUID();
   const job = { type: 'media', id, file: session.downloadFile(opened), mediaType: plan.type };
-  if (!(await ask(worker, job))) throw new Error('the service worker did not answer');
+  if (!(await ask(worker, job))) throw new Error(t('viewer.noWorker'));
   // Keeps the job registered (and restores it after the browser stopped an idle worker).
   const keep = setInterval(() => worker.postMessage(job), 20_000);
   undo.push(() => {
@@ -147,7 +159,7 @@ async function stream(
     id: 'viewer-media',
     src: `${config.base}media/${id}`,
   });
-  media.addEventListener('error', () => fallback('This browser cannot play this file.'), { once: true });
+  media.addEventListener('error', () => fallback(t('viewer.cannotPlay')), { once: true });
   undo.push(() => {
     media.pause();
     media.removeAttribute('src');
@@ -167,7 +179,7 @@ async function inMemory(
   signal: AbortSignal,
 ): Promise<void> {
   const limit = plan.kind === 'text' || plan.kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
-  if (opened.file.filesize > limit) throw new Error('too large to show');
+  if (opened.file.filesize > limit) throw new Error(t('viewer.tooLarge'));
   const bytes = await new Response(downloadStream(session.downloadFile(opened), { signal })).arrayBuffer();
   if (signal.aborted) return;
   if (plan.kind === 'text' || plan.kind === 'markdown') {
@@ -184,12 +196,12 @@ async function inMemory(
   let element: HTMLElement;
   if (plan.kind === 'image') {
     element = h('img', { src: url, alt: name, id: 'viewer-image' });
-    element.addEventListener('error', () => fallback('This browser cannot show this image.'), { once: true });
+    element.addEventListener('error', () => fallback(t('viewer.cannotImage')), { once: true });
   } else if (plan.kind === 'pdf') {
     element = h('embed', { src: url, type: 'application/pdf', id: 'viewer-pdf', title: name });
   } else {
     element = h(plan.kind === 'audio' ? 'audio' : 'video', { src: url, controls: true, id: 'viewer-media' });
-    element.addEventListener('error', () => fallback('This browser cannot play this file.'), { once: true });
+    element.addEventListener('error', () => fallback(t('viewer.cannotPlay')), { once: true });
   }
   content.replaceChildren(element);
 }

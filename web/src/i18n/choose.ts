@@ -1,0 +1,46 @@
+import { savedLanguage, saveLanguage } from '../storage.js';
+import { isLanguage, LANGUAGES, type Language, language, pickLanguage, setLanguage, t } from './index.js';
+
+/**
+ * The page's language: the one chosen with the switch (kept in localStorage), else the first of
+ * the browser's languages (`navigator.languages`) the site speaks, else English. `<html lang>`
+ * follows, so screen readers and hyphenation use the right language.
+ */
+export function chooseLanguage(): Language {
+  const saved = savedLanguage();
+  const lang = isLanguage(saved) ? saved : pickLanguage(navigator.languages ?? [navigator.language]);
+  applyLanguage(lang);
+  return lang;
+}
+
+function applyLanguage(lang: Language): void {
+  setLanguage(lang);
+  document.documentElement.lang = lang;
+}
+
+/**
+ * The language switch in the page's header. Choosing redraws the page (`redraw`: the router runs
+ * again) so that every view speaks the new language; while an upload runs, redrawing would hide
+ * its progress, so the new words apply to what is drawn next and the page says so.
+ */
+export function languageSwitch(redraw: () => void): HTMLElement {
+  const select = document.createElement('select');
+  select.id = 'language';
+  select.setAttribute('aria-label', t('site.language'));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = document.createElement('option');
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    option.selected = code === language();
+    select.append(option);
+  }
+  select.addEventListener('change', () => {
+    if (!isLanguage(select.value)) return;
+    saveLanguage(select.value);
+    applyLanguage(select.value);
+    select.setAttribute('aria-label', t('site.language'));
+    redraw();
+  });
+  return select;
+}
