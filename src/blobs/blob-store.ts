@@ -25,13 +25,32 @@ export interface PresignRequest extends ChunkRef {
   readonly include?: (n: number) => boolean;
 }
 
+/** Bytes start..end (inclusive) of a stored object. */
+export interface StoredRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The object name of a file's thumbnail beside its chunks (which are all digits). */
+export const THUMBNAIL_NAME = 'thumbnail';
+
 export interface BlobStore {
   /** Presigned upload URLs for every chunk of a file, in the file.kiwi `uploadUrls` shape. */
   presignUploads(request: PresignRequest): Promise<UploadUrls>;
   /** Chunk number -> stored byte length, for every chunk of the file that is fully stored. */
   listChunks(ref: ChunkRef): Promise<Map<number, number>>;
-  /** The stored bytes of one chunk; rejects with BlobNotFoundError if absent. */
-  readChunk(ref: ChunkRef, n: number): Promise<Readable>;
+  /**
+   * The stored bytes of one chunk, or only bytes [start, end] of it (inclusive, within the chunk:
+   * the caller checks them against the chunk's length); rejects with BlobNotFoundError if absent.
+   */
+  readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable>;
+  /**
+   * Stores a file's encrypted thumbnail, replacing any before it: one small object beside the
+   * file's chunks (never counted as a chunk), so deleteFile and deleteFolder remove it with them.
+   */
+  writeThumbnail(ref: ChunkRef, bytes: Uint8Array): Promise<void>;
+  /** The file's stored thumbnail, or null when it has none. */
+  readThumbnail(ref: ChunkRef): Promise<Uint8Array | null>;
   /** Removes every chunk of the file. Idempotent. */
   deleteFile(ref: ChunkRef): Promise<void>;
   /** Removes every object of the folder, leaving nothing behind. Idempotent. */

@@ -4,7 +4,7 @@
  */
 import { base64DecodeEither, base64Encode, base64UrlDecode, base64UrlEncode } from './base64.js';
 import { CryptoFormatError, IntegrityError } from './errors.js';
-import { decryptMessage, encryptMessage } from './rfc8188.js';
+import { decryptMessage, decryptRecords, encryptMessage } from './rfc8188.js';
 
 export const SECRET_BYTES = 16;
 
@@ -50,6 +50,20 @@ export function encryptChunk(key: FolderKey, plaintext: Uint8Array): Promise<Uin
 /** The plaintext of one chunk; throws IntegrityError or CryptoFormatError rather than return unauthenticated bytes. */
 export function decryptChunk(key: FolderKey, message: Uint8Array): Promise<Uint8Array> {
   return decryptMessage(key.hkdfKey, message);
+}
+
+/**
+ * Records `first`.. of a chunk of `total` records, from its 21-byte header and those records' bytes
+ * (src/transfer/range.ts says which): a media seek decrypts only what it plays.
+ */
+export function decryptChunkRecords(
+  key: FolderKey,
+  header: Uint8Array,
+  first: number,
+  records: Uint8Array,
+  total: number,
+): Promise<Uint8Array> {
+  return decryptRecords(key.hkdfKey, header, first, records, total);
 }
 
 const textEncoder = new TextEncoder();

@@ -9,6 +9,7 @@ export {
   checkSke,
   createSke,
   decryptChunk,
+  decryptChunkRecords,
   decryptText,
   encryptChunk,
   encryptText,

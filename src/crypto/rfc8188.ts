@@ -176,13 +176,8 @@ function recordDataLength(padded: Uint8Array, sequence: number, records: number)
   return delimiterAt;
 }
 
-/**
- * Decrypts one message and returns its plaintext. Throws CryptoFormatError for a header this format
- * never writes, and IntegrityError for anything that fails authentication or record structure
- * (wrong key, altered bytes, truncation, trailing data). A message with no records at all, which
- * wormhole-crypto writes for an empty input, is refused as truncated: an empty value is never valid here.
- */
-export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+/** Refuses a message header this format never writes (too short, another record size, a key id). */
+function checkHeader(message: Uint8Array): void {
   if (message.length < HEADER_LENGTH) {
     throw new CryptoFormatError(`truncated: ${message.length} bytes is shorter than the ${HEADER_LENGTH}-byte header`);
   }
@@ -192,7 +187,64 @@ export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array):
     throw new CryptoFormatError(`wrong record size: the header says ${recordSize}, expected ${RECORD_SIZE}`);
   const keyIdLength = header.getUint8(SALT_LENGTH + 4);
   if (keyIdLength !== 0) throw new CryptoFormatError(`bad header: key id length is ${keyIdLength}, expected 0`);
+}
 
+/**
+ * Decrypts some consecutive records of a message without the rest of it: RFC 8188 records are
+ * sealed independently, record i under a nonce derived from the message's salt and i, so a player
+ * seeking into a large chunk fetches only the header and the records it needs. `header` is the
+ * message's first 21 bytes, `records` the bytes of records `first`, `first + 1`, ... (whole records:
+ * RECORD_SIZE bytes each, the message's last one shorter), `total` how many records the message has,
+ * so the delimiter rule is checked as in decryptMessage (only the last record may say "final").
+ * Each record is authenticated; what this cannot see is a change to records it was not given.
+ */
+export async function decryptRecords(
+  secretKey: CryptoKey,
+  header: Uint8Array,
+  first: number,
+  records: Uint8Array,
+  total: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  checkHeader(header);
+  const count = Math.ceil(records.length / RECORD_SIZE);
+  if (count === 0 || first < 0 || first + count > total)
+    throw new RangeError(`records ${first + 1}-${first + count} are not inside a message of ${total} records`);
+  const lastLength = records.length - (count - 1) * RECORD_SIZE;
+  if (lastLength < RECORD_OVERHEAD || (first + count < total && lastLength !== RECORD_SIZE))
+    throw new IntegrityError(`truncated: record ${first + count} of ${total} has ${lastLength} bytes`);
+  const keys = await deriveMessageKeys(secretKey, header.slice(0, SALT_LENGTH));
+  const parts = new Array<Uint8Array>(count);
+  await forEachRecord(count, async (j) => {
+    const i = first + j;
+    const record = records.subarray(j * RECORD_SIZE, Math.min((j + 1) * RECORD_SIZE, records.length));
+    let decrypted: ArrayBuffer;
+    try {
+      decrypted = await crypto.subtle.decrypt(gcmParams(keys, i), keys.contentKey, record as Uint8Array<ArrayBuffer>);
+    } catch {
+      throw new IntegrityError(
+        `bad tag: record ${i + 1} of ${total} failed authentication (wrong key, or the bytes were altered)`,
+      );
+    }
+    const padded = new Uint8Array(decrypted);
+    parts[j] = padded.subarray(0, recordDataLength(padded, i, total));
+  });
+  const plaintext = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    plaintext.set(p, at);
+    at += p.length;
+  }
+  return plaintext;
+}
+
+/**
+ * Decrypts one message and returns its plaintext. Throws CryptoFormatError for a header this format
+ * never writes, and IntegrityError for anything that fails authentication or record structure
+ * (wrong key, altered bytes, truncation, trailing data). A message with no records at all, which
+ * wormhole-crypto writes for an empty input, is refused as truncated: an empty value is never valid here.
+ */
+export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  checkHeader(message);
   const bodyLength = message.length - HEADER_LENGTH;
   if (bodyLength === 0) throw new IntegrityError('missing final record: the message ends after its header (truncated)');
   const records = Math.ceil(bodyLength / RECORD_SIZE);

@@ -26,6 +26,12 @@ export const MAX_CHUNKS_PER_REQUEST = MAX_FILES_PER_REQUEST * MAX_CHUNKS_PER_FIL
  */
 export const MAX_SITE_FILES_PER_REQUEST = 100;
 
+/**
+ * Most bytes of a file's encrypted thumbnail (one RFC 8188 record of a WebP/JPEG of at most 320 px):
+ * the page makes it smaller until it fits; the server refuses more with 413.
+ */
+export const MAX_THUMBNAIL_BYTES = 64 * 1024;
+
 /** Most files one page of the site's folder listing has, and how many it has when the caller does not say. */
 export const MAX_LIST_PAGE = 1000;
 

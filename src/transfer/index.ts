@@ -49,6 +49,8 @@ export {
 } from './errors.js';
 export type { FolderListing, ListedFile, SiteOptions } from './folder.js';
 export { listFolder } from './folder.js';
+export type { MediaStreamOptions } from './media-stream.js';
+export { MEDIA_RECORDS_PER_PIECE, mediaStream } from './media-stream.js';
 export type { ChunkPlan } from './plan.js';
 export {
   allChunks,
@@ -61,8 +63,8 @@ export {
   registrationBatches,
   storedBytes,
 } from './plan.js';
-export type { ByteRange, ChunkSlice } from './range.js';
-export { contentRange, parseRange, rangeChunks } from './range.js';
+export type { ByteRange, ChunkSlice, RecordPiece, RecordSpan } from './range.js';
+export { contentRange, parseRange, rangeChunks, rangePieces, recordSpan } from './range.js';
 export type { Fetch, HttpOptions, RetryInfo, RetryOptions, TransportInit } from './retry.js';
 export {
   backoffDelay,

@@ -15,7 +15,8 @@ import type {
   SiteRegisteredFile,
   SiteRegisterResponse,
 } from '../contract/site.js';
-import { AbortedError, NetworkError, ProtocolError } from './errors.js';
+import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
+import type { ByteRange } from './range.js';
 import { backoffDelay, DEFAULT_RETRY, exchange, type HttpOptions, isRedirect, jsonBody, sleep } from './retry.js';
 import { folderApiUrl, siteChunkUrl } from './urls.js';
 
@@ -170,6 +171,41 @@ export class SiteClient {
   }
 
   /**
+   * Stores a file's thumbnail, already encrypted under the file's key (`encryptChunk`: the page
+   * makes one at upload; a program may send its own). Its uploader or the owner only; at most
+   * MAX_THUMBNAIL_BYTES.
+   */
+  async putThumbnail(fileId: string, encrypted: Uint8Array): Promise<void> {
+    const headers = {
+      accept: 'application/json',
+      'content-type': 'application/octet-stream',
+      ...this.credentialHeaders(),
+    };
+    await exchange(
+      'store thumbnail',
+      `${this.base}/files/${encodeURIComponent(fileId)}/thumbnail`,
+      { method: 'PUT', headers, body: encrypted as Uint8Array<ArrayBuffer>, cache: 'no-store' },
+      this.http,
+    );
+  }
+  /** A file's stored thumbnail, still encrypted, or null when it has none. */
+  async thumbnail(fileId: string): Promise<Uint8Array | null> {
+    const headers = { accept: 'application/octet-stream, application/json', ...this.credentialHeaders() };
+    try {
+      const response = await exchange(
+        'read thumbnail',
+        `${this.base}/files/${encodeURIComponent(fileId)}/thumbnail`,
+        { headers, cache: 'no-store' },
+        this.http,
+      );
+      return new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (error instanceof WebfolderError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
    * Starts one download of a file: counts it (unless the caller is the owner) and answers the ticket
    * its chunks are fetched with. Fails with the code `download_limit_reached` (410) when the file's
    * limit is used up. One ticket = one download: call this once per download, not per chunk.
@@ -229,13 +265,15 @@ export async function fetchChunkBytes(
   credentials: Readonly<Record<string, string>>,
   operation: string,
   http: HttpOptions = {},
+  /** Only these bytes of the chunk (a `Range`, which the site and object storage answer with 206). */
+  range?: ByteRange,
 ): Promise<Uint8Array> {
   // A connection lost in the middle of a body fails the body read, after `exchange` has answered:
   // that is retried here, with the same policy.
   const retry = { ...DEFAULT_RETRY, ...http.retry };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fetchChunkOnce(url, credentials, operation, http);
+      return await fetchChunkOnce(url, credentials, operation, http, range);
     } catch (error) {
       if (http.signal?.aborted) throw new AbortedError();
       if (!(error instanceof TypeError)) throw error;
@@ -252,12 +290,14 @@ async function fetchChunkOnce(
   credentials: Readonly<Record<string, string>>,
   operation: string,
   http: HttpOptions,
+  range?: ByteRange,
 ): Promise<Uint8Array> {
+  const asked = range ? { range: `bytes=${range.start}-${range.end}` } : undefined;
   const response = await exchange(
     operation,
     url,
     {
-      headers: { ...credentials, accept: 'application/octet-stream, application/json' },
+      headers: { ...credentials, ...asked, accept: 'application/octet-stream, application/json' },
       redirect: 'manual',
       cache: 'no-store',
     },
@@ -273,8 +313,19 @@ async function fetchChunkOnce(
     location = (await jsonBody<{ url?: unknown }>(response, operation)).url as string;
     if (typeof location !== 'string') throw new ProtocolError(operation, 'the chunk answer has no url');
   }
-  if (location === null) return new Uint8Array(await response.arrayBuffer());
+  if (location === null) return rangeOf(response, range);
   await response.body?.cancel().catch(() => undefined);
-  const stored = await exchange(operation, location, { cache: 'no-store', credentials: 'omit' }, http);
-  return new Uint8Array(await stored.arrayBuffer());
+  const stored = await exchange(
+    operation,
+    location,
+    { cache: 'no-store', credentials: 'omit', ...(asked ? { headers: asked } : {}) },
+    http,
+  );
+  return rangeOf(stored, range);
+}
+
+/** The asked bytes of a chunk answer: a 206 is them; a server that ignored `Range` sent all (200). */
+async function rangeOf(response: Response, range: ByteRange | undefined): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return range && response.status === 200 ? bytes.subarray(range.start, range.end + 1) : bytes;
 }

@@ -176,6 +176,45 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       await h.store.deleteFolder(newId());
     });
 
+    it('a thumbnail is stored beside the chunks (never counted as one), replaced, and deleted with its file and folder', async (h) => {
+      const folderId = newId();
+      const a = request(2, folderId);
+      const b = request(1, folderId);
+      await upload(h, a, [1, 2]);
+      await upload(h, b, [1]);
+      assert.equal(await h.store.readThumbnail(a), null);
+      const first = randomBytes(3000);
+      await h.store.writeThumbnail(a, first);
+      assert.ok(Buffer.from((await h.store.readThumbnail(a))!).equals(first));
+      const second = randomBytes(2000);
+      await h.store.writeThumbnail(a, second);
+      assert.ok(Buffer.from((await h.store.readThumbnail(a))!).equals(second), 'replaced');
+      await h.store.writeThumbnail(b, first);
+      assert.deepEqual([...(await h.store.listChunks(a)).keys()].sort(), [1, 2], 'not a chunk');
+      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(a), 2);
+      await h.store.deleteFile(a);
+      assert.equal(await h.store.readThumbnail(a), null, 'deleted with its file');
+      assert.ok(Buffer.from((await h.store.readThumbnail(b))!).equals(first), "another file's stays");
+      await h.store.deleteFolder(folderId);
+      assert.equal(await h.store.readThumbnail(b), null, 'deleted with its folder');
+      assert.deepEqual(await h.objectsUnder(folderId), []);
+    });
+
+    it('readChunk with a range reads exactly those bytes of the chunk', async (h) => {
+      const req = request(1);
+      const { bodies } = await upload(h, req, [1]);
+      const body = bodies.get(1)!;
+      for (const [start, end] of [
+        [0, 20],
+        [21, body.length - 1],
+        [500, 500],
+        [body.length - 1, body.length - 1],
+      ] as const)
+        assert.ok(
+          (await readAll(await h.store.readChunk(req, 1, { start, end }))).equals(body.subarray(start, end + 1)),
+        );
+    });
+
     it('capabilities: chunk bodies go through this process (local) or straight to storage with presigned downloads (S3)', async (h) => {
       const req = request(1);
       const { bodies } = await upload(h, req, [1]);

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
 import { contentDisposition, type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
+import { mediaStream } from '../../src/transfer/media-stream.js';
 import { contentRange, parseRange } from '../../src/transfer/range.js';
 import type { DownloadJob } from './download.js';
 
@@ -13,8 +14,8 @@ import type { DownloadJob } from './download.js';
  *
  * It also streams video and audio to the page's viewer: the page registers a file under
  * `<site>/media/<id>` and points a media element there; the worker answers each of the element's
- * `Range` requests with a 206 of exactly those bytes, fetching and decrypting only the chunks they
- * touch (src/transfer/range.ts), so playback starts after one chunk and a seek costs at most one.
+ * `Range` requests with a 206 of exactly those bytes, fetching and decrypting only the RFC 8188
+ * records they touch (src/transfer/media-stream.ts), so playback and a seek start after about 1 MiB.
  * A media file stays registered while the viewer shows it (the page re-sends it every 20 s, which
  * also restores it if the browser stopped an idle worker) and is forgotten when the viewer closes
  * or after two minutes without word from the page.
@@ -103,9 +104,8 @@ function mediaResponse(job: MediaJob, rangeHeader: string | null): Response {
   const wanted = range ?? { start: 0, end: file.size - 1 };
   headers.set('content-length', String(wanted.end - wanted.start + 1));
   if (range) headers.set('content-range', contentRange(range, file.size));
-  // One chunk ahead, not three: a media element reads at playback speed, and after a seek the first
-  // chunk arrives sooner without others competing for the connection and the CPU (bench/preview.ts).
-  return new Response(downloadStream(file, { range: wanted, ahead: 1 }), { status: range ? 206 : 200, headers });
+  // A few RFC 8188 records at a time, not whole chunks: a seek waits for about 1 MiB (bench/preview.ts).
+  return new Response(mediaStream(file, wanted), { status: range ? 206 : 200, headers });
 }
 
 self.addEventListener('fetch', (event) => {

@@ -10,6 +10,7 @@ import type {
   SiteRegisterResponse,
 } from '../../contract/site.js';
 import { compileValidator } from '../../contract/validation.js';
+import { type ByteRange, parseRange } from '../../domain/byte-range.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
 import { MAX_LIST_PAGE } from '../../domain/limits.js';
@@ -259,16 +260,28 @@ export async function siteUploadUrls(
 }
 
 export type ChunkDownload =
-  | { readonly kind: 'stream'; readonly length: number; readonly body: Readable }
+  | {
+      readonly kind: 'stream';
+      readonly length: number;
+      readonly body: Readable;
+      /** The part of the chunk asked for with `Range` (answered 206), or null for all of it. */
+      readonly range: ByteRange | null;
+    }
   | { readonly kind: 'redirect'; readonly url: string };
 
-/** One encrypted chunk for a caller allowed to download: a stream, or a presigned URL when the backend has them. */
+/**
+ * One encrypted chunk for a caller allowed to download: a stream, or a presigned URL when the
+ * backend has them (object storage answers `Range` itself). `rangeHeader` asks for part of the
+ * chunk: RFC 8188 records decrypt on their own, so a media player's seek fetches only the records
+ * it needs (src/transfer/range.ts).
+ */
 export async function siteChunk(
   services: Services,
   folderId: unknown,
   fileId: unknown,
   chunk: unknown,
   caller: Caller,
+  rangeHeader?: string,
 ): Promise<ChunkDownload> {
   const folder = await openFolder(services, folderId);
   const role = roleOf(folder, caller);
@@ -279,10 +292,14 @@ export async function siteChunk(
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
   const ref = { folderId: folder.id, fileId: file.id };
   const { blobs } = services;
+  const length = encryptedChunkLength(file, n);
+  const range = parseRange(rangeHeader, length);
+  if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
   // A download is counted when its last chunk is handed out: once per download of the whole file,
-  // however many chunks it has and in whatever order the others were fetched.
+  // however many chunks it has and in whatever order the others were fetched (a part of the chunk
+  // counts when it reaches the chunk's end: a player that played or sought to the end).
   const downloaded = () =>
-    n === file.chunks
+    n === file.chunks && (range === null || range.end === length - 1)
       ? emit(services, {
           type: 'file.downloaded',
           at: services.clock(),
@@ -303,9 +320,9 @@ export async function siteChunk(
     return { kind: 'redirect', url };
   }
   try {
-    const body = await blobs.readChunk(ref, n);
+    const body = await blobs.readChunk(ref, n, range ?? undefined);
     await downloaded();
-    return { kind: 'stream', length: encryptedChunkLength(file, n), body };
+    return { kind: 'stream', length, body, range };
   } catch (error) {
     if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);
     throw error;

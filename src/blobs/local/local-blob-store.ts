@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { UploadUrls } from '../../contract/types.js';
@@ -14,6 +14,8 @@ import {
   InsufficientStorageError,
   type PresignRequest,
   type SpaceGuard,
+  type StoredRange,
+  THUMBNAIL_NAME,
 } from '../blob-store.js';
 import { DiskSpace, type Reservation } from './disk-space.js';
 import type { ChunkUrlSigner } from './url-signer.js';
@@ -122,12 +124,40 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
     return (await this.chunkNames(this.fileDir(ref))).length;
   }
 
-  async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
+  async readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable> {
     try {
       const handle = await open(join(this.fileDir(ref), chunkKeyNumber(n)), 'r');
-      return handle.createReadStream({ highWaterMark: 1 << 20 });
+      return handle.createReadStream({
+        highWaterMark: 1 << 20,
+        ...(range ? { start: range.start, end: range.end } : {}),
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(`chunk ${n} is not stored`);
+      throw error;
+    }
+  }
+
+  /** Written like a chunk: to .incoming, synced, renamed into place, so a reader sees all of it or none. */
+  async writeThumbnail(ref: ChunkRef, bytes: Uint8Array): Promise<void> {
+    const dir = this.fileDir(ref);
+    await this.space.ensure(bytes.length);
+    const temp = join(this.incoming, `${ref.fileId}-thumbnail-${randomBytes(6).toString('hex')}`);
+    try {
+      await writeFile(temp, bytes, { flush: true }).catch(noSpace);
+      await mkdir(dir, { recursive: true }).catch(noSpace);
+      await rename(temp, join(dir, THUMBNAIL_NAME)).catch(noSpace);
+      await syncDirectory(dir).catch(noSpace);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  }
+
+  async readThumbnail(ref: ChunkRef): Promise<Uint8Array | null> {
+    try {
+      return await readFile(join(this.fileDir(ref), THUMBNAIL_NAME));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
   }

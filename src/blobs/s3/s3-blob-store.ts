@@ -21,6 +21,8 @@ import {
   type ChunkRef,
   chunkKeyNumber,
   type PresignRequest,
+  type StoredRange,
+  THUMBNAIL_NAME,
 } from '../blob-store.js';
 import { timeSlice } from '../time-slice.js';
 
@@ -269,10 +271,14 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     return chunks;
   }
 
-  async readChunk(ref: ChunkRef, n: number): Promise<Readable> {
+  async readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable> {
     try {
       const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }),
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: `${this.prefix(ref)}${chunkKeyNumber(n)}`,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
       );
       return out.Body as Readable;
     } catch (error) {
@@ -294,6 +300,31 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
         signingDate: new Date(now),
       },
     );
+  }
+
+  async writeThumbnail(ref: ChunkRef, bytes: Uint8Array): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${this.prefix(ref)}${THUMBNAIL_NAME}`,
+        Body: bytes,
+        ContentLength: bytes.length,
+        ContentType: 'application/octet-stream',
+      }),
+    );
+  }
+
+  async readThumbnail(ref: ChunkRef): Promise<Uint8Array | null> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${THUMBNAIL_NAME}` }),
+      );
+      return out.Body ? await out.Body.transformToByteArray() : new Uint8Array(0);
+    } catch (error) {
+      const e = error as Error & { $metadata?: { httpStatusCode?: number } };
+      if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null;
+      throw error;
+    }
   }
 
   async deleteFile(ref: ChunkRef): Promise<void> {

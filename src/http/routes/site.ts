@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../app/errors.js';
 import type { Services } from '../../app/services.js';
-import { type Caller, checkCaller, openFolder } from '../../app/site/access.js';
+import { openFolder } from '../../app/site/access.js';
 import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
 import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
@@ -18,8 +18,11 @@ import {
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
 import { escapeHtml } from '../../docs/html.js';
+import { contentRange } from '../../domain/byte-range.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { callerOf } from './site-caller.js';
+import { siteThumbnailRoutes } from './site-thumbnails.js';
 
 /**
  * The browser site: its page (built by Vite into dist/web), its static assets and service worker,
@@ -102,20 +105,6 @@ export function sitePageHtml(config: Config): string | null {
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>webfolder</title></head>
 <body><main><h1>The site is not built</h1><p>Run <code>npm run build</code> (or <code>npm start</code>), then reload.</p></main></body></html>`;
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  if (Array.isArray(value)) throw new AppError(400, `${name} must be given once`);
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function callerOf(request: FastifyRequest): Caller {
-  return checkCaller({
-    ownerToken: header(request, 'x-owner-token'),
-    visitorToken: header(request, 'x-visitor-token'),
-    uploadAuth: header(request, 'x-upload-auth'),
-  });
-}
 
 export async function siteRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
@@ -200,7 +189,8 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams } },
     async (request, reply) => {
       const p = request.params;
-      const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request));
+      const range = request.headers.range;
+      const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request), range);
       reply.header('cache-control', 'private, no-store');
       if (result.kind === 'redirect') {
         // The page asks for JSON and fetches the presigned URL itself, without its credential
@@ -209,9 +199,17 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
           return reply.type('application/json; charset=utf-8').send({ url: result.url });
         return reply.redirect(result.url, 302);
       }
-      return reply.type('application/octet-stream').header('content-length', String(result.length)).send(result.body);
+      reply.type('application/octet-stream').header('accept-ranges', 'bytes');
+      if (result.range) {
+        const { start, end } = result.range;
+        reply.status(206).header('content-range', contentRange(result.range, result.length));
+        return reply.header('content-length', String(end - start + 1)).send(result.body);
+      }
+      return reply.header('content-length', String(result.length)).send(result.body);
     },
   );
+
+  await app.register(siteThumbnailRoutes, { services, api });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {

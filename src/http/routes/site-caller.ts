@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../app/errors.js';
+import { type Caller, checkCaller } from '../../app/site/access.js';
+
+/** Who calls a site endpoint: its credential headers, each at most once, checked for shape. */
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) throw new AppError(400, `${name} must be given once`);
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  return checkCaller({
+    ownerToken: header(request, 'x-owner-token'),
+    visitorToken: header(request, 'x-visitor-token'),
+    uploadAuth: header(request, 'x-upload-auth'),
+  });
+}
