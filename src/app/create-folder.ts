@@ -5,7 +5,7 @@ import { emptyFolderDeadline, folderDeleteAfter } from '../domain/lifecycle.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
-import type { FolderRecord } from '../store/metadata-store.js';
+import type { NewFolder } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
 import { emit } from './events.js';
 import { registerFiles } from './register-files.js';
@@ -31,7 +31,7 @@ export async function createFolder(services: Services, body: unknown): Promise<C
 
 interface FolderBasics {
   folderId: string;
-  mode: FolderRecord['mode'];
+  mode: NewFolder['mode'];
   title: string;
   now: number;
 }
@@ -82,7 +82,7 @@ async function createDirectUpload(
   const uploadAuth = newToken();
   // Presign before persisting: if the blob backend fails, nothing is left behind.
   const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files, false);
-  const folder: FolderRecord = {
+  const folder: NewFolder = {
     id: f.folderId,
     mode: f.mode,
     title: f.title,

@@ -78,6 +78,8 @@ export async function registerFiles(
       expiresAt,
       uploaderTag: entry.uploaderTag ?? null,
       sealedKey: entry.sealedKey ?? null,
+      maxDownloads: null,
+      downloads: 0,
     };
   });
   const uploadUrls = await Promise.all(records.map((r) => presignFile(services, r, now)));

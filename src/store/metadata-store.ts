@@ -29,7 +29,52 @@ export interface FolderRecord {
   readonly ownerPublicKey: string | null;
   /** When the sweeper may delete the folder (domain/lifecycle.ts folderDeleteAfter). */
   readonly deleteAfter: number;
+  /** The owner's settings (issue 12); absent in a new record means none (null, or 'api'). */
+  readonly settings: FolderSettings;
+  /** Where the folder was made: the site's create-and-claim, or the API. */
+  readonly createdBy: FolderCreator;
+  /** File records the folder has (expired ones not yet swept included); 0 for a new record. */
+  readonly fileCount: number;
 }
+
+export type FolderCreator = 'site' | 'api';
+
+/** What a folder's owner chose. Opaque values (note, password) are stored as given. */
+export interface FolderSettings {
+  /**
+   * The expiry the owner chose (epoch ms): every file of the folder expires then, the ones added
+   * later too (domain/owner-settings.ts effectiveFileExpiry); null: each file its own.
+   */
+  readonly expiresAt: number | null;
+  /** Default download limit of the folder's files; null: none. */
+  readonly maxDownloads: number | null;
+  /** The encrypted note to recipients. */
+  readonly note: string | null;
+  /** The password's key derivation parameters as JSON text (src/contract/site.ts PasswordParams). */
+  readonly password: string | null;
+}
+
+export const NO_SETTINGS: FolderSettings = { expiresAt: null, maxDownloads: null, note: null, password: null };
+
+/** A change of settings: the properties given change. */
+export type SettingsChange = Partial<FolderSettings>;
+
+/**
+ * 'password-locked': a password was asked for but the folder has one already, or a complete file
+ * (encrypted without it). 'absent': no such folder, or it is being deleted.
+ */
+export type UpdateFolderResult = FolderRecord | 'absent' | 'password-locked';
+
+/** One line of a folder's activity list (the owner's view). */
+export interface ActivityRecord {
+  readonly at: number;
+  readonly kind: 'upload' | 'download' | 'delete';
+  readonly fileId: string;
+  readonly ip: string | null;
+}
+
+/** What counting a download answers: the count after it, or why nothing was counted. */
+export type CountDownloadResult = { readonly downloads: number } | 'limit-reached' | 'absent';
 
 export interface FileRecord {
   readonly id: string;
@@ -53,7 +98,19 @@ export interface FileRecord {
    * opaque to the server; null when the file is encrypted under the folder secret.
    */
   readonly sealedKey: string | null;
+  /** The file's own download limit; null: the folder's applies. */
+  readonly maxDownloads: number | null;
+  /** Downloads counted (tickets given to anyone but the owner). */
+  readonly downloads: number;
 }
+
+/** A file record as a caller builds it: no limit and no downloads unless given. */
+export type NewFile = Omit<FileRecord, 'maxDownloads' | 'downloads'> &
+  Partial<Pick<FileRecord, 'maxDownloads' | 'downloads'>>;
+
+/** A folder record as a caller builds it: no settings, made by the API, no files, unless given. */
+export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount'> &
+  Partial<Pick<FolderRecord, 'settings' | 'createdBy'>>;
 
 /** A page of a folder's files: positions after `after`, at most `limit`, only those live at `liveAt`. */
 export interface FilePage {
@@ -75,7 +132,7 @@ export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
   /** Creates the folder and its files in one transaction. Fails if the id exists. */
-  createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void>;
+  createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void>;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */
@@ -89,13 +146,14 @@ export interface MetadataStore {
    * Appends files to an existing folder (browser uploads) in one transaction: gives them the next
    * positions, checks the folder's file and chunk limits, and moves its deleteAfter
    * (domain/lifecycle.ts deleteAfterWith), all from the folder row, without reading its files.
+   * A folder whose owner chose an expiry gives it to the new files (effectiveFileExpiry).
    * With `claim`, the same transaction first makes the caller the owner of an ownerless folder:
    * if anything fails, the folder stays ownerless; if someone else owns it, nothing is added
    * ('claim-lost'). 'absent' when the folder does not exist or is being deleted.
    */
   addFiles(
     folderId: string,
-    files: readonly Omit<FileRecord, 'position'>[],
+    files: readonly Omit<NewFile, 'position'>[],
     options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
   ): Promise<AddFilesResult>;
   /**
@@ -109,8 +167,9 @@ export interface MetadataStore {
     ske: string | null,
   ): Promise<boolean>;
   /**
-   * Records completion (only the first call has an effect) with the file's new expiry, and moves the
-   * folder's deleteAfter accordingly (deleteAfterWith). Returns true if this call completed it.
+   * Records completion (only the first call has an effect) with the file's new expiry (the folder's
+   * chosen one instead when it has one), and moves the folder's deleteAfter accordingly
+   * (deleteAfterWith). Returns true if this call completed it.
    */
   markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean>;
   /** Ids of folders whose deleteAfter <= now (including ones whose deletion is under way), at most `limit`. */
@@ -131,5 +190,35 @@ export interface MetadataStore {
   finishFolderDeletion(folderId: string): Promise<void>;
   /** Deletes one file record; returns true if this call deleted it. */
   deleteFile(folderId: string, fileId: string): Promise<boolean>;
+
+  // ---- The owner's controls (issue 12) -------------------------------------------------------------
+  /**
+   * Changes the folder's settings in one transaction. A chosen `expiresAt` becomes the expiry of
+   * every file and sets deleteAfter (domain/owner-settings.ts deleteAfterForChosenExpiry); a
+   * `password` is stored only while the folder has none and no complete file. Answers the folder.
+   */
+  updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult>;
+  /** Sets a file's own download limit; null when there is no such live-folder file. */
+  updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null>;
+  /**
+   * Counts one download of a file unless its count has reached `limit` (atomic: of racing callers no
+   * more than `limit` are counted), with its activity line in the same transaction. With `count`
+   * false (the owner) nothing is counted or refused, and the current count is answered.
+   */
+  countDownload(
+    folderId: string,
+    fileId: string,
+    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+  ): Promise<CountDownloadResult>;
+  /**
+   * Starts deleting a folder at its owner's request, whatever its deleteAfter: from then on it reads
+   * as absent, and its deleteAfter is `now`, so that a sweeper finishes the job if the caller dies
+   * after the lease. False when it does not exist or is being deleted already.
+   */
+  beginOwnerDeletion(folderId: string, now: number): Promise<boolean>;
+  /** Adds an activity line, keeping the newest ACTIVITY_KEPT of the folder. */
+  addActivity(folderId: string, activity: ActivityRecord): Promise<void>;
+  /** The folder's newest activity lines first, at most `limit`. */
+  listActivity(folderId: string, limit: number): Promise<ActivityRecord[]>;
   close(): Promise<void>;
 }

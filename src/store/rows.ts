@@ -1,5 +1,5 @@
 import type { Mode } from '../domain/modes.js';
-import type { FileRecord, Flow, FolderRecord } from './metadata-store.js';
+import type { FileRecord, Flow, FolderCreator, FolderRecord } from './metadata-store.js';
 
 /**
  * The `folders` and `files` rows as both SQL stores read them (same column names in SQLite and
@@ -19,6 +19,12 @@ export interface FolderRow {
   owner_token_hash: string | null;
   owner_public_key: string | null;
   delete_after: Int;
+  expires_at: Int | null;
+  max_downloads: Int | null;
+  note: string | null;
+  password: string | null;
+  created_by: string;
+  file_count: Int;
 }
 
 export interface FileRow {
@@ -35,6 +41,8 @@ export interface FileRow {
   expires_at: Int;
   uploader_tag: string | null;
   sealed_key: string | null;
+  max_downloads: Int | null;
+  downloads: Int;
 }
 
 function int(value: Int): number {
@@ -42,6 +50,8 @@ function int(value: Int): number {
   if (!Number.isSafeInteger(n)) throw new Error(`stored integer ${value} is out of range`);
   return n;
 }
+
+const nullableInt = (value: Int | null): number | null => (value === null ? null : int(value));
 
 export const toFolder = (r: FolderRow): FolderRecord => ({
   id: r.id,
@@ -54,6 +64,14 @@ export const toFolder = (r: FolderRow): FolderRecord => ({
   ownerTokenHash: r.owner_token_hash,
   ownerPublicKey: r.owner_public_key,
   deleteAfter: int(r.delete_after),
+  settings: {
+    expiresAt: nullableInt(r.expires_at),
+    maxDownloads: nullableInt(r.max_downloads),
+    note: r.note,
+    password: r.password,
+  },
+  createdBy: r.created_by as FolderCreator,
+  fileCount: int(r.file_count),
 });
 
 export const toFile = (r: FileRow): FileRecord => ({
@@ -70,4 +88,6 @@ export const toFile = (r: FileRow): FileRecord => ({
   expiresAt: int(r.expires_at),
   uploaderTag: r.uploader_tag,
   sealedKey: r.sealed_key,
+  maxDownloads: nullableInt(r.max_downloads),
+  downloads: int(r.downloads),
 });

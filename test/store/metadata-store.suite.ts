@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { FileRecord, FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
+import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
 import { opsStoreTests } from './ops-store.suite.js';
 
 /**
@@ -40,6 +40,9 @@ function folder(overrides: Partial<FolderRecord> = {}): FolderRecord {
     ownerTokenHash: null,
     ownerPublicKey: null,
     deleteAfter: T0 + 24 * HOUR,
+    settings: NO_SETTINGS,
+    createdBy: 'api',
+    fileCount: 0,
     ...overrides,
   };
 }
@@ -59,6 +62,8 @@ function file(folderId: string, position: number, overrides: Partial<FileRecord>
     expiresAt: T0 + 72 * HOUR,
     uploaderTag: null,
     sealedKey: null,
+    maxDownloads: null,
+    downloads: 0,
     ...overrides,
   };
 }
@@ -112,7 +117,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         file(f.id, 1, { completedAt: T0 + 5, uploaderTag: 'tag', sealedKey: 'sealed' }),
       ];
       await store.createFolder(f, files);
-      assert.deepEqual(await store.getFolder(f.id), f);
+      assert.deepEqual(await store.getFolder(f.id), { ...f, fileCount: 2 });
       assert.deepEqual(await store.getFile(f.id, files[0]!.id), files[0]);
       assert.deepEqual(await store.getFile(f.id, files[1]!.id), files[1]);
       assert.deepEqual(await store.listFiles(f.id), files);
@@ -467,6 +472,153 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         );
         assert.equal(results.filter(Boolean).length, 1, `round ${round}`);
       }
+    });
+
+    // ---- The owner's controls (issue 12) ----------------------------------------------------------
+    it('createFolder keeps settings and createdBy; new records default to none and "api"', async (store) => {
+      const settings = {
+        expiresAt: T0 + 5 * HOUR,
+        maxDownloads: 3,
+        note: 'encrypted note',
+        password: '{"kdf":"scrypt"}',
+      };
+      const owned = folder({ settings, createdBy: 'site', ownerTokenHash: 'owner' });
+      await store.createFolder(owned, []);
+      assert.deepEqual(await store.getFolder(owned.id), owned);
+      const { settings: _s, createdBy: _c, fileCount: _n, ...bare } = folder();
+      await store.createFolder(bare, [{ ...file(bare.id, 0), maxDownloads: undefined, downloads: undefined }]);
+      const got = (await store.getFolder(bare.id))!;
+      assert.deepEqual(got.settings, NO_SETTINGS);
+      assert.equal(got.createdBy, 'api');
+      const f = (await store.listFiles(bare.id))[0]!;
+      assert.equal(f.maxDownloads, null);
+      assert.equal(f.downloads, 0);
+    });
+
+    it('updateFolder: a chosen expiry becomes every file’s and deleteAfter, later files’ too, and may shorten', async (store) => {
+      const f = folder({ deleteAfter: T0 + 72 * HOUR });
+      await store.createFolder(f, [file(f.id, 0), file(f.id, 1, { completedAt: T0 + 1, expiresAt: T0 + 80 * HOUR })]);
+      const chosen = T0 + 200 * HOUR;
+      const updated = await store.updateFolder(f.id, { expiresAt: chosen });
+      assert.ok(typeof updated === 'object');
+      assert.equal(updated.settings.expiresAt, chosen);
+      assert.equal(updated.deleteAfter, chosen);
+      assert.deepEqual(
+        (await store.listFiles(f.id)).map((x) => x.expiresAt),
+        [chosen, chosen],
+      );
+      // A file added later and a completion take the chosen expiry, not their own.
+      const later = file(f.id, 2, { expiresAt: T0 + 3 * HOUR });
+      assert.equal(await store.addFiles(f.id, [unpositioned(later)], ROOMY), 'added');
+      assert.equal((await store.getFile(f.id, later.id))!.expiresAt, chosen);
+      assert.equal(await store.markComplete(f.id, later.id, T0 + 10, T0 + 9 * HOUR), true);
+      assert.equal((await store.getFile(f.id, later.id))!.expiresAt, chosen);
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, chosen);
+      // Shortening.
+      const shorter = T0 + 2 * HOUR;
+      await store.updateFolder(f.id, { expiresAt: shorter });
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, shorter);
+      assert.ok((await store.listFiles(f.id)).every((x) => x.expiresAt === shorter));
+      assert.equal(await store.updateFolder('unknownfolder123', { note: 'x' }), 'absent');
+    });
+
+    it('updateFolder on an empty folder keeps its upload deadline unless the choice is earlier', async (store) => {
+      const f = folder({ deleteAfter: T0 + 24 * HOUR });
+      await store.createFolder(f, []);
+      await store.updateFolder(f.id, { expiresAt: T0 + 100 * HOUR });
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 24 * HOUR);
+      await store.updateFolder(f.id, { expiresAt: T0 + 2 * HOUR });
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 2 * HOUR);
+      // Its first file then takes the chosen expiry, and so does the folder.
+      assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0))], ROOMY), 'added');
+      assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 2 * HOUR);
+    });
+
+    it('updateFolder: limit, note and the password once, only before any file is complete', async (store) => {
+      const f = folder();
+      await store.createFolder(f, [file(f.id, 0)]);
+      const a = await store.updateFolder(f.id, { maxDownloads: 5, note: 'n1', password: 'p1' });
+      assert.ok(typeof a === 'object');
+      assert.deepEqual(a.settings, { expiresAt: null, maxDownloads: 5, note: 'n1', password: 'p1' });
+      // A second password is refused and nothing of the change is kept.
+      assert.equal(await store.updateFolder(f.id, { password: 'p2', note: 'n2' }), 'password-locked');
+      const b = await store.updateFolder(f.id, { maxDownloads: null, note: null });
+      assert.ok(typeof b === 'object');
+      assert.deepEqual(b.settings, { expiresAt: null, maxDownloads: null, note: null, password: 'p1' });
+      const g = folder();
+      await store.createFolder(g, [file(g.id, 0, { completedAt: T0 + 1 })]);
+      assert.equal(await store.updateFolder(g.id, { password: 'p' }), 'password-locked');
+      assert.equal((await store.getFolder(g.id))!.settings.password, null);
+    });
+
+    it('updateFile sets the own limit; countDownload counts up to the limit, atomically on two nodes', async (store, peer) => {
+      const f = folder();
+      const x = file(f.id, 0);
+      await store.createFolder(f, [x]);
+      assert.equal((await store.updateFile(f.id, x.id, 3))!.maxDownloads, 3);
+      assert.equal(await store.updateFile(f.id, 'unknownfile12345', 3), null);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? peer : store).countDownload(f.id, x.id, { limit: 3, count: true, activity: null }),
+        ),
+      );
+      assert.equal(results.filter((r) => r === 'limit-reached').length, 7);
+      assert.deepEqual(
+        results
+          .filter((r) => typeof r === 'object')
+          .map((r) => (r as { downloads: number }).downloads)
+          .sort(),
+        [1, 2, 3],
+      );
+      assert.equal((await store.getFile(f.id, x.id))!.downloads, 3);
+      // Not counting (the owner) is never refused and changes nothing.
+      assert.deepEqual(await store.countDownload(f.id, x.id, { limit: 3, count: false, activity: null }), {
+        downloads: 3,
+      });
+      // Without a limit it counts on.
+      assert.deepEqual(await store.countDownload(f.id, x.id, { limit: null, count: true, activity: null }), {
+        downloads: 4,
+      });
+      assert.equal(
+        await store.countDownload(f.id, 'unknownfile12345', { limit: null, count: true, activity: null }),
+        'absent',
+      );
+    });
+
+    it('activity: newest first, pruned to the newest 200, written with a counted download, deleted with the folder', async (store) => {
+      const f = folder();
+      const x = file(f.id, 0);
+      await store.createFolder(f, [x]);
+      for (let i = 0; i < 205; i++)
+        await store.addActivity(f.id, { at: T0 + i, kind: i % 2 ? 'upload' : 'delete', fileId: x.id, ip: null });
+      await store.countDownload(f.id, x.id, {
+        limit: null,
+        count: true,
+        activity: { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1' },
+      });
+      const all = await store.listActivity(f.id, 1000);
+      assert.equal(all.length, 200);
+      assert.deepEqual(all[0], { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1' });
+      assert.equal(all[1]!.at, T0 + 204);
+      assert.equal(all[199]!.at, T0 + 6);
+      assert.equal((await store.listActivity(f.id, 100)).length, 100);
+      // Deleted with the folder; a line for a folder being deleted is dropped.
+      assert.equal(await store.beginOwnerDeletion(f.id, T0 + 2000), true);
+      await store.addActivity(f.id, { at: T0 + 3000, kind: 'upload', fileId: x.id, ip: null });
+      await store.finishFolderDeletion(f.id);
+      assert.deepEqual(await store.listActivity(f.id, 1000), []);
+    });
+
+    it('beginOwnerDeletion: whatever the deleteAfter, once; the folder reads as absent and is due at once', async (store) => {
+      const f = folder({ deleteAfter: T0 + 100 * HOUR });
+      await store.createFolder(f, [file(f.id, 0)]);
+      assert.equal(await store.beginOwnerDeletion(f.id, T0), true);
+      assert.equal(await store.beginOwnerDeletion(f.id, T0), false);
+      assert.equal(await store.getFolder(f.id), null);
+      assert.ok((await store.foldersDue(T0, 1000)).includes(f.id));
+      assert.equal(await store.beginOwnerDeletion('unknownfolder123', T0), false);
+      await store.finishFolderDeletion(f.id);
+      assert.equal(await store.getFile(f.id, f.id), null);
     });
 
     // The ops part of the contract (outbox, notification settings, usage, admin queries).

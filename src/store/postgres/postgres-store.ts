@@ -1,14 +1,22 @@
 import pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import { ACTIVITY_KEPT, type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type {
+  ActivityRecord,
   AddFilesResult,
+  CountDownloadResult,
   FilePage,
   FileRecord,
   FolderRecord,
   MetadataStore,
+  NewFile,
+  NewFolder,
   OwnerClaim,
+  SettingsChange,
+  UpdateFolderResult,
 } from '../metadata-store.js';
+import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { PostgresOpsStore } from './ops-store.js';
@@ -28,16 +36,17 @@ import { PostgresOpsStore } from './ops-store.js';
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
 
-const FOLDER_COLUMNS =
-  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after';
+const WRITTEN_FOLDER_COLUMNS =
+  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after, expires_at, max_downloads, note, password, created_by';
+const FOLDER_COLUMNS = `${WRITTEN_FOLDER_COLUMNS}, file_count`;
 const FILE_COLUMNS =
-  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key';
+  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads';
 
-const INSERT_FOLDER = `INSERT INTO folders (${FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
-const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`;
+const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
+const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 
-const folderParams = (f: FolderRecord) => [
+const folderParams = (f: Omit<FolderRecord, 'fileCount'>) => [
   f.id,
   f.mode,
   f.title,
@@ -48,6 +57,11 @@ const folderParams = (f: FolderRecord) => [
   f.ownerTokenHash,
   f.ownerPublicKey,
   f.deleteAfter,
+  f.settings.expiresAt,
+  f.settings.maxDownloads,
+  f.settings.note,
+  f.settings.password,
+  f.createdBy,
 ];
 
 const fileParams = (f: FileRecord) => [
@@ -64,6 +78,8 @@ const fileParams = (f: FileRecord) => [
   f.expiresAt,
   f.uploaderTag,
   f.sealedKey,
+  f.maxDownloads,
+  f.downloads,
 ];
 
 export interface PostgresStoreOptions {
@@ -134,15 +150,15 @@ export class PostgresMetadataStore implements MetadataStore {
     }
   }
 
-  async createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void> {
+  async createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void> {
     // A lone INSERT is atomic by itself: the empty-folder flow needs one round trip, not four.
     if (files.length === 0) {
-      await this.pool.query(INSERT_FOLDER, folderParams(folder));
+      await this.pool.query(INSERT_FOLDER, folderParams(fullFolder(folder)));
       return;
     }
     await this.transaction(async (client) => {
-      await client.query(INSERT_FOLDER, folderParams(folder));
-      for (const file of files) await client.query(INSERT_FILE, fileParams(file));
+      await client.query(INSERT_FOLDER, folderParams(fullFolder(folder)));
+      for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
       await client.query('UPDATE folders SET file_count = $1, chunk_count = $2 WHERE id = $3', [
         files.length,
         files.reduce((sum, f) => sum + f.chunks, 0),
@@ -181,7 +197,7 @@ export class PostgresMetadataStore implements MetadataStore {
 
   async addFiles(
     folderId: string,
-    files: readonly Omit<FileRecord, 'position'>[],
+    files: readonly Omit<NewFile, 'position'>[],
     options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
   ): Promise<AddFilesResult> {
     return this.transaction(async (client) => {
@@ -193,8 +209,9 @@ export class PostgresMetadataStore implements MetadataStore {
         file_count: number;
         chunk_count: string;
         owner_token_hash: string | null;
+        expires_at: string | null;
       }>(
-        'SELECT delete_after, file_count, chunk_count, owner_token_hash FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
+        'SELECT delete_after, file_count, chunk_count, owner_token_hash, expires_at FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
         [folderId],
       );
       const folder = found[0];
@@ -216,10 +233,16 @@ export class PostgresMetadataStore implements MetadataStore {
         [folderId],
       );
       let position = rows[0]!.next;
-      for (const file of files) await client.query(INSERT_FILE, fileParams({ ...file, position: position++ }));
+      const chosen = folder.expires_at === null ? null : Number(folder.expires_at);
+      const expiries = files.map((f) => effectiveFileExpiry(chosen, f.expiresAt));
+      for (const [i, file] of files.entries())
+        await client.query(
+          INSERT_FILE,
+          fileParams(fullFile({ ...file, position: position++, expiresAt: expiries[i]! })),
+        );
       const deleteAfter = deleteAfterWith(
         { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count },
-        files.map((f) => f.expiresAt),
+        expiries,
       );
       await client.query('UPDATE folders SET delete_after = $1, file_count = $2, chunk_count = $3 WHERE id = $4', [
         deleteAfter,
@@ -245,19 +268,24 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
-  async markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean> {
+  async markComplete(folderId: string, fileId: string, completedAt: number, ownExpiry: number): Promise<boolean> {
     return this.transaction(async (client) => {
+      // The folder row first, locked: it orders concurrent completions, appends and expiry changes
+      // of the same folder, and its chosen expiry (if any) is the file's.
+      const { rows } = await client.query<{ delete_after: string; file_count: number; expires_at: string | null }>(
+        'SELECT delete_after, file_count, expires_at FROM folders WHERE id = $1 FOR UPDATE',
+        [folderId],
+      );
+      const folder = rows[0];
+      const expiresAt = effectiveFileExpiry(
+        folder?.expires_at === null || folder === undefined ? null : Number(folder.expires_at),
+        ownExpiry,
+      );
       const { rowCount } = await client.query(
         'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
         [completedAt, expiresAt, folderId, fileId],
       );
       if (rowCount !== 1) return false;
-      // The row lock taken here orders concurrent completions and appends of the same folder.
-      const { rows } = await client.query<{ delete_after: string; file_count: number }>(
-        'SELECT delete_after, file_count FROM folders WHERE id = $1 FOR UPDATE',
-        [folderId],
-      );
-      const folder = rows[0];
       if (folder) {
         const state = { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count };
         await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [
@@ -314,9 +342,127 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows[0]!.removed === 1;
   }
 
+  async updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult> {
+    return this.transaction(async (client) => {
+      const read = async () =>
+        (
+          await client.query<FolderRow>(
+            `SELECT ${FOLDER_COLUMNS} FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE`,
+            [folderId],
+          )
+        ).rows[0];
+      const row = await read();
+      if (!row) return 'absent';
+      const folder = toFolder(row);
+      if (change.password !== undefined) {
+        if (folder.settings.password !== null) return 'password-locked';
+        const { rows } = await client.query<{ complete: boolean }>(
+          'SELECT EXISTS (SELECT 1 FROM files WHERE folder_id = $1 AND completed_at IS NOT NULL) AS complete',
+          [folderId],
+        );
+        if (rows[0]!.complete) return 'password-locked';
+        await client.query('UPDATE folders SET password = $1 WHERE id = $2', [change.password, folderId]);
+      }
+      if (change.expiresAt !== undefined && change.expiresAt !== null) {
+        await client.query('UPDATE files SET expires_at = $1 WHERE folder_id = $2', [change.expiresAt, folderId]);
+        await client.query('UPDATE folders SET expires_at = $1, delete_after = $2 WHERE id = $3', [
+          change.expiresAt,
+          deleteAfterForChosenExpiry(folder, change.expiresAt),
+          folderId,
+        ]);
+      }
+      if (change.maxDownloads !== undefined)
+        await client.query('UPDATE folders SET max_downloads = $1 WHERE id = $2', [change.maxDownloads, folderId]);
+      if (change.note !== undefined)
+        await client.query('UPDATE folders SET note = $1 WHERE id = $2', [change.note, folderId]);
+      return toFolder((await read())!);
+    });
+  }
+
+  async updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null> {
+    const { rows } = await this.pool.query<FileRow>(
+      `UPDATE files f SET max_downloads = $3 FROM folders d
+       WHERE d.id = f.folder_id AND f.folder_id = $1 AND f.id = $2 AND d.deleting_since IS NULL
+       RETURNING ${FILE_COLUMNS}`,
+      [folderId, fileId, maxDownloads],
+    );
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  async countDownload(
+    folderId: string,
+    fileId: string,
+    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+  ): Promise<CountDownloadResult> {
+    return this.transaction(async (client) => {
+      const { rows } = await client.query<{ downloads: number }>(
+        `SELECT f.downloads FROM files f JOIN folders d ON d.id = f.folder_id
+         WHERE f.folder_id = $1 AND f.id = $2 AND d.deleting_since IS NULL`,
+        [folderId, fileId],
+      );
+      if (!rows[0]) return 'absent';
+      let downloads = rows[0].downloads;
+      if (options.count) {
+        // The row lock of the UPDATE orders racing counts; each re-checks the limit after the wait.
+        const counted = await client.query<{ downloads: number }>(
+          `UPDATE files SET downloads = downloads + 1
+           WHERE folder_id = $1 AND id = $2 AND ($3::int IS NULL OR downloads < $3::int) RETURNING downloads`,
+          [folderId, fileId, options.limit],
+        );
+        if (!counted.rows[0]) return 'limit-reached';
+        downloads = counted.rows[0].downloads;
+      }
+      if (options.activity) await insertActivity(client, folderId, options.activity);
+      return { downloads };
+    });
+  }
+
+  async beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE folders SET deleting_since = $1, delete_after = LEAST(delete_after, $1)
+       WHERE id = $2 AND deleting_since IS NULL`,
+      [now, folderId],
+    );
+    return rowCount === 1;
+  }
+
+  async addActivity(folderId: string, activity: ActivityRecord): Promise<void> {
+    await this.transaction(async (client) => {
+      // An activity line of a folder deleted meanwhile is dropped, not an error.
+      const { rows } = await client.query('SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR SHARE', [
+        folderId,
+      ]);
+      if (rows.length > 0) await insertActivity(client, folderId, activity);
+    });
+  }
+
+  async listActivity(folderId: string, limit: number): Promise<ActivityRecord[]> {
+    const { rows } = await this.pool.query<ActivityRow>(
+      'SELECT at, kind, file_id, ip FROM activity WHERE folder_id = $1 ORDER BY id DESC LIMIT $2',
+      [folderId, limit],
+    );
+    return rows.map(toActivity);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.pool.end();
   }
+}
+
+/** Adds an activity line and keeps the folder's newest ACTIVITY_KEPT (one index range on (folder_id, id)). */
+async function insertActivity(client: pg.PoolClient, folderId: string, a: ActivityRecord): Promise<void> {
+  await client.query('INSERT INTO activity (folder_id, at, kind, file_id, ip) VALUES ($1, $2, $3, $4, $5)', [
+    folderId,
+    a.at,
+    a.kind,
+    a.fileId,
+    a.ip,
+  ]);
+  await client.query(
+    `DELETE FROM activity WHERE folder_id = $1 AND id <= (
+       SELECT id FROM activity WHERE folder_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
+    [folderId, ACTIVITY_KEPT],
+  );
 }

@@ -1,4 +1,5 @@
 import { opsMigration } from '../ops-rows.js';
+import { ownerMigration } from '../owner-rows.js';
 
 /**
  * Ordered schema migrations; version = index + 1. Applied at start, each in its own transaction.
@@ -45,4 +46,6 @@ export const MIGRATIONS: readonly string[] = [
      chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
   // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
   opsMigration('INTEGER'),
+  // 4: the owner's settings, download counts and the activity list (issue 12, src/store/owner-rows.ts).
+  ownerMigration('INTEGER'),
 ];

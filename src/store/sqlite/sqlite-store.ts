@@ -3,13 +3,20 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { FolderLimits } from '../../domain/limits.js';
 import type {
+  ActivityRecord,
   AddFilesResult,
+  CountDownloadResult,
   FilePage,
   FileRecord,
   FolderRecord,
   MetadataStore,
+  NewFile,
+  NewFolder,
   OwnerClaim,
+  SettingsChange,
+  UpdateFolderResult,
 } from '../metadata-store.js';
+import { type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteOpsStore } from './ops-store.js';
@@ -49,6 +56,9 @@ export class SqliteMetadataStore implements MetadataStore {
       foldersDue: db.prepare<[number, number], { id: string }>(
         'SELECT id FROM folders WHERE delete_after <= ? ORDER BY delete_after LIMIT ?',
       ),
+      activity: db.prepare<[string, number], ActivityRow>(
+        'SELECT at, kind, file_id, ip FROM activity WHERE folder_id = ? ORDER BY id DESC LIMIT ?',
+      ),
       expiredFiles: db.prepare<[number, number, number], { folder_id: string; id: string }>(
         `SELECT f.folder_id, f.id FROM files f JOIN folders d ON d.id = f.folder_id
          WHERE f.expires_at <= ? AND d.delete_after > ? ORDER BY f.expires_at LIMIT ?`,
@@ -56,7 +66,7 @@ export class SqliteMetadataStore implements MetadataStore {
     };
   }
 
-  async createFolder(folder: FolderRecord, files: readonly FileRecord[]): Promise<void> {
+  async createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void> {
     await this.writer.write('createFolder', folder, files);
   }
 
@@ -78,7 +88,7 @@ export class SqliteMetadataStore implements MetadataStore {
 
   addFiles(
     folderId: string,
-    files: readonly Omit<FileRecord, 'position'>[],
+    files: readonly Omit<NewFile, 'position'>[],
     options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
   ): Promise<AddFilesResult> {
     return this.writer.write('addFiles', folderId, files, options);
@@ -115,6 +125,34 @@ export class SqliteMetadataStore implements MetadataStore {
 
   deleteFile(folderId: string, fileId: string): Promise<boolean> {
     return this.writer.write('deleteFile', folderId, fileId);
+  }
+
+  updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult> {
+    return this.writer.write('updateFolder', folderId, change);
+  }
+
+  updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null> {
+    return this.writer.write('updateFile', folderId, fileId, maxDownloads);
+  }
+
+  countDownload(
+    folderId: string,
+    fileId: string,
+    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+  ): Promise<CountDownloadResult> {
+    return this.writer.write('countDownload', folderId, fileId, options);
+  }
+
+  beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {
+    return this.writer.write('beginOwnerDeletion', folderId, now);
+  }
+
+  addActivity(folderId: string, activity: ActivityRecord): Promise<void> {
+    return this.writer.write('addActivity', folderId, activity);
+  }
+
+  async listActivity(folderId: string, limit: number): Promise<ActivityRecord[]> {
+    return this.reads.activity.all(folderId, limit).map(toActivity);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
-import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../metadata-store.js';
+import { effectiveFileExpiry } from '../../domain/owner-settings.js';
+import type { AddFilesResult, NewFile, NewFolder, OwnerClaim } from '../metadata-store.js';
+import { fullFile, fullFolder } from '../owner-rows.js';
+import { prepareOwnerWrites } from './owner-writes.js';
 
 /**
  * Every write of the SQLite store, as plain functions over one connection. They run only on the
@@ -11,16 +14,19 @@ import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../me
 export function prepareWrites(db: Database.Database) {
   const s = {
     insertFolder: db.prepare(
-      `INSERT INTO folders (id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after)
-       VALUES (@id, @mode, @title, @flow, @createdAt, @ske, @uploadAuthHash, @ownerTokenHash, @ownerPublicKey, @deleteAfter)`,
+      `INSERT INTO folders (id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after,
+         expires_at, max_downloads, note, password, created_by)
+       VALUES (@id, @mode, @title, @flow, @createdAt, @ske, @uploadAuthHash, @ownerTokenHash, @ownerPublicKey, @deleteAfter,
+         @expiresAt, @maxDownloads, @note, @password, @createdBy)`,
     ),
     insertFile: db.prepare(
-      `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key)
-       VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag, @sealedKey)`,
+      `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
+       VALUES (@id, @folderId, @position, @filename, @mimetype, @filesize, @chunkSize, @chunks, @createdAt, @completedAt, @expiresAt, @uploaderTag, @sealedKey, @maxDownloads, @downloads)`,
     ),
-    folderState: db.prepare<[string], { delete_after: number; file_count: number; chunk_count: number }>(
-      'SELECT delete_after, file_count, chunk_count FROM folders WHERE id = ? AND deleting_since IS NULL',
-    ),
+    folderState: db.prepare<
+      [string],
+      { delete_after: number; file_count: number; chunk_count: number; expires_at: number | null }
+    >('SELECT delete_after, file_count, chunk_count, expires_at FROM folders WHERE id = ? AND deleting_since IS NULL'),
     setCounts: db.prepare<[number, number, number, string]>(
       'UPDATE folders SET file_count = ?, chunk_count = ?, delete_after = ? WHERE id = ?',
     ),
@@ -48,15 +54,16 @@ export function prepareWrites(db: Database.Database) {
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
   };
   return {
-    createFolder(folder: FolderRecord, files: readonly FileRecord[]): void {
-      s.insertFolder.run(folder);
-      for (const file of files) s.insertFile.run(file);
+    createFolder(folder: NewFolder, files: readonly NewFile[]): void {
+      const full = fullFolder(folder);
+      s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
+      for (const file of files) s.insertFile.run(fullFile(file));
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
       s.setCounts.run(files.length, chunks, folder.deleteAfter, folder.id);
     },
     addFiles(
       folderId: string,
-      files: readonly Omit<FileRecord, 'position'>[],
+      files: readonly Omit<NewFile, 'position'>[],
       options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
     ): AddFilesResult {
       // Runs in its own savepoint (writer.ts): returning a refusal after the claim would keep the
@@ -71,21 +78,21 @@ export function prepareWrites(db: Database.Database) {
       if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1)
         return 'claim-lost';
       let position = s.nextPosition.get(folderId)!.next;
-      for (const file of files) s.insertFile.run({ ...file, position: position++ });
-      const deleteAfter = deleteAfterWith(
-        { deleteAfter: folder.delete_after, fileCount: folder.file_count },
-        files.map((f) => f.expiresAt),
-      );
+      const expiries = files.map((f) => effectiveFileExpiry(folder.expires_at, f.expiresAt));
+      for (const [i, file] of files.entries())
+        s.insertFile.run(fullFile({ ...file, position: position++, expiresAt: expiries[i]! }));
+      const deleteAfter = deleteAfterWith({ deleteAfter: folder.delete_after, fileCount: folder.file_count }, expiries);
       s.setCounts.run(held.fileCount + files.length, held.chunkCount + chunks, deleteAfter, folderId);
       return 'added';
     },
     claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): boolean {
       return s.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1;
     },
-    markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): boolean {
+    markComplete(folderId: string, fileId: string, completedAt: number, ownExpiry: number): boolean {
+      const folder = s.folderState.get(folderId);
+      const expiresAt = effectiveFileExpiry(folder?.expires_at ?? null, ownExpiry);
       const done = s.markComplete.run(completedAt, expiresAt, folderId, fileId).changes === 1;
-      const folder = done ? s.folderState.get(folderId) : undefined;
-      if (folder) {
+      if (done && folder) {
         const state = { deleteAfter: folder.delete_after, fileCount: folder.file_count };
         s.setDeleteAfter.run(deleteAfterWith(state, [expiresAt]), folderId);
       }
@@ -103,6 +110,7 @@ export function prepareWrites(db: Database.Database) {
       s.removeCounts.run(file.chunks, folderId);
       return true;
     },
+    ...prepareOwnerWrites(db),
   };
 }
 

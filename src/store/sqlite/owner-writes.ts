@@ -1,0 +1,100 @@
+import type Database from 'better-sqlite3';
+import { ACTIVITY_KEPT } from '../../domain/limits.js';
+import { deleteAfterForChosenExpiry } from '../../domain/owner-settings.js';
+import type {
+  ActivityRecord,
+  CountDownloadResult,
+  FileRecord,
+  SettingsChange,
+  UpdateFolderResult,
+} from '../metadata-store.js';
+import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
+
+/**
+ * The SQLite writes of the owner's controls (issue 12), run on the writer thread like the folder
+ * writes (writes.ts), each in its own savepoint: a refusal is decided before anything is written.
+ */
+export function prepareOwnerWrites(db: Database.Database) {
+  const s = {
+    folder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),
+    completeFiles: db.prepare<[string], { n: number }>(
+      'SELECT COUNT(*) AS n FROM files WHERE folder_id = ? AND completed_at IS NOT NULL',
+    ),
+    setExpiry: db.prepare<[number, number, string]>('UPDATE folders SET expires_at = ?, delete_after = ? WHERE id = ?'),
+    setFileExpiries: db.prepare<[number, string]>('UPDATE files SET expires_at = ? WHERE folder_id = ?'),
+    setMaxDownloads: db.prepare<[number | null, string]>('UPDATE folders SET max_downloads = ? WHERE id = ?'),
+    setNote: db.prepare<[string | null, string]>('UPDATE folders SET note = ? WHERE id = ?'),
+    setPassword: db.prepare<[string, string]>('UPDATE folders SET password = ? WHERE id = ?'),
+    file: db.prepare<[string, string], FileRow>(
+      `SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id
+       WHERE f.folder_id = ? AND f.id = ? AND d.deleting_since IS NULL`,
+    ),
+    setFileLimit: db.prepare<[number | null, string, string]>(
+      'UPDATE files SET max_downloads = ? WHERE folder_id = ? AND id = ?',
+    ),
+    count: db.prepare<[string, string, number | null, number | null], { downloads: number }>(
+      `UPDATE files SET downloads = downloads + 1
+       WHERE folder_id = ? AND id = ? AND (? IS NULL OR downloads < ?) RETURNING downloads`,
+    ),
+    beginOwnerDeletion: db.prepare<[number, number, string]>(
+      'UPDATE folders SET deleting_since = ?, delete_after = MIN(delete_after, ?) WHERE id = ? AND deleting_since IS NULL',
+    ),
+    insertActivity: db.prepare('INSERT INTO activity (folder_id, at, kind, file_id, ip) VALUES (?, ?, ?, ?, ?)'),
+    // Keeps the newest ACTIVITY_KEPT lines: one index range on (folder_id, id).
+    pruneActivity: db.prepare<[string, string, number]>(
+      `DELETE FROM activity WHERE folder_id = ? AND id <= (
+         SELECT id FROM activity WHERE folder_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+    ),
+  };
+  const addActivity = (folderId: string, a: ActivityRecord): void => {
+    s.insertActivity.run(folderId, a.at, a.kind, a.fileId, a.ip);
+    s.pruneActivity.run(folderId, folderId, ACTIVITY_KEPT);
+  };
+  return {
+    updateFolder(folderId: string, change: SettingsChange): UpdateFolderResult {
+      const row = s.folder.get(folderId);
+      if (!row) return 'absent';
+      const folder = toFolder(row);
+      if (change.password !== undefined) {
+        if (folder.settings.password !== null || s.completeFiles.get(folderId)!.n > 0) return 'password-locked';
+        s.setPassword.run(change.password!, folderId);
+      }
+      if (change.expiresAt !== undefined && change.expiresAt !== null) {
+        const expiresAt = change.expiresAt;
+        s.setFileExpiries.run(expiresAt, folderId);
+        s.setExpiry.run(expiresAt, deleteAfterForChosenExpiry(folder, expiresAt), folderId);
+      }
+      if (change.maxDownloads !== undefined) s.setMaxDownloads.run(change.maxDownloads, folderId);
+      if (change.note !== undefined) s.setNote.run(change.note, folderId);
+      return toFolder(s.folder.get(folderId)!);
+    },
+    updateFile(folderId: string, fileId: string, maxDownloads: number | null): FileRecord | null {
+      if (!s.file.get(folderId, fileId)) return null;
+      s.setFileLimit.run(maxDownloads, folderId, fileId);
+      return toFile(s.file.get(folderId, fileId)!);
+    },
+    countDownload(
+      folderId: string,
+      fileId: string,
+      options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+    ): CountDownloadResult {
+      const file = s.file.get(folderId, fileId);
+      if (!file) return 'absent';
+      let downloads = Number(file.downloads);
+      if (options.count) {
+        const counted = s.count.get(folderId, fileId, options.limit, options.limit);
+        if (!counted) return 'limit-reached';
+        downloads = counted.downloads;
+      }
+      if (options.activity) addActivity(folderId, options.activity);
+      return { downloads };
+    },
+    beginOwnerDeletion(folderId: string, now: number): boolean {
+      return s.beginOwnerDeletion.run(now, now, folderId).changes === 1;
+    },
+    addActivity(folderId: string, activity: ActivityRecord): void {
+      // An activity line of a folder deleted meanwhile is dropped, not an error.
+      if (s.folder.get(folderId)) addActivity(folderId, activity);
+    },
+  };
+}
