@@ -13,12 +13,14 @@ import {
   WebfolderError,
   WrongSecretError,
 } from '../transfer/errors.js';
+import type { Fetch } from '../transfer/retry.js';
 import { parseShareLink, redactLink, type UploadState } from '../transfer/state.js';
 import { createFolder, getUploadStatus, MODES, type Mode } from '../transfer/v2.js';
 import {
   defaultStateDir,
   diskFile,
   download,
+  failFast,
   latestStateFile,
   readStateFile,
   removeStateFile,
@@ -127,6 +129,19 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
+type OptionName = keyof typeof OPTIONS;
+
+/** The flags each command takes besides these, which all take; any other is refused by name. */
+const EVERY_COMMAND: readonly OptionName[] = ['server', 'retries', 'json', 'quiet', 'help', 'version'];
+const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
+  upload: ['title', 'mode', 'concurrency', 'state'],
+  resume: ['concurrency', 'state'],
+  status: [],
+  download: ['upload-auth'],
+  create: ['title', 'mode'],
+  notify: ['upload-auth', 'email', 'webhook-url', 'on', 'off'],
+};
+
 export type Flags = {
   server?: string;
   title?: string;
@@ -148,14 +163,58 @@ export type Flags = {
 class UsageError extends Error {}
 
 /**
- * The flags and operands after the command word; throws (node:util's message) on a usage error.
- * A value that begins with "-" must be joined with "=" (`--upload-auth=-abc`): given as the next
- * argument, parseArgs refuses it as ambiguous. Tokens are base64url, so one in 64 begins with "-";
- * the help and every hint therefore write token flags with "=".
+ * The flags and operands after the command word; throws a UsageError with our own one-line message
+ * (never node:util's text) for an unknown flag, a flag the command does not take, a missing value
+ * or a value given to a switch. A value that begins with "-" must be joined with "="
+ * (`--upload-auth=-abc`): after a space it is ambiguous (a forgotten value followed by another flag
+ * looks the same). Tokens are base64url, so one in 64 begins with "-"; the help and every hint
+ * therefore write token flags with "=".
  */
-export function parseCommandLine(args: readonly string[]): { flags: Flags; positionals: string[] } {
-  const parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true });
-  return { flags: parsed.values as Flags, positionals: parsed.positionals };
+export function parseCommandLine(args: readonly string[], command?: string): { flags: Flags; positionals: string[] } {
+  const parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const allowed = command && COMMAND_OPTIONS[command] ? [...EVERY_COMMAND, ...COMMAND_OPTIONS[command]!] : null;
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = (OPTIONS as Record<string, { type: 'string' | 'boolean' }>)[token.name];
+    if (!spec) throw new UsageError(`unknown option ${token.rawName}${closestOption(token.name)}`);
+    if (allowed && !allowed.includes(token.name as OptionName))
+      throw new UsageError(`${token.rawName} does not apply to ${command}`);
+    if (spec.type === 'boolean') {
+      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
+    } else if (token.value === undefined) {
+      throw new UsageError(`${token.rawName} needs a value: ${token.rawName}=VALUE`);
+    } else if (!token.inlineValue && token.value.startsWith('-')) {
+      // The value itself stays out of the message: it may be a token.
+      throw new UsageError(
+        `the value after ${token.rawName} begins with "-", which is ambiguous: write ${token.rawName}=VALUE`,
+      );
+    }
+  }
+  const flags = parsed.values as Flags;
+  return { flags, positionals: parsed.positionals };
+}
+
+/** " (did you mean --title?)" for a flag one or two typos away from a known one, else "". */
+function closestOption(name: string): string {
+  if (name.length < 3) return '';
+  let best: string | null = null;
+  let bestDistance = 3;
+  for (const known of Object.keys(OPTIONS)) {
+    const d = editDistance(name, known);
+    if (d < bestDistance) [best, bestDistance] = [known, d];
+  }
+  return best ? ` (did you mean --${best}?)` : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 export async function run(
@@ -180,10 +239,12 @@ export async function run(
   let flags: Flags;
   let positionals: string[];
   try {
-    ({ flags, positionals } = parseCommandLine(rest));
+    if (command.startsWith('-'))
+      throw new UsageError(`unknown option ${command}: the command comes first (webfolder <command> ...)`);
+    if (!COMMAND_OPTIONS[command]) throw new UsageError(`unknown command "${command}"`);
+    ({ flags, positionals } = parseCommandLine(rest, command));
   } catch (error) {
-    io.stderr.write(`webfolder: ${(error as Error).message}\nRun "webfolder --help" for usage.\n`);
-    return EXIT.USAGE;
+    return report(error, io);
   }
   if (flags.help) {
     io.stdout.write(HELP);
@@ -242,11 +303,20 @@ function concurrencyOf(flags: Flags): number | undefined {
   return n;
 }
 
-function retryOf(flags: Flags): { retry?: { retries: number } } {
-  if (flags.retries === undefined) return {};
+/** One fail-fast transport per command run (keyed by its parsed flags): see failFast. */
+const transports = new WeakMap<Flags, Fetch>();
+
+/** The transport and retry policy of every call a command makes. */
+function httpOf(flags: Flags): { fetch: Fetch; retry?: { retries: number } } {
+  let fetch = transports.get(flags);
+  if (!fetch) {
+    fetch = failFast();
+    transports.set(flags, fetch);
+  }
+  if (flags.retries === undefined) return { fetch };
   const n = Number(flags.retries);
   if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError('--retries must be a whole number from 0 to 100');
-  return { retry: { retries: n } };
+  return { fetch, retry: { retries: n } };
 }
 
 function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => void; view: ProgressView | null } {
@@ -302,7 +372,7 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
       ...(mode ? { mode } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(onProgress ? { onProgress } : {}),
-      ...retryOf(flags),
+      ...httpOf(flags),
       signal,
       onState: async (state) => {
         statePath ??= join(stateDir, `${state.folderId}.json`);
@@ -338,7 +408,7 @@ async function resumeCommand(args: string[], flags: Flags, io: Io, signal: Abort
     ...(flags.server ? { server: serverOf(flags, io) } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(onProgress ? { onProgress } : {}),
-    ...retryOf(flags),
+    ...httpOf(flags),
     signal,
   });
   view?.finish();
@@ -371,7 +441,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
           folderId: state.folderId,
           fileId: f.fileId,
           uploadAuth: state.uploadAuth,
-          ...retryOf(flags),
+          ...httpOf(flags),
         });
         return { name: f.name, fileId: f.fileId, complete: s.complete, missing: s.missing, chunks: f.chunks };
       }),
@@ -380,7 +450,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
   if (/^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/.test(target) && !existsSync(target)) {
     const [folder, fileId] = target.split('/') as [string, string];
     folderId = folder;
-    const s = await getUploadStatus({ server, folderId, fileId, ...retryOf(flags) });
+    const s = await getUploadStatus({ server, folderId, fileId, ...httpOf(flags) });
     rows = [{ name: null, fileId, complete: s.complete, missing: s.missing, chunks: null }];
   } else if (/^https?:\/\//.test(target)) {
     const link = parseShareLink(target);
@@ -391,7 +461,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
     } else {
       // No local state: the files of the folder come from the site's listing (it needs the secret to read the names).
       const { listFolder } = await import('./node/download.js');
-      const listing = await listFolder(target, { ...(flags.server ? { site: server } : {}), ...retryOf(flags) });
+      const listing = await listFolder(target, { ...(flags.server ? { site: server } : {}), ...httpOf(flags) });
       folderId = listing.folderId;
       rows = listing.files.map((f) => ({
         name: f.name,
@@ -431,7 +501,7 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
     // The link names the site it lives on; --server overrides it (a site behind another address).
     ...(flags.server ? { site: serverOf(flags, io) } : {}),
     ...(flags['upload-auth'] ? { uploadAuth: flags['upload-auth'] } : {}),
-    ...retryOf(flags),
+    ...httpOf(flags),
     signal,
     ...(flags.quiet || flags.json
       ? {}
@@ -453,7 +523,7 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
     server: serverOf(flags, io),
     ...(flags.title !== undefined ? { title: flags.title } : {}),
     ...(mode ? { mode } : {}),
-    ...retryOf(flags),
+    ...httpOf(flags),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(created)}\n`);
   else {
@@ -506,7 +576,7 @@ async function notifyCommand(args: string[], flags: Flags, io: Io): Promise<numb
 function report(error: unknown, io: Io): number {
   const say = (text: string) => io.stderr.write(`webfolder: ${text}\n`);
   if (error instanceof UsageError) {
-    say(`${error.message}\nRun "webfolder --help" for usage.`);
+    say(`${error.message} (see webfolder --help)`);
     return EXIT.USAGE;
   }
   if (error instanceof AbortedError) {

@@ -144,26 +144,8 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   );
 }
 
-/** Names made unique for a zip ("a.txt", "a (2).txt"), so that no entry hides another. */
-export function uniqueNames(names: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return names.map((raw) => {
-    const name = raw.replace(/^\/+/, '').replace(/\.\.\//g, '') || 'file';
-    if (!seen.has(name)) {
-      seen.add(name);
-      return name;
-    }
-    const dot = name.lastIndexOf('.');
-    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    for (let i = 2; ; i++) {
-      const candidate = `${stem} (${i})${ext}`;
-      if (!seen.has(candidate)) {
-        seen.add(candidate);
-        return candidate;
-      }
-    }
-  });
-}
+/** Zip entries' names: the rule of names.ts (kept exported here, where the page and its worker import it). */
+export { uniqueNames } from './names.js';
 
 /** A Content-Disposition for a download of `name` (ASCII fallback plus RFC 5987 UTF-8). */
 export function contentDisposition(name: string): string {

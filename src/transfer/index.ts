@@ -10,6 +10,7 @@
  * - engine.ts: the upload engine (pluggable transport); direct-upload.ts: the v2 flow over it
  * - download.ts: `downloadStream(file)`, the one download pipeline; range.ts: byte ranges to chunks
  * - folder.ts, state.ts: opening a share link; resume state and links
+ * - names.ts: the one rule for names with folders in them (stored, saved into a directory, single file)
  */
 export type {
   CreateRequest,
@@ -51,6 +52,7 @@ export type { FolderListing, ListedFile, SiteOptions } from './folder.js';
 export { listFolder } from './folder.js';
 export type { MediaStreamOptions } from './media-stream.js';
 export { MEDIA_RECORDS_PER_PIECE, mediaStream } from './media-stream.js';
+export { nameSegments, numbered, saveName, savePath, uploadName } from './names.js';
 export type { ChunkPlan } from './plan.js';
 export {
   allChunks,

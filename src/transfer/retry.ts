@@ -1,4 +1,11 @@
-import { AbortedError, NetworkError, ProtocolError, readFailure, WebfolderError } from './errors.js';
+import {
+  AbortedError,
+  NetworkError,
+  ProtocolError,
+  readFailure,
+  WebfolderClientError,
+  WebfolderError,
+} from './errors.js';
 
 /**
  * The one retry policy of every client (page, service worker, library, CLI): one HTTP exchange with
@@ -90,6 +97,9 @@ export async function exchange(
       response = await doFetch(url, { ...init, signal: options.signal ?? null });
     } catch (error) {
       if (options.signal?.aborted) throw new AbortedError();
+      // A transport that fails with one of our typed errors has judged the failure final (the CLI's
+      // refused first connection: a wrong address, not a passing fault).
+      if (error instanceof WebfolderClientError) throw error;
       if (attempt >= retry.retries) throw new NetworkError(operation, error);
       const delayMs = backoffDelay(attempt, retry);
       options.onRetry?.({

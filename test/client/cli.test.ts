@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCommandLine } from '../../src/client/cli.js';
@@ -64,9 +64,11 @@ function start(
   args: string[],
   env: Record<string, string> = {},
   script = 'src/client/cli.ts',
+  cwd = ROOT,
 ): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
-    cwd: ROOT,
+  // tsx by its resolved address: the child may run in another directory.
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, script), ...args], {
+    cwd,
     env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -358,6 +360,57 @@ describe('webfolder exit codes and other commands', () => {
     assert.equal(index.version, 'v2');
     child.kill('SIGTERM');
     assert.equal((await done).code, 0);
+  });
+
+  test('a refused first connection fails at once: "is the server running at URL?", exit 4, no retry', async () => {
+    const port = await freePort();
+    const f = join(dir, 'nowhere.txt');
+    await writeFile(f, 'nowhere\n');
+    const address = `http://127.0.0.1:${port}`;
+    for (const args of [['upload', f], ['create'], ['download', `${address}/f/AbCdEf123456#${'A'.repeat(22)}`]]) {
+      const run = await cli(args, { WEBFOLDER_SERVER: address });
+      assert.equal(run.code, 4, `${args[0]}: ${run.stderr}`);
+      assert.equal(
+        run.stderr,
+        `webfolder: network error: ${address} refused the connection: is the server running at ${address}?\n`,
+      );
+    }
+  });
+
+  test('an unknown or misplaced flag gets our own one-line message, through the real entry', async () => {
+    const bin = (args: string[]) => start(args, {}, 'bin/webfolder.js').done;
+    const unknown = await bin(['upload', 'x.txt', '--titel', 'T']);
+    assert.equal(unknown.code, 2);
+    assert.equal(unknown.stderr, 'webfolder: unknown option --titel (did you mean --title?) (see webfolder --help)\n');
+    const misplaced = await bin(['download', '--mode', 'send']);
+    assert.equal(misplaced.code, 2);
+    assert.equal(misplaced.stderr, 'webfolder: --mode does not apply to download (see webfolder --help)\n');
+    const bogus = await bin(['upload', '--bogus']);
+    assert.doesNotMatch(bogus.stderr, /To specify a positional argument|ERR_PARSE_ARGS/);
+  });
+
+  test('subfolders: a relative path keeps its folders in the name, and download recreates them', async () => {
+    const base = join(dir, 'tree');
+    await mkdir(join(base, 'a', 'sub'), { recursive: true });
+    await writeFile(join(base, 'a', 'sub', 'b.txt'), 'deep\n');
+    await writeFile(join(base, 'top.txt'), 'top\n');
+    const up = await start(['upload', join('a', 'sub', 'b.txt'), 'top.txt', '--json'], {}, 'src/client/cli.ts', base)
+      .done;
+    assert.equal(up.code, 0, up.stderr);
+    const out = JSON.parse(up.stdout) as { link: string; files: { name: string }[] };
+    assert.deepEqual(
+      out.files.map((f) => f.name),
+      ['a/sub/b.txt', 'top.txt'],
+    );
+    const dest = join(dir, 'tree-received');
+    const dl = await cli(['download', out.link, dest]);
+    assert.equal(dl.code, 0, dl.stderr);
+    assert.equal(await readFile(join(dest, 'a', 'sub', 'b.txt'), 'utf8'), 'deep\n');
+    assert.equal(await readFile(join(dest, 'top.txt'), 'utf8'), 'top\n');
+    // Again into the same directory: numbered, in the same folder, nothing overwritten.
+    const again = await cli(['download', out.link, dest]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(await readFile(join(dest, 'a', 'sub', 'b (1).txt'), 'utf8'), 'deep\n');
   });
 
   test('bin/webfolder.js runs the same CLI', async () => {

@@ -1,9 +1,10 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { IntegrityError } from '../../crypto/index.js';
 import { downloadStream } from '../../transfer/download.js';
 import { InputError } from '../../transfer/errors.js';
 import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
+import { numbered, saveName, savePath } from '../../transfer/names.js';
 import type { HttpOptions } from '../../transfer/retry.js';
 
 export { listFolder } from '../../transfer/folder.js';
@@ -12,8 +13,9 @@ export { listFolder } from '../../transfer/folder.js';
  * Downloads every complete file of a folder into `destination`: names decrypted, then each file's
  * `downloadStream` (the transfer core's one download pipeline: chunks fetched ahead, each checked,
  * decrypted and authenticated in order) written into `<name>.webfolder-part`, renamed to the name
- * only once the whole file verified. Existing files are never overwritten: a numbered name is
- * chosen instead.
+ * only once the whole file verified. A name with folders (`a/sub/b.txt`) is saved in the same
+ * folders below `destination` (src/transfer/names.ts). Existing files are never overwritten: a
+ * numbered name is chosen instead.
  */
 export interface DownloadOptions extends SiteOptions {
   /** Chunks in flight at once (default 4: the one being written and three fetched ahead). */
@@ -54,7 +56,8 @@ export async function download(
       skipped.push({ name: file.name, fileId: file.fileId, reason: 'upload not complete' });
       continue;
     }
-    const path = await freePath(destination, safeName(file.name, file.fileId), taken);
+    const path = await freePath(destination, savePath(file.name, file.fileId), taken);
+    await mkdir(dirname(path), { recursive: true });
     await downloadFile(listing, file, path, options);
     files.push({ name: file.name, size: file.size, path, fileId: file.fileId });
     options.onFile?.({ name: file.name, size: file.size, path });
@@ -116,21 +119,13 @@ async function downloadFile(
   await rename(part, path);
 }
 
-/** A decrypted name as a plain file name: no directories, no control characters, no dot-names. */
-export function safeName(name: string, fallback: string): string {
-  const base = name.split(/[/\\]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '_').trim();
-  if (!cleaned || cleaned === '.' || cleaned === '..') return fallback;
-  return cleaned.slice(0, 255);
-}
+/** A decrypted name as a plain file name, without its folders: `saveName` of src/transfer/names.ts. */
+export const safeName = saveName;
 
+/** `dir` joined with the save path `name` (with `/`), numbered when taken on disk or in this run. */
 async function freePath(dir: string, name: string, taken: Set<string>): Promise<string> {
-  const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
   for (let i = 0; i < 10_000; i++) {
-    const candidate = join(dir, i === 0 ? name : `${stem} (${i})${ext}`);
+    const candidate = join(dir, ...(i === 0 ? name : numbered(name, i)).split('/'));
     if (taken.has(candidate)) continue;
     try {
       await stat(candidate);

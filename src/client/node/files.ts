@@ -1,7 +1,8 @@
 import { open, stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, isAbsolute, normalize, resolve, sep } from 'node:path';
 import type { UploadFile } from '../../transfer/direct-upload.js';
 import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
+import { uploadName } from '../../transfer/names.js';
 
 /**
  * Node-only file sources: each read opens the file, reads exactly one chunk at its offset and
@@ -22,11 +23,24 @@ export async function diskFile(path: string, options: { name?: string; mimetype?
   if (!info.isFile()) throw new InputError(`${path} is not a regular file`);
   return fileSource(
     absolute,
-    options.name ?? basename(absolute),
+    options.name ?? uploadNameOf(path),
     info.size,
     info.mtimeMs,
     options.mimetype ?? guessMimetype(absolute),
   );
+}
+
+/**
+ * The stored name of a path given on the command line (src/transfer/names.ts): a relative path
+ * below the current directory keeps its folders (`a/sub/b.txt`), as zip and tar do; an absolute
+ * path or one that climbs out with `..` keeps only its file name.
+ */
+export function uploadNameOf(path: string): string {
+  const base = basename(resolve(path));
+  if (isAbsolute(path)) return base;
+  const relative = normalize(path);
+  if (relative === '..' || relative.startsWith(`..${sep}`)) return base;
+  return uploadName(relative.split(sep).join('/'), base);
 }
 
 export function fileSource(path: string, name: string, size: number, mtime: number, mimetype?: string): UploadFile {

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import { NetworkError } from '../../transfer/errors.js';
+import type { Fetch } from '../../transfer/retry.js';
 
 /**
  * A `fetch` for Node uploads: chunk PUTs with a Uint8Array body go through node:http(s) directly,
@@ -66,3 +68,45 @@ export const nodeFetch: typeof fetch = (input, init) => {
     request.end(body);
   });
 };
+
+/** The server refused the very first connection: nothing listens at that address. */
+export class ServerUnreachableError extends NetworkError {
+  override name = 'ServerUnreachableError';
+  constructor(
+    /** Origin of the address that refused, e.g. http://127.0.0.1:8080. */
+    readonly address: string,
+    cause: unknown,
+  ) {
+    super('connect', cause);
+    this.message = `network error: ${address} refused the connection: is the server running at ${address}?`;
+  }
+}
+
+/**
+ * A transport that gives up at once when the server refuses the connection before it ever answered:
+ * that is a wrong address or a server that is not running, and retrying it for a minute only hides
+ * the mistake. Once any answer came, a refusal (a server restarting mid-upload) is retried as usual.
+ * One per command: the "ever answered" state is this transport's.
+ */
+export function failFast(inner: Fetch = nodeFetch): Fetch {
+  let answered = false;
+  return async (url, init) => {
+    try {
+      const response = await inner(url, init);
+      answered = true;
+      return response;
+    } catch (error) {
+      if (!answered && isRefused(error)) throw new ServerUnreachableError(new URL(url).origin, error);
+      throw error;
+    }
+  };
+}
+
+/** ECONNREFUSED anywhere in the error, its causes or an AggregateError's errors (undici nests it). */
+function isRefused(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (e.code === 'ECONNREFUSED') return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isRefused(x, depth + 1))) return true;
+  return isRefused(e.cause, depth + 1);
+}
