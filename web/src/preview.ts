@@ -190,16 +190,15 @@ export function thumbnailSize(width: number, height: number, max = THUMBNAIL_SIZ
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-/** Whether the page makes a thumbnail of a file (raster images this browser can read, not too large). */
+/**
+ * Whether the grid shows a thumbnail of a file: the one stored with it (images and videos uploaded
+ * from the page), or for raster images this browser can read, not too large, one made here.
+ */
 export function canThumbnail(opened: OpenedFile): boolean {
   const { kind, type } = previewType(opened.name ?? '', opened.mimetype);
-  return (
-    kind === 'image' &&
-    type !== 'image/svg+xml' &&
-    opened.secret !== null &&
-    opened.file.complete &&
-    opened.file.filesize <= THUMBNAIL_SOURCE_LIMIT
-  );
+  if (opened.secret === null || !opened.file.complete) return false;
+  if (kind === 'video') return true;
+  return kind === 'image' && type !== 'image/svg+xml' && opened.file.filesize <= THUMBNAIL_SOURCE_LIMIT;
 }
 
 /** A folder is shown as a grid of thumbnails when at least half of its readable files are images. */

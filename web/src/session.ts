@@ -10,8 +10,10 @@ import {
   CryptoFormatError,
   checkSke,
   createSke,
+  decryptChunk,
   decryptText,
   deriveOwnerCredentials,
+  encryptChunk,
   encryptText,
   type FolderKey,
   generateSecret,
@@ -67,6 +69,8 @@ export interface SessionOptions {
   readonly transport?: Fetch;
   /** Chunk PUTs in flight (default 4). */
   readonly concurrency?: number;
+  /** Makes an uploaded file's thumbnail (the page: web/src/thumbnail.ts); none without it. */
+  readonly thumbnailer?: (file: Blob, name: string) => Promise<Uint8Array | null>;
 }
 
 /** The part of the URL after #: the folder secret, and on an owner link `&owner=<owner secret>`. */
@@ -335,7 +339,7 @@ export class FolderSession {
     // Redraw with the registered files (and the claim's new role) before the bytes go: a page that
     // said "No files yet" or "Nobody owns this folder yet" would be stale during the whole upload.
     if (fresh.length) await this.refresh().catch(() => undefined);
-    return this.send(prepared, skippedEmpty);
+    return this.send(prepared, skippedEmpty, items);
   }
 
   private async fileKey(sealed: boolean): Promise<{ key: FolderKey; fileSecret?: string; sealedKey?: string }> {
@@ -447,8 +451,10 @@ export class FolderSession {
   private async send(
     prepared: ReadonlyArray<{ upload: FileUpload; job: UploadJob }>,
     skippedEmpty: number,
+    picked: readonly PickedFile[] = [],
   ): Promise<UploadOutcome> {
     const files = prepared.map((p) => p.upload);
+    const thumbnails: Array<Promise<void>> = [];
     const run = new AbortController();
     this.running = run;
     const speed = speedometer();
@@ -495,6 +501,8 @@ export class FolderSession {
             } else if (event.type === 'job-done') {
               f.state = 'done';
               this.options.store.removePending(this.folderId, f.fileId);
+              const item = picked.find((i) => i.path === f.name);
+              if (item) thumbnails.push(this.storeThumbnail(f.fileId, prepared[event.job]!.job.key, item));
             } else if (event.type === 'job-failed') {
               f.state = 'failed';
               f.error = event.error;
@@ -516,8 +524,30 @@ export class FolderSession {
       if (this.running === run) this.running = null;
       for (const f of files) this.sending.delete(f.fileId);
     }
+    await Promise.all(thumbnails);
     const failed = files.some((f) => f.state === 'failed');
     return { state: failed ? 'failed' : cancelled ? 'cancelled' : 'complete', files, skippedEmpty };
+  }
+
+  /**
+   * Makes the thumbnail of a file just uploaded (SessionOptions.thumbnailer), encrypts it under the
+   * file's key as its chunks are, and stores it beside the file. A thumbnail is optional: when none
+   * can be made or stored, the grid makes one from the file, as for files the CLI uploaded.
+   */
+  private async storeThumbnail(fileId: string, key: FolderKey, item: PickedFile): Promise<void> {
+    try {
+      const made = await this.options.thumbnailer?.(item.file, item.path);
+      if (made) await this.client.putThumbnail(fileId, await encryptChunk(key, made));
+    } catch {
+      // nothing stored: the grid falls back to making one
+    }
+  }
+
+  /** A file's stored thumbnail, decrypted (the image's bytes), or null when it has none. */
+  async thumbnail(opened: OpenedFile): Promise<Uint8Array | null> {
+    if (!opened.secret) return null;
+    const stored = await this.client.thumbnail(opened.file.fileId);
+    return stored && decryptChunk(await importSecret(opened.secret), stored);
   }
 
   /** Every file of the folder, with names decrypted where this browser can (sealed files: the owner only). */

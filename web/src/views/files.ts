@@ -3,7 +3,7 @@ import { type DownloadJob, download, onDownloadError } from '../download.js';
 import { t } from '../i18n/index.js';
 import { canThumbnail, isImageFolder, typeIcon, Viewer } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
-import { localThumbnail } from '../thumbnail.js';
+import { thumbnailUrl } from '../thumbnail.js';
 import { describeError, formatBytes, h, notice } from '../ui.js';
 import { openViewer } from './viewer.js';
 
@@ -70,7 +70,7 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     const box = h('span', { class: 'thumb', 'aria-hidden': 'true' }, typeIcon(o));
     if (grid && thumbnails && canThumbnail(o)) {
       (box as HTMLElement & { makeThumbnail?: () => void }).makeThumbnail = () => {
-        localThumbnail(session, o)
+        thumbnailUrl(session, o)
           .then((url) => box.replaceChildren(h('img', { src: url, alt: '', title: name, class: 'thumb-image' })))
           .catch(() => {}); // the icon stays
       };

@@ -4,6 +4,7 @@ import { startServiceWorker } from '../download.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
 import { browserStore } from '../storage.js';
+import { makeThumbnail } from '../thumbnail.js';
 import { announce, describeError, formatDuration, h, render } from '../ui.js';
 import { xhrFetch } from '../xhr.js';
 import { showError } from './error.js';
@@ -33,6 +34,7 @@ export async function folderPage(
     siteApi: new URL(config.api, location.href).href,
     store: browserStore,
     transport: xhrFetch,
+    thumbnailer: makeThumbnail,
   });
   if (signal?.aborted) return null;
   // An owner link: the owner secret is kept in this browser now; show the plain share link.
