@@ -39,7 +39,7 @@ export async function openBlobStore(config: Config, clock: () => number): Promis
 }
 
 /** The local backend's HMAC key, generated once and kept (mode 0600) so that URLs survive restarts. */
-async function loadOrCreateSecret(dataDir: string): Promise<string> {
+export async function loadOrCreateSecret(dataDir: string): Promise<string> {
   const path = join(dataDir, 'signing-secret');
   await mkdir(dataDir, { recursive: true });
   try {

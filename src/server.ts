@@ -4,7 +4,7 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
-import { openBlobStore, openMetadataStore } from './backends.js';
+import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
@@ -63,7 +63,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     process.stderr.write(`webfolder: ${context}: ${String(error)}\n`);
   };
   const notifier = createNotifier(config, store, clock, metrics, (error, context) => logError(error, context));
-  const services: Services = { config, store, blobs, clock, events: notifier };
+  let secret: Promise<string> | undefined;
+  const signingSecret = () => {
+    secret ??= config.signingSecret ? Promise.resolve(config.signingSecret) : loadOrCreateSecret(config.dataDir);
+    return secret;
+  };
+  const services: Services = { config, store, blobs, clock, events: notifier, signingSecret };
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {

@@ -3,6 +3,7 @@ import { fileExpiresAt } from '../domain/lifecycle.js';
 import type { FileRecord } from '../store/metadata-store.js';
 import { emit } from './events.js';
 import type { Services } from './services.js';
+import { recordActivity } from './site/activity.js';
 
 export interface FileProgress {
   readonly complete: boolean;
@@ -36,6 +37,10 @@ async function recordCompletion(services: Services, file: FileRecord): Promise<v
   if (
     await store.markComplete(file.folderId, file.id, now, fileExpiresAt(file.createdAt, now, config.freeDownloadHours))
   ) {
+    // The owner's activity list: an upload is listed once it is complete. Completion is seen by the
+    // server (the last chunk, or a later status call), not on a request of the uploader's own, so
+    // the line carries no address.
+    await recordActivity(services, file.folderId, 'upload', file.id, null);
     const folder = await store.getFolder(file.folderId);
     if (!folder) return;
     await emit(services, {

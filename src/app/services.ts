@@ -15,6 +15,11 @@ export interface Services {
   readonly clock: () => number;
   /** Where use cases report what happened (webhooks, owner notifications, metrics); none in unit set-ups. */
   readonly events?: EventSink;
+  /**
+   * The server's signing secret (SIGNING_SECRET, or the one generated in DATA_DIR), read when first
+   * needed: download tickets derive their key from it (app/site/downloads.ts).
+   */
+  readonly signingSecret?: () => Promise<string>;
 }
 
 /** The share link base of a folder on the browser site (no fragment). */

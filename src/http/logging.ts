@@ -49,6 +49,7 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
         'req.headers["x-owner-token"]',
         'req.headers["x-visitor-token"]',
         'req.headers["x-upload-auth"]',
+        'req.headers["x-download-ticket"]',
       ],
       censor: '[redacted]',
     },

@@ -116,6 +116,18 @@ export function rightsOf(folder: FolderRecord, role: Role): Record<Action, boole
   };
 }
 
+/** The folder, if the caller is its owner: 403 otherwise, saying what only the owner may `what`. */
+export async function openAsOwner(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+  what: string,
+): Promise<FolderRecord> {
+  const folder = await openFolder(services, folderId);
+  if (roleOf(folder, caller) !== 'owner') throw forbidden(`only the owner can ${what}`);
+  return folder;
+}
+
 /** A live (not expired) file of the folder, or 404. */
 export async function openFile(services: Services, folder: FolderRecord, fileId: unknown): Promise<FileRecord> {
   if (!isId(fileId)) throw invalid('fileId is malformed');

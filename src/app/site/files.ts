@@ -15,7 +15,8 @@ import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
 import { MAX_LIST_PAGE } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
-import type { AddFilesResult, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
+import { downloadsLeft, effectiveLimit } from '../../domain/owner-settings.js';
+import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { emit } from '../events.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
@@ -31,6 +32,7 @@ import {
   roleOf,
   uploaderTagOf,
 } from './access.js';
+import { requireTicket } from './downloads.js';
 
 const validateRegister = compileValidator<SiteRegisterRequest>(siteRegisterRequestSchema);
 
@@ -190,34 +192,41 @@ export async function listSiteFiles(
     liveAt: now,
   });
   const more = records.length > limit;
-  // A backend that receives the chunks itself records a file's completion with its last chunk, so
-  // its record is the answer. Uploads straight to object storage never call back: there the bytes
-  // of the files not yet seen complete are looked at.
-  const receives = isChunkReceiver(services.blobs);
   const shown = more ? records.slice(0, limit) : records;
-  const files = await Promise.all(
-    shown.map(async (f): Promise<SiteFile> => {
-      const complete = f.completedAt !== null || (!receives && (await fileProgress(services, f)).complete);
-      return {
-        fileId: f.id,
-        filename: f.filename,
-        mimetype: f.mimetype,
-        filesize: f.filesize,
-        chunkSize: f.chunkSize,
-        chunks: f.chunks,
-        complete,
-        createdAt: f.createdAt,
-        expiresAt: f.expiresAt,
-        sealedKey: f.sealedKey,
-        mine: isUploaderOf(f, caller),
-        // Counted downloads and limits arrive with the owner controls (issue 12).
-        downloads: 0,
-        maxDownloads: null,
-        downloadsLeft: null,
-      };
-    }),
-  );
+  const files = await Promise.all(shown.map((f) => siteFileView(services, folder, f, caller)));
   return { files, nextCursor: more ? `p${shown[shown.length - 1]!.position}` : null };
+}
+
+/**
+ * A file as a caller allowed to list sees it. A backend that receives the chunks itself records a
+ * file's completion with its last chunk, so its record is the answer. Uploads straight to object
+ * storage never call back: there the bytes of a file not yet seen complete are looked at.
+ */
+export async function siteFileView(
+  services: Services,
+  folder: FolderRecord,
+  f: FileRecord,
+  caller: Caller,
+): Promise<SiteFile> {
+  const complete =
+    f.completedAt !== null || (!isChunkReceiver(services.blobs) && (await fileProgress(services, f)).complete);
+  const limit = effectiveLimit(f.maxDownloads, folder.settings.maxDownloads);
+  return {
+    fileId: f.id,
+    filename: f.filename,
+    mimetype: f.mimetype,
+    filesize: f.filesize,
+    chunkSize: f.chunkSize,
+    chunks: f.chunks,
+    complete,
+    createdAt: f.createdAt,
+    expiresAt: f.expiresAt,
+    sealedKey: f.sealedKey,
+    mine: isUploaderOf(f, caller),
+    downloads: f.downloads,
+    maxDownloads: f.maxDownloads,
+    downloadsLeft: downloadsLeft(f.downloads, limit),
+  };
 }
 
 async function openOwnUpload(services: Services, folderId: unknown, fileId: unknown, caller: Caller) {
@@ -282,11 +291,14 @@ export async function siteChunk(
   chunk: unknown,
   caller: Caller,
   rangeHeader?: string,
+  /** The download ticket (app/site/downloads.ts): required for a file with a download limit. */
+  ticket?: string,
 ): Promise<ChunkDownload> {
   const folder = await openFolder(services, folderId);
   const role = roleOf(folder, caller);
   requireRight(folder, role, 'download');
   const file = await openFile(services, folder, fileId);
+  await requireTicket(services, folder, file, role, ticket);
   if (typeof chunk !== 'string' || !/^\d{1,5}$/.test(chunk)) throw invalid('chunk number must be 1 to 5 digits');
   const n = Number(chunk);
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);

@@ -1,4 +1,5 @@
-import type { FolderInfo } from '../../contract/site.js';
+import type { FolderInfo, PasswordParams } from '../../contract/site.js';
+import { folderExpiresAt } from '../../domain/owner-settings.js';
 import type { Services } from '../services.js';
 import { type Caller, isOwned, openFolder, rightsOf, roleOf } from './access.js';
 
@@ -21,14 +22,13 @@ export async function folderInfo(services: Services, folderId: unknown, caller: 
     ske: folder.ske,
     ownerPublicKey: folder.ownerPublicKey,
     chunkSize: services.config.chunkSizeMiB * 1024 * 1024,
-    // The owner's settings arrive with the owner controls (issue 12).
-    expiresAt: hasFiles ? folder.deleteAfter : null,
+    expiresAt: folderExpiresAt({ expiresAt: folder.settings.expiresAt, deleteAfter: folder.deleteAfter }, hasFiles),
     maxExpiresInHours: services.config.maxExpiresHours,
-    maxDownloads: null,
-    note: null,
-    password: null,
-    fileCount: 0,
-    totalSize: 0,
-    createdBy: 'api',
+    maxDownloads: folder.settings.maxDownloads,
+    note: folder.settings.note,
+    password: folder.settings.password === null ? null : (JSON.parse(folder.settings.password) as PasswordParams),
+    fileCount: folder.fileCount,
+    totalSize: await services.store.ops.folderBytes(folder.id),
+    createdBy: folder.createdBy,
   };
 }

@@ -16,3 +16,8 @@ export function callerOf(request: FastifyRequest): Caller {
     uploadAuth: header(request, 'x-upload-auth'),
   });
 }
+
+/** A download ticket (app/site/downloads.ts): the `X-Download-Ticket` header, or `?ticket=` for links. */
+export function downloadTicketOf(request: FastifyRequest): string | undefined {
+  return header(request, 'x-download-ticket') ?? ((request.query as { ticket?: string }).ticket || undefined);
+}

@@ -14,6 +14,7 @@ import {
   chunkParams,
   fileParams,
   folderParams,
+  siteChunkQuery,
   siteListQuery,
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
@@ -21,7 +22,8 @@ import { escapeHtml } from '../../docs/html.js';
 import { contentRange } from '../../domain/byte-range.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
-import { callerOf } from './site-caller.js';
+import { callerOf, downloadTicketOf } from './site-caller.js';
+import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
 
 /**
@@ -183,14 +185,15 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   });
   // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
   // thousands of them, which must not starve the page's own calls in the site bucket.
-  app.get<{ Params: P }>(
+  app.get<{ Params: P; Querystring: { ticket?: string } }>(
     `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
     // Encrypted bytes do not compress (and mime-db calls octet-stream compressible).
-    { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams } },
+    { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams, querystring: siteChunkQuery } },
     async (request, reply) => {
       const p = request.params;
       const range = request.headers.range;
-      const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request), range);
+      const ticket = downloadTicketOf(request);
+      const result = await siteChunk(services, p.folderId, p.fileId, p.chunk, callerOf(request), range, ticket);
       reply.header('cache-control', 'private, no-store');
       if (result.kind === 'redirect') {
         // The page asks for JSON and fetches the presigned URL itself, without its credential
@@ -210,6 +213,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
 
   await app.register(siteThumbnailRoutes, { services, api });
+  await app.register(siteOwnerRoutes, { services, api });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {

@@ -1,0 +1,177 @@
+import { siteCreateFolderSchema, siteFileUpdateSchema, siteFolderUpdateSchema } from '../../contract/requests.js';
+import type {
+  FolderInfo,
+  PasswordParams,
+  SiteCreateFolderRequest,
+  SiteCreateFolderResponse,
+  SiteFile,
+  SiteFileUpdate,
+  SiteFolderUpdate,
+} from '../../contract/site.js';
+import { compileValidator } from '../../contract/validation.js';
+import { hashToken, newId } from '../../domain/ids.js';
+import { emptyFolderDeadline } from '../../domain/lifecycle.js';
+import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
+import { defaultTitle } from '../../domain/titles.js';
+import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
+import { conflict, invalid, notFound } from '../errors.js';
+import { emit } from '../events.js';
+import { folderUrlBase, type Services } from '../services.js';
+import { type Caller, openAsOwner, openFile } from './access.js';
+import { recordActivity } from './activity.js';
+import { siteFileView } from './files.js';
+import { folderInfo } from './folder-info.js';
+
+/**
+ * The owner's controls of a folder on the site (issue 12): create and claim in one step, change
+ * the folder's settings and a file's limit, delete a file or the whole folder. Every control is
+ * the owner's alone (X-Owner-Token, or X-Upload-Auth for the creator of a direct upload); bad input
+ * is refused with 400 before anything changes.
+ */
+const validateCreate = compileValidator<SiteCreateFolderRequest>(siteCreateFolderSchema);
+const validateFolderUpdate = compileValidator<SiteFolderUpdate>(siteFolderUpdateSchema);
+const validateFileUpdate = compileValidator<SiteFileUpdate>(siteFileUpdateSchema);
+
+/** The password parameters as stored: JSON text of the checked object, fields in a fixed order. */
+const storedPassword = (p: PasswordParams): string =>
+  JSON.stringify({ kdf: p.kdf, N: p.N, r: p.r, p: p.p, salt: p.salt });
+
+/**
+ * `POST <api>/folders`: a folder already owned by the caller's browser (or the CLI holding its
+ * owner secret), in one transaction, so no one else can ever claim it. Like the spec's empty folder
+ * it is deleted 24 hours after creation unless a file is uploaded.
+ */
+export async function createOwnedFolder(
+  services: Services,
+  caller: Caller,
+  body: unknown,
+): Promise<SiteCreateFolderResponse> {
+  const checked = validateCreate(body);
+  if (!checked.ok) throw invalid(checked.error);
+  const request = checked.value;
+  if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the folder is created owned by its sender');
+  if (request.mode === 'request' && !request.ownerPublicKey)
+    throw invalid('ownerPublicKey is required for a request folder: visitors encrypt their files to it');
+  if (request.mode !== 'request' && request.ownerPublicKey) throw invalid('ownerPublicKey is only for request folders');
+  if (request.mode === 'request' && request.password)
+    throw invalid('a request folder cannot have a password: visitors encrypt to the owner key');
+  const { config } = services;
+  if (request.expiresInHours !== undefined && request.expiresInHours > config.maxExpiresHours)
+    throw invalid(`expiresInHours must be at most ${config.maxExpiresHours} (the server's maximum)`);
+  const now = services.clock();
+  const settings: FolderSettings = {
+    expiresAt: request.expiresInHours === undefined ? null : expiryInHours(now, request.expiresInHours),
+    maxDownloads: request.maxDownloads ?? null,
+    note: request.note ?? null,
+    password: request.password ? storedPassword(request.password) : null,
+  };
+  const folderId = newId();
+  const title = request.title ?? defaultTitle(now);
+  const deleteAfter =
+    settings.expiresAt === null
+      ? emptyFolderDeadline(now)
+      : deleteAfterForChosenExpiry({ createdAt: now, fileCount: 0 }, settings.expiresAt);
+  const folder: NewFolder = {
+    id: folderId,
+    mode: request.mode,
+    title,
+    flow: 'empty',
+    createdAt: now,
+    ske: request.ske,
+    uploadAuthHash: null,
+    ownerTokenHash: hashToken(caller.ownerToken),
+    ownerPublicKey: request.ownerPublicKey ?? null,
+    deleteAfter,
+    settings,
+    createdBy: 'site',
+  };
+  await services.store.createFolder(folder, []);
+  const base = { at: now, folderId, mode: request.mode, title } as const;
+  await emit(
+    services,
+    { ...base, type: 'folder.created', flow: 'empty' },
+    { ...base, type: 'folder.claimed', by: 'owner' },
+  );
+  return { folderId, folderUrl: folderUrlBase(config, folderId), uploadDeadline: deleteAfter };
+}
+
+/** `PATCH <api>/folders/<id>`: the settings given change; answers the folder as the owner sees it. */
+export async function updateFolder(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+  body: unknown,
+): Promise<FolderInfo> {
+  const folder = await openAsOwner(services, folderId, caller, "change the folder's settings");
+  const checked = validateFolderUpdate(body);
+  if (!checked.ok) throw invalid(checked.error);
+  const change = checked.value;
+  if (change.expiresAt !== undefined) {
+    const refusal = expiryRefusal(change.expiresAt, services.clock(), services.config.maxExpiresHours);
+    if (refusal) throw invalid(refusal);
+  }
+  if (change.password && folder.mode === 'request')
+    throw invalid('a request folder cannot have a password: visitors encrypt to the owner key');
+  const result = await services.store.updateFolder(folder.id, {
+    ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
+    ...(change.maxDownloads !== undefined ? { maxDownloads: change.maxDownloads } : {}),
+    ...(change.note !== undefined ? { note: change.note } : {}),
+    ...(change.password ? { password: storedPassword(change.password) } : {}),
+  });
+  if (result === 'absent') throw notFound('folder not found: it may have expired or been deleted');
+  if (result === 'password-locked')
+    throw conflict(
+      'the password can only be set once, before any file is uploaded: files already encrypted without it would not change',
+    );
+  return folderInfo(services, folder.id, caller);
+}
+
+/** `PATCH <api>/folders/<id>/files/<fileId>`: the file's own download limit (null: the folder's). */
+export async function updateFile(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  caller: Caller,
+  body: unknown,
+): Promise<SiteFile> {
+  const folder = await openAsOwner(services, folderId, caller, "change a file's download limit");
+  const file = await openFile(services, folder, fileId);
+  const checked = validateFileUpdate(body);
+  if (!checked.ok) throw invalid(checked.error);
+  const updated = await services.store.updateFile(folder.id, file.id, checked.value.maxDownloads);
+  if (!updated) throw notFound('file not found');
+  return siteFileView(services, folder, updated, caller);
+}
+
+/**
+ * `DELETE <api>/folders/<id>`: the folder reads as absent at once, its bytes (chunks, thumbnails)
+ * are deleted, then its record with its files, notification settings and activity. Answered once
+ * all of that is done; a crash in between leaves a tombstone the sweeper finishes.
+ */
+export async function deleteFolder(services: Services, folderId: unknown, caller: Caller): Promise<void> {
+  const folder = await openAsOwner(services, folderId, caller, 'delete the folder');
+  const { store, blobs } = services;
+  if (!(await store.beginOwnerDeletion(folder.id, services.clock())))
+    throw notFound('folder not found: it may have expired or been deleted');
+  await blobs.deleteFolder(folder.id);
+  await store.finishFolderDeletion(folder.id);
+  await emit(services, { type: 'folder.deleted', at: services.clock(), folderId: folder.id, by: 'owner' });
+}
+
+/**
+ * `DELETE <api>/folders/<id>/files/<fileId>`: the record first (no one can read the file from then
+ * on), then its bytes; answered once they are gone. Bytes a crash leaves go with the folder.
+ */
+export async function deleteFile(
+  services: Services,
+  folderId: unknown,
+  fileId: unknown,
+  caller: Caller,
+  ip: string | null,
+): Promise<void> {
+  const folder = await openAsOwner(services, folderId, caller, 'delete files');
+  const file = await openFile(services, folder, fileId);
+  if (!(await services.store.deleteFile(folder.id, file.id))) throw notFound('file not found');
+  await services.blobs.deleteFile({ folderId: folder.id, fileId: file.id });
+  await recordActivity(services, folder.id, 'delete', file.id, ip);
+}

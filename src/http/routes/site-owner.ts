@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Services } from '../../app/services.js';
+import { folderActivity } from '../../app/site/activity.js';
+import { startDownload } from '../../app/site/downloads.js';
+import { createOwnedFolder, deleteFile, deleteFolder, updateFile, updateFolder } from '../../app/site/owner.js';
+import { fileParams, folderParams } from '../../contract/requests.js';
+import { limitedBy } from '../rate-limits.js';
+import { callerOf } from './site-caller.js';
+
+/**
+ * The owner's controls of a folder (issue 12; src/app/site/owner.ts, downloads.ts, activity.ts):
+ * create and claim, settings, deletions, counted downloads and the activity list. Registered by the
+ * site's routes, so the site's CSP, headers and JSON bodies apply. Bodies are checked by the app
+ * against src/contract/requests.ts, the one validation layer.
+ */
+export async function siteOwnerRoutes(
+  app: FastifyInstance,
+  { services, api }: { services: Services; api: string },
+): Promise<void> {
+  type P = { folderId: string; fileId: string };
+  const site = limitedBy('site');
+  const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
+  const folder = `${api}/folders/:folderId`;
+  const file = `${folder}/files/:fileId`;
+
+  // Creating a folder is a create, like POST /v2/folders: it spends from the same bucket.
+  app.post(`${api}/folders`, limitedBy('create'), async (request, reply) => {
+    noStore(reply);
+    return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
+  });
+  app.patch<{ Params: P }>(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    return updateFolder(services, request.params.folderId, callerOf(request), request.body);
+  });
+  app.delete<{ Params: P }>(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
+    await deleteFolder(services, request.params.folderId, callerOf(request));
+    return noStore(reply).status(204).send();
+  });
+  app.patch<{ Params: P }>(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
+    noStore(reply);
+    const p = request.params;
+    return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
+  });
+  app.delete<{ Params: P }>(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
+    const p = request.params;
+    await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip);
+    return noStore(reply).status(204).send();
+  });
+  app.post<{ Params: P }>(`${file}/downloads`, { ...site, schema: { params: fileParams } }, async (request, reply) => {
+    noStore(reply);
+    const p = request.params;
+    return startDownload(services, p.folderId, p.fileId, callerOf(request), request.ip);
+  });
+  app.get<{ Params: P }>(
+    `${folder}/activity`,
+    { ...site, schema: { params: folderParams } },
+    async (request, reply) => {
+      noStore(reply);
+      return folderActivity(services, request.params.folderId, callerOf(request));
+    },
+  );
+}
