@@ -51,6 +51,9 @@ function memoryStore(): SiteStore & { data: Map<string, string> } {
         id,
         pending(id).filter((u) => u.fileId !== fileId),
       ),
+    receipts: (id) => JSON.parse(data.get(`receipts:${id}`) ?? '[]'),
+    addReceipt: (id, receipt) =>
+      data.set(`receipts:${id}`, JSON.stringify([...JSON.parse(data.get(`receipts:${id}`) ?? '[]'), receipt])),
   };
 }
 

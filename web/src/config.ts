@@ -6,15 +6,22 @@ export interface SiteConfig {
   readonly api: string;
   readonly baseUrl: string;
   readonly docsUrl: string;
+  /** How long files stay available: the operator's maximum and default (hours). */
+  readonly maxExpiresInHours: number;
+  readonly defaultExpiresInHours: number;
 }
+
+/** The server's defaults (FREE_DOWNLOAD_HOURS, MAX_EXPIRES_HOURS), for a page served without settings. */
+const EXPIRY = { maxExpiresInHours: 720, defaultExpiresInHours: 72 };
 
 export function siteConfig(): SiteConfig {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="webfolder-config"]');
   try {
-    const parsed = JSON.parse(meta?.content || '') as SiteConfig;
-    if (typeof parsed.base === 'string' && typeof parsed.api === 'string') return parsed;
+    const parsed = JSON.parse(meta?.content || '') as Partial<SiteConfig>;
+    if (typeof parsed.base === 'string' && typeof parsed.api === 'string')
+      return { ...EXPIRY, ...parsed } as SiteConfig;
   } catch {
     /* fall through */
   }
-  return { base: '/', api: '/api/site', baseUrl: location.origin, docsUrl: `${location.origin}/docs` };
+  return { base: '/', api: '/api/site', baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...EXPIRY };
 }

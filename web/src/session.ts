@@ -1,8 +1,10 @@
 import type { ErrorCode } from '../../src/contract/errors.js';
 import type {
   FolderInfo,
+  SiteActivity,
   SiteFile,
   SiteFileEntry,
+  SiteFolderUpdate,
   SiteNotifications,
   SiteNotificationsUpdate,
 } from '../../src/contract/site.js';
@@ -22,6 +24,7 @@ import {
   openSealedSecret,
   sealSecret,
 } from '../../src/crypto/index.js';
+import { passwordSecret } from '../../src/crypto/password.js';
 import type { DownloadFile } from '../../src/transfer/download.js';
 import { blobSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
 import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
@@ -46,6 +49,18 @@ export interface SiteStore {
   pendingUploads(folderId: string): PendingUpload[];
   addPending(folderId: string, upload: PendingUpload): void;
   removePending(folderId: string, fileId: string): void;
+  /** Request mode, visitor: what this browser sent to the folder (its receipt). */
+  receipts(folderId: string): Receipt[];
+  addReceipt(folderId: string, receipt: Receipt): void;
+}
+
+/** One file a request-mode visitor sent, as its receipt shows it (kept in this browser only). */
+export interface Receipt {
+  readonly fileId: string;
+  readonly name: string;
+  readonly size: number;
+  /** When the upload completed (epoch ms). */
+  readonly at: number;
 }
 
 export interface PendingUpload {
@@ -93,6 +108,17 @@ export type OpenFailure = {
   readonly error?: unknown;
 };
 
+/**
+ * A folder with a password: the link's secret alone does not decrypt it. `unlock` derives the
+ * effective secret (src/crypto/password.ts, memory-hard: about a second) and checks it against
+ * `ske`; a wrong password resolves null and nothing reaches the server.
+ */
+export interface PasswordRequired {
+  readonly kind: 'password';
+  readonly info: FolderInfo;
+  unlock(password: string): Promise<FolderSession | null>;
+}
+
 /** The server says a folder expired with the stable code `expired` (src/contract/errors.ts), never only in words. */
 export function isExpired(error: WebfolderError): boolean {
   return error.serverCode === ('expired' satisfies ErrorCode);
@@ -102,8 +128,11 @@ export function isExpired(error: WebfolderError): boolean {
 export async function openSession(
   folderId: string,
   fragment: Fragment,
-  options: SessionOptions,
-): Promise<FolderSession | OpenFailure> {
+  options: SessionOptions & {
+    /** The effective secret of a password folder this page has just created (never stored). */
+    readonly unlocked?: string;
+  },
+): Promise<FolderSession | PasswordRequired | OpenFailure> {
   const { store } = options;
   // An owner link: keep the owner secret in this browser (the view then shows the plain share link).
   if (fragment.ownerSecret) store.saveOwnerSecret(folderId, fragment.ownerSecret);
@@ -142,22 +171,47 @@ export async function openSession(
     return { kind: 'failed', error };
   }
   if (!fragment.secret) return { kind: 'no-key' };
+  const linkSecret = fragment.secret;
   let key: FolderKey;
   try {
-    key = await importSecret(fragment.secret);
+    key = await importSecret(linkSecret);
   } catch (error) {
     if (error instanceof CryptoFormatError) return { kind: 'bad-key', error };
     throw error;
   }
-  if (info.ske !== null && !(await checkSke(key, info.ske))) return { kind: 'wrong-key' };
-  if (owner && !info.isOwner) {
-    // A stale owner secret (another browser claimed first, or a mistyped owner link).
-    store.saveOwnerSecret(folderId, null);
-    owner = null;
-    client.credentials = { visitorToken: store.visitorToken() };
+  const finish = async (secret: string, effective: FolderKey): Promise<FolderSession | null> => {
+    if (info.ske !== null && !(await checkSke(effective, info.ske))) return null;
+    if (owner && !info.isOwner) {
+      // A stale owner secret (another browser claimed first, or a mistyped owner link).
+      store.saveOwnerSecret(folderId, null);
+      owner = null;
+      client.credentials = { visitorToken: store.visitorToken() };
+    }
+    session = new FolderSession(
+      options,
+      client,
+      info,
+      linkSecret,
+      secret,
+      effective,
+      owner,
+      owner ? ownerSecret : null,
+    );
+    return session;
+  };
+  const params = info.password;
+  if (params) {
+    const unlock = async (password: string) => {
+      const secret = await passwordSecret(linkSecret, password, params);
+      return finish(secret, await importSecret(secret));
+    };
+    if (options.unlocked) {
+      const opened = await finish(options.unlocked, await importSecret(options.unlocked));
+      if (opened) return opened;
+    }
+    return { kind: 'password', info, unlock };
   }
-  session = new FolderSession(options, client, info, fragment.secret, key, owner, owner ? ownerSecret : null);
-  return session;
+  return (await finish(linkSecret, key)) ?? { kind: 'wrong-key' };
 }
 
 /** A file picked in the page: a File (or any Blob with a name and time) and its path in a picked folder. */
@@ -217,7 +271,14 @@ type Events = {
   progress: UploadProgress;
   /** A call to the site is waiting to be retried (a 429's Retry-After, or backoff after a failure). */
   waiting: Waiting;
+  /** A poll found the same rights but maybe other files, counts or settings: refresh in place. */
+  changed: FolderInfo;
 };
+
+/** What decides the page's layout: a change here redraws it; anything else refreshes in place. */
+function shape(info: FolderInfo): string {
+  return JSON.stringify([info.mode, info.owned, info.isOwner, info.rights, info.password !== null]);
+}
 
 /** A retry the person is waiting for: what is being retried, why, and in how many seconds. */
 export interface Waiting {
@@ -237,6 +298,9 @@ export class FolderSession {
     private readonly options: SessionOptions,
     readonly client: SiteClient,
     public info: FolderInfo,
+    /** The secret of the link (what the share link carries). */
+    readonly linkSecret: string,
+    /** The secret everything is encrypted under: the link's, or with a password derived from both. */
     readonly secret: string,
     readonly key: FolderKey,
     public owner: OwnerCredentials | null,
@@ -269,7 +333,7 @@ export class FolderSession {
 
   /** The share link for a page address (its fragment replaced by the folder secret). */
   shareLink(pageUrl: string): string {
-    return `${pageUrl.replace(/#.*$/, '')}#${this.secret}`;
+    return `${pageUrl.replace(/#.*$/, '')}#${this.linkSecret}`;
   }
 
   /** The owner link (restores ownership in another browser), when this browser owns the folder. */
@@ -293,6 +357,93 @@ export class FolderSession {
   async clearNotifications(): Promise<SiteNotifications> {
     await this.client.clearNotifications();
     return this.client.notifications();
+  }
+
+  /** The note to recipients, decrypted (null without one, or when it does not decrypt). */
+  async note(): Promise<string | null> {
+    if (!this.info.note) return null;
+    return decryptText(this.key, this.info.note).catch(() => null);
+  }
+
+  /** Owner: changes the folder's settings (the server checks the limits) and redraws. */
+  async updateFolder(change: {
+    expiresAt?: number;
+    maxDownloads?: number | null;
+    note?: string | null;
+  }): Promise<void> {
+    const { note, ...rest } = change;
+    const patch: SiteFolderUpdate =
+      note === undefined ? rest : { ...rest, note: note ? await encryptText(this.key, note) : null };
+    this.info = await this.client.updateFolder(patch);
+    this.emit('info', this.info);
+  }
+
+  /** Owner: a file's own download limit (null: the folder's). */
+  updateFile(fileId: string, maxDownloads: number | null): Promise<SiteFile> {
+    return this.client.updateFile(fileId, { maxDownloads });
+  }
+
+  /** Owner: deletes one file (its bytes are gone when this resolves). */
+  async deleteFile(fileId: string): Promise<void> {
+    await this.client.deleteFile(fileId);
+    await this.refresh();
+  }
+
+  /** Owner: deletes the folder and every file; the owner secret is forgotten. */
+  async deleteFolder(): Promise<void> {
+    await this.client.deleteFolder();
+    this.options.store.saveOwnerSecret(this.folderId, null);
+  }
+
+  /** Owner: the newest uploads, downloads and deletions. */
+  async activity(): Promise<SiteActivity['events']> {
+    return (await this.client.activity()).events;
+  }
+
+  /** Request mode, visitor: what this browser sent here (kept in this browser only). */
+  receipts(): Receipt[] {
+    return this.options.store.receipts(this.folderId);
+  }
+
+  /**
+   * What a download needs, with its ticket: every download, zip entry and viewer open asks the
+   * server first, which counts it (the owner's are not counted) and refuses past the limit
+   * (410 `download_limit_reached`, the server's words shown). The ticket travels as a header to the
+   * site's chunk endpoint only, with the other credentials (also from the service worker).
+   */
+  async startDownload(opened: OpenedFile): Promise<DownloadFile> {
+    const file = this.downloadFile(opened);
+    const { ticket } = await this.client.startDownload(opened.file.fileId);
+    return { ...file, credentials: { ...file.credentials, 'x-download-ticket': ticket } };
+  }
+
+  /**
+   * Polls the folder while the page is visible (live updates: others' uploads, counts, expiry):
+   * 'info' when the folder's rights or ownership changed (the page redraws), 'changed' when only
+   * its files or settings did. Returns the stop function.
+   */
+  watch(everyMs = 5000): () => void {
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let stopped = false;
+    const tick = async () => {
+      if (stopped) return;
+      const visible = typeof document === 'undefined' || document.visibilityState === 'visible';
+      if (visible && !this.running) {
+        const before = this.info;
+        const now = await this.client.info().catch(() => null);
+        if (now && !stopped) {
+          this.info = now;
+          if (shape(before) !== shape(now)) this.emit('info', now);
+          else this.emit('changed', now);
+        }
+      }
+      if (!stopped) timer = setTimeout(tick, everyMs);
+    };
+    timer = setTimeout(tick, everyMs);
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
   }
 
   pendingUploads(): PendingUpload[] {
@@ -503,6 +654,13 @@ export class FolderSession {
               this.options.store.removePending(this.folderId, f.fileId);
               const item = picked.find((i) => i.path === f.name);
               if (item) thumbnails.push(this.storeThumbnail(f.fileId, prepared[event.job]!.job.key, item));
+              if (this.info.mode === 'request' && !this.info.isOwner)
+                this.options.store.addReceipt(this.folderId, {
+                  fileId: f.fileId,
+                  name: f.name,
+                  size: f.size,
+                  at: Date.now(),
+                });
             } else if (event.type === 'job-failed') {
               f.state = 'failed';
               f.error = event.error;

@@ -1,12 +1,13 @@
 import { base64UrlEncode } from '../../src/crypto/index.js';
-import type { PendingUpload, SiteStore } from './session.js';
+import type { PendingUpload, Receipt, SiteStore } from './session.js';
 
 /**
  * What the site keeps in the browser (localStorage, this origin only):
  * - the owner secret of each folder this browser owns (the owner link restores it elsewhere);
  * - a random visitor token, so that this browser can resume its own uploads;
  * - unfinished uploads (ids, sizes, and for request-mode visitors the file's own secret), removed
- *   once complete.
+ *   once complete;
+ * - in request folders, the receipt of what this browser sent (names and sizes).
  */
 const PREFIX = 'webfolder:';
 
@@ -62,6 +63,41 @@ export function removePending(folderId: string, fileId: string): void {
   );
 }
 
+/** Request mode: the receipt of what this browser sent to a folder (the server lets visitors list nothing). */
+export function receipts(folderId: string): Receipt[] {
+  try {
+    return JSON.parse(get(`receipts:${folderId}`) ?? '[]') as Receipt[];
+  } catch {
+    return [];
+  }
+}
+export function addReceipt(folderId: string, receipt: Receipt): void {
+  const kept = receipts(folderId).filter((r) => r.fileId !== receipt.fileId);
+  set(`receipts:${folderId}`, JSON.stringify([...kept, receipt]));
+}
+
+/**
+ * A password folder this tab has just created: its effective secret handed from the home page to
+ * the folder page across the navigation, in this tab's sessionStorage, and removed as it is read
+ * (never kept: after a reload the owner types the password like anyone).
+ */
+export function handOverUnlocked(folderId: string, secret: string): void {
+  try {
+    sessionStorage.setItem(`${PREFIX}unlocked:${folderId}`, secret);
+  } catch {
+    /* the owner types the password once */
+  }
+}
+export function takeUnlocked(folderId: string): string | null {
+  try {
+    const secret = sessionStorage.getItem(`${PREFIX}unlocked:${folderId}`);
+    sessionStorage.removeItem(`${PREFIX}unlocked:${folderId}`);
+    return secret;
+  } catch {
+    return null;
+  }
+}
+
 /** The session's storage (web/src/session.ts), over this browser's localStorage. */
 export const browserStore: SiteStore = {
   ownerSecretOf,
@@ -70,6 +106,8 @@ export const browserStore: SiteStore = {
   pendingUploads,
   addPending,
   removePending,
+  receipts,
+  addReceipt,
 };
 
 /** The language chosen with the page's switch (web/src/i18n/choose.ts), or null to follow the browser. */

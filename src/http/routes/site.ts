@@ -95,7 +95,15 @@ export function sitePageHtml(config: Config): string | null {
   const html = template();
   if (html === null) return null;
   const base = `${sitePath(config)}/`;
-  const settings = JSON.stringify({ base, api: siteApiPath(config), baseUrl: config.baseUrl, docsUrl: config.docsUrl });
+  const settings = JSON.stringify({
+    base,
+    api: siteApiPath(config),
+    baseUrl: config.baseUrl,
+    docsUrl: config.docsUrl,
+    // The home page's expiry choice (a folder page reads them from FolderInfo).
+    maxExpiresInHours: config.maxExpiresHours,
+    defaultExpiresInHours: config.freeDownloadHours,
+  });
   return html
     .split(BUILD_BASE)
     .join(base)

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { ownerControlsDe } from './owner-controls.js';
 
 /** Die Wörter der Seite auf Deutsch (Schlüssel und Parameter wie en.ts). */
 export const de: Catalog = {
@@ -73,11 +74,11 @@ export const de: Catalog = {
   'share.copy': 'Link kopieren',
   'share.qr': 'QR-Code',
   'share.qrLabel': 'QR-Code des Links zum Teilen',
-  'owner.heading': 'Ihr Eigentümer-Link',
+  'owner.heading': 'Eigentümer-Schlüssel sichern',
   'owner.help':
-    'Dieser Browser merkt sich, dass Ihnen dieser Ordner gehört. Bewahren Sie diesen Link privat auf: Er stellt Ihr Eigentum in einem anderen Browser wieder her, oder hier, falls die Browserdaten gelöscht werden. Geben Sie ihn nicht weiter.',
-  'owner.linkLabel': 'Eigentümer-Link',
-  'owner.copy': 'Eigentümer-Link kopieren',
+    'Das ist nicht der Link zum Teilen. Wer ihn hat, verfügt über diesen Ordner: kann Dateien löschen und Einstellungen ändern. Dieser Browser merkt sich, dass Ihnen der Ordner gehört; bewahren Sie den Schlüssel privat auf (in einem Passwort-Manager), um die Eigentümerschaft in einem anderen Browser wiederherzustellen, oder hier, falls Browserdaten gelöscht werden.',
+  'owner.linkLabel': 'Eigentümer-Schlüssel (ein Link)',
+  'owner.copy': 'Eigentümer-Schlüssel kopieren',
 
   'notify.heading': 'Benachrichtigungen',
   'notify.private':
@@ -167,4 +168,5 @@ export const de: Catalog = {
   'viewer.cannotImage': 'Dieser Browser kann dieses Bild nicht anzeigen.',
   'viewer.tooLarge': 'zu groß zum Anzeigen',
   'viewer.position': '{index} von {count}',
+  ...ownerControlsDe,
 };

@@ -1,3 +1,4 @@
+import { ownerControlsEn } from './owner-controls.js';
 /**
  * The site's words in English: the reference catalog. Every key here exists in every other
  * catalog with the same `{parameters}` (test/site/i18n.test.ts). A message is a string, or for
@@ -74,11 +75,11 @@ export const en = {
   'share.copy': 'Copy link',
   'share.qr': 'QR code',
   'share.qrLabel': 'QR code of the share link',
-  'owner.heading': 'Your owner link',
+  'owner.heading': 'Save your owner key',
   'owner.help':
-    'This browser remembers that you own this folder. Save this link somewhere private: it restores ownership in another browser, or here if browser data is cleared. Do not share it.',
-  'owner.linkLabel': 'Owner link',
-  'owner.copy': 'Copy owner link',
+    'This is not the link to share. Whoever has it controls this folder: they can delete its files and change its settings. This browser remembers that you own the folder; keep the key somewhere private (a password manager) to restore ownership in another browser, or here if browser data is cleared.',
+  'owner.linkLabel': 'Owner key (a link)',
+  'owner.copy': 'Copy owner key',
 
   'notify.heading': 'Notifications',
   'notify.private':
@@ -166,4 +167,5 @@ export const en = {
   'viewer.cannotImage': 'This browser cannot show this image.',
   'viewer.tooLarge': 'too large to show',
   'viewer.position': '{index} of {count}',
+  ...ownerControlsEn,
 } as const;

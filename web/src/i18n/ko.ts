@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.js';
+import { ownerControlsKo } from './owner-controls.js';
 
 /** 사이트 문구의 한국어 번역 (키와 매개변수는 en.ts와 같음). 한국어는 복수형을 구분하지 않으므로 `other`만 씁니다. */
 export const ko: Catalog = {
@@ -71,11 +72,11 @@ export const ko: Catalog = {
   'share.copy': '링크 복사',
   'share.qr': 'QR 코드',
   'share.qrLabel': '공유 링크의 QR 코드',
-  'owner.heading': '소유자 링크',
+  'owner.heading': '소유자 키 저장',
   'owner.help':
-    '이 브라우저는 내가 이 폴더의 소유자임을 기억합니다. 이 링크를 안전한 곳에 보관하세요. 다른 브라우저에서, 또는 브라우저 데이터가 지워졌을 때 소유권을 되찾을 수 있습니다. 다른 사람과 공유하지 마세요.',
-  'owner.linkLabel': '소유자 링크',
-  'owner.copy': '소유자 링크 복사',
+    '공유할 링크가 아닙니다. 이 키를 가진 사람은 폴더를 관리할 수 있습니다: 파일을 삭제하고 설정을 바꿀 수 있습니다. 이 브라우저는 당신이 소유자임을 기억합니다. 다른 브라우저에서, 또는 브라우저 데이터가 지워졌을 때 소유권을 되찾으려면 키를 비공개 장소(비밀번호 관리자)에 보관하세요.',
+  'owner.linkLabel': '소유자 키 (링크)',
+  'owner.copy': '소유자 키 복사',
 
   'notify.heading': '알림',
   'notify.private': '나만 볼 수 있습니다. 서버는 폴더가 있는 동안 주소를 보관하고 폴더와 함께 삭제합니다.',
@@ -154,4 +155,5 @@ export const ko: Catalog = {
   'viewer.cannotImage': '이 브라우저에서는 이 이미지를 표시할 수 없습니다.',
   'viewer.tooLarge': '표시하기에 너무 큼',
   'viewer.position': '{count}개 중 {index}번째',
+  ...ownerControlsKo,
 };

@@ -1,3 +1,4 @@
+import type { DownloadFile } from '../../../src/transfer/download.js';
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
 import { t } from '../i18n/index.js';
@@ -5,39 +6,79 @@ import { canThumbnail, isImageFolder, typeIcon, Viewer } from '../preview.js';
 import type { FolderSession, OpenedFile } from '../session.js';
 import { thumbnailUrl } from '../thumbnail.js';
 import { describeError, formatBytes, h, notice } from '../ui.js';
+import { formatDate } from './dates.js';
 import { openViewer } from './viewer.js';
 
-/** The file list (a name opens the file in the viewer), a download button per file and "download all" as a zip. */
-export function filesSection(session: FolderSession, config: SiteConfig): HTMLElement {
+/** The folder's files as the page shows them: the summary that leads the page, and the list. */
+export interface FilesView {
+  /** Count, total size, expiry, the note and Download all: the first thing a visitor sees. */
+  readonly summary: HTMLElement;
+  /** The file list (a name opens the viewer), a download button per file, and the owner's controls. */
+  readonly list: HTMLElement;
+  /** Resolves when the first page of the list is shown. */
+  readonly ready: Promise<void>;
+  /** Decrypted names of the files loaded so far, by file id (the activity list names them). */
+  names(): Map<string, string>;
+}
+
+/** The summary line: "3 files · 12.4 MB · available until …". */
+function summaryText(session: FolderSession): string {
+  const { info } = session;
+  const parts = [t('files.count', { count: info.fileCount }), formatBytes(info.totalSize)];
+  if (info.expiresAt !== null) parts.push(t('files.availableUntil', { date: formatDate(info.expiresAt) }));
+  return parts.join(' · ');
+}
+
+export function filesView(session: FolderSession, config: SiteConfig): FilesView {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
   const status = h('div', { id: 'download-status', role: 'status' });
   const all = h('button', { type: 'button', id: 'download-all', disabled: true }, t('files.downloadAll'));
+  const line = h('p', { id: 'folder-summary', class: 'summary-line' }, summaryText(session));
+  const note = h('p', { id: 'note', class: 'note', hidden: true });
+  const showNote = () =>
+    void session.note().then((text) => {
+      note.hidden = !text;
+      note.textContent = text ?? '';
+    });
+  showNote();
+  const summary = h(
+    'section',
+    { class: 'card summary', 'aria-label': t('files.summary') },
+    line,
+    note,
+    h('div', { class: 'row' }, all),
+    status,
+  );
   const section = h(
     'section',
     { class: 'card', 'aria-labelledby': 'files-h' },
     h('h2', { id: 'files-h' }, t('files.heading')),
     list,
-    h('div', { class: 'row' }, all),
-    status,
   );
   onDownloadError((message) => status.replaceChildren(notice(t('files.downloadFailed', { reason: message }), 'error')));
-  const start = async (label: string, job: DownloadJob) => {
+  /** Starts a download; `prepare` asks for its tickets and may add a remark (files left out). */
+  const start = async (label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>) => {
     status.replaceChildren(t('files.starting', { name: label }));
     status.removeAttribute('data-download-path');
     try {
+      const { job, leftOut = '' } = await prepare();
       const path = await download(config, job);
       // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
       status.replaceChildren(
-        path === 'service-worker' ? t('files.savingSw', { name: label }) : t('files.downloadedMemory', { name: label }),
+        (path === 'service-worker'
+          ? t('files.savingSw', { name: label })
+          : t('files.downloadedMemory', { name: label })) + leftOut,
       );
     } catch (error) {
       status.replaceChildren(notice(t('files.downloadFailed', { reason: describeError(error) }), 'error'));
     }
+    // The counts changed (a download is counted as it starts).
+    void reload();
   };
   // The list arrives a page at a time (a folder may hold thousands of files): the next page loads
   // when the end of the list scrolls into view; "download all" loads the rest first.
-  const loaded: OpenedFile[] = [];
+  let loaded: OpenedFile[] = [];
   let cursor: string | null = null;
   let loading: Promise<void> | null = null;
   const more = h('li', { class: 'muted more', 'aria-hidden': 'true' }, t('files.loadingMore'));
@@ -48,10 +89,13 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
         })
       : null;
   // The viewer steps through the files loaded so far (it grows with the list).
-  const viewer = new Viewer([]);
+  let viewer = new Viewer([]);
   const downloadOne = (o: OpenedFile) => {
     const name = o.name ?? o.file.fileId;
-    void start(name, { kind: 'file', name, files: [{ ...session.downloadFile(o), name }] });
+    // One ticket per download: asked for as it starts (the server counts it, or refuses past the limit).
+    void start(name, async () => ({
+      job: { kind: 'file', name, files: [{ ...(await session.startDownload(o)), name }] },
+    }));
   };
   // An image folder is a grid of thumbnails made in this browser as rows come into view; other
   // folders show an icon by type.
@@ -78,14 +122,80 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     }
     return box;
   };
+  const counts = (o: OpenedFile): HTMLElement => {
+    const f = o.file;
+    const count = t('files.downloads', { count: f.downloads });
+    const text =
+      f.downloadsLeft === null
+        ? count
+        : f.downloadsLeft === 0
+          ? t('files.limitReached')
+          : t('files.downloadsLeft', { count: f.downloadsLeft });
+    return h(
+      'span',
+      {
+        class: 'muted count',
+        'data-downloads': f.downloads,
+        'data-left': f.downloadsLeft === null ? 'none' : f.downloadsLeft,
+      },
+      // The owner sees the count and the limit; a visitor what is left.
+      session.info.isOwner && f.downloadsLeft !== null ? `${count} · ${text}` : text,
+    );
+  };
+  const manage = (o: OpenedFile, name: string): HTMLElement | null => {
+    if (!session.info.isOwner) return null;
+    const fileId = o.file.fileId;
+    const limit = h('input', {
+      type: 'number',
+      min: 1,
+      max: 1_000_000,
+      inputmode: 'numeric',
+      class: 'file-limit',
+      placeholder:
+        session.info.maxDownloads === null
+          ? t('owner.noLimit')
+          : t('owner.folderLimit', { count: session.info.maxDownloads }),
+      value: o.file.maxDownloads ?? undefined,
+      'aria-label': t('owner.fileLimitOf', { name }),
+    });
+    const said = h('span', { role: 'status', class: 'muted' });
+    const save = h('button', { type: 'button', class: 'secondary save-limit' }, t('owner.saveLimit'));
+    save.addEventListener('click', () => {
+      const value = limit.value.trim() ? Number(limit.value) : null;
+      void session
+        .updateFile(fileId, value)
+        .then(() => {
+          said.textContent = t('owner.saved');
+          void reload(true);
+        })
+        .catch((error: unknown) => said.replaceChildren(notice(describeError(error), 'error')));
+    });
+    const remove = h('button', { type: 'button', class: 'danger delete-file' }, t('owner.deleteFile'));
+    remove.addEventListener('click', () => {
+      if (!confirm(t('owner.deleteFileConfirm', { name }))) return;
+      remove.disabled = true;
+      void session.deleteFile(fileId).catch((error: unknown) => {
+        remove.disabled = false;
+        said.replaceChildren(notice(describeError(error), 'error'));
+      });
+    });
+    return h(
+      'details',
+      { class: 'file-manage' },
+      h('summary', { 'aria-label': t('owner.manageNamed', { name }) }, t('owner.manage')),
+      h('div', { class: 'row' }, limit, save, remove),
+      said,
+    );
+  };
   const row = (o: OpenedFile) => {
     const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
+    const exhausted = o.file.downloadsLeft === 0 && !session.info.isOwner;
     const button = h(
       'button',
       {
         type: 'button',
         class: 'secondary download',
-        disabled: !o.file.complete || !o.secret,
+        disabled: !o.file.complete || !o.secret || exhausted,
         'aria-label': t('files.downloadNamed', { name }),
       },
       // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
@@ -117,7 +227,9 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
       thumb(o, name),
       h('span', { class: 'name' }, label),
       h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
+      o.file.complete ? counts(o) : null,
       button,
+      manage(o, name),
     );
   };
   const ready = () => loaded.filter((o) => o.file.complete && o.secret);
@@ -148,13 +260,62 @@ export function filesSection(session: FolderSession, config: SiteConfig): HTMLEl
     });
     return loading;
   };
+  /**
+   * Loads the list again in place (live updates, counts after a download). Skipped while the owner
+   * is editing a file's settings, and for a folder longer than one page (its rows stay as loaded).
+   */
+  const reload = async (force = false): Promise<void> => {
+    if (!list.isConnected || cursor !== null) return;
+    if (!force && list.querySelector('details.file-manage[open]')) return;
+    await loading;
+    const page = await session.listPage(null);
+    if (page.nextCursor !== null) return;
+    loaded = page.opened;
+    viewer = new Viewer(loaded);
+    if (grid === null && loaded.length > 0) {
+      grid = isImageFolder(loaded);
+      list.classList.toggle('grid', grid);
+    }
+    list.replaceChildren(...(loaded.length ? loaded.map(row) : [h('li', { class: 'muted' }, t('files.empty'))]));
+    all.disabled = ready().length === 0;
+  };
+  // Live updates: the session polls the folder while the page is visible.
+  const stopChanged = session.on('changed', () => {
+    if (!summary.isConnected) return stopChanged();
+    line.textContent = summaryText(session);
+    showNote();
+    void reload().catch(() => {});
+  });
   all.addEventListener('click', () => {
     void (async () => {
       while (cursor) await loadMore();
       const zipName = session.zipName();
-      await start(zipName, { kind: 'zip', name: zipName, files: ready().map((o) => session.downloadFile(o)) });
+      await start(zipName, async () => {
+        // A ticket per file, as each is a download; files past their limit are left out (and said).
+        const files: DownloadFile[] = [];
+        const refused: string[] = [];
+        let lastError: unknown = null;
+        for (const o of ready()) {
+          try {
+            files.push(await session.startDownload(o));
+          } catch (error) {
+            lastError = error;
+            refused.push(o.name ?? o.file.fileId);
+          }
+        }
+        if (files.length === 0) throw lastError ?? new Error(t('files.noneReady'));
+        const leftOut = refused.length
+          ? ` ${t('files.leftOut', { names: refused.join(', '), reason: describeError(lastError) })}`
+          : '';
+        return { job: { kind: 'zip', name: zipName, files }, leftOut };
+      });
     })().catch(failed);
   });
-  void loadMore().catch(failed);
-  return section;
+  const first = loadMore().catch(failed);
+  return {
+    summary,
+    list: section,
+    ready: first,
+    names: () => new Map(loaded.filter((o) => o.name !== null).map((o) => [o.file.fileId, o.name!])),
+  };
 }

@@ -3,14 +3,17 @@ import type { SiteConfig } from '../config.js';
 import { startServiceWorker } from '../download.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
-import { browserStore } from '../storage.js';
+import { browserStore, takeUnlocked } from '../storage.js';
 import { makeThumbnail } from '../thumbnail.js';
 import { announce, describeError, formatDuration, h, render } from '../ui.js';
 import { xhrFetch } from '../xhr.js';
 import { showError } from './error.js';
-import { filesSection } from './files.js';
+import { filesView } from './files.js';
 import { notifySection } from './notify.js';
-import { ownerLinkSection, shareSection } from './share.js';
+import { activitySection, ownerSection } from './owner.js';
+import { passwordPrompt } from './password.js';
+import { receiptSection } from './receipt.js';
+import { ownerKeySection, shareSection } from './share.js';
 import { uploadSection } from './upload.js';
 
 const MODE_TEXT: Record<FolderInfo['mode'], MessageKey> = {
@@ -20,9 +23,10 @@ const MODE_TEXT: Record<FolderInfo['mode'], MessageKey> = {
 };
 
 /**
- * The folder page: opens the folder session, then renders it again whenever its info changes, until
- * `signal` aborts (the router drew another page: another fragment in the same tab). Resolves to the
- * session (null when the folder could not be opened).
+ * The folder page: opens the folder session (asking for the password of a folder that has one),
+ * then renders it again whenever its info changes and polls it for live updates, until `signal`
+ * aborts (the router drew another page: another fragment in the same tab). Resolves to the session
+ * (null when the folder could not be opened, or waits for its password).
  */
 export async function folderPage(
   config: SiteConfig,
@@ -35,26 +39,46 @@ export async function folderPage(
     store: browserStore,
     transport: xhrFetch,
     thumbnailer: makeThumbnail,
+    // The effective secret of a password folder this tab has just created (web/src/views/home.ts).
+    ...unlockedOf(folderId),
   });
   if (signal?.aborted) return null;
   // An owner link: the owner secret is kept in this browser now; show the plain share link.
   if (fragment.ownerSecret)
     history.replaceState(null, '', `${location.pathname}${fragment.secret ? `#${fragment.secret}` : ''}`);
+  if ('unlock' in opened) {
+    passwordPrompt(opened, (session) => {
+      if (!signal?.aborted) start(session, config, signal);
+    });
+    return null;
+  }
   if (!('client' in opened)) {
     showOpenFailure(config, opened);
     return null;
   }
+  start(opened, config, signal);
+  return opened;
+}
+
+function unlockedOf(folderId: string): { unlocked?: string } {
+  const unlocked = takeUnlocked(folderId);
+  return unlocked ? { unlocked } : {};
+}
+
+function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal): void {
   // Subscribed once for the page's lifetime (one session per page load, or per fragment).
-  const stopInfo = opened.on('info', () => renderFolder(opened, config));
-  const stopAnnounce = opened.on('announce', announce);
+  const stopInfo = session.on('info', () => renderFolder(session, config));
+  const stopAnnounce = session.on('announce', announce);
+  // Live updates: others' uploads, counts, a claim, settings (polled while the page is visible).
+  const stopWatch = session.watch();
   signal?.addEventListener('abort', () => {
     stopInfo();
     stopAnnounce();
-    opened.cancelUpload();
+    stopWatch();
+    session.cancelUpload();
   });
   void startServiceWorker(config);
-  renderFolder(opened, config);
-  return opened;
+  renderFolder(session, config);
 }
 
 /** What each way of failing to open a folder is called and what the page says about it. */
@@ -75,11 +99,23 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   const { info } = session;
   document.title = `${info.title} · webfolder`;
   const roleText = t(info.isOwner ? 'role.owner' : info.owned ? 'role.visitor' : 'role.unclaimed');
-  const parts: (Node | null)[] = [
-    h('h1', { id: 'folder-title' }, info.title),
-    h('p', { class: 'muted' }, t(MODE_TEXT[info.mode])),
-    h('p', { id: 'role', 'data-role': info.isOwner ? 'owner' : info.owned ? 'visitor' : 'unclaimed' }, roleText),
-  ];
+  const files = info.rights.list ? filesView(session, config) : null;
+  // What a visitor came for leads the page (count, size, expiry, note, Download all), so that it is
+  // on the first screen of a phone; how the folder works follows.
+  const parts: (Node | null)[] = [h('h1', { id: 'folder-title' }, info.title), files?.summary ?? noteOnly(session)];
+  parts.push(
+    h(
+      'p',
+      { class: 'muted' },
+      t(MODE_TEXT[info.mode]),
+      ' ',
+      h('span', { id: 'role', 'data-role': info.isOwner ? 'owner' : info.owned ? 'visitor' : 'unclaimed' }, roleText),
+    ),
+  );
+  // A folder made through the API is claimed by its first upload: say so plainly, and do not
+  // invite sharing until someone owns it (the home page's folders are owned from the start).
+  if (!info.owned && info.createdBy === 'api')
+    parts.push(h('div', { class: 'notice warning', id: 'first-upload-owner' }, t('folder.firstUploadOwns')));
   if (info.uploadDeadline !== null) {
     const left = info.uploadDeadline - Date.now();
     parts.push(
@@ -91,14 +127,28 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
       ),
     );
   }
-  parts.push(ownerLinkSection(session));
-  parts.push(shareSection(session));
-  parts.push(notifySection(session));
   if (info.rights.upload) parts.push(uploadSection(session));
-  if (info.rights.list) parts.push(filesSection(session, config));
+  parts.push(receiptSection(session));
+  if (files) parts.push(files.list);
   else
     parts.push(
       h('section', { class: 'card' }, h('h2', {}, t('files.heading')), h('p', { id: 'no-list' }, t('folder.noList'))),
     );
+  if (info.owned) parts.push(shareSection(session));
+  parts.push(ownerSection(session, config));
+  parts.push(activitySection(session, files));
+  parts.push(notifySection(session));
+  // The owner key last, collapsed: never what a person sees first or copies by mistake.
+  parts.push(ownerKeySection(session));
   render(...parts);
+}
+
+/** Request mode, visitor: no list, but the note still leads the page. */
+function noteOnly(session: FolderSession): HTMLElement | null {
+  if (!session.info.note) return null;
+  const note = h('p', { id: 'note', class: 'note' });
+  void session.note().then((text) => {
+    note.textContent = text ?? '';
+  });
+  return h('section', { class: 'card summary', 'aria-label': t('files.summary') }, note);
 }

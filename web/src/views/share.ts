@@ -3,7 +3,7 @@ import { t } from '../i18n/index.js';
 import type { FolderSession } from '../session.js';
 import { announce, h } from '../ui.js';
 
-/** The share link (with its QR code) and, for the owner, the owner link. */
+/** The share link (with its QR code) and, for the owner, the owner key. */
 function copyButton(id: string, text: () => string, label: string): HTMLButtonElement {
   const button = h('button', { type: 'button', class: 'secondary', id }, label);
   button.addEventListener('click', async () => {
@@ -20,7 +20,12 @@ function copyButton(id: string, text: () => string, label: string): HTMLButtonEl
   return button;
 }
 
-export function ownerLinkSection(session: FolderSession): HTMLElement | null {
+/**
+ * "Save your owner key": the owner link, a credential, kept apart from the share link and
+ * collapsed at the end of the page, so that it is never what a person copies by mistake or the
+ * first thing on a phone screen.
+ */
+export function ownerKeySection(session: FolderSession): HTMLElement | null {
   const link = session.ownerLink(location.href);
   if (!link) return null;
   const input = h('input', {
@@ -32,15 +37,19 @@ export function ownerLinkSection(session: FolderSession): HTMLElement | null {
   });
   return h(
     'section',
-    { class: 'card', 'aria-labelledby': 'owner-h' },
-    h('h2', { id: 'owner-h' }, t('owner.heading')),
-    h('p', { id: 'owner-help' }, t('owner.help')),
+    { class: 'card owner-key', 'aria-labelledby': 'owner-h', id: 'owner-key' },
     h(
-      'div',
-      { class: 'row' },
-      h('label', { for: 'owner-link', class: 'visually-hidden' }, t('owner.linkLabel')),
-      input,
-      copyButton('copy-owner-link', () => link, t('owner.copy')),
+      'details',
+      {},
+      h('summary', {}, h('h2', { id: 'owner-h' }, t('owner.heading'))),
+      h('p', { class: 'notice warning', id: 'owner-help' }, t('owner.help')),
+      h(
+        'div',
+        { class: 'row' },
+        h('label', { for: 'owner-link', class: 'visually-hidden' }, t('owner.linkLabel')),
+        input,
+        copyButton('copy-owner-link', () => link, t('owner.copy')),
+      ),
     ),
   );
 }

@@ -145,7 +145,7 @@ async function stream(
   fallback: (why: string) => void,
 ): Promise<void> {
   const id = crypto.randomUUID();
-  const job = { type: 'media', id, file: session.downloadFile(opened), mediaType: plan.type };
+  const job = { type: 'media', id, file: await session.startDownload(opened), mediaType: plan.type };
   if (!(await ask(worker, job))) throw new Error(t('viewer.noWorker'));
   // Keeps the job registered (and restores it after the browser stopped an idle worker).
   const keep = setInterval(() => worker.postMessage(job), 20_000);
@@ -180,7 +180,7 @@ async function inMemory(
 ): Promise<void> {
   const limit = plan.kind === 'text' || plan.kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
   if (opened.file.filesize > limit) throw new Error(t('viewer.tooLarge'));
-  const bytes = await new Response(downloadStream(session.downloadFile(opened), { signal })).arrayBuffer();
+  const bytes = await new Response(downloadStream(await session.startDownload(opened), { signal })).arrayBuffer();
   if (signal.aborted) return;
   if (plan.kind === 'text' || plan.kind === 'markdown') {
     const text = new TextDecoder('utf-8').decode(bytes);

@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SCREENSHOTS,
+  SKIP,
+  screenshot,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
+
+/**
+ * Issue 12's page in Chromium: the home page's options (create and claim in one step), the owner's
+ * controls and the visitors' view of them, each visitor in a browser context of its own.
+ */
+const MIB = 1024 * 1024;
+
+async function upload(page: Page, paths: string[]): Promise<void> {
+  await page.setInputFiles('#file-input', paths);
+  await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+}
+
+interface NewFolder {
+  mode: 'send' | 'share' | 'request';
+  title?: string;
+  expiry?: string;
+  limit?: string;
+  password?: string;
+  note?: string;
+}
+
+/** Creates a folder from the home page as a person does; resolves on its page, owned. */
+async function createFromHome(page: Page, baseUrl: string, options: NewFolder): Promise<string> {
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#new-mode').selectOption(options.mode);
+  if (options.title) await page.locator('#new-title').fill(options.title);
+  if (options.expiry) await page.locator('#new-expiry').selectOption(options.expiry);
+  if (options.limit) await page.locator('#new-limit').fill(options.limit);
+  if (options.password) await page.locator('#new-password').fill(options.password);
+  if (options.note) await page.locator('#new-note').fill(options.note);
+  await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
+  await page.locator('#role[data-role="owner"]').waitFor();
+  return page.url();
+}
+
+/** The folder's info as the server answers it to anyone (no credentials). */
+async function info(baseUrl: string, link: string): Promise<Record<string, unknown>> {
+  const id = /\/f\/([A-Za-z0-9_-]{16})/.exec(link)![1]!;
+  const res = await fetch(`${baseUrl}/api/site/folders/${id}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function visitor(browser: Browser, link: string, phone = false): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = phone
+    ? await browser.newContext({
+        acceptDownloads: true,
+        viewport: { width: 390, height: 844 },
+        isMobile: true,
+        hasTouch: true,
+      })
+    : await newContext(browser);
+  const page = await ctx.newPage();
+  await page.goto(link);
+  return { ctx, page };
+}
+
+describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }, () => {
+  const fx = useBrowserFixture();
+
+  test('home page: a one-download send folder with a note; the second visitor is refused; counts and activity', async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    const problems = watch(owner);
+    await owner.goto(`${fx.server.baseUrl}/`);
+    // The title field says titles are not encrypted, next to it.
+    assert.match(await owner.locator('#title-help').innerText(), /not encrypted/);
+    await owner.locator('#new-limit').fill('1');
+    await owner.locator('#new-note').fill('The contract, signed.\nDelete after reading.');
+    await screenshot(owner, 'home-options');
+    const link = await createFromHome(owner, fx.server.baseUrl, {
+      mode: 'send',
+      title: 'One-time contract',
+      limit: '1',
+      expiry: '24',
+      note: 'The contract, signed.\nDelete after reading.',
+    });
+    // Created and claimed in one step: owned before anything is uploaded, by this browser.
+    const before = await info(fx.server.baseUrl, link);
+    assert.equal(before.owned, true);
+    assert.equal(before.maxDownloads, 1);
+    assert.equal(before.createdBy, 'site');
+    assert.notEqual(before.note, null);
+    assert.ok(!String(before.note).includes('contract'), 'the note reaches the server encrypted');
+    assert.equal(await owner.locator('#first-upload-owner').count(), 0);
+
+    const content = bytes(2 * MIB + 7, 31);
+    await upload(owner, [await writeTemp(fx.dir, 'contract.pdf', content)]);
+    await owner.locator('#files li[data-file-id] button.download:not([disabled])').waitFor();
+    // The owner key is last on the page and collapsed; the share link is a separate card.
+    assert.equal(await owner.locator('#owner-key details').getAttribute('open'), null);
+    const order = await owner.evaluate(() => [...document.querySelectorAll('#main > *')].map((e) => e.id));
+    assert.equal(order.at(-1), 'owner-key', `the owner key comes last (${order.join(', ')})`);
+
+    // Visitor 1 sees the note and downloads; the file then has no download left.
+    const v1 = await visitor(fx.browser, link);
+    const v1Problems = watch(v1.page);
+    await v1.page.locator('#note').waitFor();
+    assert.equal(await v1.page.locator('#note').innerText(), 'The contract, signed.\nDelete after reading.');
+    assert.match(await v1.page.locator('#folder-summary').innerText(), /1 file · 2\.10 MB · available until /);
+    await v1.page.locator('#files li .count[data-left="1"]').waitFor();
+    const got = await downloadBytes(v1.page, () => v1.page.locator('#files li button.download').click());
+    assert.ok(got.content.equals(content), 'the first visitor gets the file');
+    await v1.page.locator('#files li .count[data-left="0"]').waitFor();
+    assert.deepEqual(v1Problems, []);
+
+    // Visitor 2: the server refuses, and the page says so in the server's words.
+    const v2 = await visitor(fx.browser, link);
+    await v2.page.locator('#files li .count[data-left="0"]').waitFor();
+    assert.equal(await v2.page.locator('#files li button.download').isDisabled(), true);
+    await screenshot(v2.page, 'folder-visitor-limit-reached');
+    // Even a page that still offers the button (loaded before the limit was used) gets the refusal.
+    const stale = await visitor(fx.browser, link);
+    await stale.page.locator('#files li .count').waitFor();
+    await stale.page.evaluate(() => {
+      const b = document.querySelector<HTMLButtonElement>('#files li button.download')!;
+      b.disabled = false;
+    });
+    await stale.page.locator('#files li button.download').click();
+    await stale.page.locator('#download-status .notice.error').waitFor();
+    assert.match(await stale.page.locator('#download-status').innerText(), /Download failed: .*limit/i);
+
+    // The owner's page counts it (live, without a reload) and lists the activity.
+    await owner.locator('#files li .count[data-downloads="1"]').waitFor({ timeout: 20_000 });
+    await owner.locator('#activity li[data-kind="download"]').first().waitFor({ timeout: 20_000 });
+    assert.match(await owner.locator('#activity').innerText(), /Downloaded contract\.pdf/);
+    assert.match(await owner.locator('#activity').innerText(), /Uploaded contract\.pdf/);
+    // The owner's own downloads are not counted and not refused.
+    const mine = await downloadBytes(owner, () => owner.locator('#files li button.download').click());
+    assert.ok(mine.content.equals(content));
+    await owner.locator('#owner-key summary').click();
+    await screenshot(owner, 'folder-owner-controls');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), v1.ctx.close(), v2.ctx.close(), stale.ctx.close()]);
+  });
+
+  test('password: the owner opens the new folder at once; a visitor is asked, a wrong one is refused', async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    const link = await createFromHome(owner, fx.server.baseUrl, {
+      mode: 'share',
+      title: 'Locked',
+      password: 'correct horse battery staple',
+      note: 'Hello there',
+    });
+    assert.ok((await info(fx.server.baseUrl, link)).password, 'the folder has password parameters');
+    const content = bytes(5000, 41);
+    await upload(owner, [await writeTemp(fx.dir, 'locked.txt', content)]);
+    await owner.locator('#files li button.download:not([disabled])').waitFor();
+
+    const v = await visitor(fx.browser, link);
+    const problems = watch(v.page);
+    await v.page.locator('#folder-password').waitFor();
+    assert.equal(await v.page.locator('#files').count(), 0, 'nothing shown before the password');
+    await screenshot(v.page, 'folder-password');
+    await v.page.locator('#folder-password').fill('wrong horse');
+    await v.page.locator('#unlock').click();
+    await v.page.locator('#password-status .notice.error').waitFor({ timeout: 30_000 });
+    assert.match(await v.page.locator('#password-status').innerText(), /Wrong password/);
+    await v.page.locator('#folder-password').fill('correct horse battery staple');
+    await v.page.locator('#unlock').click();
+    await v.page.locator('#files li button.download:not([disabled])').waitFor({ timeout: 30_000 });
+    assert.equal(await v.page.locator('#note').innerText(), 'Hello there');
+    const got = await downloadBytes(v.page, () => v.page.locator('#files li button.download').click());
+    assert.ok(got.content.equals(content));
+    // A visitor in a share folder uploads under the same password-derived key: the owner reads it.
+    await upload(v.page, [await writeTemp(fx.dir, 'reply.txt', bytes(300, 42))]);
+    await owner.locator('#files li', { hasText: 'reply.txt' }).waitFor({ timeout: 20_000 });
+    assert.deepEqual(problems, []);
+    // After a reload the owner types the password too (the derived key is never stored).
+    await owner.reload();
+    await owner.locator('#folder-password').waitFor();
+    await Promise.all([ownerCtx.close(), v.ctx.close()]);
+  });
+
+  test('delete a file, change the expiry (visitors see it), delete the folder', async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    owner.on('dialog', (d) => void d.accept());
+    const link = await createFromHome(owner, fx.server.baseUrl, { mode: 'send', title: 'Short-lived' });
+    await upload(owner, [
+      await writeTemp(fx.dir, 'keep.txt', bytes(400, 51)),
+      await writeTemp(fx.dir, 'drop.txt', bytes(500, 52)),
+    ]);
+    await owner.locator('#files li[data-file-id]').nth(1).waitFor();
+    const v = await visitor(fx.browser, link);
+    await v.page.locator('#files li', { hasText: 'drop.txt' }).waitFor();
+
+    // Delete one file: gone for the owner at once, for the visitor with the next poll.
+    const row = owner.locator('#files li', { hasText: 'drop.txt' });
+    await row.locator('details.file-manage summary').click();
+    await row.locator('button.delete-file').click();
+    await owner.locator('#files li', { hasText: 'drop.txt' }).waitFor({ state: 'detached' });
+    await v.page.locator('#files li', { hasText: 'drop.txt' }).waitFor({ state: 'detached', timeout: 20_000 });
+    assert.equal(await v.page.locator('#files li[data-file-id]').count(), 1);
+
+    // Shorten the expiry to one hour: the visitor's summary shows the new date.
+    await owner.locator('#owner-expiry').selectOption('1');
+    await owner.locator('#save-expiry').click();
+    await owner.locator('#owner-until').filter({ hasText: 'available until' }).waitFor();
+    const expiresAt = (await info(fx.server.baseUrl, link)).expiresAt as number;
+    assert.ok(Math.abs(expiresAt - (Date.now() + 3_600_000)) < 120_000, `expiry one hour from now: ${expiresAt}`);
+    const shown = await v.page.evaluate(
+      (at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      expiresAt,
+    );
+    await v.page.locator('#folder-summary', { hasText: shown }).waitFor({ timeout: 20_000 });
+
+    // Delete the folder: the owner's page says so, the link is dead for everyone.
+    await owner.locator('#delete-folder').click();
+    await owner.locator('#folder-deleted').waitFor();
+    const gone = await fetch(`${fx.server.baseUrl}/api/site/folders/${/\/f\/([^#]+)/.exec(link)![1]}`);
+    assert.equal(gone.status, 404);
+    await v.page.reload();
+    await v.page.locator('h1', { hasText: 'Folder not found' }).waitFor();
+    await Promise.all([ownerCtx.close(), v.ctx.close()]);
+  });
+
+  test('request mode from the home page: the first visitor uploads sealed, keeps a receipt; the owner sees it live', async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    const link = await createFromHome(owner, fx.server.baseUrl, { mode: 'request', title: 'Send me your reports' });
+    assert.equal(await owner.locator('#new-password').count(), 0);
+    const published = await info(fx.server.baseUrl, link);
+    assert.equal(typeof published.ownerPublicKey, 'string', 'the owner key is published at creation');
+
+    const v = await visitor(fx.browser, link);
+    const problems = watch(v.page);
+    await v.page.locator('#role[data-role="visitor"]').waitFor();
+    const report = bytes(3 * MIB, 61);
+    await upload(v.page, [await writeTemp(fx.dir, 'report.csv', report)]);
+    await v.page.locator('#receipt li', { hasText: 'report.csv' }).waitFor();
+    await v.page.reload();
+    await v.page.locator('#receipt li', { hasText: 'report.csv' }).waitFor();
+    assert.match(await v.page.locator('#receipt').innerText(), /3\.15 MB/);
+    await screenshot(v.page, 'folder-request-receipt');
+    assert.deepEqual(problems, []);
+
+    // The owner's open page shows the visitor's file without a reload, and opens it.
+    const row = owner.locator('#files li', { hasText: 'report.csv' });
+    await row.locator('button.download:not([disabled])').waitFor({ timeout: 20_000 });
+    const got = await downloadBytes(owner, () => row.locator('button.download').click());
+    assert.ok(got.content.equals(report));
+    await Promise.all([ownerCtx.close(), v.ctx.close()]);
+  });
+
+  test('an API-made folder: "whoever uploads first becomes the owner", no share card until owned', async () => {
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'Made by a script');
+    const ctx = await newContext(fx.browser);
+    const page = await ctx.newPage();
+    await page.goto(folder.folderUrl);
+    await page.locator('#first-upload-owner').waitFor();
+    assert.match(await page.locator('#first-upload-owner').innerText(), /Whoever uploads first becomes the owner/);
+    assert.equal(await page.locator('#share-link').count(), 0, 'no share card before the folder is owned');
+    await screenshot(page, 'folder-api-unclaimed');
+    await upload(page, [await writeTemp(fx.dir, 'first.txt', bytes(100, 71))]);
+    await page.locator('#role[data-role="owner"]').waitFor();
+    assert.equal(await page.locator('#first-upload-owner').count(), 0);
+    await page.locator('#share-link').waitFor();
+    await ctx.close();
+  });
+
+  test('a visitor on a 390x844 phone sees count, size, expiry, note and Download all on the first screen', async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    const link = await createFromHome(owner, fx.server.baseUrl, {
+      mode: 'send',
+      title: 'Photos from the weekend at the lake',
+      note: 'All the photos from Saturday and Sunday. The big ones are the panoramas.',
+    });
+    const paths = await Promise.all(
+      ['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg'].map((n, i) => writeTemp(fx.dir, n, bytes(20_000 + i, 80 + i))),
+    );
+    await upload(owner, paths);
+    const v = await visitor(fx.browser, link, true);
+    const problems = watch(v.page);
+    await v.page.locator('#download-all:not([disabled])').waitFor();
+    await v.page.locator('#note').waitFor();
+    for (const id of ['#folder-summary', '#note', '#download-all']) {
+      const box = await v.page.locator(id).boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `${id} on the first screen: ${JSON.stringify(box)}`);
+    }
+    assert.match(await v.page.locator('#folder-summary').innerText(), /4 files · .* · available until /);
+    const width = await v.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `no horizontal scrolling (scrollWidth ${width})`);
+    await v.page.screenshot({ path: join(SCREENSHOTS, 'folder-visitor-phone-first-screen.png') });
+    await screenshot(v.page, 'folder-visitor-phone');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), v.ctx.close()]);
+  });
+});
