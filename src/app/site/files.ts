@@ -307,9 +307,10 @@ export async function siteChunk(
   const length = encryptedChunkLength(file, n);
   const range = parseRange(rangeHeader, length);
   if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
-  // A download is counted when its last chunk is handed out: once per download of the whole file,
-  // however many chunks it has and in whatever order the others were fetched (a part of the chunk
-  // counts when it reaches the chunk's end: a player that played or sought to the end).
+  // The file.downloaded event (notifications and metrics; the owner's download count is the
+  // ticket's, downloads.ts) is sent when the last chunk is handed out: once per download of the
+  // whole file, however many chunks it has and in whatever order the others were fetched (a part
+  // of the chunk counts when it reaches the chunk's end: a player that played or sought to the end).
   const downloaded = () =>
     n === file.chunks && (range === null || range.end === length - 1)
       ? emit(services, {
