@@ -194,10 +194,10 @@ export interface MetadataStore {
   // ---- The owner's controls (issue 12) -------------------------------------------------------------
   /**
    * Changes the folder's settings in one transaction. A chosen `expiresAt` becomes the expiry of
-   * every file and sets deleteAfter (domain/owner-settings.ts deleteAfterForChosenExpiry); a
+   * every file still live at `now` (an expired one stays expired, whether swept yet or not) and sets deleteAfter (domain/owner-settings.ts deleteAfterForChosenExpiry); a
    * `password` is stored only while the folder has none and no complete file. Answers the folder.
    */
-  updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult>;
+  updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult>;
   /** Sets a file's own download limit; null when there is no such live-folder file. */
   updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null>;
   /**

@@ -499,7 +499,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const f = folder({ deleteAfter: T0 + 72 * HOUR });
       await store.createFolder(f, [file(f.id, 0), file(f.id, 1, { completedAt: T0 + 1, expiresAt: T0 + 80 * HOUR })]);
       const chosen = T0 + 200 * HOUR;
-      const updated = await store.updateFolder(f.id, { expiresAt: chosen });
+      const updated = await store.updateFolder(f.id, { expiresAt: chosen }, T0);
       assert.ok(typeof updated === 'object');
       assert.equal(updated.settings.expiresAt, chosen);
       assert.equal(updated.deleteAfter, chosen);
@@ -516,18 +516,18 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.equal((await store.getFolder(f.id))!.deleteAfter, chosen);
       // Shortening.
       const shorter = T0 + 2 * HOUR;
-      await store.updateFolder(f.id, { expiresAt: shorter });
+      await store.updateFolder(f.id, { expiresAt: shorter }, T0);
       assert.equal((await store.getFolder(f.id))!.deleteAfter, shorter);
       assert.ok((await store.listFiles(f.id)).every((x) => x.expiresAt === shorter));
-      assert.equal(await store.updateFolder('unknownfolder123', { note: 'x' }), 'absent');
+      assert.equal(await store.updateFolder('unknownfolder123', { note: 'x' }, T0), 'absent');
     });
 
     it('updateFolder on an empty folder keeps its upload deadline unless the choice is earlier', async (store) => {
       const f = folder({ deleteAfter: T0 + 24 * HOUR });
       await store.createFolder(f, []);
-      await store.updateFolder(f.id, { expiresAt: T0 + 100 * HOUR });
+      await store.updateFolder(f.id, { expiresAt: T0 + 100 * HOUR }, T0);
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 24 * HOUR);
-      await store.updateFolder(f.id, { expiresAt: T0 + 2 * HOUR });
+      await store.updateFolder(f.id, { expiresAt: T0 + 2 * HOUR }, T0);
       assert.equal((await store.getFolder(f.id))!.deleteAfter, T0 + 2 * HOUR);
       // Its first file then takes the chosen expiry, and so does the folder.
       assert.equal(await store.addFiles(f.id, [unpositioned(file(f.id, 0))], ROOMY), 'added');
@@ -537,17 +537,17 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
     it('updateFolder: limit, note and the password once, only before any file is complete', async (store) => {
       const f = folder();
       await store.createFolder(f, [file(f.id, 0)]);
-      const a = await store.updateFolder(f.id, { maxDownloads: 5, note: 'n1', password: 'p1' });
+      const a = await store.updateFolder(f.id, { maxDownloads: 5, note: 'n1', password: 'p1' }, T0);
       assert.ok(typeof a === 'object');
       assert.deepEqual(a.settings, { expiresAt: null, maxDownloads: 5, note: 'n1', password: 'p1' });
       // A second password is refused and nothing of the change is kept.
-      assert.equal(await store.updateFolder(f.id, { password: 'p2', note: 'n2' }), 'password-locked');
-      const b = await store.updateFolder(f.id, { maxDownloads: null, note: null });
+      assert.equal(await store.updateFolder(f.id, { password: 'p2', note: 'n2' }, T0), 'password-locked');
+      const b = await store.updateFolder(f.id, { maxDownloads: null, note: null }, T0);
       assert.ok(typeof b === 'object');
       assert.deepEqual(b.settings, { expiresAt: null, maxDownloads: null, note: null, password: 'p1' });
       const g = folder();
       await store.createFolder(g, [file(g.id, 0, { completedAt: T0 + 1 })]);
-      assert.equal(await store.updateFolder(g.id, { password: 'p' }), 'password-locked');
+      assert.equal(await store.updateFolder(g.id, { password: 'p' }, T0), 'password-locked');
       assert.equal((await store.getFolder(g.id))!.settings.password, null);
     });
 

@@ -106,18 +106,23 @@ export async function updateFolder(
   const checked = validateFolderUpdate(body);
   if (!checked.ok) throw invalid(checked.error);
   const change = checked.value;
+  const now = services.clock();
   if (change.expiresAt !== undefined) {
-    const refusal = expiryRefusal(change.expiresAt, services.clock(), services.config.maxExpiresHours);
+    const refusal = expiryRefusal(change.expiresAt, now, services.config.maxExpiresHours);
     if (refusal) throw invalid(refusal);
   }
   if (change.password && folder.mode === 'request')
     throw invalid('a request folder cannot have a password: visitors encrypt to the owner key');
-  const result = await services.store.updateFolder(folder.id, {
-    ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
-    ...(change.maxDownloads !== undefined ? { maxDownloads: change.maxDownloads } : {}),
-    ...(change.note !== undefined ? { note: change.note } : {}),
-    ...(change.password ? { password: storedPassword(change.password) } : {}),
-  });
+  const result = await services.store.updateFolder(
+    folder.id,
+    {
+      ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
+      ...(change.maxDownloads !== undefined ? { maxDownloads: change.maxDownloads } : {}),
+      ...(change.note !== undefined ? { note: change.note } : {}),
+      ...(change.password ? { password: storedPassword(change.password) } : {}),
+    },
+    now,
+  );
   if (result === 'absent') throw notFound('folder not found: it may have expired or been deleted');
   if (result === 'password-locked')
     throw conflict(

@@ -342,7 +342,7 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows[0]!.removed === 1;
   }
 
-  async updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult> {
+  async updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult> {
     return this.transaction(async (client) => {
       const read = async () =>
         (
@@ -364,7 +364,11 @@ export class PostgresMetadataStore implements MetadataStore {
         await client.query('UPDATE folders SET password = $1 WHERE id = $2', [change.password, folderId]);
       }
       if (change.expiresAt !== undefined && change.expiresAt !== null) {
-        await client.query('UPDATE files SET expires_at = $1 WHERE folder_id = $2', [change.expiresAt, folderId]);
+        await client.query('UPDATE files SET expires_at = $1 WHERE folder_id = $2 AND expires_at > $3', [
+          change.expiresAt,
+          folderId,
+          now,
+        ]);
         await client.query('UPDATE folders SET expires_at = $1, delete_after = $2 WHERE id = $3', [
           change.expiresAt,
           deleteAfterForChosenExpiry(folder, change.expiresAt),

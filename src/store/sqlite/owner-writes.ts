@@ -21,7 +21,9 @@ export function prepareOwnerWrites(db: Database.Database) {
       'SELECT COUNT(*) AS n FROM files WHERE folder_id = ? AND completed_at IS NOT NULL',
     ),
     setExpiry: db.prepare<[number, number, string]>('UPDATE folders SET expires_at = ?, delete_after = ? WHERE id = ?'),
-    setFileExpiries: db.prepare<[number, string]>('UPDATE files SET expires_at = ? WHERE folder_id = ?'),
+    setFileExpiries: db.prepare<[number, string, number]>(
+      'UPDATE files SET expires_at = ? WHERE folder_id = ? AND expires_at > ?',
+    ),
     setMaxDownloads: db.prepare<[number | null, string]>('UPDATE folders SET max_downloads = ? WHERE id = ?'),
     setNote: db.prepare<[string | null, string]>('UPDATE folders SET note = ? WHERE id = ?'),
     setPassword: db.prepare<[string, string]>('UPDATE folders SET password = ? WHERE id = ?'),
@@ -51,7 +53,7 @@ export function prepareOwnerWrites(db: Database.Database) {
     s.pruneActivity.run(folderId, folderId, ACTIVITY_KEPT);
   };
   return {
-    updateFolder(folderId: string, change: SettingsChange): UpdateFolderResult {
+    updateFolder(folderId: string, change: SettingsChange, now: number): UpdateFolderResult {
       const row = s.folder.get(folderId);
       if (!row) return 'absent';
       const folder = toFolder(row);
@@ -61,7 +63,7 @@ export function prepareOwnerWrites(db: Database.Database) {
       }
       if (change.expiresAt !== undefined && change.expiresAt !== null) {
         const expiresAt = change.expiresAt;
-        s.setFileExpiries.run(expiresAt, folderId);
+        s.setFileExpiries.run(expiresAt, folderId, now);
         s.setExpiry.run(expiresAt, deleteAfterForChosenExpiry(folder, expiresAt), folderId);
       }
       if (change.maxDownloads !== undefined) s.setMaxDownloads.run(change.maxDownloads, folderId);

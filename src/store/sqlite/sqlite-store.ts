@@ -127,8 +127,8 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('deleteFile', folderId, fileId);
   }
 
-  updateFolder(folderId: string, change: SettingsChange): Promise<UpdateFolderResult> {
-    return this.writer.write('updateFolder', folderId, change);
+  updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult> {
+    return this.writer.write('updateFolder', folderId, change, now);
   }
 
   updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null> {
