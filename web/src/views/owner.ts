@@ -25,6 +25,12 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     { id: 'owner-expiry' },
     ...expiryChoices(info.maxExpiresInHours).map((c) => h('option', { value: c.hours }, c.label)),
   );
+  // Preselected: the choice nearest to what is left now (so "Set" alone changes little).
+  const left = info.expiresAt !== null ? (info.expiresAt - Date.now()) / 3_600_000 : 24;
+  let nearest = expiry.options[0];
+  for (const o of expiry.options)
+    if (Math.abs(Number(o.value) - left) < Math.abs(Number(nearest?.value) - left)) nearest = o;
+  if (nearest) nearest.selected = true;
   const setExpiry = h('button', { type: 'button', class: 'secondary', id: 'save-expiry' }, t('settings.setExpiry'));
   setExpiry.addEventListener(
     'click',
