@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Services } from '../../src/app/services.js';
+import { makeTicket, ticketOpens } from '../../src/app/site/downloads.js';
+
+/**
+ * Download tickets (src/app/site/downloads.ts) with explicit times: bound to folder, file and expiry,
+ * accepted by every node that shares the signing secret, refused by any other.
+ */
+const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
+const node = (secret: string) => ({ signingSecret: async () => secret }) as unknown as Services;
+const FOLDER = 'AAAAAAAAAAAAAAAA';
+const FILE = 'BBBBBBBBBBBBBBBB';
+
+test('a ticket opens its file until its expiry, on any node with the same secret', async () => {
+  const a = node('s'.repeat(32));
+  const b = node('s'.repeat(32));
+  const ticket = await makeTicket(a, FOLDER, FILE, T0 + 1000);
+  assert.equal(await ticketOpens(a, ticket, FOLDER, FILE, T0), true);
+  assert.equal(await ticketOpens(b, ticket, FOLDER, FILE, T0 + 999), true, 'another node sharing the secret');
+  assert.equal(await ticketOpens(a, ticket, FOLDER, FILE, T0 + 1000), false, 'expired at its expiry');
+});
+
+test('a ticket opens nothing else, and nothing opens without the secret', async () => {
+  const a = node('s'.repeat(32));
+  const ticket = await makeTicket(a, FOLDER, FILE, T0 + 1000);
+  assert.equal(await ticketOpens(a, ticket, FOLDER, 'CCCCCCCCCCCCCCCC', T0), false, 'another file');
+  assert.equal(await ticketOpens(a, ticket, 'CCCCCCCCCCCCCCCC', FILE, T0), false, 'another folder');
+  const [expiry, mac] = ticket.split('.') as [string, string];
+  assert.equal(await ticketOpens(a, `${Number(expiry) + 5000}.${mac}`, FOLDER, FILE, T0), false, 'a moved expiry');
+  assert.equal(await ticketOpens(node('t'.repeat(32)), ticket, FOLDER, FILE, T0), false, 'another secret');
+  for (const bad of ['', '.', `${expiry}.`, `${expiry}.${mac}=`, `${expiry}.${mac.slice(1)}`, `x${ticket}`])
+    assert.equal(await ticketOpens(a, bad, FOLDER, FILE, T0), false, JSON.stringify(bad));
+});
