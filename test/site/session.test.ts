@@ -10,7 +10,6 @@ import {
   isExpired,
   type OpenFailure,
   openSession,
-  type PendingUpload,
   parseFragment,
   type SessionOptions,
   type SiteStore,
@@ -18,6 +17,7 @@ import {
 } from '../../web/src/session.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { exhaustCreateBudget } from './budget.js';
+import { memoryStore } from './memory-store.js';
 
 /**
  * The page's session without a browser: the same module the folder page renders, driven by
@@ -30,32 +30,6 @@ before(async () => {
   server = await startServer({ CHUNK_SIZE_MIB: '5' });
 });
 after(() => server.close());
-
-function memoryStore(): SiteStore & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  const pending = (id: string): PendingUpload[] => JSON.parse(data.get(`uploads:${id}`) ?? '[]') as PendingUpload[];
-  const savePending = (id: string, list: PendingUpload[]) =>
-    list.length ? data.set(`uploads:${id}`, JSON.stringify(list)) : data.delete(`uploads:${id}`);
-  return {
-    data,
-    ownerSecretOf: (id) => data.get(`owner:${id}`) ?? null,
-    saveOwnerSecret: (id, secret) => (secret === null ? data.delete(`owner:${id}`) : data.set(`owner:${id}`, secret)),
-    visitorToken: () => {
-      if (!data.has('visitor')) data.set('visitor', randomBytes(32).toString('base64url'));
-      return data.get('visitor')!;
-    },
-    pendingUploads: pending,
-    addPending: (id, upload) => savePending(id, [...pending(id).filter((u) => u.fileId !== upload.fileId), upload]),
-    removePending: (id, fileId) =>
-      savePending(
-        id,
-        pending(id).filter((u) => u.fileId !== fileId),
-      ),
-    receipts: (id) => JSON.parse(data.get(`receipts:${id}`) ?? '[]'),
-    addReceipt: (id, receipt) =>
-      data.set(`receipts:${id}`, JSON.stringify([...JSON.parse(data.get(`receipts:${id}`) ?? '[]'), receipt])),
-  };
-}
 
 async function newFolder(mode: 'send' | 'share' = 'send'): Promise<{ folderId: string; link: string }> {
   const created = await createFolder({ server: server.baseUrl, mode, title: 'Session' });

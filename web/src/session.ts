@@ -430,7 +430,11 @@ export class FolderSession {
       const visible = typeof document === 'undefined' || document.visibilityState === 'visible';
       if (visible && !this.running) {
         const before = this.info;
-        const now = await this.client.info().catch(() => null);
+        const now = await this.client.info().catch((error: unknown) => {
+          // Deleted or expired: nothing more to watch (a network failure just waits for the next tick).
+          if (error instanceof WebfolderError && error.status === 404) stopped = true;
+          return null;
+        });
         if (now && !stopped) {
           this.info = now;
           if (shape(before) !== shape(now)) this.emit('info', now);
