@@ -15,6 +15,9 @@
  * chunks), opened through the page and its service worker. Target: first frame and seek within 2x of
  * the plain video, memory within 100 MB of it.
  *
+ * The folder page alone (list shown, service worker running, no video) is measured too, to tell
+ * what the site costs from what playback costs.
+ *
  *   npx tsx bench/preview.ts [sizeMiB=128]
  */
 import { createReadStream } from 'node:fs';
@@ -109,9 +112,18 @@ async function main(): Promise<void> {
   const { link } = await upload([file], { server: server.url });
   try {
     const results: Record<'plain' | 'viewer', Figures> = {} as never;
-    for (const variant of ['plain', 'viewer', 'plain', 'viewer'] as const) {
+    // The folder page alone (its list shown, its service worker running, no video): what the site
+    // itself costs before any playback, to read the memory difference against.
+    const pagePeaks: number[] = [];
+    for (const variant of ['plain', 'viewer', 'page', 'plain', 'viewer', 'page'] as const) {
       const browser = await launchChromium();
       try {
+        if (variant === 'page') {
+          await browser.navigate(link);
+          await browser.waitFor(`navigator.serviceWorker.controller && document.querySelector('#files button.open')`);
+          pagePeaks.push(await peak(browser));
+          continue;
+        }
         let figures: Omit<Figures, 'peakBytes'>;
         if (variant === 'plain') {
           await browser.navigate(`${plainUrl}/`);
@@ -153,6 +165,10 @@ async function main(): Promise<void> {
     await record(line('  seek to 90%', v.seekEndMs, p.seekEndMs));
     await record(
       `  peak memory (Chromium, all processes): viewer ${(v.peakBytes / 1e6).toFixed(0)} MB vs plain ${(p.peakBytes / 1e6).toFixed(0)} MB -> +${((v.peakBytes - p.peakBytes) / 1e6).toFixed(0)} MB (target <= 100)`,
+    );
+    const page = Math.min(...pagePeaks);
+    await record(
+      `  the folder page alone (no video): ${(page / 1e6).toFixed(0)} MB; playing through added ${((v.peakBytes - page) / 1e6).toFixed(0)} MB in the viewer, ${((p.peakBytes - page) / 1e6).toFixed(0)} MB over it in the plain page`,
     );
   } finally {
     plain.close();

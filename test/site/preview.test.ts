@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { upload } from '../../src/client/node/index.js';
 import { newContext, SKIP, screenshot, useBrowserFixture, watch, writeTemp } from './browser.js';
-import { pdf, png, webm } from './media.js';
+import { pdf, playsAndSeeks, png, webm } from './media.js';
 
 /**
  * The viewer in Chromium (web/src/views/viewer.ts): files uploaded with the client library (so
@@ -233,48 +233,6 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
     await context.close();
   });
 });
-
-interface VideoState {
-  t: number;
-  d: number;
-  r: number;
-  s: boolean;
-  e: string | null;
-}
-
-function videoState(): VideoState | null {
-  const v = document.getElementById('viewer-media') as HTMLVideoElement | null;
-  return v && { t: v.currentTime, d: v.duration, r: v.readyState, s: v.seeking, e: v.error?.message ?? null };
-}
-
-/** Polls the video's state until `done` holds (no fixed sleeps); says where it stopped if it never does. */
-async function until(page: Page, what: string, done: (v: VideoState) => boolean): Promise<VideoState> {
-  let last: VideoState | null = null;
-  for (let i = 0; i < 300; i++) {
-    last = await page.evaluate(videoState);
-    if (last && done(last)) return last;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`${what}: not reached in 30 s; video: ${JSON.stringify(last)}`);
-}
-
-async function playsAndSeeks(page: Page): Promise<void> {
-  const first = await until(page, 'first frame', (v) => v.r >= 2 && Number.isFinite(v.d));
-  assert.ok(first.d >= 2, `duration ${first.d}`);
-  await page.evaluate(() => {
-    const v = document.getElementById('viewer-media') as HTMLVideoElement;
-    v.muted = true;
-    return v.play();
-  });
-  await until(page, 'playing', (v) => v.t > 0);
-  // The middle, then the last chunk (the video is at least 3 chunks long; its last 0.3 s are in the last).
-  for (const target of [first.d / 2, first.d - 0.3]) {
-    await page.evaluate((t) => {
-      (document.getElementById('viewer-media') as HTMLVideoElement).currentTime = t;
-    }, target);
-    await until(page, `seek to ${target}`, (v) => !v.s && v.r >= 2 && v.t >= target - 0.05);
-  }
-}
 
 /** Chromium's PDF viewer is an extension frame inside the embed: it appears once the PDF loads. */
 async function pdfViewerShown(page: Page): Promise<void> {

@@ -107,6 +107,42 @@ describe('site: thumbnails stored at upload (Chromium)', { skip: SKIP }, () => {
     await visitor.close();
   });
 
+  test("request mode: a visitor's thumbnail is under the file's own secret; the owner's grid shows it", async () => {
+    const folder = await createFolder(fx.server.baseUrl, 'request');
+    const ownerCtx = await newContext(fx.browser);
+    const visitorCtx = await newContext(fx.browser);
+    const po = await ownerCtx.newPage();
+    const pv = await visitorCtx.newPage();
+    const problems = [...watch(po), ...watch(pv)];
+    await po.goto(folder.folderUrl);
+    await po.setInputFiles('#file-input', [await writeTemp(fx.dir, 'owner.png', png(80, 60))]);
+    await po.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    await po.locator('#role[data-role="owner"]').waitFor();
+    await pv.goto(folder.folderUrl);
+    await pv.locator('#role[data-role="visitor"]').waitFor();
+    await pv.setInputFiles('#file-input', [await writeTemp(fx.dir, 'visitor.png', png(90, 120))]);
+    await pv.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+
+    const { services } = fx.server.server;
+    const files = await services.store.listFiles(folder.folderId, { limit: 10, liveAt: Date.now() });
+    const sealed = files.find((f) => f.sealedKey !== null)!;
+    const stored = await services.blobs.readThumbnail({ folderId: folder.folderId, fileId: sealed.id });
+    assert.ok(stored, "the visitor's file has a stored thumbnail");
+    const folderKey = await importSecret(new URL(folder.folderUrl).hash.slice(1));
+    await assert.rejects(decryptChunk(folderKey, stored), 'not under the folder secret every visitor holds');
+
+    await po.reload();
+    // The owner's page is longer (owner link, notifications): tiles load as they scroll into view.
+    await po.locator('#files li').last().scrollIntoViewIfNeeded();
+    await po.waitForFunction(() => document.querySelectorAll('#files img.thumb-image').length === 2);
+    assert.deepEqual(await tiles(po), [
+      ['owner.png', 80, 60, 'blob:'],
+      ['visitor.png', 90, 120, 'blob:'],
+    ]);
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
   test('an image uploaded with the client library has none stored; the grid makes one from the file', async () => {
     const path = await writeTemp(fx.dir, 'cli.png', png(120, 90));
     const { link } = await upload([path], { server: fx.server.baseUrl });
