@@ -4,16 +4,18 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import { RFC8188_RECORD_SIZE } from '../../src/domain/chunk-plan.js';
 import { type RunningServer, startServer } from '../support/server.js';
-import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
+import { isUnavailable, type S3Service, startPostgres, startS3 } from '../support/services.js';
 import { call, createOwned, refused, token, uploadFile } from './owner-support.js';
 
 /**
- * The owner's deletions and limits on the S3 backend (s3rver, or TEST_S3_ENDPOINT): when DELETE
- * answers, the objects are gone from the bucket (listed after the call); a limited file's chunk is
- * presigned only for a caller with a ticket.
+ * The owner's deletions and limits on the S3 backend (s3rver, or TEST_S3_ENDPOINT), with PostgreSQL
+ * as the metadata store when it is available (the scale-out set-up): when DELETE answers, the
+ * objects are gone from the bucket (listed after the call); a limited file's chunk is presigned only
+ * for a caller with a ticket.
  */
 const s3 = await startS3();
 const skip = isUnavailable(s3) ? s3.skip : false;
+const pg = skip ? null : await startPostgres();
 
 describe('owner controls on S3', { skip }, () => {
   let server: RunningServer;
@@ -23,12 +25,14 @@ describe('owner controls on S3', { skip }, () => {
   before(async () => {
     storage = s3 as S3Service;
     bucket = storage.freshBucket();
-    server = await startServer({ ...storage.env(bucket) });
+    const database: Record<string, string> = pg && !isUnavailable(pg) ? { DATABASE_URL: await pg.freshDatabase() } : {};
+    server = await startServer({ ...storage.env(bucket), ...database });
     api = `${server.baseUrl}/api/site`;
   });
   after(async () => {
     await server?.close();
     await storage?.stop();
+    if (pg && !isUnavailable(pg)) await pg.stop();
   });
 
   /** Every object key under `prefix`, read from the bucket itself. */
