@@ -423,6 +423,64 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
+  test('the home page makes a password folder with a one-download limit; a visitor unlocks it once', async () => {
+    // WebKitWebDriver runs one session at a time: the owner, then each visitor, in fresh profiles.
+    let folderLink: string;
+    const content = bytes(3000, 33);
+    const owner = await webkit.session();
+    try {
+      await owner.get(`${server.baseUrl}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="share"]')).click();
+      await owner.findElement(By.css('#new-title')).sendKeys('WebKit locked');
+      await owner.findElement(By.css('#new-limit')).sendKeys('1');
+      await owner.findElement(By.css('#new-password')).sendKeys('tulip anchor violet seven');
+      await owner.findElement(By.css('#new-note')).sendKeys('For your eyes only');
+      await owner.findElement(By.css('button[type=submit]')).click();
+      // Created and claimed in one step: owned before any upload, and not asked for the password.
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      folderLink = await owner.getCurrentUrl();
+      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, 'locked.txt', content));
+      await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
+    } finally {
+      await owner.quit();
+    }
+
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(folderLink);
+      await waitFor(visitor, '#folder-password');
+      await visitor.findElement(By.css('#folder-password')).sendKeys('tulip anchor violet');
+      await visitor.findElement(By.css('#unlock')).click();
+      await waitFor(visitor, '#password-status .error', 60_000);
+      // The page selects the refused password, so typing replaces it.
+      await visitor.findElement(By.css('#folder-password')).sendKeys('tulip anchor violet seven');
+      await visitor.findElement(By.css('#unlock')).click();
+      await waitFor(visitor, '#files li[data-file-id] button.download:not([disabled])', 60_000);
+      assert.equal(await visitor.findElement(By.css('#role')).getAttribute('data-role'), 'visitor');
+      assert.equal(await visitor.findElement(By.css('#note')).getText(), 'For your eyes only');
+      await clickDownload(visitor, await visitor.findElement(By.css('#files li button.download')));
+      assert.ok((await webkit.downloaded('locked.txt', content.length)).equals(content));
+      await waitFor(visitor, '#files li .count[data-left="0"]');
+    } finally {
+      await visitor.quit();
+    }
+
+    // The limit is used up: the next visitor is shown it, and the button is disabled.
+    const second = await webkit.session();
+    try {
+      await second.get(folderLink);
+      await waitFor(second, '#folder-password');
+      await second.findElement(By.css('#folder-password')).sendKeys('tulip anchor violet seven');
+      await second.findElement(By.css('#unlock')).click();
+      await waitFor(second, '#files li .count[data-left="0"]', 60_000);
+      assert.equal(await second.findElement(By.css('#files li button.download')).isEnabled(), false);
+    } finally {
+      await second.quit();
+    }
+  });
+
   test('a wrong key says so', async () => {
     const driver = await webkit.session();
     try {
