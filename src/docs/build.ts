@@ -55,6 +55,25 @@ interface Source {
   readonly key: keyof DocsAssets;
   readonly name: (hash: string) => string;
   readonly path: string;
+  /** What is served differs from the file: see noExternalLogo. */
+  readonly transform?: (body: Buffer) => Buffer;
+}
+
+/**
+ * Redoc's sidebar credit loads a logo from cdn.redoc.ly, which the API reference's CSP blocks (a
+ * refused request in every visitor's console, and an address of another site in the page). The
+ * served bundle renders the credit without that image; the build fails if a new Redoc version
+ * changes the code, so the check is not silently lost.
+ */
+const REDOC_LOGO =
+  /[\w$]+\?[\w$]+\.createElement\("img",\{alt:"redocly logo",onError:\(\)=>[\w$]+\(!1\),src:"https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg"\}\):null/g;
+export function noExternalLogo(body: Buffer): Buffer {
+  const text = body.toString('utf8');
+  const matches = text.match(REDOC_LOGO)?.length ?? 0;
+  const out = text.replace(REDOC_LOGO, 'null');
+  if (matches !== 1 || out.includes('cdn.redoc.ly'))
+    throw new Error('docs build: the Redoc bundle has changed: update noExternalLogo in src/docs/build.ts');
+  return Buffer.from(out, 'utf8');
 }
 
 function sources(root: string): Source[] {
@@ -64,11 +83,13 @@ function sources(root: string): Source[] {
     { key: 'css', name: (h) => `docs-${h}.css`, path: own('docs.css') },
     { key: 'apiInit', name: (h) => `api-reference-${h}.js`, path: own('api-reference.js') },
     { key: 'icon', name: (h) => `icon-${h}.svg`, path: own('icon.svg') },
-    // The bundle's version names it: hashing 1 MB at every start would be work for nothing.
+    // The bundle's version names it (and `-local`: it is Redoc's bundle without the external logo):
+    // hashing 1 MB at every start would be work for nothing.
     {
       key: 'redoc',
-      name: () => `redoc-${redocVersion}.standalone.js`,
+      name: () => `redoc-${redocVersion}-local.standalone.js`,
       path: require.resolve('redoc/bundles/redoc.standalone.js'),
+      transform: noExternalLogo,
     },
   ];
 }
@@ -103,7 +124,8 @@ async function writeAssets(root: string, dir: string): Promise<DocsAssets> {
   await mkdir(join(dir, '_assets'), { recursive: true });
   const names: Partial<Record<keyof DocsAssets, string>> = {};
   for (const source of sources(root)) {
-    const body = await readFile(source.path);
+    const file = await readFile(source.path);
+    const body = source.transform ? source.transform(file) : file;
     const name = source.name(shortHash(body));
     names[source.key] = name;
     await writeCompressed(join(dir, '_assets', name), body);

@@ -316,6 +316,10 @@ interface LayoutInput {
   readonly headings: readonly Heading[];
   readonly article: string;
   readonly markdownUrl?: string;
+  /** More of the head (the API reference's scripts). */
+  readonly head?: string;
+  /** A page that is not an article (the API reference): its body class; the content goes in as it is. */
+  readonly bodyClass?: string;
 }
 
 function navList(input: Pick<LayoutInput, 'current' | 'nav' | 'apiEntry' | 'headings'>): string {
@@ -338,6 +342,24 @@ function header(options: SiteOptions): string {
 </header>`;
 }
 
+/**
+ * The navigation twice over, one shown at a time by the stylesheet (no script on guide pages): the
+ * sidebar beside the content on a wide screen; on a phone a one-line "Menu" that opens the same
+ * list, so the page's own text starts on the first screen.
+ */
+function navigation(input: Pick<LayoutInput, 'current' | 'nav' | 'apiEntry' | 'headings'>): string {
+  const here = [...input.nav, input.apiEntry].find((e) => e.slug === input.current);
+  return `<nav class="sidebar" aria-label="Documentation">
+${navList(input)}
+</nav>
+<nav class="compact-menu" aria-label="Documentation">
+<details>
+<summary>Menu${here ? ` <span>· ${escapeHtml(here.title)}</span>` : ''}</summary>
+${navList({ ...input, headings: [] })}
+</details>
+</nav>`;
+}
+
 function layout(options: SiteOptions, input: LayoutInput): string {
   const all = [...input.nav, input.apiEntry];
   const at = all.findIndex((e) => e.slug === input.current);
@@ -355,18 +377,14 @@ function layout(options: SiteOptions, input: LayoutInput): string {
 <title>${escapeHtml(input.title)} · webfolder docs</title>
 <link rel="stylesheet" href="${escapeHtml(options.assets.css)}">
 <link rel="icon" href="${escapeHtml(options.assets.icon)}" type="image/svg+xml">
-${input.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(input.markdownUrl)}">\n` : ''}</head>
-<body>
+${input.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(input.markdownUrl)}">\n` : ''}${input.head ?? ''}</head>
+<body${input.bodyClass ? ` class="${input.bodyClass}"` : ''}>
 <a class="skip" href="#content">Skip to content</a>
 ${header(options)}
 <div class="layout">
-<nav class="sidebar" aria-label="Documentation">
-${navList(input)}
-</nav>
+${navigation(input)}
 <main id="content" tabindex="-1">
-<article>
-${input.article}</article>
-${pager}
+${input.bodyClass ? input.article : `<article>\n${input.article}</article>\n${pager}`}
 </main>
 </div>
 </body>
@@ -375,38 +393,24 @@ ${pager}
 }
 
 /**
- * The API reference: Redoc (served by this process) renders the service's own OpenAPI document.
- * Its only script is the Redoc bundle and a small init file, both from `'self'`.
+ * The API reference: Redoc (served by this process) renders the service's own OpenAPI document, in
+ * the same layout and navigation as every other page. Its only script is the Redoc bundle and a
+ * small init file, both from `'self'`.
  */
 function apiReferencePage(options: SiteOptions, nav: readonly NavEntry[], apiEntry: NavEntry): string {
-  const links = [...nav, apiEntry]
-    .map(
-      (e) =>
-        `<li><a href="${escapeHtml(e.url)}"${e.slug === API_SLUG ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`,
-    )
-    .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API reference · webfolder docs</title>
-<link rel="stylesheet" href="${escapeHtml(options.assets.css)}">
-<link rel="icon" href="${escapeHtml(options.assets.icon)}" type="image/svg+xml">
-<link rel="alternate" type="application/json" href="${escapeHtml(options.openApiUrl)}" title="OpenAPI document">
+  return layout(options, {
+    title: 'API reference',
+    current: API_SLUG,
+    nav,
+    apiEntry,
+    headings: [],
+    bodyClass: 'api-page',
+    head: `<link rel="alternate" type="application/json" href="${escapeHtml(options.openApiUrl)}" title="OpenAPI document">
 <script src="${escapeHtml(options.assets.redoc)}" defer></script>
 <script src="${escapeHtml(options.assets.apiInit)}" defer></script>
-</head>
-<body class="api-page">
-<a class="skip" href="#content">Skip to content</a>
-${header(options)}
-<nav class="api-nav" aria-label="Documentation"><ul>${links}</ul></nav>
-<main id="content" tabindex="-1">
-<p class="api-source">Rendered from this service's OpenAPI document: <a href="${escapeHtml(options.publicOpenApiUrl)}">${escapeHtml(options.publicOpenApiUrl)}</a></p>
+`,
+    article: `<p class="api-source">Rendered from this service's OpenAPI document: <a href="${escapeHtml(options.publicOpenApiUrl)}">${escapeHtml(options.publicOpenApiUrl)}</a></p>
 <noscript><p class="api-source">The interactive reference needs JavaScript. The <a href="${escapeHtml(options.openApiUrl)}">OpenAPI document</a> holds the same content.</p></noscript>
-<div id="redoc" data-spec-url="${escapeHtml(options.openApiUrl)}"></div>
-</main>
-</body>
-</html>
-`;
+<div id="redoc" data-spec-url="${escapeHtml(options.openApiUrl)}"></div>`,
+  });
 }

@@ -11,6 +11,9 @@
         jsonSampleExpandLevel: 4,
         pathInMiddlePanel: true,
         theme: {
+          // Beside the docs sidebar the content column is narrower than the window: the code panel
+          // moves below the text earlier than Redoc's defaults (which measure the window).
+          breakpoints: { small: '50rem', medium: '90rem', large: '120rem' },
           colors: { primary: { main: '#0b57b7' } },
           typography: {
             fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
