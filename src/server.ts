@@ -14,7 +14,7 @@ import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
-import { siteRoutes } from './http/routes/site.js';
+import { siteApiPath, siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
@@ -95,7 +95,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   };
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
-  installErrorHandling(app);
+  // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404.
+  installErrorHandling(app, {
+    home: config.webUrl,
+    apiPrefixes: ['/v1/', '/v2/', '/mcp', '/a2a', '/schemas/', '/.well-known/', `${siteApiPath(config)}/`],
+  });
   installSecurityHeaders(app);
   installExpectContinue(app);
   metrics.install(app);

@@ -9,6 +9,7 @@ import {
   type ErrorCode,
 } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
+import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
 
 /**
@@ -120,15 +121,36 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options));
 }
 
+/** Where the HTML 404 page (./not-found-page.ts) links, and the paths whose 404 stays JSON whatever the Accept header. */
+export interface NotFoundOptions {
+  readonly home: string;
+  readonly apiPrefixes: readonly string[];
+}
+
 /** The root scope: the error handler and the handler for routes that do not exist. */
-export function installErrorHandling(app: FastifyInstance): void {
+export function installErrorHandling(app: FastifyInstance, notFound?: NotFoundOptions): void {
   installErrorHandler(app);
-  app.setNotFoundHandler((request, reply) =>
-    reply
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    if (
+      notFound &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !notFound.apiPrefixes.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p)) &&
+      wantsHtml(request)
+    )
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', NOT_FOUND_CSP)
+        .header('cache-control', 'no-store')
+        .header('vary', 'accept')
+        .send(notFoundPage(notFound.home));
+    return reply
       .status(404)
       .type('application/json; charset=utf-8')
-      .send({ error: `no route for ${request.method} ${request.url.split('?')[0]}`, code: 'not_found' }),
-  );
+      .header('vary', 'accept')
+      .send({ error: `no route for ${request.method} ${path}`, code: 'not_found' });
+  });
 }
 
 /** The v2 contract scope: the same mapping, within the statuses spec 7 lists. */
