@@ -285,6 +285,9 @@ describe('site: languages, walk-through fixes, 404, dark mode (Chromium)', { ski
     const ctx = await newContext(fx.browser);
     const page = await ctx.newPage();
     await page.goto(folder.folderUrl);
+    // The share card shows once the folder has an owner: the first upload claims it.
+    await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'dark.txt', bytes(500, 6))]);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     await page.locator('#share-link').waitFor();
     const colours = () =>
       page.evaluate(() => {
