@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { emit } from '../app/events.js';
+import { withEvents } from '../app/events.js';
 import type { Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
@@ -224,9 +224,9 @@ export async function takeDown(services: Services, folderId: string): Promise<bo
   if (!(await store.ops.expireFolder(folderId, now))) return false;
   if (!(await store.beginFolderDeletion(folderId, now, 0))) return false;
   await blobs.deleteFolder(folderId);
-  await store.finishFolderDeletion(folderId);
   const events = services.events ?? createNotifier(services.config, store, clock, NO_OBSERVER, () => {});
-  await emit({ ...services, events }, { type: 'folder.deleted', at: clock(), folderId });
+  const deleted = { type: 'folder.deleted', at: clock(), folderId } as const;
+  await withEvents({ ...services, events }, [deleted], (outbox) => store.finishFolderDeletion(folderId, outbox));
   return true;
 }
 

@@ -7,7 +7,7 @@ import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { NewFolder } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
-import { emit } from './events.js';
+import { type AppEvent, fileEvent, withEvents } from './events.js';
 import { registerFiles } from './register-files.js';
 import { folderUrlBase, type Services } from './services.js';
 
@@ -40,29 +40,32 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
   // The key of the browser encryption format, returned once in the fragment and never kept:
   // whoever holds the link can decrypt, the server never can.
   const secret = newFolderSecret();
-  await services.store.createFolder(
-    {
-      id: f.folderId,
-      mode: f.mode,
-      title: f.title,
-      flow: 'empty',
-      createdAt: f.now,
-      ske: null,
-      uploadAuthHash: null,
-      ownerTokenHash: null,
-      ownerPublicKey: null,
-      deleteAfter: emptyFolderDeadline(f.now),
-    },
-    [],
-  );
-  await emit(services, {
+  const created: AppEvent = {
     type: 'folder.created',
     at: f.now,
     folderId: f.folderId,
     mode: f.mode,
     flow: 'empty',
     title: f.title,
-  });
+  };
+  await withEvents(services, [created], (outbox) =>
+    services.store.createFolder(
+      {
+        id: f.folderId,
+        mode: f.mode,
+        title: f.title,
+        flow: 'empty',
+        createdAt: f.now,
+        ske: null,
+        uploadAuthHash: null,
+        ownerTokenHash: null,
+        ownerPublicKey: null,
+        deleteAfter: emptyFolderDeadline(f.now),
+      },
+      [],
+      outbox,
+    ),
+  );
   const base = folderUrlBase(services.config, f.folderId);
   return {
     folderId: f.folderId,
@@ -94,19 +97,12 @@ async function createDirectUpload(
     ownerPublicKey: null,
     deleteAfter: 0,
   };
-  await store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records);
-  const base = { at: f.now, folderId: f.folderId, mode: f.mode, title: f.title } as const;
-  await emit(
-    services,
-    { ...base, type: 'folder.created', flow: 'direct' },
-    ...records.map((r) => ({
-      ...base,
-      type: 'file.registered' as const,
-      fileId: r.id,
-      size: r.filesize,
-      chunks: r.chunks,
-      by: 'owner' as const,
-    })),
+  const events: AppEvent[] = [
+    { type: 'folder.created', at: f.now, folderId: f.folderId, mode: f.mode, title: f.title, flow: 'direct' },
+    ...records.map((r) => fileEvent('file.registered', f.now, folder, r, 'owner')),
+  ];
+  await withEvents(services, events, (outbox) =>
+    store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records, outbox),
   );
   return {
     folderId: f.folderId,

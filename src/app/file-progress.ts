@@ -1,7 +1,7 @@
 import { encryptedChunkLength, missingChunks } from '../domain/chunk-plan.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
 import type { FileRecord } from '../store/metadata-store.js';
-import { emit } from './events.js';
+import { fileEvent, withEvents } from './events.js';
 import type { Services } from './services.js';
 import { recordActivity } from './site/activity.js';
 
@@ -30,35 +30,27 @@ export async function fileProgress(services: Services, file: FileRecord): Promis
   return { complete, missing };
 }
 
-/** The store moves the folder's deleteAfter in the same transaction, without reading its other files. */
+/**
+ * The store moves the folder's deleteAfter in the same transaction, without reading its other files,
+ * and writes the `file.completed` event with it (only the call that completes the file does).
+ */
 async function recordCompletion(services: Services, file: FileRecord): Promise<void> {
   const { store, clock, config } = services;
   const now = clock();
-  if (
-    await store.markComplete(file.folderId, file.id, now, fileExpiresAt(file.createdAt, now, config.freeDownloadHours))
-  ) {
-    // The owner's activity list: an upload is listed once it is complete. Completion is seen by the
-    // server (the last chunk, or a later status call), not on a request of the uploader's own, so
-    // the line carries no address.
-    await recordActivity(services, file.folderId, 'upload', file.id, null);
-    const folder = await store.getFolder(file.folderId);
-    if (!folder) return;
-    await emit(services, {
-      type: 'file.completed',
-      at: now,
-      folderId: folder.id,
-      mode: folder.mode,
-      title: folder.title,
-      fileId: file.id,
-      size: file.filesize,
-      chunks: file.chunks,
-      // The uploader's tag is the hash of the credential it presented, the owner's too (access.ts).
-      by:
-        file.uploaderTag === null ||
-        file.uploaderTag === folder.ownerTokenHash ||
-        file.uploaderTag === folder.uploadAuthHash
-          ? 'owner'
-          : 'visitor',
-    });
-  }
+  const expiresAt = fileExpiresAt(file.createdAt, now, config.freeDownloadHours);
+  const folder = await store.getFolder(file.folderId);
+  // The uploader's tag is the hash of the credential it presented, the owner's too (access.ts).
+  const byOwner = (f: NonNullable<typeof folder>) =>
+    file.uploaderTag === null || file.uploaderTag === f.ownerTokenHash || file.uploaderTag === f.uploadAuthHash;
+  const events = folder ? [fileEvent('file.completed', now, folder, file, byOwner(folder) ? 'owner' : 'visitor')] : [];
+  const completed = await withEvents(
+    services,
+    events,
+    (outbox) => store.markComplete(file.folderId, file.id, now, expiresAt, outbox),
+    (done) => done,
+  );
+  // The owner's activity list: an upload is listed once it is complete. Completion is seen by the
+  // server (the last chunk, or a later status call), not on a request of the uploader's own, so
+  // the line carries no address.
+  if (completed) await recordActivity(services, file.folderId, 'upload', file.id, null);
 }

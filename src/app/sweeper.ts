@@ -1,4 +1,4 @@
-import { emit } from './events.js';
+import { withEvents } from './events.js';
 import type { Services } from './services.js';
 
 /**
@@ -28,8 +28,10 @@ export async function sweep(services: Services): Promise<SweepResult> {
       if (!(await store.beginFolderDeletion(folderId, now, DELETION_LEASE_MS))) continue;
       // Bytes first, record last: a crash in between leaves a tombstone, never orphaned bytes.
       await blobs.deleteFolder(folderId);
-      await store.finishFolderDeletion(folderId);
-      await emit(services, { type: 'folder.expired', at: services.clock(), folderId });
+      // The event commits with the record's removal: a crash before leaves the tombstone (and the
+      // sweep that finishes it reports it), never a deleted folder that no one hears of.
+      const expired = { type: 'folder.expired', at: services.clock(), folderId } as const;
+      await withEvents(services, [expired], (outbox) => store.finishFolderDeletion(folderId, outbox));
       foldersDeleted++;
       progressed = true;
     }

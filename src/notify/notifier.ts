@@ -12,9 +12,10 @@ import { keyOfSecret, signedHeaders } from './signing.js';
 /**
  * Notifications through a durable outbox in the metadata store.
  *
- * - `emit` (the use cases' EventSink) writes one outbox row per event and target before the request
- *   answers: an operator endpoint (WEBHOOK_URL) for every event, and the folder owner's mail or
- *   webhook for downloads and uploads by others when the owner asked for them. The owner's address
+ * - `outbox` (the use cases' EventSink) makes one outbox row per event and target, which the store
+ *   writes in the transaction of the change the event reports (app/events.ts withEvents): an
+ *   operator endpoint (WEBHOOK_URL) for every event, and the folder owner's mail or webhook for
+ *   downloads and uploads by others when the owner asked for them. The owner's address
  *   is not copied into the row: delivery looks it up, so it lives only in the folder's settings
  *   (deleted with the folder) and a notification for a deleted folder is dropped.
  * - A delivery loop on every node claims due rows with a lease (one node per row), sends them
@@ -177,17 +178,13 @@ export function createNotifier(
   };
 
   return {
-    async emit(events) {
-      try {
-        observer.events(events);
-        const rows = (await Promise.all(events.map(rowsFor))).flat();
-        if (rows.length === 0) return;
-        await store.ops.enqueueOutbox(rows);
-        // Deliver soon on this node rather than at the next poll.
-        if (timer) setImmediate(tick);
-      } catch (error) {
-        onError(error, 'recording notifications');
-      }
+    async outbox(events) {
+      return (await Promise.all(events.map(rowsFor))).flat();
+    },
+    committed(events) {
+      observer.events(events);
+      // Deliver soon on this node rather than at the next poll.
+      if (timer) setImmediate(tick);
     },
     start() {
       if (timer || stopped) return;

@@ -1,6 +1,6 @@
 import type { FolderLimitRefusal, FolderLimits } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
-import type { OpsStore } from './ops-store.js';
+import type { NewOutboxEntry, OpsStore } from './ops-store.js';
 
 /**
  * The metadata port: folders, their files and their owners. Implemented by the SQLite store
@@ -126,13 +126,20 @@ export interface OwnerClaim {
   readonly ske: string | null;
 }
 
+/**
+ * The outbox rows that report a change (src/app/events.ts withEvents): a write that takes them stores
+ * them in the change's own transaction, and only if the change took effect, so an event is recorded
+ * if and only if what it reports is (at-least-once delivery survives a crash right after the commit).
+ */
+export type Outbox = readonly NewOutboxEntry[];
+
 export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal;
 
 export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
-  /** Creates the folder and its files in one transaction. Fails if the id exists. */
-  createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void>;
+  /** Creates the folder and its files (and `outbox`) in one transaction. Fails if the id exists. */
+  createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void>;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */
@@ -149,12 +156,13 @@ export interface MetadataStore {
    * A folder whose owner chose an expiry gives it to the new files (effectiveFileExpiry).
    * With `claim`, the same transaction first makes the caller the owner of an ownerless folder:
    * if anything fails, the folder stays ownerless; if someone else owns it, nothing is added
-   * ('claim-lost'). 'absent' when the folder does not exist or is being deleted.
+   * ('claim-lost'). 'absent' when the folder does not exist or is being deleted. `outbox` is stored
+   * with the files, only when the result is 'added'.
    */
   addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
   ): Promise<AddFilesResult>;
   /**
    * Sets the owner only if the folder has none: exactly one of any number of concurrent callers
@@ -169,9 +177,16 @@ export interface MetadataStore {
   /**
    * Records completion (only the first call has an effect) with the file's new expiry (the folder's
    * chosen one instead when it has one), and moves the folder's deleteAfter accordingly
-   * (deleteAfterWith). Returns true if this call completed it.
+   * (deleteAfterWith). Returns true if this call completed it, and only then stores `outbox` in the
+   * same transaction.
    */
-  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean>;
+  markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    expiresAt: number,
+    outbox?: Outbox,
+  ): Promise<boolean>;
   /** Ids of folders whose deleteAfter <= now (including ones whose deletion is under way), at most `limit`. */
   foldersDue(now: number, limit: number): Promise<string[]>;
   /** Files whose expiresAt <= now in folders that are not themselves due, at most `limit`. */
@@ -185,11 +200,12 @@ export interface MetadataStore {
   beginFolderDeletion(folderId: string, now: number, leaseMs: number): Promise<boolean>;
   /**
    * Removes the record of a folder whose deletion began (after its bytes are gone). A crash before
-   * this call leaves the tombstone, and a later sweep, after the lease, finishes the job.
+   * this call leaves the tombstone, and a later sweep, after the lease, finishes the job. `outbox` is
+   * stored in the same transaction if this call removed the record.
    */
-  finishFolderDeletion(folderId: string): Promise<void>;
-  /** Deletes one file record; returns true if this call deleted it. */
-  deleteFile(folderId: string, fileId: string): Promise<boolean>;
+  finishFolderDeletion(folderId: string, outbox?: Outbox): Promise<void>;
+  /** Deletes one file record; returns true if this call deleted it, and only then stores `outbox` with it. */
+  deleteFile(folderId: string, fileId: string, outbox?: Outbox): Promise<boolean>;
 
   // ---- The owner's controls (issue 12) -------------------------------------------------------------
   /**

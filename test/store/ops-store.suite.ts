@@ -79,6 +79,60 @@ export function opsStoreTests(it: It, make: Make): void {
     assert.equal(ids.length + rest.length, n);
   });
 
+  it('outbox rows commit with the change they report, and only with a change that took effect', async (store, peer) => {
+    // What the outbox gained since the last look, by event id (read through the other node, then removed).
+    const recorded = async () => {
+      const rows = await peer.ops.claimOutbox(T0 + 1000 * HOUR, HOUR, 1000);
+      for (const r of rows) await peer.ops.finishOutbox(r.id);
+      return rows.map((r) => r.eventId).sort();
+    };
+    const limits = { maxFiles: 2, maxChunks: 100 };
+    const strip = (f: FileRecord) => {
+      const { position: _p, ...rest } = f;
+      return rest;
+    };
+    // createFolder: with the folder; a duplicate id, or a file that fails to insert, writes nothing.
+    const a = make.folder();
+    await store.createFolder(a, [], [entry(1)]);
+    await assert.rejects(store.createFolder(a, [], [entry(2)]));
+    const b = make.folder();
+    const dupFile = make.file(b.id, 0);
+    await assert.rejects(store.createFolder(b, [dupFile, { ...dupFile, position: 1 }], [entry(3)]));
+    assert.equal(await store.getFolder(b.id), null);
+    const c = make.folder();
+    const cFile = make.file(c.id, 0);
+    await store.createFolder(c, [cFile], [entry(4)]);
+    assert.deepEqual(await recorded(), ['evt-1', 'evt-4']);
+    // addFiles: refused (limits), absent, claim lost: nothing; added (with its claim): the rows.
+    const many = [make.file(a.id, 0), make.file(a.id, 1), make.file(a.id, 2)].map(strip);
+    assert.equal(await store.addFiles(a.id, many, { limits, outbox: [entry(5)] }), 'too-many-files');
+    assert.equal(await store.addFiles(make.id(), many.slice(0, 1), { limits, outbox: [entry(6)] }), 'absent');
+    const claim = { ownerTokenHash: 'owner-a', ownerPublicKey: null, ske: 'ske' };
+    const one = [strip(make.file(a.id, 0))];
+    assert.equal(await store.addFiles(a.id, one, { limits, claim, outbox: [entry(7)] }), 'added');
+    const other = { ...claim, ownerTokenHash: 'owner-b' };
+    const lost = [strip(make.file(a.id, 0))];
+    assert.equal(await store.addFiles(a.id, lost, { limits, claim: other, outbox: [entry(8)] }), 'claim-lost');
+    assert.deepEqual(await recorded(), ['evt-7']);
+    // markComplete: the call that completes the file writes its rows; a repeated one does not.
+    assert.equal(await store.markComplete(c.id, cFile.id, T0 + 1, T0 + 2 * HOUR, [entry(9)]), true);
+    assert.equal(await peer.markComplete(c.id, cFile.id, T0 + 2, T0 + 2 * HOUR, [entry(10)]), false);
+    // deleteFile: likewise.
+    assert.equal(await store.deleteFile(a.id, one[0]!.id, [entry(11)]), true);
+    assert.equal(await peer.deleteFile(a.id, one[0]!.id, [entry(12)]), false);
+    assert.deepEqual(await recorded(), ['evt-11', 'evt-9']);
+    // finishFolderDeletion: with the record's removal; finishing it again (a second sweeper) writes nothing.
+    const d = make.folder({ deleteAfter: T0 });
+    await store.createFolder(d, []);
+    assert.equal(await store.beginFolderDeletion(d.id, T0, HOUR), true);
+    await store.finishFolderDeletion(d.id, [entry(13)]);
+    await peer.finishFolderDeletion(d.id, [entry(14)]);
+    assert.deepEqual(await recorded(), ['evt-13']);
+    // Without rows, a write behaves as before and writes none.
+    await store.createFolder(make.folder(), [], []);
+    assert.deepEqual(await recorded(), []);
+  });
+
   it('folder notifications: set, read, replace, remove; deleted with their folder', async (store) => {
     const f = make.folder();
     await store.createFolder(f, []);

@@ -18,7 +18,7 @@ import type { Role } from '../../domain/modes.js';
 import { downloadsLeft, effectiveLimit } from '../../domain/owner-settings.js';
 import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
-import { emit } from '../events.js';
+import { type AppEvent, emit, fileEvent, withEvents } from '../events.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
@@ -85,7 +85,26 @@ export async function registerSiteFiles(
     const tags = entries(tagged);
     return records.map(({ position, ...rest }) => ({ ...rest, uploaderTag: tags[position]!.uploaderTag }));
   };
-  let result = await services.store.addFiles(folder.id, unpositioned(role), claim ? { limits, claim } : { limits });
+  // The events commit with the files (and the claim), only when they are added (withEvents).
+  const add = (as: Role, claiming: OwnerClaim | null) => {
+    const base = { at: now, folderId: folder.id, mode: folder.mode, title: folder.title } as const;
+    const events: AppEvent[] = [
+      ...(claiming ? [{ ...base, type: 'folder.claimed' as const, by: 'owner' as const }] : []),
+      ...records.map((r) => fileEvent('file.registered', now, folder, r, as)),
+    ];
+    return withEvents(
+      services,
+      events,
+      (outbox) =>
+        services.store.addFiles(
+          folder.id,
+          unpositioned(as),
+          claiming ? { limits, claim: claiming, outbox } : { limits, outbox },
+        ),
+      (r) => r === 'added',
+    );
+  };
+  let result = await add(role, claim);
   let claimedNow = claim !== null;
   if (result === 'claim-lost') {
     claimedNow = false;
@@ -94,22 +113,9 @@ export async function registerSiteFiles(
     folder = await openFolder(services, folder.id);
     role = roleOf(folder, caller);
     checkUpload(folder, role, request);
-    result = await services.store.addFiles(folder.id, unpositioned(role), { limits });
+    result = await add(role, null);
   }
   refuseUnless(result, limits);
-  const base = { at: now, folderId: folder.id, mode: folder.mode, title: folder.title } as const;
-  await emit(
-    services,
-    ...(claimedNow ? [{ ...base, type: 'folder.claimed' as const, by: 'owner' as const }] : []),
-    ...records.map((r) => ({
-      ...base,
-      type: 'file.registered' as const,
-      fileId: r.id,
-      size: r.filesize,
-      chunks: r.chunks,
-      by: role,
-    })),
-  );
   return {
     role,
     claimed: claimedNow,
@@ -313,17 +319,7 @@ export async function siteChunk(
   // of the chunk counts when it reaches the chunk's end: a player that played or sought to the end).
   const downloaded = () =>
     n === file.chunks && (range === null || range.end === length - 1)
-      ? emit(services, {
-          type: 'file.downloaded',
-          at: services.clock(),
-          folderId: folder.id,
-          mode: folder.mode,
-          title: folder.title,
-          fileId: file.id,
-          size: file.filesize,
-          chunks: file.chunks,
-          by: role,
-        })
+      ? emit(services, fileEvent('file.downloaded', services.clock(), folder, file, role))
       : Promise.resolve();
   if (isDownloadPresigner(blobs)) {
     // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,

@@ -19,6 +19,25 @@ import type {
 } from '../ops-store.js';
 
 /**
+ * Stores outbox rows with one multi-row INSERT (atomic by itself, one round trip); on a transaction's
+ * client, they commit with the change they report (PostgresMetadataStore). Duplicate ids are ignored.
+ */
+export async function appendOutbox(q: pg.Pool | pg.PoolClient, entries: readonly NewOutboxEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const values: unknown[] = [];
+  const tuples = entries.map((e, i) => {
+    values.push(e.id, e.eventId, e.target, e.folderId, e.payload, e.createdAt, e.nextAttemptAt);
+    const b = i * 7;
+    return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
+  });
+  await q.query(
+    `INSERT INTO outbox (id, event_id, target, folder_id, payload, created_at, next_attempt_at)
+     VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`,
+    values,
+  );
+}
+
+/**
  * The ops part of the PostgreSQL store. The outbox claim is one statement whose inner SELECT takes
  * `FOR UPDATE SKIP LOCKED`: concurrent claimers on any number of nodes skip the rows another is
  * leasing instead of waiting for it, and each due row is leased by exactly one of them.
@@ -27,19 +46,7 @@ export class PostgresOpsStore implements OpsStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    // One multi-row INSERT: atomic without an explicit transaction, one round trip.
-    const values: unknown[] = [];
-    const tuples = entries.map((e, i) => {
-      values.push(e.id, e.eventId, e.target, e.folderId, e.payload, e.createdAt, e.nextAttemptAt);
-      const b = i * 7;
-      return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7})`;
-    });
-    await this.pool.query(
-      `INSERT INTO outbox (id, event_id, target, folder_id, payload, created_at, next_attempt_at)
-       VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`,
-      values,
-    );
+    await appendOutbox(this.pool, entries);
   }
 
   async claimOutbox(now: number, leaseMs: number, limit: number): Promise<OutboxEntry[]> {

@@ -12,6 +12,7 @@ import type {
   MetadataStore,
   NewFile,
   NewFolder,
+  Outbox,
   OwnerClaim,
   SettingsChange,
   UpdateFolderResult,
@@ -19,7 +20,7 @@ import type {
 import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
-import { PostgresOpsStore } from './ops-store.js';
+import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -27,8 +28,8 @@ import { PostgresOpsStore } from './ops-store.js';
  * - Migrations (./migrations.ts) run at open, all pending ones in one transaction that first takes a
  *   transaction-scoped advisory lock: nodes starting together queue on the lock, and each later one
  *   finds the work done.
- * - Multi-statement operations (createFolder, addFiles, markComplete) run in a transaction, as in the
- *   SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
+ * - Multi-statement operations (createFolder, addFiles, markComplete, and any write given outbox
+ *   rows, which commit with it: see Outbox) run in a transaction, as in the SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
  *   conditional UPDATE that waited for a concurrent one re-checks its WHERE clause against the new
  *   row, so claimOwner and beginFolderDeletion have exactly one winner however many callers race.
  * - BIGINT columns arrive from pg as strings; ../rows.ts parses them back to numbers, so the global
@@ -134,6 +135,23 @@ export class PostgresMetadataStore implements MetadataStore {
     });
   }
 
+  /**
+   * A single-statement write and the outbox rows that report it: the statement alone when there are
+   * none (one round trip), else both in one transaction, the rows kept only if `tookEffect`.
+   */
+  private async withOutbox<T>(
+    outbox: Outbox | undefined,
+    work: (q: pg.Pool | pg.PoolClient) => Promise<T>,
+    tookEffect: (result: T) => boolean,
+  ): Promise<T> {
+    if (!outbox?.length) return work(this.pool);
+    return this.transaction(async (client) => {
+      const result = await work(client);
+      if (tookEffect(result)) await appendOutbox(client, outbox);
+      return result;
+    });
+  }
+
   /** Runs `work` in a transaction on one pooled client; rolls back on any error. */
   private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
@@ -150,10 +168,14 @@ export class PostgresMetadataStore implements MetadataStore {
     }
   }
 
-  async createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void> {
+  async createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void> {
     // A lone INSERT is atomic by itself: the empty-folder flow needs one round trip, not four.
     if (files.length === 0) {
-      await this.pool.query(INSERT_FOLDER, folderParams(fullFolder(folder)));
+      await this.withOutbox(
+        outbox,
+        (q) => q.query(INSERT_FOLDER, folderParams(fullFolder(folder))),
+        () => true,
+      );
       return;
     }
     await this.transaction(async (client) => {
@@ -164,6 +186,7 @@ export class PostgresMetadataStore implements MetadataStore {
         files.reduce((sum, f) => sum + f.chunks, 0),
         folder.id,
       ]);
+      await appendOutbox(client, outbox ?? []);
     });
   }
 
@@ -198,7 +221,7 @@ export class PostgresMetadataStore implements MetadataStore {
   async addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
   ): Promise<AddFilesResult> {
     return this.transaction(async (client) => {
       // Locking the folder row serialises concurrent appends (positions stay dense and unique, the
@@ -250,6 +273,7 @@ export class PostgresMetadataStore implements MetadataStore {
         held.chunkCount + chunks,
         folderId,
       ]);
+      await appendOutbox(client, options.outbox ?? []);
       return 'added';
     });
   }
@@ -268,7 +292,13 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
-  async markComplete(folderId: string, fileId: string, completedAt: number, ownExpiry: number): Promise<boolean> {
+  async markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    ownExpiry: number,
+    outbox?: Outbox,
+  ): Promise<boolean> {
     return this.transaction(async (client) => {
       // The folder row first, locked: it orders concurrent completions, appends and expiry changes
       // of the same folder, and its chosen expiry (if any) is the file's.
@@ -293,6 +323,7 @@ export class PostgresMetadataStore implements MetadataStore {
           folderId,
         ]);
       }
+      await appendOutbox(client, outbox ?? []);
       return true;
     });
   }
@@ -323,14 +354,22 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
-  async finishFolderDeletion(folderId: string): Promise<void> {
+  async finishFolderDeletion(folderId: string, outbox?: Outbox): Promise<void> {
     // ON DELETE CASCADE removes the folder's files in the same statement.
-    await this.pool.query('DELETE FROM folders WHERE id = $1', [folderId]);
+    await this.withOutbox(
+      outbox,
+      (q) => q.query('DELETE FROM folders WHERE id = $1', [folderId]),
+      (r) => r.rowCount === 1,
+    );
   }
 
-  async deleteFile(folderId: string, fileId: string): Promise<boolean> {
+  async deleteFile(folderId: string, fileId: string, outbox?: Outbox): Promise<boolean> {
     // One statement: the file goes and the folder's counts follow, or neither.
-    const { rows } = await this.pool.query<{ removed: number }>(
+    return this.withOutbox(outbox, (q) => this.deleteFileRow(q, folderId, fileId), Boolean);
+  }
+
+  private async deleteFileRow(q: pg.Pool | pg.PoolClient, folderId: string, fileId: string): Promise<boolean> {
+    const { rows } = await q.query<{ removed: number }>(
       `WITH gone AS (DELETE FROM files WHERE folder_id = $1 AND id = $2 RETURNING chunks),
        counted AS (
          UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - (SELECT chunks FROM gone)

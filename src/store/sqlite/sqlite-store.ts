@@ -12,6 +12,7 @@ import type {
   MetadataStore,
   NewFile,
   NewFolder,
+  Outbox,
   OwnerClaim,
   SettingsChange,
   UpdateFolderResult,
@@ -66,8 +67,8 @@ export class SqliteMetadataStore implements MetadataStore {
     };
   }
 
-  async createFolder(folder: NewFolder, files: readonly NewFile[]): Promise<void> {
-    await this.writer.write('createFolder', folder, files);
+  async createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void> {
+    await this.writer.write('createFolder', folder, files, outbox);
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
@@ -89,7 +90,7 @@ export class SqliteMetadataStore implements MetadataStore {
   addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
   ): Promise<AddFilesResult> {
     return this.writer.write('addFiles', folderId, files, options);
   }
@@ -103,8 +104,14 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('claimOwner', folderId, ownerTokenHash, ownerPublicKey, ske);
   }
 
-  markComplete(folderId: string, fileId: string, completedAt: number, expiresAt: number): Promise<boolean> {
-    return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt);
+  markComplete(
+    folderId: string,
+    fileId: string,
+    completedAt: number,
+    expiresAt: number,
+    outbox?: Outbox,
+  ): Promise<boolean> {
+    return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt, outbox);
   }
 
   async foldersDue(now: number, limit: number): Promise<string[]> {
@@ -119,12 +126,12 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('beginFolderDeletion', folderId, now, leaseMs);
   }
 
-  finishFolderDeletion(folderId: string): Promise<void> {
-    return this.writer.write('finishFolderDeletion', folderId);
+  finishFolderDeletion(folderId: string, outbox?: Outbox): Promise<void> {
+    return this.writer.write('finishFolderDeletion', folderId, outbox);
   }
 
-  deleteFile(folderId: string, fileId: string): Promise<boolean> {
-    return this.writer.write('deleteFile', folderId, fileId);
+  deleteFile(folderId: string, fileId: string, outbox?: Outbox): Promise<boolean> {
+    return this.writer.write('deleteFile', folderId, fileId, outbox);
   }
 
   updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult> {

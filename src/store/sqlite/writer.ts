@@ -83,7 +83,8 @@ export class SqliteWriter {
 
 function runWriterThread(path: string): void {
   const db = openConnection(path);
-  const writes: Writes = { ...prepareWrites(db), ...prepareOpsWrites(db) };
+  const ops = prepareOpsWrites(db);
+  const writes: Writes = { ...prepareWrites(db, ops.enqueueOutbox), ...ops };
   const port = parentPort!;
   let queue: Request[] = [];
   let closing = false;

@@ -2,16 +2,17 @@ import type Database from 'better-sqlite3';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
 import { effectiveFileExpiry } from '../../domain/owner-settings.js';
-import type { AddFilesResult, NewFile, NewFolder, OwnerClaim } from '../metadata-store.js';
+import type { AddFilesResult, NewFile, NewFolder, Outbox, OwnerClaim } from '../metadata-store.js';
 import { fullFile, fullFolder } from '../owner-rows.js';
 import { prepareOwnerWrites } from './owner-writes.js';
 
 /**
  * Every write of the SQLite store, as plain functions over one connection. They run only on the
  * writer thread (writer.ts), inside a group-commit transaction, each in its own savepoint.
- * Arguments and results cross a thread boundary, so they are plain data.
+ * Arguments and results cross a thread boundary, so they are plain data. `append` stores outbox rows
+ * (ops-writes.ts): called inside the write, so the rows share its savepoint and its commit.
  */
-export function prepareWrites(db: Database.Database) {
+export function prepareWrites(db: Database.Database, append: (outbox: Outbox) => void) {
   const s = {
     insertFolder: db.prepare(
       `INSERT INTO folders (id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after,
@@ -54,17 +55,18 @@ export function prepareWrites(db: Database.Database) {
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
   };
   return {
-    createFolder(folder: NewFolder, files: readonly NewFile[]): void {
+    createFolder(folder: NewFolder, files: readonly NewFile[], outbox: Outbox = []): void {
       const full = fullFolder(folder);
       s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
       for (const file of files) s.insertFile.run(fullFile(file));
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
       s.setCounts.run(files.length, chunks, folder.deleteAfter, folder.id);
+      append(outbox);
     },
     addFiles(
       folderId: string,
       files: readonly Omit<NewFile, 'position'>[],
-      options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim },
+      options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
     ): AddFilesResult {
       // Runs in its own savepoint (writer.ts): returning a refusal after the claim would keep the
       // claim, so every refusal is decided before anything is written.
@@ -83,12 +85,19 @@ export function prepareWrites(db: Database.Database) {
         s.insertFile.run(fullFile({ ...file, position: position++, expiresAt: expiries[i]! }));
       const deleteAfter = deleteAfterWith({ deleteAfter: folder.delete_after, fileCount: folder.file_count }, expiries);
       s.setCounts.run(held.fileCount + files.length, held.chunkCount + chunks, deleteAfter, folderId);
+      append(options.outbox ?? []);
       return 'added';
     },
     claimOwner(folderId: string, ownerTokenHash: string, ownerPublicKey: string | null, ske: string | null): boolean {
       return s.claimOwner.run(ownerTokenHash, ownerPublicKey, ske, folderId).changes === 1;
     },
-    markComplete(folderId: string, fileId: string, completedAt: number, ownExpiry: number): boolean {
+    markComplete(
+      folderId: string,
+      fileId: string,
+      completedAt: number,
+      ownExpiry: number,
+      outbox: Outbox = [],
+    ): boolean {
       const folder = s.folderState.get(folderId);
       const expiresAt = effectiveFileExpiry(folder?.expires_at ?? null, ownExpiry);
       const done = s.markComplete.run(completedAt, expiresAt, folderId, fileId).changes === 1;
@@ -96,18 +105,20 @@ export function prepareWrites(db: Database.Database) {
         const state = { deleteAfter: folder.delete_after, fileCount: folder.file_count };
         s.setDeleteAfter.run(deleteAfterWith(state, [expiresAt]), folderId);
       }
+      if (done) append(outbox);
       return done;
     },
     beginFolderDeletion(folderId: string, now: number, leaseMs: number): boolean {
       return s.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;
     },
-    finishFolderDeletion(folderId: string): void {
-      s.removeFolder.run(folderId);
+    finishFolderDeletion(folderId: string, outbox: Outbox = []): void {
+      if (s.removeFolder.run(folderId).changes === 1) append(outbox);
     },
-    deleteFile(folderId: string, fileId: string): boolean {
+    deleteFile(folderId: string, fileId: string, outbox: Outbox = []): boolean {
       const file = s.fileChunks.get(folderId, fileId);
       if (!file || s.deleteFile.run(folderId, fileId).changes !== 1) return false;
       s.removeCounts.run(file.chunks, folderId);
+      append(outbox);
       return true;
     },
     ...prepareOwnerWrites(db),
