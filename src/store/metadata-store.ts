@@ -219,12 +219,18 @@ export interface MetadataStore {
   /**
    * Counts one download of a file unless its count has reached `limit` (atomic: of racing callers no
    * more than `limit` are counted), with its activity line in the same transaction. With `count`
-   * false (the owner) nothing is counted or refused, and the current count is answered.
+   * false (the owner) nothing is counted or refused, and the current count is answered. `outbox`
+   * (the download's event) is stored in the same transaction unless the answer is a refusal.
    */
   countDownload(
     folderId: string,
     fileId: string,
-    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+    options: {
+      readonly limit: number | null;
+      readonly count: boolean;
+      readonly activity: ActivityRecord | null;
+      readonly outbox?: Outbox;
+    },
   ): Promise<CountDownloadResult>;
   /**
    * Starts deleting a folder at its owner's request, whatever its deleteAfter: from then on it reads

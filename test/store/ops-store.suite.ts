@@ -128,6 +128,16 @@ export function opsStoreTests(it: It, make: Make): void {
     await store.finishFolderDeletion(d.id, [entry(13)]);
     await peer.finishFolderDeletion(d.id, [entry(14)]);
     assert.deepEqual(await recorded(), ['evt-13']);
+    // countDownload: with the count (or the owner's uncounted ticket); a refusal writes nothing.
+    const e = make.folder();
+    const eFile = make.file(e.id, 0);
+    await store.createFolder(e, [eFile]);
+    const ticket = (count: boolean, n: number) => ({ limit: 1, count, activity: null, outbox: [entry(n)] });
+    assert.deepEqual(await store.countDownload(e.id, eFile.id, ticket(true, 15)), { downloads: 1 });
+    assert.equal(await peer.countDownload(e.id, eFile.id, ticket(true, 16)), 'limit-reached');
+    assert.equal(await store.countDownload(e.id, make.id(), ticket(true, 17)), 'absent');
+    assert.deepEqual(await store.countDownload(e.id, eFile.id, ticket(false, 18)), { downloads: 1 });
+    assert.deepEqual(await recorded(), ['evt-15', 'evt-18']);
     // Without rows, a write behaves as before and writes none.
     await store.createFolder(make.folder(), [], []);
     assert.deepEqual(await recorded(), []);

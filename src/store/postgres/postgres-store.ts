@@ -435,7 +435,12 @@ export class PostgresMetadataStore implements MetadataStore {
   async countDownload(
     folderId: string,
     fileId: string,
-    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+    options: {
+      readonly limit: number | null;
+      readonly count: boolean;
+      readonly activity: ActivityRecord | null;
+      readonly outbox?: Outbox;
+    },
   ): Promise<CountDownloadResult> {
     return this.transaction(async (client) => {
       const { rows } = await client.query<{ downloads: number }>(
@@ -456,6 +461,7 @@ export class PostgresMetadataStore implements MetadataStore {
         downloads = counted.rows[0].downloads;
       }
       if (options.activity) await insertActivity(client, folderId, options.activity);
+      await appendOutbox(client, options.outbox ?? []);
       return { downloads };
     });
   }

@@ -5,6 +5,7 @@ import type {
   ActivityRecord,
   CountDownloadResult,
   FileRecord,
+  Outbox,
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
@@ -14,7 +15,7 @@ import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
  * The SQLite writes of the owner's controls (issue 12), run on the writer thread like the folder
  * writes (writes.ts), each in its own savepoint: a refusal is decided before anything is written.
  */
-export function prepareOwnerWrites(db: Database.Database) {
+export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbox) => void) {
   const s = {
     folder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),
     completeFiles: db.prepare<[string], { n: number }>(
@@ -78,7 +79,12 @@ export function prepareOwnerWrites(db: Database.Database) {
     countDownload(
       folderId: string,
       fileId: string,
-      options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+      options: {
+        readonly limit: number | null;
+        readonly count: boolean;
+        readonly activity: ActivityRecord | null;
+        readonly outbox?: Outbox;
+      },
     ): CountDownloadResult {
       const file = s.file.get(folderId, fileId);
       if (!file) return 'absent';
@@ -89,6 +95,7 @@ export function prepareOwnerWrites(db: Database.Database) {
         downloads = counted.downloads;
       }
       if (options.activity) addActivity(folderId, options.activity);
+      append(options.outbox ?? []);
       return { downloads };
     },
     beginOwnerDeletion(folderId: string, now: number): boolean {

@@ -145,7 +145,12 @@ export class SqliteMetadataStore implements MetadataStore {
   countDownload(
     folderId: string,
     fileId: string,
-    options: { readonly limit: number | null; readonly count: boolean; readonly activity: ActivityRecord | null },
+    options: {
+      readonly limit: number | null;
+      readonly count: boolean;
+      readonly activity: ActivityRecord | null;
+      readonly outbox?: Outbox;
+    },
   ): Promise<CountDownloadResult> {
     return this.writer.write('countDownload', folderId, fileId, options);
   }

@@ -121,7 +121,7 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       append(outbox);
       return true;
     },
-    ...prepareOwnerWrites(db),
+    ...prepareOwnerWrites(db, append),
   };
 }
 
