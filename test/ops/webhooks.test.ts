@@ -133,6 +133,48 @@ test('every event reaches every endpoint once, signed, with ids and sizes and no
   }
 });
 
+test('a download through a ticket is reported once, with its count; a refused ticket reports nothing', async () => {
+  a.received.length = 0;
+  const srv = await startServer({ WEBHOOK_URL: a.url, WEBHOOK_SECRET: secretA });
+  try {
+    const direct = await createDirect(srv.baseUrl, [1000]);
+    const file = direct.files[0]!;
+    const put = await putChunk(
+      chunkUrl(file.uploadUrls, 1),
+      file.uploadUrls.headers,
+      chunkBody(1000, file.chunkSize, 1),
+    );
+    assert.equal(put.status, 200);
+    const site = `${srv.baseUrl}/api/site/folders/${direct.folderId}/files/${file.fileId}`;
+    const limited = await fetch(site, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-upload-auth': direct.uploadAuth },
+      body: JSON.stringify({ maxDownloads: 1 }),
+    });
+    assert.equal(limited.status, 200, await limited.text());
+    const start = () => fetch(`${site}/downloads`, { method: 'POST' });
+    const first = await start();
+    assert.equal(first.status, 200);
+    const { ticket } = (await first.json()) as { ticket: string };
+    // Its chunks, fetched with the ticket (twice: a resumed download), add no event.
+    for (let i = 0; i < 2; i++)
+      assert.equal(await download(srv.baseUrl, direct.folderId, file.fileId, 1, { 'x-download-ticket': ticket }), 200);
+    assert.equal((await start()).status, 410, 'the limit is reached');
+    // Every event recorded so far delivered: the outbox is empty (a row goes once its receiver answered).
+    await until('the outbox to be delivered', async () => {
+      const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+      return (
+        a.accepted().some((h) => h.json.type === 'file.downloaded') && /webfolder_notifications_pending 0\b/.test(text)
+      );
+    });
+    const downloads = a.accepted().filter((h) => h.json.type === 'file.downloaded');
+    assert.equal(downloads.length, 1, 'one download, reported when its ticket was counted');
+    assert.deepEqual([downloads[0]!.json.data.fileId, downloads[0]!.json.data.by], [file.fileId, 'visitor']);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('titles are sent only when the operator opts in', async () => {
   a.received.length = 0;
   const srv = await startServer({ WEBHOOK_URL: a.url, WEBHOOK_SECRET: secretA, WEBHOOK_INCLUDE_TITLES: 'true' });

@@ -5,6 +5,7 @@ import type { Role } from '../../domain/modes.js';
 import { effectiveLimit } from '../../domain/owner-settings.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
 import { limitReached, notFound, ticketRequired } from '../errors.js';
+import { fileEvent, withEvents } from '../events.js';
 import type { Services } from '../services.js';
 import { type Caller, openFile, openFolder, requireRight, roleOf } from './access.js';
 import { activityLine } from './activity.js';
@@ -84,11 +85,21 @@ export async function startDownload(
   const limit = effectiveLimit(file.maxDownloads, folder.settings.maxDownloads);
   const owner = role === 'owner';
   // The owner's own downloads are neither counted nor listed in the activity (they are not news to the owner).
-  const result = await services.store.countDownload(folder.id, file.id, {
-    limit,
-    count: !owner,
-    activity: owner ? null : activityLine(services, 'download', file.id, ip),
-  });
+  // Its event (the owner's too, for the operator) commits with the count, unless the ticket is refused;
+  // the chunks fetched with the ticket report nothing more (files.ts siteChunk).
+  const event = fileEvent('file.downloaded', services.clock(), folder, file, role);
+  const result = await withEvents(
+    services,
+    [event],
+    (outbox) =>
+      services.store.countDownload(folder.id, file.id, {
+        limit,
+        count: !owner,
+        activity: owner ? null : activityLine(services, 'download', file.id, ip),
+        outbox,
+      }),
+    (r) => typeof r === 'object',
+  );
   if (result === 'absent') throw notFound('file not found');
   if (result === 'limit-reached')
     throw limitReached(

@@ -32,7 +32,7 @@ import {
   roleOf,
   uploaderTagOf,
 } from './access.js';
-import { requireTicket } from './downloads.js';
+import { requireTicket, ticketOpens } from './downloads.js';
 
 const validateRegister = compileValidator<SiteRegisterRequest>(siteRegisterRequestSchema);
 
@@ -313,14 +313,16 @@ export async function siteChunk(
   const length = encryptedChunkLength(file, n);
   const range = parseRange(rangeHeader, length);
   if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
-  // The file.downloaded event (notifications and metrics; the owner's download count is the
-  // ticket's, downloads.ts) is sent when the last chunk is handed out: once per download of the
-  // whole file, however many chunks it has and in whatever order the others were fetched (a part
-  // of the chunk counts when it reaches the chunk's end: a player that played or sought to the end).
-  const downloaded = () =>
-    n === file.chunks && (range === null || range.end === length - 1)
-      ? emit(services, fileEvent('file.downloaded', services.clock(), folder, file, role))
-      : Promise.resolve();
+  // The file.downloaded event (notifications and metrics). With a ticket that opens the file, it
+  // was reported with the ticket's count (downloads.ts). Without one, it is sent when the last chunk
+  // is handed out: once per download of the whole file, however many chunks it has and in whatever
+  // order the others were fetched (a part of the chunk counts when it reaches the chunk's end: a
+  // player that played or sought to the end).
+  const downloaded = async () => {
+    if (n !== file.chunks || (range !== null && range.end !== length - 1)) return;
+    if (ticket !== undefined && (await ticketOpens(services, ticket, folder.id, file.id, services.clock()))) return;
+    await emit(services, fileEvent('file.downloaded', services.clock(), folder, file, role));
+  };
   if (isDownloadPresigner(blobs)) {
     // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,
     // and a chunk of the wrong length fails decryption in the browser, never shown as data.

@@ -15,7 +15,7 @@ import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../
 import { defaultTitle } from '../../domain/titles.js';
 import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { emit } from '../events.js';
+import { type AppEvent, withEvents } from '../events.js';
 import { folderUrlBase, type Services } from '../services.js';
 import { type Caller, openAsOwner, openFile } from './access.js';
 import { recordActivity } from './activity.js';
@@ -85,13 +85,12 @@ export async function createOwnedFolder(
     settings,
     createdBy: 'site',
   };
-  await services.store.createFolder(folder, []);
   const base = { at: now, folderId, mode: request.mode, title } as const;
-  await emit(
-    services,
+  const events: AppEvent[] = [
     { ...base, type: 'folder.created', flow: 'empty' },
     { ...base, type: 'folder.claimed', by: 'owner' },
-  );
+  ];
+  await withEvents(services, events, (outbox) => services.store.createFolder(folder, [], outbox));
   return { folderId, folderUrl: folderUrlBase(config, folderId), uploadDeadline: deleteAfter };
 }
 
@@ -159,8 +158,8 @@ export async function deleteFolder(services: Services, folderId: unknown, caller
   if (!(await store.beginOwnerDeletion(folder.id, services.clock())))
     throw notFound('folder not found: it may have expired or been deleted');
   await blobs.deleteFolder(folder.id);
-  await store.finishFolderDeletion(folder.id);
-  await emit(services, { type: 'folder.deleted', at: services.clock(), folderId: folder.id, by: 'owner' });
+  const deleted = { type: 'folder.deleted', at: services.clock(), folderId: folder.id, by: 'owner' } as const;
+  await withEvents(services, [deleted], (outbox) => store.finishFolderDeletion(folder.id, outbox));
 }
 
 /**
