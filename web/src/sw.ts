@@ -31,7 +31,23 @@ interface MediaJob {
 }
 const media = new Map<string, MediaJob>();
 
-self.addEventListener('install', () => {
+/**
+ * Requests that send a body go straight to the network, never through this worker. A controlled
+ * page's requests are all offered to the fetch handler, bodies included, even those it lets pass;
+ * Chromium then keeps this worker's copy of each body until the worker's garbage collector runs,
+ * which it hardly does: every chunk PUT of an upload stayed in memory, and 1 GiB uploaded grew the
+ * browser process by 1 GiB (test/site/upload-memory.test.ts). Static routing (Chromium 123+) skips
+ * the worker for them altogether; browsers without it keep offering them (docs/decisions.md).
+ */
+interface RoutingInstallEvent extends ExtendableEvent {
+  addRoutes?(rules: ReadonlyArray<{ condition: { requestMethod: string }; source: 'network' }>): Promise<void>;
+}
+self.addEventListener('install', (event) => {
+  const routes = (event as RoutingInstallEvent).addRoutes?.([
+    { condition: { requestMethod: 'PUT' }, source: 'network' },
+    { condition: { requestMethod: 'POST' }, source: 'network' },
+  ]);
+  if (routes) event.waitUntil(routes.catch(() => undefined));
   void self.skipWaiting();
 });
 self.addEventListener('activate', (event) => {
