@@ -216,7 +216,7 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     const expiresAt = (await info(fx.server.baseUrl, link)).expiresAt as number;
     assert.ok(Math.abs(expiresAt - (Date.now() + 3_600_000)) < 120_000, `expiry one hour from now: ${expiresAt}`);
     const shown = await v.page.evaluate(
-      (at) => new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      (at) => new Date(at).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' }),
       expiresAt,
     );
     await v.page.locator('#folder-summary', { hasText: shown }).waitFor({ timeout: 20_000 });

@@ -1,4 +1,6 @@
-/** A date and time as the person reads them (their browser's language and time zone). */
+import { language } from '../i18n/index.js';
+
+/** A date and time in the page's language, in the browser's time zone. */
 export function formatDate(epochMs: number): string {
-  return new Date(epochMs).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(epochMs).toLocaleString(language(), { dateStyle: 'medium', timeStyle: 'short' });
 }

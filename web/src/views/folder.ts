@@ -26,7 +26,7 @@ const MODE_TEXT: Record<FolderInfo['mode'], MessageKey> = {
  * The folder page: opens the folder session (asking for the password of a folder that has one),
  * then renders it again whenever its info changes and polls it for live updates, until `signal`
  * aborts (the router drew another page: another fragment in the same tab). Resolves to the session
- * (null when the folder could not be opened, or waits for its password).
+ * (null when the folder could not be opened), after its password when it has one.
  */
 export async function folderPage(
   config: SiteConfig,
@@ -47,10 +47,14 @@ export async function folderPage(
   if (fragment.ownerSecret)
     history.replaceState(null, '', `${location.pathname}${fragment.secret ? `#${fragment.secret}` : ''}`);
   if ('unlock' in opened) {
-    passwordPrompt(opened, (session) => {
-      if (!signal?.aborted) start(session, config, signal);
-    });
-    return null;
+    // Resolves once unlocked, so that the router then holds the session (a language switch redraws it).
+    return new Promise((resolve) =>
+      passwordPrompt(opened, (session) => {
+        if (signal?.aborted) return resolve(null);
+        start(session, config, signal);
+        resolve(session);
+      }),
+    );
   }
   if (!('client' in opened)) {
     showOpenFailure(config, opened);
