@@ -36,8 +36,6 @@ export function thumbnailUrl(session: FolderSession, opened: OpenedFile): Promis
     if (previewType(opened.name ?? '', opened.mimetype).kind !== 'image') throw new Error('no thumbnail');
     // Fetching a file with a download limit needs a ticket, which counts a download: not for a tile.
     if (typeof opened.file.downloadsLeft === 'number') throw new Error('no thumbnail without a download');
-    // A file with a download limit is fetched only with a ticket, which counts a download: no local one.
-    if (opened.file.downloadsLeft !== null) throw new Error('no thumbnail');
     return localThumbnail(session, opened);
   });
 }
