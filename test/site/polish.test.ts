@@ -135,6 +135,31 @@ describe('site: languages, walk-through fixes, 404, dark mode (Chromium)', { ski
     await ctx.close();
   });
 
+  test('German and Korean fit a phone: no horizontal scrolling, the switch reachable', async () => {
+    const folder = await createFolder(fx.server.baseUrl, 'share', 'Telefon');
+    for (const locale of ['de-DE', 'ko-KR']) {
+      const ctx = await fx.browser.newContext({
+        locale,
+        viewport: { width: 375, height: 740 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      const page = await ctx.newPage();
+      const problems = watch(page);
+      for (const url of [`${fx.server.baseUrl}/`, folder.folderUrl]) {
+        await page.goto(url);
+        await page.locator('main h1').waitFor();
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 1, `${locale} ${url}: no horizontal scrolling (${overflow}px)`);
+        const box = (await page.locator('#language').boundingBox())!;
+        assert.ok(box.height >= 44 && box.x + box.width <= 375, `${locale}: the switch is on screen`);
+      }
+      await screenshot(page, `folder-phone-${locale.slice(0, 2)}`);
+      assert.deepEqual(problems, []);
+      await ctx.close();
+    }
+  });
+
   test('a corrected link pasted into the same tab opens the folder without a reload', async () => {
     const folder = await createFolder(fx.server.baseUrl, 'send', 'Fragment');
     const ctx = await newContext(fx.browser);
