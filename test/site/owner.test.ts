@@ -231,6 +231,49 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     await Promise.all([ownerCtx.close(), v.ctx.close()]);
   });
 
+  test("the folder limit, a file's own limit and the note, changed by the owner, reach an open visitor page", async () => {
+    const ownerCtx = await newContext(fx.browser);
+    const owner = await ownerCtx.newPage();
+    const problems = watch(owner);
+    const link = await createFromHome(owner, fx.server.baseUrl, { mode: 'send', title: 'Limits', note: 'First note' });
+    await upload(owner, [
+      await writeTemp(fx.dir, 'one.txt', bytes(100, 91)),
+      await writeTemp(fx.dir, 'two.txt', bytes(200, 92)),
+    ]);
+    const v = await visitor(fx.browser, link);
+    await v.page.locator('#note', { hasText: 'First note' }).waitFor();
+    await v.page.locator('#files li .count[data-left="none"]').nth(1).waitFor();
+
+    // The folder's limit: every file of the folder gets it.
+    await owner.locator('#owner-limit').fill('2');
+    await owner.locator('#save-limit').click();
+    await owner.locator('#owner-limit[value="2"]').waitFor();
+    assert.equal((await info(fx.server.baseUrl, link)).maxDownloads, 2);
+    await v.page.locator('#files li .count[data-left="2"]').nth(1).waitFor({ timeout: 20_000 });
+
+    // A file's own limit wins over the folder's.
+    const row = owner.locator('#files li', { hasText: 'two.txt' });
+    await row.locator('details.file-manage summary').click();
+    await row.locator('input.file-limit').fill('5');
+    await row.locator('button.save-limit').click();
+    await v.page
+      .locator('#files li', { hasText: 'two.txt' })
+      .locator('.count[data-left="5"]')
+      .waitFor({ timeout: 20_000 });
+    assert.equal(
+      await v.page.locator('#files li', { hasText: 'one.txt' }).locator('.count').getAttribute('data-left'),
+      '2',
+    );
+
+    // The note, edited: saved encrypted, shown decrypted to the visitor without a reload.
+    await owner.locator('#owner-note').fill('Second note, edited');
+    await owner.locator('#save-note').click();
+    await v.page.locator('#note', { hasText: 'Second note, edited' }).waitFor({ timeout: 20_000 });
+    assert.ok(!String((await info(fx.server.baseUrl, link)).note).includes('Second'));
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), v.ctx.close()]);
+  });
+
   test('request mode from the home page: the first visitor uploads sealed, keeps a receipt; the owner sees it live', async () => {
     const ownerCtx = await newContext(fx.browser);
     const owner = await ownerCtx.newPage();
@@ -296,6 +339,13 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
       assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `${id} on the first screen: ${JSON.stringify(box)}`);
     }
     assert.match(await v.page.locator('#folder-summary').innerText(), /4 files · .* · available until /);
+    // The owner on the same phone (the owner key opened there): the key's card is not on the first screen.
+    const phoneOwner = await visitor(fx.browser, await owner.locator('#owner-link').inputValue(), true);
+    await phoneOwner.page.locator('#role[data-role="owner"]').waitFor();
+    const key = await phoneOwner.page.locator('#owner-key').boundingBox();
+    assert.ok(key && key.y > 844, `the owner key card is below the first screen: ${JSON.stringify(key)}`);
+    await screenshot(phoneOwner.page, 'folder-owner-phone');
+    await phoneOwner.ctx.close();
     const width = await v.page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `no horizontal scrolling (scrollWidth ${width})`);
     await v.page.screenshot({ path: join(SCREENSHOTS, 'folder-visitor-phone-first-screen.png') });
