@@ -69,9 +69,12 @@ describe('site: upload, claim, download (Chromium)', { skip: SKIP }, () => {
     assert.equal(got.name, 'big.bin');
     assert.match(
       await v.locator('#download-status').innerText(),
-      /decrypted as it arrives/,
+      /decrypted as it arrive/,
       'streamed by the service worker',
     );
+    // "Saving" turns to done once the service worker has handed the browser every byte.
+    await v.locator('#download-status[data-download-state="done"]').waitFor();
+    assert.match(await v.locator('#download-status').innerText(), /^Downloaded big\.bin\./);
     assert.ok(got.content.equals(big), 'downloaded bytes equal the uploaded ones');
     const smallGot = await downloadBytes(v, () =>
       v.locator('#files li', { hasText: 'small' }).locator('button.download').click(),

@@ -54,6 +54,8 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
 
 let reportError: ((message: string) => void) | null = null;
 let listening = false;
+/** What to do when the service worker has handed a download's last byte to the browser, by download id. */
+const whenDone = new Map<string, () => void>();
 
 /**
  * Where the service worker's download failures are shown: the files view of the page on screen.
@@ -62,11 +64,21 @@ let listening = false;
  */
 export function onDownloadError(handler: (message: string) => void): void {
   reportError = handler;
+  listen();
+}
+
+function listen(): void {
   if (listening || !('serviceWorker' in navigator)) return;
   listening = true;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
-    const d = e.data as { type?: string; message?: string } | null;
-    if (d?.type === 'download-error') reportError?.(d.message ?? 'the download failed');
+    const d = e.data as { type?: string; id?: string; message?: string } | null;
+    if (d?.type === 'download-error') {
+      if (d.id) whenDone.delete(d.id);
+      reportError?.(d.message ?? 'the download failed');
+    } else if (d?.type === 'download-done' && d.id) {
+      whenDone.get(d.id)?.();
+      whenDone.delete(d.id);
+    }
   });
 }
 
@@ -82,10 +94,20 @@ export function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
   });
 }
 
-export async function download(config: SiteConfig, job: DownloadJob): Promise<DownloadPath> {
+/**
+ * Starts a download; resolves once it is under way (through the service worker) or done (in memory).
+ * `onDone` runs when the service worker has handed the browser the last byte, so that the page can
+ * say the download is done rather than leave "saving" on screen.
+ */
+export async function download(config: SiteConfig, job: DownloadJob, onDone?: () => void): Promise<DownloadPath> {
   const worker = await startServiceWorker(config);
   if (worker) {
     const id = crypto.randomUUID();
+    if (onDone) {
+      listen();
+      whenDone.set(id, onDone);
+      setTimeout(() => whenDone.delete(id), 24 * 3600_000);
+    }
     if (await ask(worker, { type: 'download', id, job })) {
       const frame = document.createElement('iframe');
       frame.hidden = true;

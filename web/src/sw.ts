@@ -77,9 +77,10 @@ self.addEventListener('message', (event) => {
   }
 });
 
-async function report(id: string, message: string) {
+/** Tells the pages how a download ended: failed (`download-error`), or every byte handed to the browser (`download-done`). */
+async function report(id: string, message: string | null) {
   for (const client of await self.clients.matchAll({ type: 'window' }))
-    client.postMessage({ type: 'download-error', id, message });
+    client.postMessage(message === null ? { type: 'download-done', id } : { type: 'download-error', id, message });
 }
 
 function withErrors(id: string, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
@@ -88,8 +89,10 @@ function withErrors(id: string, stream: ReadableStream<Uint8Array>): ReadableStr
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (done) {
+          controller.close();
+          void report(id, null);
+        } else controller.enqueue(value);
       } catch (error) {
         void report(id, (error as Error).message);
         controller.error(error);

@@ -143,6 +143,8 @@ export const de: Catalog = {
   'files.starting': 'Download von {name} startet…',
   'files.savingSw':
     'Ihr Browser speichert {name}: Den Fortschritt zeigt seine Download-Liste. Die Datei wird beim Empfang entschlüsselt.',
+  'files.savedSw':
+    '{name} heruntergeladen. Die Datei wurde beim Empfang entschlüsselt; Ihr Browser hat sie gespeichert.',
   'files.downloadedMemory':
     '{name} heruntergeladen. Dieser Browser kann Downloads nicht streamen (kein Service Worker), daher wurde die Datei im Arbeitsspeicher zusammengesetzt.',
   'files.loadingMore': 'Weitere Dateien werden geladen…',

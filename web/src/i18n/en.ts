@@ -142,6 +142,7 @@ export const en = {
   'files.starting': 'Starting download of {name}…',
   'files.savingSw':
     'Your browser is saving {name}: its downloads list shows the progress. The file is decrypted as it arrives.',
+  'files.savedSw': 'Downloaded {name}. The file was decrypted as it arrived; your browser has saved it.',
   'files.downloadedMemory':
     'Downloaded {name}. This browser cannot stream downloads (no service worker), so the file was assembled in memory.',
   'files.loadingMore': 'Loading more files…',

@@ -130,6 +130,7 @@ export const ko: Catalog = {
   'files.starting': '{name} 다운로드를 시작하는 중…',
   'files.savingSw':
     '브라우저가 {name}을(를) 저장하고 있습니다. 진행 상황은 브라우저의 다운로드 목록에 표시됩니다. 파일은 받는 대로 복호화됩니다.',
+  'files.savedSw': '{name}을(를) 내려받았습니다. 파일은 받는 대로 복호화되었고 브라우저가 저장했습니다.',
   'files.downloadedMemory':
     '{name}을(를) 내려받았습니다. 이 브라우저는 스트리밍 다운로드를 지원하지 않아(서비스 워커 없음) 파일을 메모리에서 조립했습니다.',
   'files.loadingMore': '파일을 더 불러오는 중…',

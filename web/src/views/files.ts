@@ -57,12 +57,21 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
   );
   onDownloadError((message) => status.replaceChildren(notice(t('files.downloadFailed', { reason: message }), 'error')));
   /** Starts a download; `prepare` asks for its tickets and may add a remark (files left out). */
+  let started = 0;
   const start = async (label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>) => {
+    const mine = ++started;
     status.replaceChildren(t('files.starting', { name: label }));
     status.removeAttribute('data-download-path');
+    status.removeAttribute('data-download-state');
     try {
       const { job, leftOut = '' } = await prepare();
-      const path = await download(config, job);
+      // The service worker says when the browser has every byte: "saving" turns to "downloaded"
+      // (unless another download has taken the status line since).
+      const path = await download(config, job, () => {
+        if (started !== mine) return;
+        status.dataset.downloadState = 'done';
+        status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
+      });
       // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
       status.replaceChildren(
