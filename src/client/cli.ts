@@ -1,33 +1,50 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type UploadEvent, type UploadResult, upload } from '../transfer/direct-upload.js';
 import {
   AbortedError,
   InputError,
   LocalFileChangedError,
   NetworkError,
+  PasswordRequiredError,
   ProtocolError,
   WebfolderClientError,
   WebfolderError,
   WrongSecretError,
 } from '../transfer/errors.js';
-import type { Fetch } from '../transfer/retry.js';
 import { parseShareLink, redactLink, type UploadState } from '../transfer/state.js';
-import { createFolder, getUploadStatus, MODES, type Mode } from '../transfer/v2.js';
+import { createFolder, getUploadStatus, type Mode } from '../transfer/v2.js';
+import {
+  COMMAND_OPTIONS,
+  concurrencyOf,
+  DEFAULT_SERVER,
+  EXIT,
+  expiresOf,
+  type Flags,
+  httpOf,
+  type Io,
+  maxDownloadsOf,
+  modeOf,
+  ownerOf,
+  parseCommandLine,
+  passwordOf,
+  serverOf,
+  UsageError,
+} from './cli-common.js';
 import {
   defaultStateDir,
   diskFile,
   download,
-  failFast,
   latestStateFile,
   readStateFile,
   removeStateFile,
   resume,
   writeStateFile,
 } from './node/index.js';
+import { saveOwned } from './node/owned.js';
 import { clearNotifications, getNotifications, type NotificationSettings, setNotifications } from './notify.js';
+import { deleteCommand, infoCommand, requestCommand } from './owner-commands.js';
 import { formatBytes, ProgressView } from './progress.js';
 
 /**
@@ -36,57 +53,48 @@ import { formatBytes, ProgressView } from './progress.js';
  * with --json); progress, hints and errors go to stderr. Secrets appear only in the share link the
  * user asked for: never in progress lines, errors or hints.
  */
-export const EXIT = {
-  OK: 0,
-  /** Anything else: an integrity failure, a local file that changed, a bug. */
-  FAILURE: 1,
-  /** Bad command line or input (unknown flag, missing file, more than 10 files, not a link). */
-  USAGE: 2,
-  /** The server refused (a 4xx, or a 5xx that outlasted the retries), or answered something unusable. */
-  SERVER: 3,
-  /** The server could not be reached (after the retries). */
-  NETWORK: 4,
-  /** The link's secret does not open the folder, or downloaded data failed authentication. */
-  WRONG_SECRET: 5,
-  /** Interrupted (Ctrl-C); an upload keeps its state file for `webfolder resume`. */
-  INTERRUPTED: 130,
-} as const;
-
-export const DEFAULT_SERVER = 'http://127.0.0.1:8080';
-
-export interface Io {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  readonly env: NodeJS.ProcessEnv;
-}
-
 const HELP = `webfolder: end-to-end-encrypted file transfer from the command line
 
 Usage:
-  webfolder upload <paths...> [--title T] [--mode send|share|request] [--server URL]
-                              [--concurrency N] [--state FILE] [--json] [--quiet]
+  webfolder upload <paths...> [--title T] [--mode send|share|request] [--expires 7d]
+                              [--max-downloads N] [--password | --password-file FILE]
+                              [--server URL] [--concurrency N] [--state FILE] [--json] [--quiet]
   webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
   webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
-  webfolder download <link> [dir] [--upload-auth=TOKEN] [--server URL] [--json] [--quiet]
+  webfolder download <link> [dir] [--password | --password-file FILE] [--upload-auth=TOKEN]
+                              [--server URL] [--json] [--quiet]
+  webfolder info <link> [--password | --password-file FILE] [--upload-auth=TOKEN] [--json]
+  webfolder delete <link> [--file NAME|ID] [--upload-auth=TOKEN] [--json]
+  webfolder request [--title T] [--expires 7d] [--server URL] [--json]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
   webfolder notify <link> --upload-auth=<token> [--email ADDR|none] [--webhook-url URL|none]
                           [--on download,upload|none] [--off] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
 Files are encrypted on this machine before they leave it; the key exists only in the share link
-(after "#"). A folder holds at most 10 files: archive more into one file first.
+(after "#"). A folder holds at most 10 files: archive more into one file first. A relative path
+keeps its folders in the name (a/b.txt), and download recreates them.
 
 Options:
-  --server URL       API address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER})
-  --title T          folder title (up to 200 characters)
+  --server URL       API and site address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER})
+  --title T          folder title (up to 200 characters; not encrypted)
   --mode M           send (default), share or request
+  --expires D        how long the files stay available: 30m, 12h, 7d, 2w (up to the server's maximum)
+  --max-downloads N  downloads allowed per file; the server counts and then refuses
+                     (a download is counted when someone starts fetching a file; the owner's are not)
+  --password         a password in addition to the link: asked without echo (twice for a new folder);
+                     download, info and delete ask on a terminal when the folder has one
+  --password-file F  the password from the first line of file F (for scripts)
+  --file NAME|ID     delete: only this file (its id, or its name), not the whole folder
   --concurrency N    chunks uploaded in parallel (default 4)
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
-                     429 waits for Retry-After); 4xx answers other than 408/429 are not retried
-  --upload-auth=T    download: the uploadAuth of a folder you created with the direct upload flow
-                     (upload --mode request prints it as "owner token"; the library's upload()
-                     returns it); gives the owner's rights, which a request folder needs to be
-                     listed and downloaded at all. Write it with "=": a token can begin with "-"
+                     429 waits for Retry-After); 4xx answers other than 408/429 are not retried,
+                     nor a refused first connection ("is the server running at URL?")
+  --upload-auth=T    the owner credential of a folder made by a direct upload elsewhere (upload
+                     --mode request prints it as "owner token"). Not needed for folders this machine
+                     made: upload and request keep their owner credential in the state directory.
+                     An owner link (…#secret&owner=…) works in place of the link as well.
+                     Write it with "=": a token can begin with "-"
   --email, --webhook-url, --on, --off
                      notify: as the folder's owner, be told by e-mail or at a webhook when someone
                      else downloads or (share/request folders) uploads; --off stops it; with none of
@@ -99,123 +107,22 @@ Options:
 
 Examples:
   webfolder upload report.pdf photos.zip --title "Q3 report"
+  webfolder upload contract.pdf --expires 2d --max-downloads 1 --password
   WEBFOLDER_SERVER=https://files.example.com webfolder upload big.iso --concurrency 8
   webfolder upload data.bin --json | jq -r .link
   webfolder resume                       # finishes the most recent interrupted upload
   webfolder status 'https://files.example.com/f/AbC123#secret'
   webfolder download 'https://files.example.com/f/AbC123#secret' ./received
+  webfolder info 'https://files.example.com/f/AbC123#secret'
+  webfolder delete 'https://files.example.com/f/AbC123#secret' --file report.pdf
+  webfolder request --title "Send me your photos" --expires 7d
   webfolder create --title "Send me the contract" --mode send
 
 Exit codes:
-  0 ok, 1 failure, 2 usage or input error, 3 server refused, 4 network unreachable,
-  5 wrong secret or integrity failure, 130 interrupted (resume with webfolder resume)
+  0 ok, 1 failure, 2 usage or input error (also: a password is needed and none was given),
+  3 server refused (also: a download limit used up), 4 network unreachable,
+  5 wrong secret or password, or integrity failure, 130 interrupted (resume with webfolder resume)
 `;
-
-const OPTIONS = {
-  server: { type: 'string' },
-  title: { type: 'string' },
-  mode: { type: 'string' },
-  concurrency: { type: 'string' },
-  retries: { type: 'string' },
-  state: { type: 'string' },
-  'upload-auth': { type: 'string' },
-  email: { type: 'string' },
-  'webhook-url': { type: 'string' },
-  on: { type: 'string' },
-  off: { type: 'boolean', default: false },
-  json: { type: 'boolean', default: false },
-  quiet: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', short: 'v', default: false },
-} as const satisfies ParseArgsConfig['options'];
-
-type OptionName = keyof typeof OPTIONS;
-
-/** The flags each command takes besides these, which all take; any other is refused by name. */
-const EVERY_COMMAND: readonly OptionName[] = ['server', 'retries', 'json', 'quiet', 'help', 'version'];
-const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
-  upload: ['title', 'mode', 'concurrency', 'state'],
-  resume: ['concurrency', 'state'],
-  status: [],
-  download: ['upload-auth'],
-  create: ['title', 'mode'],
-  notify: ['upload-auth', 'email', 'webhook-url', 'on', 'off'],
-};
-
-export type Flags = {
-  server?: string;
-  title?: string;
-  mode?: string;
-  concurrency?: string;
-  retries?: string;
-  state?: string;
-  'upload-auth'?: string;
-  email?: string;
-  'webhook-url'?: string;
-  on?: string;
-  off: boolean;
-  json: boolean;
-  quiet: boolean;
-  help: boolean;
-  version: boolean;
-};
-
-class UsageError extends Error {}
-
-/**
- * The flags and operands after the command word; throws a UsageError with our own one-line message
- * (never node:util's text) for an unknown flag, a flag the command does not take, a missing value
- * or a value given to a switch. A value that begins with "-" must be joined with "="
- * (`--upload-auth=-abc`): after a space it is ambiguous (a forgotten value followed by another flag
- * looks the same). Tokens are base64url, so one in 64 begins with "-"; the help and every hint
- * therefore write token flags with "=".
- */
-export function parseCommandLine(args: readonly string[], command?: string): { flags: Flags; positionals: string[] } {
-  const parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: false, tokens: true });
-  const allowed = command && COMMAND_OPTIONS[command] ? [...EVERY_COMMAND, ...COMMAND_OPTIONS[command]!] : null;
-  for (const token of parsed.tokens) {
-    if (token.kind !== 'option') continue;
-    const spec = (OPTIONS as Record<string, { type: 'string' | 'boolean' }>)[token.name];
-    if (!spec) throw new UsageError(`unknown option ${token.rawName}${closestOption(token.name)}`);
-    if (allowed && !allowed.includes(token.name as OptionName))
-      throw new UsageError(`${token.rawName} does not apply to ${command}`);
-    if (spec.type === 'boolean') {
-      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
-    } else if (token.value === undefined) {
-      throw new UsageError(`${token.rawName} needs a value: ${token.rawName}=VALUE`);
-    } else if (!token.inlineValue && token.value.startsWith('-')) {
-      // The value itself stays out of the message: it may be a token.
-      throw new UsageError(
-        `the value after ${token.rawName} begins with "-", which is ambiguous: write ${token.rawName}=VALUE`,
-      );
-    }
-  }
-  const flags = parsed.values as Flags;
-  return { flags, positionals: parsed.positionals };
-}
-
-/** " (did you mean --title?)" for a flag one or two typos away from a known one, else "". */
-function closestOption(name: string): string {
-  if (name.length < 3) return '';
-  let best: string | null = null;
-  let bestDistance = 3;
-  for (const known of Object.keys(OPTIONS)) {
-    const d = editDistance(name, known);
-    if (d < bestDistance) [best, bestDistance] = [known, d];
-  }
-  return best ? ` (did you mean --${best}?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
 
 export async function run(
   argv: readonly string[],
@@ -267,6 +174,12 @@ export async function run(
         return await createCommand(positionals, flags, io);
       case 'notify':
         return await notifyCommand(positionals, flags, io);
+      case 'request':
+        return await requestCommand(positionals, flags, io);
+      case 'info':
+        return await infoCommand(positionals, flags, io);
+      case 'delete':
+        return await deleteCommand(positionals, flags, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -275,48 +188,6 @@ export async function run(
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
-}
-
-function serverOf(flags: Flags, io: Io): string {
-  const server = flags.server ?? io.env.WEBFOLDER_SERVER ?? DEFAULT_SERVER;
-  try {
-    const url = new URL(server);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new UsageError(`--server must be an http(s) URL, got "${server}"`);
-  }
-  return server.replace(/\/+$/, '');
-}
-
-function modeOf(flags: Flags): Mode | undefined {
-  if (flags.mode === undefined) return undefined;
-  if (!(MODES as readonly string[]).includes(flags.mode))
-    throw new UsageError(`--mode must be one of ${MODES.join(', ')}`);
-  return flags.mode as Mode;
-}
-
-function concurrencyOf(flags: Flags): number | undefined {
-  if (flags.concurrency === undefined) return undefined;
-  const n = Number(flags.concurrency);
-  if (!Number.isInteger(n) || n < 1 || n > 64)
-    throw new UsageError('--concurrency must be a whole number from 1 to 64');
-  return n;
-}
-
-/** One fail-fast transport per command run (keyed by its parsed flags): see failFast. */
-const transports = new WeakMap<Flags, Fetch>();
-
-/** The transport and retry policy of every call a command makes. */
-function httpOf(flags: Flags): { fetch: Fetch; retry?: { retries: number } } {
-  let fetch = transports.get(flags);
-  if (!fetch) {
-    fetch = failFast();
-    transports.set(flags, fetch);
-  }
-  if (flags.retries === undefined) return { fetch };
-  const n = Number(flags.retries);
-  if (!Number.isInteger(n) || n < 0 || n > 100) throw new UsageError('--retries must be a whole number from 0 to 100');
-  return { fetch, retry: { retries: n } };
 }
 
 function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => void; view: ProgressView | null } {
@@ -332,7 +203,13 @@ function progressFor(flags: Flags, io: Io): { onProgress?: (e: UploadEvent) => v
  * once the upload is complete, so without printing it no one could ever read the folder. In the other
  * modes the link is all anyone needs and `uploadAuth` stays unprinted.
  */
-function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags, io: Io): void {
+function printResult(
+  result: UploadResult,
+  mode: Mode | undefined,
+  flags: Flags,
+  io: Io,
+  settings: Settings = {},
+): void {
   const ownerToken = mode === 'request' ? result.uploadAuth : null;
   if (flags.json) {
     const out = {
@@ -342,6 +219,7 @@ function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags,
       files: result.files,
       chunksSent: result.chunksSent,
       ...(ownerToken ? { uploadAuth: ownerToken } : {}),
+      ...settings,
     };
     io.stdout.write(`${JSON.stringify(out)}\n`);
     return;
@@ -354,6 +232,21 @@ function printResult(result: UploadResult, mode: Mode | undefined, flags: Flags,
         `request folder: visitors with the link can upload; only the owner token lists and downloads (webfolder download <link> --upload-auth=<token>). Keep it; it cannot be recovered.\n`,
       );
   }
+  if (flags.quiet) return;
+  const said = [
+    settings.expiresAt !== undefined && `available until ${new Date(settings.expiresAt).toISOString()}`,
+    settings.maxDownloads !== undefined &&
+      `${settings.maxDownloads} download${settings.maxDownloads === 1 ? '' : 's'} per file`,
+    settings.password && 'password set: recipients need the link and the password (tell it another way)',
+  ].filter(Boolean);
+  if (said.length > 0) io.stderr.write(`${said.join('; ')}\n`);
+}
+
+/** What upload set besides the files, echoed in its result. */
+interface Settings {
+  readonly expiresAt?: number;
+  readonly maxDownloads?: number;
+  readonly password?: true;
 }
 
 async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
@@ -361,7 +254,18 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
   const server = serverOf(flags, io);
   const mode = modeOf(flags);
   const concurrency = concurrencyOf(flags);
+  const expires = expiresOf(flags);
+  const maxDownloads = maxDownloadsOf(flags);
+  const passwordSource = passwordOf(flags, io, 'new');
+  if (passwordSource && mode === 'request')
+    throw new UsageError('a request folder cannot have a password: its files are sealed to the owner instead');
   const files = await Promise.all(paths.map((p) => diskFile(p)));
+  const password = typeof passwordSource === 'function' ? await passwordSource() : passwordSource;
+  const settings: Settings = {
+    ...(expires !== undefined ? { expiresAt: Date.now() + expires } : {}),
+    ...(maxDownloads !== undefined ? { maxDownloads } : {}),
+    ...(password ? { password: true as const } : {}),
+  };
   const stateDir = defaultStateDir(io.env);
   let statePath: string | null = flags.state ? resolve(flags.state) : null;
   const { view, onProgress } = progressFor(flags, io);
@@ -372,17 +276,27 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
       ...(mode ? { mode } : {}),
       ...(concurrency ? { concurrency } : {}),
       ...(onProgress ? { onProgress } : {}),
+      ...(settings.expiresAt !== undefined ? { expiresAt: settings.expiresAt } : {}),
+      ...(maxDownloads !== undefined ? { maxDownloads } : {}),
+      ...(password ? { password } : {}),
       ...httpOf(flags),
       signal,
       onState: async (state) => {
         statePath ??= join(stateDir, `${state.folderId}.json`);
         await writeStateFile(statePath, state);
+        // Kept after the upload too: `webfolder delete` and `info` find the owner credential here.
+        await saveOwned(stateDir, {
+          folderId: state.folderId,
+          folderUrl: state.folderUrl,
+          uploadAuth: state.uploadAuth,
+          createdAt: Date.now(),
+        });
         if (!flags.quiet) io.stderr.write(`folder ${state.folderId} registered; resume state in ${statePath}\n`);
       },
     });
     view?.finish();
     if (statePath) await removeStateFile(statePath);
-    printResult(result, mode, flags, io);
+    printResult(result, mode, flags, io, settings);
     return EXIT.OK;
   } catch (error) {
     if (statePath && existsSync(statePath))
@@ -497,10 +411,14 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
 async function downloadCommand(args: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
   if (args.length < 1 || args.length > 2) throw new UsageError('download takes a share link and an optional directory');
   const [link, dir = '.'] = args as [string, string?];
+  const password = passwordOf(flags, io, 'open');
   const result = await download(link, resolve(dir ?? '.'), {
     // The link names the site it lives on; --server overrides it (a site behind another address).
     ...(flags.server ? { site: serverOf(flags, io) } : {}),
-    ...(flags['upload-auth'] ? { uploadAuth: flags['upload-auth'] } : {}),
+    // The owner's credential, when this machine made the folder (or it is given): owners' downloads
+    // are not counted, and a request folder's files open only for them.
+    ...(await ownerOf(link, flags, io)),
+    ...(password !== undefined ? { password } : {}),
     ...httpOf(flags),
     signal,
     ...(flags.quiet || flags.json
@@ -512,7 +430,10 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   else if (!flags.quiet) io.stdout.write(`${result.files.length} file(s) saved to ${result.directory}\n`);
-  return EXIT.OK;
+  const limited = result.skipped.filter((f) => f.code === 'download_limit_reached');
+  for (const f of limited)
+    io.stderr.write(`webfolder: "${f.name}" was not downloaded: its download limit is used up (the owner set it)\n`);
+  return limited.length > 0 ? EXIT.SERVER : EXIT.OK;
 }
 
 async function createCommand(args: string[], flags: Flags, io: Io): Promise<number> {
@@ -587,6 +508,12 @@ function report(error: unknown, io: Io): number {
     say(error.message);
     return EXIT.USAGE;
   }
+  if (error instanceof PasswordRequiredError) {
+    say(
+      'this folder has a password: give it with --password-file <path>, or run on a terminal to be asked (--password)',
+    );
+    return EXIT.USAGE;
+  }
   if (error instanceof WebfolderError || error instanceof ProtocolError) {
     say(error.message);
     return EXIT.SERVER;
@@ -638,4 +565,4 @@ export async function runMain(argv: readonly string[] = process.argv.slice(2)): 
 const entry = process.argv[1];
 if (entry && import.meta.url === pathToFileURL(entry).href) void runMain();
 
-export { redactLink };
+export { DEFAULT_SERVER, EXIT, type Flags, type Io, parseCommandLine, redactLink };

@@ -1,12 +1,23 @@
+import type { SiteFolderUpdate } from '../contract/site.js';
 import type { RegisteredFile, UploadUrls } from '../contract/types.js';
-import { createSke, encryptText, generateSecret, importSecret } from '../crypto/index.js';
+import {
+  createSke,
+  encryptText,
+  generateSecret,
+  importSecret,
+  newPasswordParams,
+  type PasswordParams,
+  passwordSecret,
+} from '../crypto/index.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
 import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import { allChunks, filePlan, storedBytes } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
+import { SiteClient } from './site-client.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
+import { siteApiFor } from './urls.js';
 import { createFolder, getUploadStatus, type Mode } from './v2.js';
 
 /**
@@ -82,6 +93,18 @@ export interface UploadOptions extends TransferOptions {
    * The CLI writes it to its state file here. Awaited: the upload starts after it resolves.
    */
   readonly onState?: (state: UploadState) => void | Promise<void>;
+  /**
+   * A password in addition to the link (docs/encryption.md section 9; not in request mode): names
+   * and chunks are encrypted under the secret derived from both, and the folder's password
+   * parameters are set before any chunk is sent. Costs about a second (scrypt).
+   */
+  readonly password?: string;
+  /** When the files stop being available (epoch ms; at most the operator's maximum from now). */
+  readonly expiresAt?: number;
+  /** The folder's download limit per file. */
+  readonly maxDownloads?: number;
+  /** The site's address when it differs from the folder URL's (where the settings are sent). */
+  readonly site?: string;
 }
 
 export interface UploadResult {
@@ -128,8 +151,14 @@ export function checkUploadFiles(files: readonly UploadFile[]): void {
  */
 export async function upload(files: readonly UploadFile[], options: UploadOptions): Promise<UploadResult> {
   checkUploadFiles(files);
+  if (options.password !== undefined && options.mode === 'request')
+    throw new InputError('a request folder cannot have a password: its files are sealed to the owner instead');
+  if (options.password === '') throw new InputError('the password is empty');
   const secret = generateSecret();
-  const key = await importSecret(secret);
+  const password: PasswordParams | null = options.password ? newPasswordParams() : null;
+  // A password folder is encrypted under the effective secret; the link keeps the link secret.
+  const keySecret = password ? await passwordSecret(secret, options.password!, password) : secret;
+  const key = await importSecret(keySecret);
   const ske = await createSke(key);
   const entries = await Promise.all(
     files.map(async (f) => ({
@@ -149,6 +178,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   if (created.files.length !== files.length) {
     throw new ProtocolError('create folder', `registered ${created.files.length} files for ${files.length} requested`);
   }
+  await applySettings(created.folderUrl, created.folderId, created.uploadAuth, password, options);
   const state: UploadState = {
     version: 1,
     server: options.server,
@@ -156,12 +186,41 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
     folderUrl: created.folderUrl,
     uploadAuth: created.uploadAuth,
     secret,
+    ...(keySecret !== secret ? { key: keySecret } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
     files: created.files.map((r, i) => stateFile(files[i]!, r)),
   };
   state.files.forEach(checkPlan);
   await options.onState?.(state);
   return transfer(state, files, key, options, false);
+}
+
+/**
+ * The folder's settings (password parameters, expiry, download limit), set as its owner right after
+ * the create and before any chunk: the server takes a password only while no file is complete. If
+ * the server refuses them, the new folder is deleted again (best effort): without its password
+ * parameters nobody could open it.
+ */
+async function applySettings(
+  folderUrl: string,
+  folderId: string,
+  uploadAuth: string,
+  password: PasswordParams | null,
+  options: UploadOptions,
+): Promise<void> {
+  const update: SiteFolderUpdate = {
+    ...(password ? { password } : {}),
+    ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
+    ...(options.maxDownloads !== undefined ? { maxDownloads: options.maxDownloads } : {}),
+  };
+  if (Object.keys(update).length === 0) return;
+  const client = new SiteClient(siteApiFor(folderUrl, options.site), folderId, { uploadAuth }, httpOptions(options));
+  try {
+    await client.updateFolder(update);
+  } catch (error) {
+    await client.deleteFolder().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -181,7 +240,7 @@ export async function resumeUpload(
     if (files[i]!.size !== f.size)
       throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
   });
-  const key = await importSecret(state.secret);
+  const key = await importSecret(state.key ?? state.secret);
   return transfer(state, files, key, options, true);
 }
 

@@ -6,7 +6,9 @@
  *   `serverMessage` the server's `{error}` string (or the body text when it was not JSON) and
  *   `serverCode` its stable `{code}` when it sent one: callers branch on that, never on the text.
  * - `NetworkError`: no answer at all (connection refused or reset, DNS, timeout) after the retries.
- * - `WrongSecretError`: the secret in a share link does not open the folder (`ske` check failed).
+ * - `WrongSecretError`: the secret in a share link does not open the folder (`ske` check failed),
+ *   or, on a folder with a password, the password is wrong.
+ * - `PasswordRequiredError`: the folder has a password and none was given.
  * - `IntegrityError` (from the crypto module): a chunk or name failed authentication.
  * - `LocalFileChangedError`: a file being resumed no longer has the size or mtime it was registered with.
  * - `ProtocolError`: the server answered success with something unusable (not JSON, a chunk plan that
@@ -51,6 +53,15 @@ export class WrongSecretError extends WebfolderClientError {
   override name = 'WrongSecretError';
   readonly code = 'wrong_secret';
   constructor(message = 'the secret in this link does not open the folder (key check failed): is the link complete?') {
+    super(message);
+  }
+}
+
+/** The folder has a password and none was given (or the caller could not ask for one). */
+export class PasswordRequiredError extends WebfolderClientError {
+  override name = 'PasswordRequiredError';
+  readonly code = 'password_required';
+  constructor(message = 'this folder has a password: give it to open the folder') {
     super(message);
   }
 }

@@ -1,12 +1,18 @@
+import type { FolderInfo } from '../contract/site.js';
 import {
   CryptoFormatError,
+  checkPasswordParams,
   checkSke,
   decryptText,
+  deriveOwnerCredentials,
   type FolderKey,
   IntegrityError,
   importSecret,
+  type OwnerCredentials,
+  openSealedSecret,
+  passwordSecret,
 } from '../crypto/index.js';
-import { InputError, WrongSecretError } from './errors.js';
+import { InputError, PasswordRequiredError, WrongSecretError } from './errors.js';
 import type { HttpOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
 import { parseShareLink } from './state.js';
@@ -31,6 +37,17 @@ export interface SiteOptions extends HttpOptions {
    * listed and downloaded at all.
    */
   readonly uploadAuth?: string;
+  /**
+   * The owner secret of a folder made with create-and-claim (the CLI's `request`, the page's owner
+   * key; an owner link `…#<secret>&owner=<owner secret>` carries it too): the owner's rights
+   * (`X-Owner-Token`) and, in request mode, the private key that opens visitors' sealed files.
+   */
+  readonly ownerSecret?: string;
+  /**
+   * The folder's password (docs/encryption.md section 9), or a function that asks for it: called
+   * only when the folder has one. Without it such a folder fails with PasswordRequiredError.
+   */
+  readonly password?: string | (() => string | Promise<string>);
 }
 
 export interface FolderListing {
@@ -43,6 +60,8 @@ export interface FolderListing {
   readonly key: FolderKey;
   /** The site client of this folder, with the caller's credentials (none for a plain visitor). */
   readonly client: SiteClient;
+  /** What the server said about the folder (expiry, limits, counts, whether the caller owns it). */
+  readonly info: FolderInfo;
 }
 
 export interface ListedFile {
@@ -57,18 +76,39 @@ export interface ListedFile {
   readonly complete: boolean;
   /** Request-mode uploads are sealed to the owner's key: the folder secret alone cannot read them. */
   readonly sealed: boolean;
+  /** The key of this file's chunks: the folder's, a sealed file's own (owner only), or null (cannot open). */
+  readonly key: FolderKey | null;
+  /** Downloads counted so far, the file's own limit (null: the folder's) and what is left (null: no limit). */
+  readonly downloads: number;
+  readonly maxDownloads: number | null;
+  readonly downloadsLeft: number | null;
 }
 
-/** Opens a share link: checks its secret against the folder's `ske`, lists and decrypts the file names. */
+/**
+ * Opens a share link: checks its secret (and the folder's password, when it has one) against the
+ * folder's `ske`, lists the files and decrypts their names (a request folder's sealed files too,
+ * given the owner secret).
+ */
 export async function listFolder(link: string, options: SiteOptions = {}): Promise<FolderListing> {
   const parsed = parseShareLink(link);
-  let key: FolderKey;
+  let linkKey: FolderKey;
   try {
-    key = await importSecret(parsed.secret);
+    linkKey = await importSecret(parsed.secret);
   } catch (error) {
     if (error instanceof CryptoFormatError)
       throw new InputError(`the link's secret is malformed (${error.message}): copy the whole link`);
     throw error;
+  }
+  const ownerSecret = options.ownerSecret ?? parsed.ownerSecret ?? undefined;
+  let owner: OwnerCredentials | null = null;
+  if (ownerSecret) {
+    try {
+      owner = await deriveOwnerCredentials(ownerSecret);
+    } catch (error) {
+      if (error instanceof CryptoFormatError)
+        throw new InputError(`the owner secret is malformed (${error.message}): copy the whole owner link`);
+      throw error;
+    }
   }
   const siteApi = siteApiFor(parsed.folderUrl, options.site);
   const http: HttpOptions = {
@@ -77,26 +117,63 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
-  const client = new SiteClient(siteApi, parsed.folderId, { uploadAuth: options.uploadAuth }, http);
+  const client = new SiteClient(
+    siteApi,
+    parsed.folderId,
+    { uploadAuth: options.uploadAuth, ownerToken: owner?.authToken },
+    http,
+  );
   const info = await client.info();
-  if (info.ske !== null && !(await checkSke(key, info.ske))) throw new WrongSecretError();
+  const key = info.password ? await passwordKey(parsed.secret, info, options) : linkKey;
+  if (info.ske !== null && !(await checkSke(key, info.ske)))
+    throw info.password
+      ? new WrongSecretError('wrong password (or the link is incomplete): the key check failed')
+      : new WrongSecretError();
   const listed = await client.listAll();
   const files = await Promise.all(
     listed.map(async (f): Promise<ListedFile> => {
       const sealed = f.sealedKey !== null;
+      const fileKey = !sealed ? key : owner && f.sealedKey ? await openSealed(owner, f.sealedKey) : null;
       return {
         fileId: f.fileId,
-        name: sealed ? f.fileId : await decryptName(key, f.filename, info.ske === null),
-        mimetype: f.mimetype && !sealed ? await decryptText(key, f.mimetype).catch(() => null) : null,
+        name: fileKey ? await decryptName(fileKey, f.filename, !sealed && info.ske === null) : f.fileId,
+        mimetype: f.mimetype && fileKey ? await decryptText(fileKey, f.mimetype).catch(() => null) : null,
         size: f.filesize,
         chunkSize: f.chunkSize,
         chunks: f.chunks,
         complete: f.complete,
         sealed,
+        key: fileKey,
+        downloads: f.downloads ?? 0,
+        maxDownloads: f.maxDownloads ?? null,
+        downloadsLeft: f.downloadsLeft ?? null,
       };
     }),
   );
-  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, client };
+  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, client, info };
+}
+
+/** A sealed file's own key, or null when this owner key does not open it (sealed to another, or altered). */
+async function openSealed(owner: OwnerCredentials, sealedKey: string): Promise<FolderKey | null> {
+  try {
+    return await importSecret(await openSealedSecret(owner.privateKey, sealedKey));
+  } catch (error) {
+    if (error instanceof IntegrityError || error instanceof CryptoFormatError) return null;
+    throw error;
+  }
+}
+
+/** The key of a folder with a password: the password asked for (only now) and stretched with the folder's parameters. */
+async function passwordKey(linkSecret: string, info: FolderInfo, options: SiteOptions): Promise<FolderKey> {
+  let params: ReturnType<typeof checkPasswordParams>;
+  try {
+    params = checkPasswordParams(info.password);
+  } catch (error) {
+    throw new WrongSecretError(`the folder's password parameters are unusable: ${(error as Error).message}`);
+  }
+  const password = typeof options.password === 'function' ? await options.password() : options.password;
+  if (!password) throw new PasswordRequiredError();
+  return importSecret(await passwordSecret(linkSecret, password, params));
 }
 
 async function decryptName(key: FolderKey, value: string, unchecked: boolean): Promise<string> {

@@ -42,6 +42,7 @@ export {
   InputError,
   LocalFileChangedError,
   NetworkError,
+  PasswordRequiredError,
   ProtocolError,
   readFailure,
   WebfolderClientError,

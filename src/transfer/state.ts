@@ -18,6 +18,11 @@ export interface UploadState {
   readonly uploadAuth: string;
   /** The folder secret (base64url); the share link is folderUrl + "#" + secret. */
   readonly secret: string;
+  /**
+   * The secret the files are encrypted under when it is not `secret`: a password folder's effective
+   * secret (src/crypto/password.ts), so that a resume needs no password prompt.
+   */
+  readonly key?: string;
   /** The mode asked for at creation, when one was (the server's default otherwise). */
   readonly mode?: Mode;
   readonly files: readonly UploadStateFile[];
@@ -47,6 +52,7 @@ export function parseUploadState(value: unknown): UploadState {
   if (s.version !== 1) fail('version must be 1');
   for (const k of ['server', 'folderId', 'folderUrl', 'uploadAuth', 'secret'] as const)
     if (typeof s[k] !== 'string' || !s[k]) fail(`${k} is missing`);
+  if (s.key !== undefined && (typeof s.key !== 'string' || !s.key)) fail('key must be a secret');
   if (s.mode !== undefined && !(MODES as readonly unknown[]).includes(s.mode))
     fail(`mode must be one of ${MODES.join(', ')}`);
   if (!Array.isArray(s.files) || s.files.length === 0) fail('files is missing');
@@ -85,9 +91,14 @@ export interface ParsedLink {
   readonly origin: string;
   readonly folderId: string;
   readonly secret: string;
+  /** On an owner link (`#<secret>&owner=<owner secret>`, the page's "owner key"): the owner secret. */
+  readonly ownerSecret?: string;
 }
 
-/** Splits a share link `https://host/f/<folderId>#<secret>`; throws InputError when it is not one. */
+/**
+ * Splits a share link `https://host/f/<folderId>#<secret>`, or an owner link
+ * `…#<secret>&owner=<owner secret>`; throws InputError when it is not one.
+ */
 export function parseShareLink(link: string): ParsedLink {
   let url: URL;
   try {
@@ -95,13 +106,30 @@ export function parseShareLink(link: string): ParsedLink {
   } catch {
     throw new InputError(`not a share link: ${redactLink(link)}`);
   }
-  const secret = url.hash.replace(/^#/, '');
+  const [rawSecret = '', ...params] = url.hash.replace(/^#/, '').split('&');
+  const secret = safeDecode(rawSecret);
   if (!secret) throw new InputError('the share link has no secret after "#": copy the whole link');
+  const owner = params.find((p) => p.startsWith('owner='));
+  const ownerSecret = owner ? safeDecode(owner.slice('owner='.length)) : '';
   const segments = url.pathname.split('/').filter(Boolean);
   const folderId = segments[segments.length - 1];
   if (!folderId) throw new InputError('the share link has no folder id in its path');
   url.hash = '';
-  return { folderUrl: url.toString(), origin: url.origin, folderId: decodeURIComponent(folderId), secret };
+  return {
+    folderUrl: url.toString(),
+    origin: url.origin,
+    folderId: decodeURIComponent(folderId),
+    secret,
+    ...(ownerSecret ? { ownerSecret } : {}),
+  };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A link with its secret hidden, for messages. */

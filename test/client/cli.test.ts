@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseCommandLine } from '../../src/client/cli.js';
 import { getUploadStatus, readStateFile } from '../../src/client/node/index.js';
+import { type CliRun, startCli } from '../support/cli.js';
 import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
@@ -54,11 +55,7 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 function start(
   args: string[],
@@ -66,18 +63,7 @@ function start(
   script = 'src/client/cli.ts',
   cwd = ROOT,
 ): { child: ChildProcess; done: Promise<Run> } {
-  // tsx by its resolved address: the child may run in another directory.
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, script), ...args], {
-    cwd,
-    env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<Run>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
+  return startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env }, { script, cwd });
 }
 
 const cli = (args: string[], env: Record<string, string> = {}) => start(args, env).done;
@@ -162,7 +148,10 @@ describe('webfolder upload / download', () => {
     assert.match(out.uploadAuth ?? '', /^[A-Za-z0-9_-]{20,}$/, 'uploadAuth is printed in request mode');
     assert.ok(!run.stderr.includes(out.uploadAuth!), 'the token goes to stdout only');
 
-    const visitor = await cli(['download', out.link, join(dir, 'request-visitor')]);
+    // A visitor is another machine (its own state directory: this one keeps the uploader's credential).
+    const visitor = await cli(['download', out.link, join(dir, 'request-visitor')], {
+      WEBFOLDER_STATE_DIR: join(dir, 'visitor-state'),
+    });
     assert.equal(visitor.code, 3, 'without the token the listing is refused');
     const owner = await cli([
       'download',

@@ -11,6 +11,7 @@ import {
   NetworkError,
   nameSegments,
   numbered,
+  parseShareLink,
   ServerUnreachableError,
   saveName,
   savePath,
@@ -127,5 +128,15 @@ describe('command-line messages', () => {
     refused(['--upload-auth', '-abc'], 'download', /ambiguous: write --upload-auth=VALUE$/);
     assert.deepEqual(parseCommandLine(['x', '--', '--json'], 'upload').positionals, ['x', '--json']);
     assert.equal(parseCommandLine(['--upload-auth=-abc'], 'download').flags['upload-auth'], '-abc');
+  });
+});
+
+describe('owner links', () => {
+  test('"#<secret>&owner=<owner secret>" gives both; a share link has no owner secret', () => {
+    const owner = parseShareLink('https://x.example/f/AbC123#q_-x&owner=N8s-y');
+    assert.equal(owner.secret, 'q_-x');
+    assert.equal(owner.ownerSecret, 'N8s-y');
+    assert.equal(owner.folderId, 'AbC123');
+    assert.equal(parseShareLink('https://x.example/f/AbC123#q_-x').ownerSecret, undefined);
   });
 });

@@ -1,8 +1,8 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { IntegrityError } from '../../crypto/index.js';
+import { type FolderKey, IntegrityError } from '../../crypto/index.js';
 import { downloadStream } from '../../transfer/download.js';
-import { InputError } from '../../transfer/errors.js';
+import { InputError, WebfolderError } from '../../transfer/errors.js';
 import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
 import { numbered, saveName, savePath } from '../../transfer/names.js';
 import type { HttpOptions } from '../../transfer/retry.js';
@@ -33,8 +33,15 @@ export interface DownloadResult {
     readonly path: string;
     readonly fileId: string;
   }[];
-  /** Files not downloaded: still uploading, or sealed to the owner (request mode). */
-  readonly skipped: readonly { readonly name: string; readonly fileId: string; readonly reason: string }[];
+  /** Files not downloaded: still uploading, sealed to the owner (request mode), or out of downloads. */
+  readonly skipped: readonly SkippedFile[];
+}
+
+export interface SkippedFile {
+  readonly name: string;
+  readonly fileId: string;
+  readonly reason: string;
+  readonly code: 'sealed' | 'incomplete' | 'download_limit_reached';
 }
 
 export async function download(
@@ -45,20 +52,33 @@ export async function download(
   const listing = await listFolder(link, options);
   await mkdir(destination, { recursive: true });
   const files: { name: string; size: number; path: string; fileId: string }[] = [];
-  const skipped: { name: string; fileId: string; reason: string }[] = [];
+  const skipped: SkippedFile[] = [];
+  const skip = (file: ListedFile, code: SkippedFile['code'], reason: string) =>
+    skipped.push({ name: file.name, fileId: file.fileId, reason, code });
   const taken = new Set<string>();
   for (const file of listing.files) {
-    if (file.sealed) {
-      skipped.push({ name: file.name, fileId: file.fileId, reason: 'sealed to the folder owner (request mode)' });
+    if (!file.key) {
+      skip(file, 'sealed', 'sealed to the folder owner (request mode)');
       continue;
     }
     if (!file.complete) {
-      skipped.push({ name: file.name, fileId: file.fileId, reason: 'upload not complete' });
+      skip(file, 'incomplete', 'upload not complete');
       continue;
+    }
+    // One ticket = one download: asked for right before the file's chunks (the server counts it).
+    let ticket: string;
+    try {
+      ({ ticket } = await listing.client.startDownload(file.fileId));
+    } catch (error) {
+      if (error instanceof WebfolderError && error.serverCode === 'download_limit_reached') {
+        skip(file, 'download_limit_reached', 'its download limit is used up');
+        continue;
+      }
+      throw error;
     }
     const path = await freePath(destination, savePath(file.name, file.fileId), taken);
     await mkdir(dirname(path), { recursive: true });
-    await downloadFile(listing, file, path, options);
+    await downloadFile(listing, file, file.key, ticket, path, options);
     files.push({ name: file.name, size: file.size, path, fileId: file.fileId });
     options.onFile?.({ name: file.name, size: file.size, path });
   }
@@ -68,6 +88,8 @@ export async function download(
 async function downloadFile(
   listing: FolderListing,
   file: ListedFile,
+  key: FolderKey,
+  ticket: string,
   path: string,
   options: DownloadOptions,
 ): Promise<void> {
@@ -83,11 +105,11 @@ async function downloadFile(
       size: file.size,
       chunkSize: file.chunkSize,
       chunks: file.chunks,
-      key: listing.key,
+      key,
       siteApi: listing.siteApi,
       folderId: listing.folderId,
       fileId: file.fileId,
-      credentials: listing.client.credentialHeaders(),
+      credentials: { ...listing.client.credentialHeaders(), 'x-download-ticket': ticket },
     },
     { ...http, ...(options.concurrency !== undefined ? { ahead: Math.max(0, options.concurrency - 1) } : {}) },
   );

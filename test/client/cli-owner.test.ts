@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { openSession, parseFragment, type SiteStore } from '../../web/src/session.js';
+import { startCli } from '../support/cli.js';
+import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+
+/**
+ * The owner's side of the CLI end to end (issue 12): `upload --expires --max-downloads --password`,
+ * `download` with a password and against a limit, `info`, `delete` of a file and of the folder, and
+ * `request` with a visitor uploading through the page's own session module. A real server child
+ * process on loopback, the real `webfolder` entry. The uploader and each recipient have their own
+ * state directory, as they would have their own machines.
+ */
+let server: SpawnedServer;
+let dataDir: string;
+let dir: string;
+
+before(async () => {
+  dataDir = await tempDir('webfolder-cli-owner-data-');
+  dir = await tempDir('webfolder-cli-owner-');
+  server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+});
+after(async () => {
+  await server.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The CLI as `who` (the uploader, a recipient…): each with its own state directory. */
+const as =
+  (who: string) =>
+  (...args: string[]) =>
+    startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: join(dir, `state-${who}`) }).done;
+const owner = as('owner');
+const recipient = as('recipient');
+const stranger = as('stranger');
+
+interface InfoJson {
+  expiresAt: number | null;
+  maxDownloads: number | null;
+  password: boolean;
+  isOwner: boolean;
+  fileCount: number;
+  files: { fileId: string; name: string | null; downloads: number; downloadsLeft: number | null }[];
+}
+
+async function write(name: string, content: string | Uint8Array): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+describe('upload with expiry, a one-download limit and a password', () => {
+  test('info shows them; the password opens it, a wrong one does not; the 2nd download is refused', async () => {
+    const bytes = randomBytes(100_000);
+    const file = await write('secret.bin', bytes);
+    const passwordFile = await write('pw.txt', 'correct horse battery staple\n');
+    const wrongFile = await write('wrong.txt', 'correct horse battery stable\n');
+    const up = await owner(
+      'upload',
+      file,
+      '--expires',
+      '3d',
+      '--max-downloads',
+      '1',
+      '--password-file',
+      passwordFile,
+      '--json',
+    );
+    assert.equal(up.code, 0, up.stderr);
+    const out = JSON.parse(up.stdout) as { link: string; expiresAt: number; maxDownloads: number; password: boolean };
+    assert.match(out.link, /#[A-Za-z0-9_-]{22}$/, 'upload --json keeps printing the link');
+    assert.equal(out.maxDownloads, 1);
+    assert.equal(out.password, true);
+
+    const info = await owner('info', out.link, '--password-file', passwordFile, '--json');
+    assert.equal(info.code, 0, info.stderr);
+    const shown = JSON.parse(info.stdout) as InfoJson;
+    assert.equal(shown.expiresAt, out.expiresAt, 'the expiry asked for is the folder expiry');
+    assert.equal(shown.maxDownloads, 1);
+    assert.equal(shown.password, true);
+    assert.equal(shown.isOwner, true, 'the uploader is found to be the owner from its state directory');
+    assert.deepEqual(
+      shown.files.map((f) => [f.name, f.downloads, f.downloadsLeft]),
+      [['secret.bin', 0, 1]],
+    );
+    const human = await owner('info', out.link, '--password-file', passwordFile);
+    assert.match(
+      human.stdout,
+      new RegExp(`available until: ${new Date(out.expiresAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`),
+    );
+    assert.match(human.stdout, /download limit per file: 1\n/);
+
+    // The link alone is not enough: without a terminal to ask on, a clear message and exit 2.
+    const none = await recipient('download', out.link, join(dir, 'none'));
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /this folder has a password: give it with --password-file <path>/);
+    const wrong = await recipient('download', out.link, join(dir, 'wrong'), '--password-file', wrongFile);
+    assert.equal(wrong.code, 5, wrong.stderr);
+    assert.match(wrong.stderr, /wrong password/);
+    assert.ok(!existsSync(join(dir, 'wrong', 'secret.bin')));
+
+    const first = await recipient('download', out.link, join(dir, 'first'), '--password-file', passwordFile);
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok((await readFile(join(dir, 'first', 'secret.bin'))).equals(bytes));
+
+    const second = await stranger('download', out.link, join(dir, 'second'), '--password-file', passwordFile);
+    assert.equal(second.code, 3, second.stderr);
+    assert.match(second.stderr, /"secret\.bin" was not downloaded: its download limit is used up/);
+    assert.ok(!existsSync(join(dir, 'second', 'secret.bin')));
+
+    const after = JSON.parse(
+      (await owner('info', out.link, '--password-file', passwordFile, '--json')).stdout,
+    ) as InfoJson;
+    assert.deepEqual(
+      after.files.map((f) => [f.downloads, f.downloadsLeft]),
+      [[1, 0]],
+    );
+    // The owner's own download is not counted, and not refused.
+    const own = await owner('download', out.link, join(dir, 'own'), '--password-file', passwordFile);
+    assert.equal(own.code, 0, own.stderr);
+    assert.ok((await readFile(join(dir, 'own', 'secret.bin'))).equals(bytes));
+  });
+
+  test('bad settings are refused before anything is created', async () => {
+    const file = await write('x.txt', 'x\n');
+    const bad = [
+      [['--expires', '3 days'], /--expires takes a duration/],
+      [['--expires', '0h'], /--expires takes a duration/],
+      [['--max-downloads', '0'], /--max-downloads must be a whole number/],
+      [['--password'], /stdin is not one: use --password-file/],
+      [['--mode', 'request', '--password-file', file], /request folder cannot have a password/],
+    ] as const;
+    for (const [args, message] of bad) {
+      const run = await owner('upload', file, ...args);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+    }
+    const tooLong = await owner('upload', file, '--expires', '100w');
+    assert.equal(tooLong.code, 3, tooLong.stderr);
+    assert.match(tooLong.stderr, /change folder: server answered 400/);
+  });
+});
+
+describe('delete', () => {
+  test('one file by name or id, then the folder; it is gone (404), and only the owner may', async () => {
+    const a = await write('a.txt', 'first\n');
+    const b = await write('b.txt', 'second\n');
+    const c = await write('c.txt', 'third\n');
+    const up = await owner('upload', a, b, c, '--json');
+    assert.equal(up.code, 0, up.stderr);
+    const { link, files } = JSON.parse(up.stdout) as { link: string; files: { name: string; fileId: string }[] };
+
+    const refused = await recipient('delete', link, '--file', 'a.txt');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /delete needs the folder owner's credential/);
+
+    const byName = await owner('delete', link, '--file', 'a.txt');
+    assert.equal(byName.code, 0, byName.stderr);
+    assert.equal(byName.stdout, 'deleted a.txt\n');
+    const byId = await owner('delete', link, '--file', files[1]!.fileId, '--json');
+    assert.equal(byId.code, 0, byId.stderr);
+    assert.deepEqual(JSON.parse(byId.stdout), {
+      deleted: 'file',
+      folderId: JSON.parse(up.stdout).folderId,
+      fileId: files[1]!.fileId,
+    });
+    const missing = await owner('delete', link, '--file', 'nope.txt');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no file named or with the id "nope.txt"/);
+
+    const left = JSON.parse((await recipient('info', link, '--json')).stdout) as InfoJson;
+    assert.deepEqual(
+      left.files.map((f) => f.name),
+      ['c.txt'],
+    );
+
+    const folder = await owner('delete', link);
+    assert.equal(folder.code, 0, folder.stderr);
+    assert.match(folder.stdout, /^deleted folder /);
+    const gone = await recipient('info', link);
+    assert.equal(gone.code, 3, gone.stderr);
+    assert.match(gone.stderr, /404/);
+    const download = await recipient('download', link, join(dir, 'gone'));
+    assert.equal(download.code, 3);
+    // The owner record went with the folder.
+    const again = await owner('delete', link);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /has none for this folder/);
+  });
+});
+
+describe('request', () => {
+  test('the CLI keeps the owner key; a visitor uploads in the page session; download unseals it', async () => {
+    const made = await owner('request', '--title', 'Send me the scans', '--expires', '2d', '--json');
+    assert.equal(made.code, 0, made.stderr);
+    const out = JSON.parse(made.stdout) as { link: string; ownerLink: string; folderId: string; stateFile: string };
+    assert.match(out.link, /#[A-Za-z0-9_-]{22}$/);
+    assert.ok(out.ownerLink.startsWith(`${out.link}&owner=`));
+    assert.ok(existsSync(out.stateFile));
+    assert.ok(!made.stderr.includes(out.link.split('#')[1]!), 'no secret on stderr');
+
+    // A visitor in "the browser": the page's own session module, with a Map for its storage.
+    const content = randomBytes(300_000);
+    const url = new URL(out.link);
+    const session = await openSession(out.folderId, parseFragment(url.hash), {
+      siteApi: `${server.baseUrl}/api/site`,
+      store: memoryStore(),
+    });
+    assert.ok('client' in session, JSON.stringify(session));
+    assert.equal(session.info.isOwner, false);
+    const outcome = await session.upload([
+      { file: new File([content], 'scan.pdf', { lastModified: 1_700_000_000_000 }), path: 'scans/scan.pdf' },
+    ]);
+    assert.equal(outcome.state, 'complete', JSON.stringify(outcome));
+
+    // Anyone else with the link (the visitor too) cannot list it…
+    const visitor = await stranger('download', out.link, join(dir, 'req-visitor'));
+    assert.equal(visitor.code, 3, visitor.stderr);
+    // …the machine that made it can, and opens the sealed file under its name and folder.
+    const dest = join(dir, 'req-owner');
+    const dl = await owner('download', out.link, dest, '--json');
+    assert.equal(dl.code, 0, dl.stderr);
+    assert.ok((await readFile(join(dest, 'scans', 'scan.pdf'))).equals(content));
+    // The owner link works from another machine too.
+    const elsewhere = await recipient('download', out.ownerLink, join(dir, 'req-elsewhere'));
+    assert.equal(elsewhere.code, 0, elsewhere.stderr);
+    assert.ok((await readFile(join(dir, 'req-elsewhere', 'scans', 'scan.pdf'))).equals(content));
+    const info = JSON.parse((await owner('info', out.link, '--json')).stdout) as InfoJson & { title: string };
+    assert.equal(info.fileCount, 1);
+    assert.equal(info.files[0]!.name, 'scans/scan.pdf');
+  });
+});
+
+function memoryStore(): SiteStore {
+  const data = new Map<string, string>();
+  return {
+    ownerSecretOf: (id) => data.get(`owner:${id}`) ?? null,
+    saveOwnerSecret: (id, secret) =>
+      void (secret === null ? data.delete(`owner:${id}`) : data.set(`owner:${id}`, secret)),
+    visitorToken: () => {
+      if (!data.has('visitor')) data.set('visitor', randomBytes(32).toString('base64url'));
+      return data.get('visitor')!;
+    },
+    pendingUploads: () => [],
+    addPending: () => undefined,
+    removePending: () => undefined,
+    receipts: () => [],
+    addReceipt: () => undefined,
+  };
+}
