@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { BUCKET_CORS_RULES } from '../../src/blobs/s3/s3-blob-store.js';
+import { upload } from '../../src/client/node/index.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import {
@@ -17,6 +18,7 @@ import {
   watch,
   writeTemp,
 } from './browser.js';
+import { playsAndSeeks, png, webm } from './media.js';
 
 /**
  * The browser site on the S3 backend, end to end in Chromium: the page PUTs encrypted chunks straight
@@ -211,5 +213,32 @@ describe('site on S3: upload and download in Chromium', { skip }, () => {
       c.destroy();
     }
     await roundTrip(fx, 21);
+  });
+
+  test('under that rule the viewer streams a video by ranged record GETs and seeks; a page upload stores its thumbnail', async () => {
+    // The narrow rule of the test before is still the bucket's.
+    const video = await webm(fx.browser, fx.server.baseUrl, 11 * MIB);
+    const paths = [await writeTemp(fx.dir, 'clip.webm', video)];
+    const { link } = await upload(paths, { server: fx.server.baseUrl, mode: 'share' });
+    const context = await newContext(fx.browser);
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(link);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.locator('#files button.open', { hasText: 'clip.webm' }).click();
+    await page.locator('#viewer-media').waitFor();
+    await playsAndSeeks(page);
+    await page.keyboard.press('Escape');
+
+    // An image uploaded from the page into the same folder: its thumbnail is in the bucket.
+    await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'photo.png', png(200, 100))]);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    const { services } = fx.server.server;
+    const folderId = new URL(link).pathname.split('/').pop()!;
+    const files = await services.store.listFiles(folderId, { limit: 10, liveAt: Date.now() });
+    const photo = files.find((f) => f.filesize < video.length)!;
+    assert.ok(await services.blobs.readThumbnail({ folderId, fileId: photo.id }), 'stored in the bucket');
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 });

@@ -192,12 +192,12 @@ describe('downloadStream with a range', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test('fetches only the chunks the range touches and hands on exactly its bytes', async () => {
-    const content = randomBytes(4 * 5 * MIB + 777);
-    const path = join(dir, 'video.bin');
+  /** A file of `size` random bytes uploaded with the client library, as downloadStream takes it. */
+  async function uploaded(size: number): Promise<{ content: Buffer; file: DownloadFile }> {
+    const content = randomBytes(size);
+    const path = join(dir, `file-${size}.bin`);
     await writeFile(path, content);
-    const result = await upload([path], { server: server.baseUrl });
-    const listing = await listFolder(result.link);
+    const listing = await listFolder((await upload([path], { server: server.baseUrl })).link);
     const f = listing.files[0]!;
     const file: DownloadFile = {
       name: f.name,
@@ -210,6 +210,11 @@ describe('downloadStream with a range', () => {
       fileId: f.fileId,
       credentials: {},
     };
+    return { content, file };
+  }
+
+  test('fetches only the chunks the range touches and hands on exactly its bytes', async () => {
+    const { content, file } = await uploaded(4 * 5 * MIB + 777);
     for (const [start, end, chunks] of [
       [5 * MIB - 3, 5 * MIB + 3, [1, 2]],
       [3 * 5 * MIB + 10, content.length - 1, [4, 5]],
@@ -234,23 +239,7 @@ describe('downloadStream with a range', () => {
   });
 
   test('mediaStream fetches only the records a range needs (206 from the chunk GET) and hands on its bytes', async () => {
-    const content = randomBytes(2 * 5 * MIB + 999);
-    const path = join(dir, 'seek.bin');
-    await writeFile(path, content);
-    const result = await upload([path], { server: server.baseUrl });
-    const listing = await listFolder(result.link);
-    const f = listing.files[0]!;
-    const file: DownloadFile = {
-      name: f.name,
-      size: f.size,
-      chunkSize: f.chunkSize,
-      chunks: f.chunks,
-      key: listing.key,
-      siteApi: listing.siteApi,
-      folderId: listing.folderId,
-      fileId: f.fileId,
-      credentials: {},
-    };
+    const { content, file } = await uploaded(2 * 5 * MIB + 999);
     for (const [start, end] of [
       [5 * MIB + 3 * 65_519 + 11, 5 * MIB + 3 * 65_519 + 20],
       [5 * MIB - 100, 5 * MIB + 100],
