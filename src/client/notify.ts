@@ -1,3 +1,4 @@
+import type { SiteNotifications, SiteNotificationsUpdate } from '../contract/site.js';
 import { NetworkError, WebfolderError } from '../transfer/errors.js';
 import { parseShareLink } from '../transfer/state.js';
 import { folderApiUrl, siteApiFor } from '../transfer/urls.js';
@@ -8,21 +9,10 @@ import { folderApiUrl, siteApiFor } from '../transfer/urls.js';
  * uploads. The owner proves itself with the direct upload's `uploadAuth` (X-Upload-Auth), or a
  * browser owner's credential. See docs/deployment.md#owners-notifications.
  */
-export interface NotificationSettings {
-  readonly email: string | null;
-  readonly webhookUrl: string | null;
-  /** Standard Webhooks secret (`whsec_…`) the folder's webhook calls are signed with. */
-  readonly webhookSecret: string | null;
-  readonly onDownload: boolean;
-  readonly onUpload: boolean;
-}
+export type NotificationSettings = SiteNotifications;
 
-export interface NotificationChange {
-  readonly email?: string | null;
-  readonly webhookUrl?: string | null;
-  readonly onDownload?: boolean;
-  readonly onUpload?: boolean;
-}
+/** The properties given change, the others stay (the site contract's PUT body). */
+export type NotificationChange = SiteNotificationsUpdate;
 
 export interface NotifyOptions {
   /** The share link (with or without its `#` secret, which is never sent). */
