@@ -29,6 +29,9 @@ function summaryText(session: FolderSession): string {
   return parts.join(' · ');
 }
 
+/** Rows refreshed on every poll at most (decrypting a long list every few seconds costs more than it shows). */
+const LIVE_ROWS = 200;
+
 export function filesView(session: FolderSession, config: SiteConfig): FilesView {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
   const status = h('div', { id: 'download-status', role: 'status' });
@@ -289,11 +292,21 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     all.disabled = ready().length === 0;
   };
   // Live updates: the session polls the folder while the page is visible.
+  // The list is loaded again when the folder's files changed, or when what the rows show can change
+  // without that (uploads completing, counts of limited files, the owner's counts) and it is short.
+  const signature = () => JSON.stringify([summaryText(session), session.info.maxDownloads]);
+  let seen = signature();
   const stopChanged = session.on('changed', () => {
     if (!summary.isConnected) return stopChanged();
+    const now = signature();
+    const changed = now !== seen;
+    seen = now;
     line.textContent = summaryText(session);
     showNote();
-    void reload().catch(() => {});
+    const moving =
+      loaded.length <= LIVE_ROWS &&
+      (session.info.isOwner || loaded.some((o) => !o.file.complete || o.file.downloadsLeft !== null));
+    if (changed || moving) void reload().catch(() => {});
   });
   all.addEventListener('click', () => {
     void (async () => {
