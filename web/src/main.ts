@@ -39,6 +39,8 @@ function header(): void {
   if (tag) tag.textContent = t('site.tagline');
   const skip = document.querySelector<HTMLAnchorElement>('a.skip');
   if (skip) skip.textContent = t('site.skip');
+  const loading = document.getElementById('loading');
+  if (loading) loading.textContent = t('site.loading');
   document.getElementById('language')?.remove();
   document.querySelector('header.top')?.append(
     languageSwitch(() => {

@@ -7,8 +7,6 @@ export const de: Catalog = {
   'site.skip': 'Zum Inhalt springen',
   'site.loading': 'Wird geladen…',
   'site.language': 'Sprache',
-  'site.languageLater':
-    'Die neue Sprache gilt für alles, was ab jetzt angezeigt wird; laden Sie die Seite nach diesem Upload neu, um sie überall zu sehen.',
 
   'duration.seconds': '{s} s',
   'duration.minutes': '{m} min {s} s',

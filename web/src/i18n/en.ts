@@ -9,8 +9,6 @@ export const en = {
   'site.skip': 'Skip to content',
   'site.loading': 'Loading…',
   'site.language': 'Language',
-  'site.languageLater':
-    'The new language is used for everything drawn from now on; reload the page after this upload to see it everywhere.',
 
   'duration.seconds': '{s} s',
   'duration.minutes': '{m} min {s} s',

@@ -7,8 +7,6 @@ export const ko: Catalog = {
   'site.skip': '본문으로 건너뛰기',
   'site.loading': '불러오는 중…',
   'site.language': '언어',
-  'site.languageLater':
-    '새 언어는 지금부터 새로 표시되는 내용에 적용됩니다. 업로드가 끝난 뒤 페이지를 새로 고치면 모든 곳에 적용됩니다.',
 
   'duration.seconds': '{s}초',
   'duration.minutes': '{m}분 {s}초',
