@@ -762,11 +762,11 @@ export class FolderSession {
   }
 }
 
-/** Bytes per second over the last 5 seconds of samples. */
-function speedometer(): (bytes: number) => number {
+/** Bytes per second over the last 5 seconds of samples (`clock` in milliseconds: tests give their own). */
+export function speedometer(clock: () => number = () => performance.now()): (bytes: number) => number {
   const samples: Array<[number, number]> = [];
   return (bytes) => {
-    const now = performance.now();
+    const now = clock();
     samples.push([now, bytes]);
     while (samples.length > 2 && now - samples[0]![0] > 5000) samples.shift();
     const [t0, b0] = samples[0]!;
