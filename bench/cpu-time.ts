@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU seconds (user + system) spent by groups of processes, read from /proc. On a 2-core machine a
@@ -52,4 +52,51 @@ export function spent(before: CpuGroups, after: CpuGroups): string {
     .sort((a, b) => b[1] - a[1])
     .map(([name, v]) => `${name} ${v.toFixed(1)} s`)
     .join(', ');
+}
+
+function threadCpu(pid: number): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.push([name, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND]);
+      } catch {
+        /* thread gone */
+      }
+    }
+  } catch {
+    /* process gone */
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of Chromium's renderer threads by thread name ("renderer: chromium" is a page's main
+ * thread; the service worker, dedicated workers and WebCrypto's thread pool have their own names),
+ * so that a phase's renderer time can be split between the page, its workers and the pool.
+ */
+export function rendererThreads(chromiumPids: readonly number[]): CpuGroups {
+  const out: CpuGroups = {};
+  for (const pid of chromiumPids) {
+    if (chromiumRole(pid) !== 'chromium renderer') continue;
+    for (const [name, seconds] of threadCpu(pid)) out[`renderer: ${name}`] = (out[`renderer: ${name}`] ?? 0) + seconds;
+  }
+  return out;
+}
+
+/** Resident memory (VmRSS, MiB) of each Chromium process, keyed "role pid". */
+export function chromiumRss(chromiumPids: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const pid of chromiumPids) {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      out[`${chromiumRole(pid).replace('chromium ', '')} ${pid}`] = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
 }
