@@ -15,8 +15,8 @@
  * chunks), opened through the page and its service worker. Target: first frame and seek within 2x of
  * the plain video, memory within 100 MB of it.
  *
- * The folder page alone (list shown, service worker running, no video) is measured too, to tell
- * what the site costs from what playback costs.
+ * The folder page alone (list shown, service worker running, no video) and the plain page alone are
+ * measured too, to tell what each page costs from what playing costs.
  *
  *   npx tsx bench/preview.ts [sizeMiB=128]
  */
@@ -115,14 +115,17 @@ async function main(): Promise<void> {
     const results: Record<'plain' | 'viewer', Figures> = {} as never;
     // The folder page alone (its list shown, its service worker running, no video): what the site
     // itself costs before any playback, to read the memory difference against.
-    const pagePeaks: number[] = [];
-    for (const variant of ['plain', 'viewer', 'page', 'plain', 'viewer', 'page'] as const) {
+    // And the plain page alone (no video), so that each side's playing cost can be told apart.
+    const idle = { page: [] as number[], blank: [] as number[] };
+    for (const variant of ['plain', 'viewer', 'page', 'blank', 'plain', 'viewer', 'page', 'blank'] as const) {
       const browser = await launchChromium();
       try {
-        if (variant === 'page') {
-          await browser.navigate(link);
-          await browser.waitFor(`navigator.serviceWorker.controller && document.querySelector('#files button.open')`);
-          pagePeaks.push(await peak(browser));
+        if (variant === 'page' || variant === 'blank') {
+          if (variant === 'page') {
+            await browser.navigate(link);
+            await browser.waitFor(`navigator.serviceWorker.controller && document.querySelector('#files button.open')`);
+          } else await browser.navigate(`${plainUrl}/`);
+          idle[variant].push(await peak(browser));
           continue;
         }
         let figures: Omit<Figures, 'peakBytes'>;
@@ -167,9 +170,10 @@ async function main(): Promise<void> {
     await record(
       `  peak memory (Chromium, all processes): viewer ${(v.peakBytes / 1e6).toFixed(0)} MB vs plain ${(p.peakBytes / 1e6).toFixed(0)} MB -> +${((v.peakBytes - p.peakBytes) / 1e6).toFixed(0)} MB (target <= 100)`,
     );
-    const page = Math.min(...pagePeaks);
+    const page = Math.min(...idle.page);
+    const blank = Math.min(...idle.blank);
     await record(
-      `  the folder page alone (list shown, service worker running, no video): ${(page / 1e6).toFixed(0)} MB; the viewer's playing added ${((v.peakBytes - page) / 1e6).toFixed(0)} MB to it`,
+      `  pages alone (no video): folder page ${(page / 1e6).toFixed(0)} MB, plain page ${(blank / 1e6).toFixed(0)} MB; playing added ${((v.peakBytes - page) / 1e6).toFixed(0)} MB in the viewer, ${((p.peakBytes - blank) / 1e6).toFixed(0)} MB in the plain page`,
     );
   } finally {
     plain.close();
