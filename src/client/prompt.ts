@@ -10,7 +10,6 @@ export function promptHidden(
   input: NodeJS.ReadStream,
   output: NodeJS.WritableStream,
 ): Promise<string> {
-  output.write(question);
   return new Promise<string>((resolve, reject) => {
     let line = '';
     const wasRaw = input.isRaw;
@@ -34,9 +33,11 @@ export function promptHidden(
         else if (ch >= ' ') line += ch;
       }
     };
+    // Raw mode first: what is typed as soon as the question shows must already not be echoed.
     input.setRawMode(true);
     input.setEncoding('utf8');
     input.on('data', onData);
     input.resume();
+    output.write(question);
   });
 }

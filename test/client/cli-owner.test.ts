@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { AbortedError, download, resume, type UploadState, upload } from '../../src/client/node/index.js';
 import { openSession, parseFragment, type SiteStore } from '../../web/src/session.js';
 import { startCli } from '../support/cli.js';
 import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { which } from '../support/which.js';
 
 /**
  * The owner's side of the CLI end to end (issue 12): `upload --expires --max-downloads --password`,
@@ -146,6 +150,37 @@ describe('upload with expiry, a one-download limit and a password', () => {
   });
 });
 
+describe('library: a password folder resumes from its state without the password', () => {
+  test('the state keeps the derived key; the resumed folder opens with the password only', async () => {
+    const bytes = randomBytes(200_000);
+    const path = await write('resumed.bin', bytes);
+    const controller = new AbortController();
+    let state: UploadState | undefined;
+    await assert.rejects(
+      upload([path], {
+        server: server.baseUrl,
+        password: 'resume me later',
+        signal: controller.signal,
+        onState: (s) => {
+          state = s;
+          controller.abort(); // stopped before the first chunk
+        },
+      }),
+      AbortedError,
+    );
+    assert.ok(state?.key && state.key !== state.secret, 'the derived key is kept beside the link secret');
+    const done = await resume(state!);
+    assert.equal(done.chunksSent, 1);
+    await assert.rejects(download(done.link, join(dir, 'resumed-none')), /password/);
+    const got = await download(done.link, join(dir, 'resumed'), { password: 'resume me later' });
+    assert.deepEqual(
+      got.files.map((f) => f.name),
+      ['resumed.bin'],
+    );
+    assert.ok((await readFile(join(dir, 'resumed', 'resumed.bin'))).equals(bytes));
+  });
+});
+
 describe('delete', () => {
   test('one file by name or id, then the folder; it is gone (404), and only the owner may', async () => {
     const a = await write('a.txt', 'first\n');
@@ -233,6 +268,62 @@ describe('request', () => {
     const info = JSON.parse((await owner('info', out.link, '--json')).stdout) as InfoJson & { title: string };
     assert.equal(info.fileCount, 1);
     assert.equal(info.files[0]!.name, 'scans/scan.pdf');
+  });
+});
+
+describe('password prompt on a terminal', () => {
+  const python = which('python3');
+  /** The CLI in a pseudo-terminal (test/support/pty-drive.py), answering its prompts. */
+  async function onTerminal(who: string, args: string[], answers: string[]): Promise<{ code: number; output: string }> {
+    const spec = {
+      cmd: [
+        process.execPath,
+        '--import',
+        import.meta.resolve('tsx'),
+        new URL('../../src/client/cli.ts', import.meta.url).pathname,
+        ...args,
+      ],
+      env: { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: join(dir, `state-${who}`) },
+      answers,
+    };
+    const script = new URL('../support/pty-drive.py', import.meta.url).pathname;
+    const { stdout } = await promisify(execFile)(python!, [script, JSON.stringify(spec)], { maxBuffer: 1 << 24 });
+    return JSON.parse(stdout) as { code: number; output: string };
+  }
+
+  test('upload --password asks twice without echo; download asks when the folder has one', {
+    skip: !python && 'python3 (for a pty) is not installed',
+  }, async () => {
+    const bytes = randomBytes(50_000);
+    const file = await write('typed.bin', bytes);
+    const secretWords = 'typed tangerine violin';
+    const up = await onTerminal(
+      'owner',
+      ['upload', file, '--password', '--json', '--quiet'],
+      [secretWords, secretWords],
+    );
+    assert.equal(up.code, 0, up.output);
+    assert.match(up.output, /Password for the folder: /);
+    assert.match(up.output, /Again: /);
+    assert.ok(!up.output.includes(secretWords), 'the password is not echoed');
+    const { link } = JSON.parse(/\{"link".*\}/.exec(up.output)![0]) as { link: string };
+
+    const dest = join(dir, 'typed');
+    const down = await onTerminal('recipient', ['download', link, dest], [secretWords]);
+    assert.equal(down.code, 0, down.output);
+    assert.match(down.output, /Password: /);
+    assert.ok(!down.output.includes(secretWords), 'the password is not echoed');
+    assert.ok((await readFile(join(dest, 'typed.bin'))).equals(bytes));
+
+    const wrong = await onTerminal(
+      'recipient',
+      ['download', link, join(dir, 'typed-wrong')],
+      ['typed tangerine viola'],
+    );
+    assert.equal(wrong.code, 5, wrong.output);
+    const differ = await onTerminal('owner', ['upload', file, '--password'], ['one thing', 'another']);
+    assert.equal(differ.code, 2, differ.output);
+    assert.match(differ.output, /the two passwords differ/);
   });
 });
 
