@@ -52,6 +52,11 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     h('div', { class: 'row' }, all),
     status,
   );
+  // An empty folder has nothing to sum up (its deadline notice says what to do); shown once files come.
+  const showSummary = () => {
+    summary.hidden = session.info.fileCount === 0 && !session.info.note;
+  };
+  showSummary();
   const section = h(
     'section',
     { class: 'card', 'aria-labelledby': 'files-h' },
@@ -199,15 +204,17 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       said,
     );
   };
+  /** A visitor's file with no download left (the owner is not limited). */
+  const exhausted = (o: OpenedFile) => o.file.downloadsLeft === 0 && !session.info.isOwner;
   const row = (o: OpenedFile) => {
     const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
-    const exhausted = o.file.downloadsLeft === 0 && !session.info.isOwner;
+
     const button = h(
       'button',
       {
         type: 'button',
         class: 'secondary download',
-        disabled: !o.file.complete || !o.secret || exhausted,
+        disabled: !o.file.complete || !o.secret || exhausted(o),
         'aria-label': t('files.downloadNamed', { name }),
       },
       // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
@@ -282,6 +289,23 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     await loading;
     const page = await session.listPage(null);
     if (page.nextCursor !== null) return;
+    // The same files in the same states: only the counts change, in the rows on screen (a row
+    // replaced under someone's pointer or a script's hold would lose the click).
+    const same =
+      page.opened.length === loaded.length &&
+      page.opened.every(
+        (o, i) => o.file.fileId === loaded[i]!.file.fileId && o.file.complete === loaded[i]!.file.complete,
+      );
+    if (same) {
+      for (const o of page.opened) {
+        const li = list.querySelector<HTMLElement>(`li[data-file-id="${CSS.escape(o.file.fileId)}"]`);
+        li?.querySelector('.count')?.replaceWith(counts(o));
+        const button = li?.querySelector<HTMLButtonElement>('button.download');
+        if (button) button.disabled = !o.file.complete || !o.secret || exhausted(o);
+      }
+      loaded = page.opened;
+      return;
+    }
     loaded = page.opened;
     viewer = new Viewer(loaded);
     if (grid === null && loaded.length > 0) {
@@ -302,6 +326,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     const changed = now !== seen;
     seen = now;
     line.textContent = summaryText(session);
+    showSummary();
     showNote();
     const moving =
       loaded.length <= LIVE_ROWS &&
