@@ -16,10 +16,15 @@ export interface FileProgress {
  * presence). A stored object counts only at its exact expected length, so a backend that cannot
  * refuse a wrong length up front (S3 without a signed length) still never reports a bad chunk as
  * present. The first time a file is seen complete, its completion is recorded, which starts its
- * download period (domain/lifecycle.ts).
+ * download period (domain/lifecycle.ts). `stored` is the file's listing when the caller already has
+ * it (a batched listing of several files, site/files.ts listSiteFiles).
  */
-export async function fileProgress(services: Services, file: FileRecord): Promise<FileProgress> {
-  const stored = await services.blobs.listChunks({ folderId: file.folderId, fileId: file.id });
+export async function fileProgress(
+  services: Services,
+  file: FileRecord,
+  stored?: ReadonlyMap<number, number>,
+): Promise<FileProgress> {
+  stored ??= await services.blobs.listChunks({ folderId: file.folderId, fileId: file.id });
   const present: number[] = [];
   for (const [n, size] of stored) {
     if (n >= 1 && n <= file.chunks && size === encryptedChunkLength(file, n)) present.push(n);

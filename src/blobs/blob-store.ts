@@ -97,6 +97,15 @@ export interface ChunkDownloadPresigner {
   presignDownload(ref: ChunkRef, n: number, expiresAt: number): Promise<string>;
 }
 
+/**
+ * Capability: the chunks of several files of one folder in fewer requests than one listing per file
+ * (S3: ListObjectsV2 pages under the folder's prefix, see S3BlobStore.listFolderChunks).
+ */
+export interface FolderChunkLister {
+  /** For each of `fileIds`: chunk number -> stored byte length, as listChunks answers it. */
+  listFolderChunks(folderId: string, fileIds: readonly string[]): Promise<Map<string, Map<number, number>>>;
+}
+
 export interface ChunkUrlQuery {
   readonly [name: string]: string | undefined;
 }
@@ -111,6 +120,10 @@ export function isSpaceGuard(store: BlobStore): store is BlobStore & SpaceGuard 
 
 export function isDownloadPresigner(store: BlobStore): store is BlobStore & ChunkDownloadPresigner {
   return typeof (store as Partial<ChunkDownloadPresigner>).presignDownload === 'function';
+}
+
+export function isFolderChunkLister(store: BlobStore): store is BlobStore & FolderChunkLister {
+  return typeof (store as Partial<FolderChunkLister>).listFolderChunks === 'function';
 }
 
 export class BlobNotFoundError extends Error {

@@ -201,6 +201,52 @@ describe('S3BlobStore specifics', () => {
     }
   });
 
+  test('listFolderChunks answers each wanted file as listChunks does, in no more requests than files, one for small files', async (t) => {
+    if (!s3) return void t.skip(skip);
+    const bucket = s3.freshBucket();
+    const small = await S3BlobStore.open(configFor(s3, bucket), Date.now, { pageSize: 3 });
+    const paged = await S3BlobStore.open(configFor(s3, bucket), Date.now);
+    try {
+      const folder = 'FFFFFFFFFFFFFFFF';
+      const put = (key: string, size: number) =>
+        small.client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.alloc(size) }));
+      // b: 5 chunks (more than a page), c: a chunk and a thumbnail, d: not wanted, e: 2 chunks;
+      // a has none; another folder's keys must not leak in.
+      const layout: Record<string, number[]> = { b: [1, 2, 3, 4, 5], c: [1], d: [1, 2, 3, 4], e: [1, 2] };
+      for (const [f, ns] of Object.entries(layout))
+        for (const n of ns) await put(`${folder}/${f.repeat(16)}/${chunkKeyNumber(n)}`, 10 + n);
+      await put(`${folder}/${'c'.repeat(16)}/thumbnail`, 7);
+      await put(`GGGGGGGGGGGGGGGG/${'b'.repeat(16)}/${chunkKeyNumber(9)}`, 3);
+      const wanted = ['e', 'a', 'c', 'b'].map((f) => f.repeat(16));
+      const counted = (store: S3BlobStore) => {
+        let lists = 0;
+        const send = store.client.send.bind(store.client);
+        store.client.send = ((command: unknown, ...rest: unknown[]) => {
+          if (command instanceof ListObjectsV2Command) lists++;
+          return (send as (...a: unknown[]) => unknown)(command, ...rest);
+        }) as typeof store.client.send;
+        return () => lists;
+      };
+      const lists = counted(small);
+      const found = await small.listFolderChunks(folder, wanted);
+      assert.deepEqual([...found.keys()].sort(), [...wanted].sort());
+      for (const id of wanted)
+        assert.deepEqual(found.get(id), await paged.listChunks({ folderId: folder, fileId: id }), `file ${id[0]}`);
+      assert.ok(lists() <= wanted.length, `${lists()} requests for ${wanted.length} files`);
+      // A page of small files: one request, however many files.
+      for (let i = 0; i < 20; i++) await put(`HHHHHHHHHHHHHHHH/${String(i).padStart(16, '0')}/${chunkKeyNumber(1)}`, 5);
+      const one = counted(paged);
+      const many = await paged.listFolderChunks(
+        'HHHHHHHHHHHHHHHH',
+        Array.from({ length: 20 }, (_, i) => String(i).padStart(16, '0')),
+      );
+      assert.equal(one(), 1);
+      assert.ok([...many.values()].every((m) => m.get(1) === 5));
+    } finally {
+      await Promise.all([small.close(), paged.close()]);
+    }
+  });
+
   test('presignUploads keeps head and tail shared for a file of many chunks', async (t) => {
     if (!s3) return void t.skip(skip);
     const store = await S3BlobStore.open(configFor(s3, s3.freshBucket()), Date.now);

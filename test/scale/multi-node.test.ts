@@ -176,6 +176,32 @@ test('two nodes on one PostgreSQL, S3 and Redis', { timeout: 300_000 }, async (t
         assert.equal(res.status, 200);
         assert.deepEqual(await res.json(), { complete: true, missing: [] });
       }
+      // Two more files, one uploaded: the listing looks at both not yet seen complete in one batched
+      // listing of the folder's prefix (S3BlobStore.listFolderChunks) and finds which is.
+      const more = await postJson<{ files: Array<{ fileId: string; chunkSize: number; uploadUrls: UploadUrls }> }>(
+        `${b.baseUrl}${siteApi}/folders/${folderId}/files`,
+        {
+          files: [
+            { filename: 'enc-2', filesize: 100 },
+            { filename: 'enc-3', filesize: 200 },
+          ],
+        },
+        headers,
+      );
+      assert.equal(more.status, 200, JSON.stringify(more.body));
+      creates++;
+      await putChunks(more.body.files[0]!.uploadUrls, 100, more.body.files[0]!.chunkSize, 1);
+      const listed = await fetch(`${a.baseUrl}${siteApi}/folders/${folderId}/files`, { headers });
+      assert.equal(listed.status, 200);
+      const { files } = (await listed.json()) as { files: Array<{ fileId: string; complete: boolean }> };
+      assert.deepEqual(
+        files.map((f) => [f.fileId, f.complete]),
+        [
+          [file.fileId, true],
+          [more.body.files[0]!.fileId, true],
+          [more.body.files[1]!.fileId, false],
+        ],
+      );
     },
   );
 

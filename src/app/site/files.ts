@@ -1,5 +1,10 @@
 import type { Readable } from 'node:stream';
-import { BlobNotFoundError, isChunkReceiver, isDownloadPresigner } from '../../blobs/blob-store.js';
+import {
+  BlobNotFoundError,
+  isChunkReceiver,
+  isDownloadPresigner,
+  isFolderChunkLister,
+} from '../../blobs/blob-store.js';
 import { siteRegisterRequestSchema } from '../../contract/requests.js';
 import type {
   SiteFile,
@@ -199,7 +204,15 @@ export async function listSiteFiles(
   });
   const more = records.length > limit;
   const shown = more ? records.slice(0, limit) : records;
-  const files = await Promise.all(shown.map((f) => siteFileView(services, folder, f, caller)));
+  // On object storage the files not yet seen complete are looked at in one batched listing (by the
+  // folder's prefix) rather than one listing each.
+  const { blobs } = services;
+  const open = shown.filter((f) => f.completedAt === null).map((f) => f.id);
+  const listed =
+    !isChunkReceiver(blobs) && isFolderChunkLister(blobs) && open.length > 1
+      ? await blobs.listFolderChunks(folder.id, open)
+      : null;
+  const files = await Promise.all(shown.map((f) => siteFileView(services, folder, f, caller, listed?.get(f.id))));
   return { files, nextCursor: more ? `p${shown[shown.length - 1]!.position}` : null };
 }
 
@@ -213,9 +226,11 @@ export async function siteFileView(
   folder: FolderRecord,
   f: FileRecord,
   caller: Caller,
+  /** The file's chunk listing, when the caller listed it already. */
+  stored?: ReadonlyMap<number, number>,
 ): Promise<SiteFile> {
   const complete =
-    f.completedAt !== null || (!isChunkReceiver(services.blobs) && (await fileProgress(services, f)).complete);
+    f.completedAt !== null || (!isChunkReceiver(services.blobs) && (await fileProgress(services, f, stored)).complete);
   const limit = effectiveLimit(f.maxDownloads, folder.settings.maxDownloads);
   return {
     fileId: f.id,

@@ -271,6 +271,44 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     return chunks;
   }
 
+  /**
+   * The chunks of several files of a folder, batched by prefix: pages of ListObjectsV2 under the
+   * folder's prefix, each starting at the first wanted file not yet known (StartAfter), so one page
+   * covers every wanted file whose keys it holds. Keys sort by file id, then chunk number, so a file
+   * is known once a page holds its last key and goes past it. Each request settles at least one
+   * wanted file or continues one with more objects than a page: never more requests than one
+   * listing per file, and one for a page of small files, whatever their number.
+   */
+  async listFolderChunks(folderId: string, fileIds: readonly string[]): Promise<Map<string, Map<number, number>>> {
+    const wanted = [...new Set(fileIds)].sort();
+    const found = new Map(wanted.map((id) => [id, new Map<number, number>()]));
+    const prefix = `${folderId}/`;
+    let next = 0;
+    let startAfter = wanted.length > 0 ? `${prefix}${wanted[0]}/` : null;
+    while (startAfter !== null) {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          StartAfter: startAfter,
+          MaxKeys: this.pageSize,
+        }),
+      );
+      let last: { key: string; fileId: string } | null = null;
+      for (const { Key, Size } of page.Contents ?? []) {
+        if (!Key) continue;
+        const [fileId = '', name = ''] = Key.slice(prefix.length).split('/');
+        if (CHUNK_KEY.test(name)) found.get(fileId)?.set(Number(name), Size ?? 0);
+        last = { key: Key, fileId };
+      }
+      if (!page.IsTruncated || last === null) break; // everything after the start is known
+      // Files before the last key's file are known; that one may go on in the next page.
+      while (next < wanted.length && wanted[next]! < last.fileId) next++;
+      startAfter = next >= wanted.length ? null : wanted[next] === last.fileId ? last.key : `${prefix}${wanted[next]}/`;
+    }
+    return found;
+  }
+
   async readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable> {
     try {
       const out = await this.client.send(
