@@ -83,6 +83,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     bodyLimit: config.maxJsonBodyBytes,
     return503OnClosing: true,
+    // The docs routes build the docs site at start when DOCS_URL's path differs from the build's
+    // (src/docs/build.ts): rendering and compressing every page took over Fastify's default 10 s on a
+    // loaded 2-core machine, which failed the start. A plugin that truly hangs still fails, later.
+    pluginTimeout: 120_000,
     ...errorServerOptions(),
     // Bounds on what a slow or idle client can hold (docs/configuration.md#limits): the whole request
     // must arrive within requestTimeout, and a silent connection is closed after connectionTimeout.
