@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { processRole } from '../test/support/chromium-cdp.js';
 
 /**
  * CPU seconds (user + system) spent by groups of processes, read from /proc. On a 2-core machine a
@@ -20,18 +21,8 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** Chromium's process role from its command line: browser, renderer, NetworkService, ... */
-function chromiumRole(pid: number): string {
-  try {
-    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    const type = /--type=([a-z-]+)/.exec(args)?.[1];
-    // network.mojom.NetworkService -> NetworkService
-    const sub = /--utility-sub-type=([\w.]+)/.exec(args)?.[1]?.split('.').pop();
-    return `chromium ${sub ?? type ?? 'browser'}`;
-  } catch {
-    return 'chromium';
-  }
-}
+/** Chromium's process role, as "chromium browser", "chromium renderer", "chromium NetworkService", ... */
+const chromiumRole = (pid: number) => `chromium ${processRole(pid)}`;
 
 /** A snapshot of CPU seconds per group: the named processes, keyed by the given names. */
 export function snapshot(groups: Record<string, readonly number[]>, chromiumPids: readonly number[]): CpuGroups {

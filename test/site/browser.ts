@@ -21,20 +21,20 @@ if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const SCREENSHOTS = join(ROOT, 'artifacts', 'screenshots');
 
+/** Chromium's flags for every test and benchmark (playwright here, the DevTools driver in test/support/chromium-cdp.ts). */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
 }
 
 export async function newContext(browser: Browser, phone = false): Promise<BrowserContext> {

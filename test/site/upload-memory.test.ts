@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type BenchBrowser, launchChromium } from '../support/chromium-cdp.js';
+import { type BenchBrowser, launchChromium, processRole } from '../support/chromium-cdp.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { createFolder, SKIP } from './browser.js';
 
@@ -37,12 +37,13 @@ function chromiumUsage(browser: BenchBrowser): Map<number, Usage> {
   const out = new Map<number, Usage>();
   for (const pid of browser.pids()) {
     try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
-      const type = /--type=([a-z-]+)/.exec(args)?.[1] ?? 'browser';
-      const sub = /--utility-sub-type=([\w.]+)/.exec(args)?.[1]?.split('.').pop();
-      out.set(pid, { role: `${sub ?? type} (pid ${pid})`, rssMiB: kib('VmRSS') / 1024, hwmMiB: kib('VmHWM') / 1024 });
+      out.set(pid, {
+        role: `${processRole(pid)} (pid ${pid})`,
+        rssMiB: kib('VmRSS') / 1024,
+        hwmMiB: kib('VmHWM') / 1024,
+      });
     } catch {
       /* exited between the listing and the read */
     }

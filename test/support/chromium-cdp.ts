@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import CDP from 'chrome-remote-interface';
-import { CHROMIUM } from '../site/browser.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../site/browser.js';
 
 /**
  * Chromium for the browser benchmarks and the memory test, driven over the DevTools protocol with
@@ -32,17 +32,7 @@ export interface BenchBrowser {
   close(): Promise<void>;
 }
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--remote-debugging-port=0',
-];
+const ARGS = [...CHROMIUM_ARGS, '--remote-debugging-port=0'];
 
 /** Chromium writes its DevTools port and the browser target's path to this file once it listens. */
 async function devToolsEndpoint(
@@ -60,6 +50,19 @@ async function devToolsEndpoint(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('chromium did not open its DevTools port within 30 s');
+}
+
+/** A Chromium process's role from its command line: browser, renderer, NetworkService, gpu-process, ... */
+export function processRole(pid: number): string {
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    const type = /--type=([a-z-]+)/.exec(args)?.[1];
+    // network.mojom.NetworkService -> NetworkService
+    const sub = /--utility-sub-type=([\w.]+)/.exec(args)?.[1]?.split('.').pop();
+    return sub ?? type ?? 'browser';
+  } catch {
+    return 'gone';
+  }
 }
 
 function childPids(root: number): number[] {
