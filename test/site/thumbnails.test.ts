@@ -176,6 +176,24 @@ function backend(name: string, env: () => Record<string, string>, skip: string |
       }
     });
 
+    test("the owner's deletion of a file and of the folder takes the thumbnail along", async () => {
+      const { services } = server.server;
+      const folderId = await folder('share');
+      const owner = token();
+      const a = await register(folderId, { 'x-owner-token': owner }, 1000, true);
+      const b = await register(folderId, { 'x-owner-token': owner }, 1000);
+      for (const f of [a, b])
+        assert.equal((await put(folderId, f.fileId, { 'x-owner-token': owner }, await thumbnail())).status, 204);
+      const stored = (fileId: string) => services.blobs.readThumbnail({ folderId, fileId });
+      const del = (path: string) =>
+        fetch(`${api}/folders/${folderId}${path}`, { method: 'DELETE', headers: { 'x-owner-token': owner } });
+      assert.equal((await del(`/files/${a.fileId}`)).status, 204);
+      assert.equal(await stored(a.fileId), null, 'gone with its file');
+      assert.ok(await stored(b.fileId), 'the other file keeps its thumbnail');
+      assert.equal((await del('')).status, 204);
+      assert.equal(await stored(b.fileId), null, 'gone with the folder');
+    });
+
     test("the sweeper's deletion of an expired file and of its folder takes the thumbnail along", async () => {
       const { services } = server.server;
       const folderId = await folder('share');
