@@ -69,7 +69,7 @@ const EVERY_COMMAND: readonly OptionName[] = ['server', 'retries', 'json', 'quie
 export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   upload: ['title', 'mode', 'concurrency', 'state', 'expires', 'max-downloads', 'password', 'password-file'],
   resume: ['concurrency', 'state'],
-  status: [],
+  status: ['password', 'password-file'],
   download: ['upload-auth', 'password', 'password-file'],
   create: ['title', 'mode'],
   notify: ['upload-auth', 'email', 'webhook-url', 'on', 'off'],

@@ -60,7 +60,7 @@ Usage:
                               [--max-downloads N] [--password | --password-file FILE]
                               [--server URL] [--concurrency N] [--state FILE] [--json] [--quiet]
   webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
-  webfolder status <link | folderId/fileId | state-file> [--server URL] [--json]
+  webfolder status <link | folderId/fileId | state-file> [--password-file FILE] [--server URL] [--json]
   webfolder download <link> [dir] [--password | --password-file FILE] [--upload-auth=TOKEN]
                               [--server URL] [--json] [--quiet]
   webfolder info <link> [--password | --password-file FILE] [--upload-auth=TOKEN] [--json]
@@ -375,7 +375,13 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
     } else {
       // No local state: the files of the folder come from the site's listing (it needs the secret to read the names).
       const { listFolder } = await import('./node/download.js');
-      const listing = await listFolder(target, { ...(flags.server ? { site: server } : {}), ...httpOf(flags) });
+      const password = passwordOf(flags, io, 'open');
+      const listing = await listFolder(target, {
+        ...(flags.server ? { site: server } : {}),
+        ...(await ownerOf(target, flags, io)),
+        ...(password !== undefined ? { password } : {}),
+        ...httpOf(flags),
+      });
       folderId = listing.folderId;
       rows = listing.files.map((f) => ({
         name: f.name,

@@ -108,6 +108,11 @@ describe('upload with expiry, a one-download limit and a password', () => {
     assert.match(wrong.stderr, /wrong password/);
     assert.ok(!existsSync(join(dir, 'wrong', 'secret.bin')));
 
+    const status = await recipient('status', out.link, '--password-file', passwordFile, '--json');
+    assert.equal(status.code, 0, status.stderr);
+    assert.equal((JSON.parse(status.stdout) as { complete: boolean }).complete, true);
+    assert.equal((await recipient('status', out.link)).code, 2, 'status needs the password too');
+
     const first = await recipient('download', out.link, join(dir, 'first'), '--password-file', passwordFile);
     assert.equal(first.code, 0, first.stderr);
     assert.ok((await readFile(join(dir, 'first', 'secret.bin'))).equals(bytes));
@@ -128,6 +133,26 @@ describe('upload with expiry, a one-download limit and a password', () => {
     const own = await owner('download', out.link, join(dir, 'own'), '--password-file', passwordFile);
     assert.equal(own.code, 0, own.stderr);
     assert.ok((await readFile(join(dir, 'own', 'secret.bin'))).equals(bytes));
+  });
+
+  test('a password folder made by the CLI opens in the page session with the same password', async () => {
+    const file = await write('for-the-page.txt', 'read me in a browser\n');
+    const passwordFile = await write('page-pw.txt', 'Grüße aus Köln\n');
+    const up = await owner('upload', file, '--password-file', passwordFile, '--json');
+    assert.equal(up.code, 0, up.stderr);
+    const { link, folderId } = JSON.parse(up.stdout) as { link: string; folderId: string };
+    const opened = await openSession(folderId, parseFragment(new URL(link).hash), {
+      siteApi: `${server.baseUrl}/api/site`,
+      store: memoryStore(),
+    });
+    assert.ok('kind' in opened && opened.kind === 'password', JSON.stringify(opened));
+    const unlock = (opened as { unlock: (p: string) => Promise<unknown> }).unlock;
+    assert.equal(await unlock('Grüße aus Koln'), null, 'a wrong password does not open it in the page either');
+    // The same word with a decomposed ü (another keyboard): NFC makes it the same password.
+    const session = await unlock('Gru\u0308ße aus Köln');
+    assert.ok(session && typeof session === 'object' && 'listFiles' in session);
+    const [listed] = await (session as { listFiles(): Promise<{ name: string | null }[]> }).listFiles();
+    assert.equal(listed!.name, 'for-the-page.txt');
   });
 
   test('bad settings are refused before anything is created', async () => {
