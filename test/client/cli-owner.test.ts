@@ -293,6 +293,14 @@ describe('request', () => {
     const info = JSON.parse((await owner('info', out.link, '--json')).stdout) as InfoJson & { title: string };
     assert.equal(info.fileCount, 1);
     assert.equal(info.files[0]!.name, 'scans/scan.pdf');
+    // Deleted with the owner secret this machine kept (no token to give).
+    const deleted = await owner('delete', out.link, '--file', 'scan.pdf');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout, 'deleted scans/scan.pdf\n');
+    const folder = await owner('delete', out.link);
+    assert.equal(folder.code, 0, folder.stderr);
+    assert.equal((await owner('info', out.link)).code, 3, 'gone');
+    assert.ok(!existsSync(out.stateFile), 'the kept owner secret went with the folder');
   });
 });
 
