@@ -278,6 +278,13 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
       'album/b.jpg',
       'album/day 1/a.jpg',
     ]);
+    // One download saves the last segment of the path (src/transfer/names.ts), not `album_day 1_a.jpg`.
+    const [single] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#files li', { hasText: 'album/day 1/a.jpg' }).locator('button.download:not([disabled])').click(),
+    ]);
+    assert.equal(single.suggestedFilename(), 'a.jpg');
+    await single.path();
 
     // Cancel: hold the chunk PUTs so the upload is surely in flight, then cancel.
     await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));

@@ -1,4 +1,5 @@
 import type { DownloadFile } from '../../../src/transfer/download.js';
+import { saveName } from '../../../src/transfer/names.js';
 import type { SiteConfig } from '../config.js';
 import { type DownloadJob, download, onDownloadError } from '../download.js';
 import { t } from '../i18n/index.js';
@@ -111,7 +112,8 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     const name = o.name ?? o.file.fileId;
     // One ticket per download: asked for as it starts (the server counts it, or refuses past the limit).
     void start(name, async () => ({
-      job: { kind: 'file', name, files: [{ ...(await session.startDownload(o)), name }] },
+      // A browser cannot save into folders: `a/sub/b.txt` is saved as `b.txt` (src/transfer/names.ts).
+      job: { kind: 'file', name: saveName(name, 'file'), files: [{ ...(await session.startDownload(o)), name }] },
     }));
   };
   // An image folder is a grid of thumbnails made in this browser as rows come into view; other
