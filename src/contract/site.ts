@@ -1,4 +1,5 @@
 import type { Action, Mode, Role } from '../domain/modes.js';
+import type { PasswordParams } from '../domain/password-params.js';
 import type { UploadStatusResponse, UploadUrls } from './types.js';
 
 /**
@@ -56,13 +57,7 @@ export type FolderCreator = 'site' | 'api';
  * checked against this shape only (N a power of two 2^14..2^20, r 1..16, p 1..4, salt 16 bytes
  * base64url). The server never sees the password nor anything derived from it.
  */
-export interface PasswordParams {
-  readonly kdf: 'scrypt';
-  readonly N: number;
-  readonly r: number;
-  readonly p: number;
-  readonly salt: string;
-}
+export type { PasswordParams };
 
 /**
  * `POST <site>/api/site/folders` with `X-Owner-Token`: creates a folder already owned by the caller

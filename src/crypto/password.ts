@@ -15,22 +15,12 @@
 import { hkdf } from '@noble/hashes/hkdf.js';
 import { scryptAsync } from '@noble/hashes/scrypt.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import type { PasswordParams } from '../domain/password-params.js';
 import { base64UrlDecode, base64UrlEncode } from './base64.js';
 import { CryptoFormatError } from './errors.js';
 import { decodeSecret, SECRET_BYTES } from './folder.js';
 
-/** What the server keeps of a password (`FolderInfo.password`): the KDF's parameters, never a hash. */
-export interface PasswordParams {
-  readonly kdf: 'scrypt';
-  /** scrypt cost: a power of two from 2^14 to 2^20. */
-  readonly N: number;
-  /** scrypt block size, 1..16. */
-  readonly r: number;
-  /** scrypt parallelism, 1..4. */
-  readonly p: number;
-  /** 16 random bytes, base64url without padding (22 characters). */
-  readonly salt: string;
-}
+export type { PasswordParams };
 
 /** The parameters every client of ours creates with: 128 MiB of memory per guess. */
 export const PASSWORD_KDF = { kdf: 'scrypt', N: 131_072, r: 8, p: 1 } as const;

@@ -135,6 +135,15 @@ export type Outbox = readonly NewOutboxEntry[];
 
 export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal;
 
+/** What `countDownload` is told: the limit, whether this caller counts, and what to record with it. */
+export interface CountDownloadOptions {
+  readonly limit: number | null;
+  /** False for the owner: nothing is counted or refused. */
+  readonly count: boolean;
+  readonly activity: ActivityRecord | null;
+  readonly outbox?: Outbox;
+}
+
 export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
@@ -222,16 +231,7 @@ export interface MetadataStore {
    * false (the owner) nothing is counted or refused, and the current count is answered. `outbox`
    * (the download's event) is stored in the same transaction unless the answer is a refusal.
    */
-  countDownload(
-    folderId: string,
-    fileId: string,
-    options: {
-      readonly limit: number | null;
-      readonly count: boolean;
-      readonly activity: ActivityRecord | null;
-      readonly outbox?: Outbox;
-    },
-  ): Promise<CountDownloadResult>;
+  countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult>;
   /**
    * Starts deleting a folder at its owner's request, whatever its deleteAfter: from then on it reads
    * as absent, and its deleteAfter is `now`, so that a sweeper finishes the job if the caller dies

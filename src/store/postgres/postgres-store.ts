@@ -5,6 +5,7 @@ import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/ow
 import type {
   ActivityRecord,
   AddFilesResult,
+  CountDownloadOptions,
   CountDownloadResult,
   FilePage,
   FileRecord,
@@ -432,16 +433,7 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows[0] ? toFile(rows[0]) : null;
   }
 
-  async countDownload(
-    folderId: string,
-    fileId: string,
-    options: {
-      readonly limit: number | null;
-      readonly count: boolean;
-      readonly activity: ActivityRecord | null;
-      readonly outbox?: Outbox;
-    },
-  ): Promise<CountDownloadResult> {
+  async countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult> {
     return this.transaction(async (client) => {
       const { rows } = await client.query<{ downloads: number }>(
         `SELECT f.downloads FROM files f JOIN folders d ON d.id = f.folder_id

@@ -3,6 +3,7 @@ import { ACTIVITY_KEPT } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry } from '../../domain/owner-settings.js';
 import type {
   ActivityRecord,
+  CountDownloadOptions,
   CountDownloadResult,
   FileRecord,
   Outbox,
@@ -76,16 +77,7 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
       s.setFileLimit.run(maxDownloads, folderId, fileId);
       return toFile(s.file.get(folderId, fileId)!);
     },
-    countDownload(
-      folderId: string,
-      fileId: string,
-      options: {
-        readonly limit: number | null;
-        readonly count: boolean;
-        readonly activity: ActivityRecord | null;
-        readonly outbox?: Outbox;
-      },
-    ): CountDownloadResult {
+    countDownload(folderId: string, fileId: string, options: CountDownloadOptions): CountDownloadResult {
       const file = s.file.get(folderId, fileId);
       if (!file) return 'absent';
       let downloads = Number(file.downloads);

@@ -5,6 +5,7 @@ import type { FolderLimits } from '../../domain/limits.js';
 import type {
   ActivityRecord,
   AddFilesResult,
+  CountDownloadOptions,
   CountDownloadResult,
   FilePage,
   FileRecord,
@@ -142,16 +143,7 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('updateFile', folderId, fileId, maxDownloads);
   }
 
-  countDownload(
-    folderId: string,
-    fileId: string,
-    options: {
-      readonly limit: number | null;
-      readonly count: boolean;
-      readonly activity: ActivityRecord | null;
-      readonly outbox?: Outbox;
-    },
-  ): Promise<CountDownloadResult> {
+  countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult> {
     return this.writer.write('countDownload', folderId, fileId, options);
   }
 
