@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import type { CreateResponseDirect, CreateResponseEmpty, UploadStatusResponse } from '../../src/contract/types.js';
+import { CHROMIUM_ARGS } from '../site/browser.js';
 import { chunkBody, chunkUrl } from '../support/api.js';
 import { until } from '../support/receivers.js';
 import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
@@ -209,14 +210,7 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM_ARGS,
         // Trust exactly the test's certificate (by its key), also for the service worker's script,
         // which ignoreHTTPSErrors does not cover.
         `--ignore-certificate-errors-spki-list=${spki}`,
