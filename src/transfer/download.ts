@@ -38,7 +38,9 @@ export interface DownloadStreamOptions extends HttpOptions {
   readonly ahead?: number;
   /**
    * Decrypts one chunk (default: `decryptChunk` on this thread). The place to move decryption
-   * elsewhere (a worker) without changing the pipeline; it must authenticate like `decryptChunk`.
+   * elsewhere (the page's crypto workers) without changing the pipeline; it must authenticate like
+   * `decryptChunk`. It may take the message's buffer (transfer it to a worker); if it then cannot
+   * answer, it throws DecryptorGoneError and the chunk is fetched again and decrypted here.
    */
   readonly decrypt?: (key: FolderKey, message: Uint8Array) => Promise<Uint8Array>;
   /**
@@ -46,6 +48,15 @@ export interface DownloadStreamOptions extends HttpOptions {
    * and the first and last are cut to the range after their whole-chunk integrity check.
    */
   readonly range?: ByteRange;
+}
+
+/**
+ * Thrown by a `decrypt` option that took a chunk's message and can no longer answer (the workers it
+ * sent it to are gone: the page that lent them closed). Not an integrity failure: the chunk is fetched
+ * again and decrypted on the calling thread.
+ */
+export class DecryptorGoneError extends Error {
+  override name = 'DecryptorGoneError';
 }
 
 /**
@@ -89,24 +100,37 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
     keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
     const expected = plaintextChunkLength(plan, k);
     const where = `chunk ${k} of ${file.name}`;
-    const message = await fetchChunkBytes(
-      siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
-      file.credentials,
-      `GET chunk ${k}/${plan.chunks} of ${file.name}`,
-      http,
-    );
-    if (message.length !== encryptedLength(expected)) {
-      throw new IntegrityError(
-        `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
+    const fetchMessage = async () => {
+      const message = await fetchChunkBytes(
+        siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
+        file.credentials,
+        `GET chunk ${k}/${plan.chunks} of ${file.name}`,
+        http,
       );
-    }
+      if (message.length !== encryptedLength(expected)) {
+        throw new IntegrityError(
+          `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
+        );
+      }
+      return message;
+    };
+    const authenticated = async (decrypted: Promise<Uint8Array>) => {
+      try {
+        return await decrypted;
+      } catch (error) {
+        if (error instanceof DecryptorGoneError) throw error;
+        throw new IntegrityError(
+          `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,
+        );
+      }
+    };
+    const key = await keyPromise;
     let plaintext: Uint8Array;
     try {
-      plaintext = await decrypt(await keyPromise, message);
+      plaintext = await authenticated(decrypt(key, await fetchMessage()));
     } catch (error) {
-      throw new IntegrityError(
-        `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,
-      );
+      if (!(error instanceof DecryptorGoneError)) throw error;
+      plaintext = await authenticated(decryptChunk(key, await fetchMessage()));
     }
     if (plaintext.length !== expected)
       throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);

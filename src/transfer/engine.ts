@@ -21,6 +21,12 @@ export interface ChunkSource {
    * one buffer per encryption slot, so a large upload does not churn the garbage collector.
    */
   read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Reads and encrypts a chunk in one step elsewhere (the page hands its File to a crypto worker,
+   * which reads the slice itself, so the page's thread never holds the plaintext). When present
+   * the engine uses it instead of `read` and the `encrypt` option; the length is checked after.
+   */
+  sealed?(key: FolderKey, offset: number, length: number): Promise<Uint8Array>;
 }
 
 /** Chunks read from a Blob or browser File when their turn comes (`Blob.slice`), never the whole file. */
@@ -120,6 +126,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
 
   const encryptNext = (job: UploadJob, n: number, length: number) =>
     encrypting(async () => {
+      if (job.source.sealed) return checked(await job.source.sealed(job.key, chunkOffset(job.plan, n), length), length);
       const buffer = spare.pop() ?? new Uint8Array(largestChunk);
       try {
         const plaintext = await job.source.read(chunkOffset(job.plan, n), length, buffer);
@@ -127,10 +134,7 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
           throw new InputError(
             `${job.label}: read ${plaintext.byteLength} bytes of chunk ${n}, expected ${length}: the file changed while it was being read`,
           );
-        const body = await encrypt(job.key, plaintext);
-        if (body.byteLength !== encryptedLength(length))
-          throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
-        return body;
+        return checked(await encrypt(job.key, plaintext), length);
       } finally {
         if (spare.length < encryptSlots) spare.push(buffer);
       }
@@ -200,6 +204,13 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
   await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
   if (failure !== null) throw failure;
   return { chunksSent, failed };
+}
+
+/** An encrypted chunk of `length` plaintext bytes, checked to be exactly as long as that encrypts to. */
+function checked(body: Uint8Array, length: number): Uint8Array {
+  if (body.byteLength !== encryptedLength(length))
+    throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
+  return body;
 }
 
 /** Runs at most `limit` of the given jobs at once, in call order. */

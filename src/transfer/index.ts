@@ -32,7 +32,14 @@ export type {
 } from './direct-upload.js';
 export { blobFile, checkUploadFiles, chunkOrder, resumeUpload, upload } from './direct-upload.js';
 export type { DownloadFile, DownloadStreamOptions } from './download.js';
-export { chunksAhead, contentDisposition, downloadStream, HAND_ON_PIECE, uniqueNames } from './download.js';
+export {
+  chunksAhead,
+  contentDisposition,
+  DecryptorGoneError,
+  downloadStream,
+  HAND_ON_PIECE,
+  uniqueNames,
+} from './download.js';
 export type { ChunkSource, EngineEvent, EngineOptions, EngineResult, UploadJob } from './engine.js';
 export { blobSource, DEFAULT_CONCURRENCY, sendChunks } from './engine.js';
 export type { Failure } from './errors.js';

@@ -7,6 +7,7 @@ import { upload } from '../../src/client/node/index.js';
 import { decryptChunk } from '../../src/crypto/index.js';
 import {
   chunksAhead,
+  DecryptorGoneError,
   type DownloadFile,
   downloadStream,
   type Fetch,
@@ -122,6 +123,35 @@ describe('downloadStream', () => {
       new Response(downloadStream(file, { decrypt: async () => new Uint8Array(3) })).arrayBuffer(),
       (e: unknown) => e instanceof Error && e.name === 'IntegrityError' && /has 3 bytes, expected/.test(e.message),
     );
+  });
+
+  test('a decryptor that took a chunk and went away: that chunk is fetched again and decrypted here', async () => {
+    const { file, content } = await uploaded(11 * MIB);
+    const fetched: string[] = [];
+    const counting: Fetch = (url, init) => {
+      fetched.push(new URL(url).pathname.split('/').pop()!);
+      return fetch(url, init);
+    };
+    let calls = 0;
+    const bytes = await new Response(
+      downloadStream(file, {
+        fetch: counting,
+        decrypt: async (key, message) => {
+          calls++;
+          // The second chunk's worker "closes" with the message: like a transfer, the bytes are gone.
+          if (calls === 2) {
+            message.fill(0);
+            throw new DecryptorGoneError('the page closed');
+          }
+          return decryptChunk(key, message);
+        },
+      }),
+    ).arrayBuffer();
+    assert.ok(Buffer.from(bytes).equals(content));
+    assert.equal(file.chunks, 3);
+    // Every chunk once, and the one the decryptor lost once more.
+    assert.equal(fetched.length, 4);
+    assert.deepEqual([...new Set(fetched.map(Number))].sort(), [1, 2, 3]);
   });
 
   test('a plan that cannot describe the file is refused before anything is fetched', () => {

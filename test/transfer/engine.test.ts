@@ -132,6 +132,34 @@ describe('upload engine', () => {
     assert.equal(puts, 0);
   });
 
+  test("a source that reads and encrypts in one step (the page's workers) replaces read and encrypt", async () => {
+    const { jobs, key, created, contents } = await register([11 * MIB + 5]);
+    const job = jobs[0]!;
+    const sealedAt: number[] = [];
+    const source = {
+      read: () => Promise.reject(new Error('read must not be called when sealed is there')),
+      sealed: async (k: typeof key, offset: number, length: number) => {
+        sealedAt.push(offset);
+        return encryptChunk(k, contents[0]!.subarray(offset, offset + length));
+      },
+    };
+    await sendChunks([{ ...job, source }], {
+      encrypt: () => Promise.reject(new Error('encrypt must not be called when sealed is there')),
+      encryptConcurrency: 2,
+    });
+    assert.deepEqual(
+      sealedAt.sort((a, b) => a - b),
+      Array.from({ length: job.plan.chunks }, (_, i) => i * job.plan.chunkSize),
+    );
+    assert.ok((await storedPlaintext(created.folderId, created.files[0]!.fileId, key)).equals(contents[0]!));
+    // Its result is length-checked like encrypt's.
+    const again = await register([700]);
+    await assert.rejects(
+      sendChunks([{ ...again.jobs[0]!, source: { ...source, sealed: async () => new Uint8Array(5) } }]),
+      /encrypted chunk has 5 bytes/,
+    );
+  });
+
   test('a refused (expired) URL is renewed once and the chunk sent again', async () => {
     const { jobs, created } = await register([700]);
     let forbidden = 0;
