@@ -4,32 +4,35 @@ import { build, defineConfig, type Plugin } from 'vite';
 /**
  * The browser site. Built into dist/web, which src/http/routes/site.ts serves at the path of WEB_URL.
  * The page is built with a placeholder base that the server replaces with the real path, so one
- * build serves any WEB_URL. The service worker is a second, self-contained build (a classic script:
- * module service workers are not available in every browser the site supports).
+ * build serves any WEB_URL. The service worker and the crypto worker are self-contained builds of
+ * their own (classic scripts: module workers are not available in every browser the site supports).
  */
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const outDir = here('../dist/web');
 
-function serviceWorker(): Plugin {
+/** The workers as classic scripts at the site's root: the service worker and the crypto worker. */
+const WORKERS = [
+  { entry: './src/sw.ts', name: 'webfolderServiceWorker', file: 'sw.js' },
+  { entry: './src/crypto-worker.ts', name: 'webfolderCryptoWorker', file: 'crypto-worker.js' },
+];
+
+function workers(): Plugin {
   return {
-    name: 'webfolder-service-worker',
+    name: 'webfolder-workers',
     apply: 'build',
     async closeBundle() {
-      await build({
-        configFile: false,
-        logLevel: 'warn',
-        build: {
-          outDir,
-          emptyOutDir: false,
-          target: 'es2022',
-          lib: {
-            entry: here('./src/sw.ts'),
-            formats: ['iife'],
-            name: 'webfolderServiceWorker',
-            fileName: () => 'sw.js',
+      for (const w of WORKERS) {
+        await build({
+          configFile: false,
+          logLevel: 'warn',
+          build: {
+            outDir,
+            emptyOutDir: false,
+            target: 'es2022',
+            lib: { entry: here(w.entry), formats: ['iife'], name: w.name, fileName: () => w.file },
           },
-        },
-      });
+        });
+      }
     },
   };
 }
@@ -38,7 +41,7 @@ export default defineConfig({
   root: here('.'),
   base: '/__webfolder_base__/',
   publicDir: false,
-  plugins: [serviceWorker()],
+  plugins: [workers()],
   build: {
     outDir,
     emptyOutDir: true,

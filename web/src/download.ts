@@ -1,6 +1,12 @@
 import { makeZip } from 'client-zip';
-import { type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
+import {
+  type DownloadFile,
+  type DownloadStreamOptions,
+  downloadStream,
+  uniqueNames,
+} from '../../src/transfer/download.js';
 import type { SiteConfig } from './config.js';
+import { cryptoPool } from './crypto-pool.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
@@ -82,7 +88,8 @@ function listen(): void {
   });
 }
 
-export function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
+/** Posts `message` (with `lent` ports after the answer port) and waits up to 2 s for the worker's answer. */
+export function ask(worker: ServiceWorker, message: unknown, lent: readonly MessagePort[] = []): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const timer = setTimeout(() => resolve(false), 2000);
@@ -90,7 +97,7 @@ export function ask(worker: ServiceWorker, message: unknown): Promise<boolean> {
       clearTimeout(timer);
       resolve(true);
     };
-    worker.postMessage(message, [channel.port2]);
+    worker.postMessage(message, [channel.port2, ...lent]);
   });
 }
 
@@ -108,7 +115,9 @@ export async function download(config: SiteConfig, job: DownloadJob, onDone?: ()
       whenDone.set(id, onDone);
       setTimeout(() => whenDone.delete(id), 24 * 3600_000);
     }
-    if (await ask(worker, { type: 'download', id, job })) {
+    // The page's crypto workers decrypt for the service worker (it cannot start workers itself).
+    const lent = cryptoPool(config).lend();
+    if (await ask(worker, { type: 'download', id, job }, lent)) {
       const frame = document.createElement('iframe');
       frame.hidden = true;
       frame.title = 'download';
@@ -117,15 +126,16 @@ export async function download(config: SiteConfig, job: DownloadJob, onDone?: ()
       setTimeout(() => frame.remove(), 60_000);
       return 'service-worker';
     }
+    for (const port of lent) port.close();
   }
-  await downloadInMemory(job);
+  await downloadInMemory(job, { decrypt: cryptoPool(config).open });
   return 'memory';
 }
 
-async function downloadInMemory(job: DownloadJob): Promise<void> {
+async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions): Promise<void> {
   let blob: Blob;
   if (job.kind === 'file') {
-    blob = await new Response(downloadStream(job.files[0]!)).blob();
+    blob = await new Response(downloadStream(job.files[0]!, options)).blob();
   } else {
     const names = uniqueNames(job.files.map((f) => f.name));
     const zip = makeZip(
@@ -133,7 +143,7 @@ async function downloadInMemory(job: DownloadJob): Promise<void> {
         name: names[i]!,
         size: f.size,
         lastModified: new Date(),
-        input: downloadStream(f),
+        input: downloadStream(f, options),
       })),
     );
     blob = await new Response(zip).blob();

@@ -26,7 +26,7 @@ import {
 } from '../../src/crypto/index.js';
 import { passwordSecret } from '../../src/crypto/password.js';
 import type { DownloadFile } from '../../src/transfer/download.js';
-import { blobSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
+import { blobSource, type ChunkSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
 import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
 import { allChunks, filePlan, registrationBatches, storedBytes } from '../../src/transfer/plan.js';
 import type { Fetch, HttpOptions, RetryInfo } from '../../src/transfer/retry.js';
@@ -86,6 +86,11 @@ export interface SessionOptions {
   readonly concurrency?: number;
   /** Makes an uploaded file's thumbnail (the page: web/src/thumbnail.ts); none without it. */
   readonly thumbnailer?: (file: Blob, name: string) => Promise<Uint8Array | null>;
+  /**
+   * Where a picked file's chunks are read and encrypted (the page: its crypto workers,
+   * web/src/crypto-pool.ts), with how many chunks at once; default the Blob on this thread, one.
+   */
+  readonly chunks?: { readonly source: (file: Blob) => ChunkSource; readonly encryptConcurrency: number };
 }
 
 /** The part of the URL after #: the folder secret, and on an owner link `&owner=<owner secret>`. */
@@ -507,6 +512,10 @@ export class FolderSession {
     };
   }
 
+  private chunkSource(file: Blob): ChunkSource {
+    return this.options.chunks?.source(file) ?? blobSource(file);
+  }
+
   /** Resume: the server's missing list is what is left; what it has counts as sent. */
   private async resumeJob(p: PendingUpload, item: PickedFile): Promise<{ upload: FileUpload; job: UploadJob }> {
     const [status, fresh] = await Promise.all([this.client.status(p.fileId), this.client.uploadUrls(p.fileId)]);
@@ -514,7 +523,14 @@ export class FolderSession {
     const plan = filePlan(p.size, p.chunkSize, p.chunks, p.name);
     return {
       upload: this.fileUpload(p.fileId, p.name, p.size, storedBytes(plan, status.missing)),
-      job: { label: p.name, plan, key, source: blobSource(item.file), urls: fresh.uploadUrls, todo: status.missing },
+      job: {
+        label: p.name,
+        plan,
+        key,
+        source: this.chunkSource(item.file),
+        urls: fresh.uploadUrls,
+        todo: status.missing,
+      },
     };
   }
 
@@ -595,7 +611,7 @@ export class FolderSession {
           label: item.path,
           plan,
           key: keys[i]!.key,
-          source: blobSource(item.file),
+          source: this.chunkSource(item.file),
           urls: f.uploadUrls,
           todo: allChunks(plan),
         },
@@ -637,6 +653,7 @@ export class FolderSession {
           ...this.options.http,
           ...(this.options.transport ? { fetch: this.options.transport } : {}),
           ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
+          ...(this.options.chunks ? { encryptConcurrency: this.options.chunks.encryptConcurrency } : {}),
           signal: run.signal,
           failFast: false,
           renewUrls: async (i) => (await this.client.uploadUrls(files[i]!.fileId)).uploadUrls,

@@ -3,6 +3,7 @@ import { downloadZip } from 'client-zip';
 import { contentDisposition, type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
 import { mediaStream } from '../../src/transfer/media-stream.js';
 import { contentRange, parseRange } from '../../src/transfer/range.js';
+import { lentDecryptor } from './crypto-ports.js';
 import type { DownloadJob } from './download.js';
 
 /**
@@ -22,7 +23,14 @@ import type { DownloadJob } from './download.js';
  */
 declare const self: ServiceWorkerGlobalScope;
 
-const jobs = new Map<string, DownloadJob>();
+/** A download waiting for its request: the job, and the page's crypto worker ports lent for it. */
+interface PendingDownload {
+  readonly job: DownloadJob;
+  readonly lent: readonly MessagePort[];
+  /** The page that asked (its workers live only as long as it does). */
+  readonly clientId: string | null;
+}
+const jobs = new Map<string, PendingDownload>();
 interface MediaJob {
   readonly file: DownloadFile;
   /** From the viewer's allowlist (web/src/preview.ts), never the uploader's string. */
@@ -57,9 +65,15 @@ self.addEventListener('activate', (event) => {
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string; id?: string; job?: DownloadJob } | null;
   if (data?.type === 'download' && data.id && data.job) {
-    jobs.set(data.id, data.job);
+    const id = data.id;
+    const lent = event.ports.slice(1);
+    const source = event.source;
+    jobs.set(id, { job: data.job, lent, clientId: source && 'id' in source ? source.id : null });
     // Forget unclaimed jobs (and their secrets) after a minute.
-    setTimeout(() => jobs.delete(data.id!), 60_000);
+    setTimeout(() => {
+      if (!jobs.delete(id)) return;
+      for (const port of lent) port.close();
+    }, 60_000);
     event.ports[0]?.postMessage({ ok: true });
   } else if (data?.type === 'media' && data.id) {
     const m = event.data as { id: string; file: DownloadFile; mediaType: string };
@@ -83,22 +97,26 @@ async function report(id: string, message: string | null) {
     client.postMessage(message === null ? { type: 'download-done', id } : { type: 'download-error', id, message });
 }
 
-function withErrors(id: string, stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+/** `stream` with its end reported to the pages, and `finish` run once however it ends. */
+function withErrors(id: string, stream: ReadableStream<Uint8Array>, finish: () => void): ReadableStream<Uint8Array> {
   const reader = stream.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
         if (done) {
+          finish();
           controller.close();
           void report(id, null);
         } else controller.enqueue(value);
       } catch (error) {
+        finish();
         void report(id, (error as Error).message);
         controller.error(error);
       }
     },
     cancel(reason) {
+      finish();
       return reader.cancel(reason);
     },
   });
@@ -137,9 +155,16 @@ self.addEventListener('fetch', (event) => {
   }
   if (url.origin !== scope.origin || !url.pathname.startsWith(`${scope.pathname}dl/`)) return;
   const id = url.pathname.slice(`${scope.pathname}dl/`.length);
-  const job = jobs.get(id);
-  if (!job) return; // the server explains that the link works only from the page
+  const pending = jobs.get(id);
+  if (!pending) return; // the server explains that the link works only from the page
   jobs.delete(id);
+  const { job, clientId } = pending;
+  // Chunks are decrypted by the page's workers while the page is open, then here.
+  const lent = lentDecryptor(
+    pending.lent,
+    async () => clientId !== null && (await self.clients.get(clientId)) !== undefined,
+  );
+  const options = { decrypt: lent.decrypt };
   const headers = new Headers({
     'content-disposition': contentDisposition(job.name),
     'cache-control': 'no-store',
@@ -148,7 +173,7 @@ self.addEventListener('fetch', (event) => {
   let body: ReadableStream<Uint8Array>;
   if (job.kind === 'file') {
     const file = job.files[0]!;
-    body = downloadStream(file);
+    body = downloadStream(file, options);
     headers.set('content-type', 'application/octet-stream');
     headers.set('content-length', String(file.size));
   } else {
@@ -156,7 +181,8 @@ self.addEventListener('fetch', (event) => {
     const entries = job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date() }));
     const zip = downloadZip(
       (function* () {
-        for (let i = 0; i < job.files.length; i++) yield { ...entries[i]!, input: downloadStream(job.files[i]!) };
+        for (let i = 0; i < job.files.length; i++)
+          yield { ...entries[i]!, input: downloadStream(job.files[i]!, options) };
       })(),
       { metadata: entries },
     );
@@ -165,5 +191,10 @@ self.addEventListener('fetch', (event) => {
     const length = zip.headers.get('content-length');
     if (length) headers.set('content-length', length);
   }
-  event.respondWith(new Response(withErrors(id, body), { status: 200, headers }));
+  let finished = false;
+  const finish = () => {
+    if (!finished) lent.close();
+    finished = true;
+  };
+  event.respondWith(new Response(withErrors(id, body, finish), { status: 200, headers }));
 });

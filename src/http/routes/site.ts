@@ -261,13 +261,17 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       immutable: true,
       maxAge: '365d',
     });
-    const swFile = join(SITE_BUILD_DIR, 'sw.js');
-    app.get(`${prefix}/sw.js`, async (_request, reply) => {
-      if (!existsSync(swFile)) return reply.status(404).send({ error: 'service worker not built' });
-      return reply
-        .type('text/javascript; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(readFileSync(swFile));
-    });
+    // The workers' scripts keep fixed names (a service worker's URL is its identity), so they are
+    // revalidated rather than cached for a year like the hashed assets.
+    for (const script of ['sw.js', 'crypto-worker.js']) {
+      const file = join(SITE_BUILD_DIR, script);
+      app.get(`${prefix}/${script}`, async (_request, reply) => {
+        if (!existsSync(file)) return reply.status(404).send({ error: `${script} not built`, code: 'not_found' });
+        return reply
+          .type('text/javascript; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send(readFileSync(file));
+      });
+    }
   }
 }

@@ -1,5 +1,6 @@
 import type { FolderInfo } from '../../../src/contract/site.js';
 import type { SiteConfig } from '../config.js';
+import { uploadChunks } from '../crypto-pool.js';
 import { startServiceWorker } from '../download.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
@@ -39,6 +40,7 @@ export async function folderPage(
     store: browserStore,
     transport: xhrFetch,
     thumbnailer: makeThumbnail,
+    chunks: uploadChunks(config),
     // The effective secret of a password folder this tab has just created (web/src/views/home.ts).
     ...unlockedOf(folderId),
   });

@@ -1,0 +1,153 @@
+import { decryptChunk, type FolderKey, IntegrityError } from '../../src/crypto/index.js';
+import { DecryptorGoneError } from '../../src/transfer/download.js';
+import { InputError } from '../../src/transfer/errors.js';
+
+/**
+ * The messages between the threads that need a chunk encrypted or decrypted (the page's upload, the
+ * service worker's download) and the page's crypto workers (web/src/crypto-worker.ts), which run the
+ * transfer core's own `encryptChunk` and `decryptChunk` off those threads. One request, one reply,
+ * matched by id; the bytes travel as transferred buffers, never copied, in both directions.
+ *
+ * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message;
+ * - `open`: decrypt and authenticate one chunk's message.
+ *
+ * A key is posted as it is: a `FolderKey` is the secret's text and a non-extractable CryptoKey, both
+ * structured-cloneable; it goes only to this origin's own workers.
+ */
+export type CryptoRequest =
+  | { readonly op: 'seal'; readonly key: FolderKey; readonly plaintext: Uint8Array }
+  | { readonly op: 'open'; readonly key: FolderKey; readonly message: Uint8Array };
+
+export type CryptoReply =
+  | { readonly id: number; readonly bytes: Uint8Array }
+  | { readonly id: number; readonly failure: 'integrity' | 'input' | 'other'; readonly message: string };
+
+/** Sent on a lent port when its borrower is done with it: the worker closes its end too. */
+export const CLOSE_PORT = 'close';
+
+/** The reply's failure kind for an error thrown while serving a request. */
+export function failureOf(error: unknown): 'integrity' | 'input' | 'other' {
+  if (error instanceof IntegrityError) return 'integrity';
+  if (error instanceof InputError) return 'input';
+  return 'other';
+}
+
+/** The error a caller sees for a failed request: the same class the transfer core would have thrown. */
+function errorOf(reply: Extract<CryptoReply, { failure: string }>): Error {
+  if (reply.failure === 'integrity') return new IntegrityError(reply.message);
+  if (reply.failure === 'input') return new InputError(reply.message);
+  return new Error(reply.message);
+}
+
+type Endpoint = Pick<MessagePort, 'postMessage' | 'addEventListener'> & { start?: () => void };
+
+interface Pending {
+  readonly resolve: (bytes: Uint8Array) => void;
+  readonly reject: (error: Error) => void;
+  readonly lane: number;
+}
+
+/**
+ * Sends requests to several workers (dedicated Workers or MessagePorts lent by the page), each to the
+ * one with the fewest requests pending, so that two chunks are processed on two cores at once.
+ */
+export class CryptoLanes {
+  private readonly pending = new Map<number, Pending>();
+  private readonly load: number[];
+  private nextId = 1;
+  private broken: DecryptorGoneError | null = null;
+
+  constructor(private readonly lanes: readonly Endpoint[]) {
+    this.load = lanes.map(() => 0);
+    for (const lane of lanes) {
+      lane.addEventListener('message', (event) => this.settle((event as MessageEvent<CryptoReply>).data));
+      // A MessagePort delivers to listeners only once started (a Worker has no start()).
+      lane.start?.();
+    }
+  }
+
+  get size(): number {
+    return this.lanes.length;
+  }
+
+  /** Requests waiting for an answer: a watchdog has work only while there are some. */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
+  get gone(): boolean {
+    return this.broken !== null;
+  }
+
+  /**
+   * One request; its buffers in `transfer` move to the worker (the caller must not use them again).
+   * Rejects with DecryptorGoneError when the workers cannot answer (they failed to start, or the page
+   * that owns them went away), before or after sending.
+   */
+  call(request: CryptoRequest, transfer: Transferable[] = []): Promise<Uint8Array> {
+    if (this.broken) return Promise.reject(this.broken);
+    let lane = 0;
+    for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[lane]!) lane = i;
+    const id = this.nextId++;
+    return new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, lane });
+      this.load[lane]!++;
+      try {
+        this.lanes[lane]!.postMessage({ ...request, id }, transfer);
+      } catch (error) {
+        this.pending.delete(id);
+        this.load[lane]!--;
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  }
+
+  /** Every pending and later request fails with `reason` (the workers are gone). */
+  fail(reason: string): void {
+    this.broken ??= new DecryptorGoneError(reason);
+    for (const p of this.pending.values()) p.reject(this.broken);
+    this.pending.clear();
+  }
+
+  private settle(reply: CryptoReply): void {
+    const p = this.pending.get(reply.id);
+    if (!p) return;
+    this.pending.delete(reply.id);
+    this.load[p.lane]!--;
+    if ('bytes' in reply) p.resolve(reply.bytes);
+    else p.reject(errorOf(reply));
+  }
+}
+
+/**
+ * The service worker's side of lent ports: a `decrypt` for downloadStream that sends each chunk to
+ * the page's workers while the page is there. `pageAlive` says whether the page that lent them is
+ * still open; while requests are pending it is asked every two seconds, and once the page is gone
+ * the pending chunks are fetched again and every later one is decrypted on the service worker's own
+ * thread, so a download outlives the tab that started it.
+ */
+export function lentDecryptor(
+  ports: readonly MessagePort[],
+  pageAlive: () => Promise<boolean>,
+): { decrypt(key: FolderKey, message: Uint8Array): Promise<Uint8Array>; close(): void } {
+  const lanes = new CryptoLanes(ports);
+  const watchdog = setInterval(() => {
+    if (!lanes.busy) return;
+    void pageAlive().then((alive) => {
+      if (!alive) lanes.fail('the page that lent its crypto workers closed');
+    });
+  }, 2000);
+  return {
+    decrypt(key, message) {
+      if (ports.length === 0 || lanes.gone) return decryptChunk(key, message);
+      return lanes.call({ op: 'open', key, message }, [message.buffer]);
+    },
+    close() {
+      clearInterval(watchdog);
+      for (const port of ports) {
+        port.postMessage(CLOSE_PORT);
+        port.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/// <reference lib="webworker" />
+import { decryptChunk, encryptChunk } from '../../src/crypto/index.js';
+import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
+
+/**
+ * A crypto worker: a dedicated worker the page starts (web/src/crypto-pool.ts) so that chunk
+ * encryption and decryption, the transfers' main CPU cost, run off the page's thread and off the
+ * service worker's, on as many cores as the pool has workers. It answers requests from the page
+ * itself and from ports the page lends to its service worker for a download (a service worker
+ * cannot start workers of its own). Results go back as transferred buffers.
+ */
+declare const self: DedicatedWorkerGlobalScope;
+
+type Reply = (reply: CryptoReply, transfer?: Transferable[]) => void;
+
+async function serve(request: CryptoRequest & { id: number }, reply: Reply): Promise<void> {
+  try {
+    let bytes: Uint8Array;
+    if (request.op === 'seal') {
+      bytes = await encryptChunk(request.key, request.plaintext);
+    } else {
+      bytes = await decryptChunk(request.key, request.message);
+    }
+    reply({ id: request.id, bytes }, [bytes.buffer]);
+  } catch (error) {
+    reply({ id: request.id, failure: failureOf(error), message: (error as Error).message });
+  }
+}
+
+self.addEventListener('message', (event: MessageEvent) => {
+  const data = event.data as (CryptoRequest & { id: number }) | { type: 'serve' };
+  if ('type' in data) {
+    // A port lent to the service worker for one download: requests on it are answered on it.
+    const port = event.ports[0];
+    if (!port) return;
+    port.addEventListener('message', (e: MessageEvent) => {
+      if (e.data === CLOSE_PORT) port.close();
+      else void serve(e.data as CryptoRequest & { id: number }, (r, t = []) => port.postMessage(r, t));
+    });
+    port.start();
+    return;
+  }
+  void serve(data, (r, t = []) => self.postMessage(r, t));
+});
