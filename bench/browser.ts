@@ -15,7 +15,9 @@
  * "renderer: chromium", the service worker's "renderer: ServiceWorker t", WebCrypto's pool
  * "renderer: ThreadPoolForeg"), and each Chromium process's peak VmRSS in the phase. The plain
  * baselines run before and after the site's transfers and are averaged, so drift on a shared machine
- * hits both. BENCH_EXTRA=1 adds raw WebCrypto and transport-only phases.
+ * hits both. The site runs twice: with the page's crypto workers (web/src/crypto-pool.ts), then
+ * without them (encryption on the page's thread, decryption on the service worker's), in a fresh
+ * folder, and the bench prints the ratio. BENCH_EXTRA=1 adds raw WebCrypto and transport-only phases.
  *
  * The server is the compiled build in its own process (`npm run build` first), with DATA_DIR on disk
  * unless BENCH_DATA_DIR says otherwise. Chromium is driven over the DevTools protocol without its
@@ -247,12 +249,15 @@ async function main() {
       await rm(uploads, { recursive: true, force: true });
       await mkdir(uploads);
     };
-    const created = await fetch(`${server.url}/v2/folders`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'send', title: 'bench' }),
-    });
-    const folder = (await created.json()) as { folderUrl: string };
+    const newFolder = async () => {
+      const created = await fetch(`${server.url}/v2/folders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'send', title: 'bench' }),
+      });
+      return ((await created.json()) as { folderUrl: string }).folderUrl;
+    };
+    const folderUrl = await newFolder();
     const extra = process.env.BENCH_EXTRA === '1';
 
     const plainUpBefore = await phase('plain upload (4 parallel PUTs of file slices), before', () =>
@@ -265,7 +270,7 @@ async function main() {
     await rm(downloads, { recursive: true, force: true });
     await mkdir(downloads);
 
-    await browser.navigate(folder.folderUrl);
+    await browser.navigate(folderUrl);
     await browser.waitFor(`document.querySelector('#file-input')`);
     await browser.waitFor('navigator.serviceWorker.controller');
     let rawEnc = 0;
@@ -273,30 +278,43 @@ async function main() {
     if (extra) {
       rawEnc = mbps((await phase('raw WebCrypto AES-GCM encrypt (10 MiB x4)', () => rawCrypto(browser, 'encrypt'))).ms);
       rawDec = mbps((await phase('raw WebCrypto AES-GCM decrypt (10 MiB x4)', () => rawCrypto(browser, 'decrypt'))).ms);
-      const transport = await transportOnly(browser, server, new URL(folder.folderUrl).origin);
+      const transport = await transportOnly(browser, server, new URL(folderUrl).origin);
       console.log(
         `transport only: PUT ${mbps(transport.putMs).toFixed(0)} MB/s, GET ${mbps(transport.getMs).toFixed(0)} MB/s`,
       );
     }
 
-    const up = await phase('site: encrypt + upload (RFC 8188, 4 parallel PUTs)', async () => {
-      const t0 = performance.now();
-      await browser.setInputFiles('#file-input', [file]);
-      await browser.waitFor(`document.querySelector('#upload-status[data-state="complete"]')`, 60 * 60_000);
-      return performance.now() - t0;
-    });
-    const button = `#files li button.download:not([disabled])`;
-    await browser.waitFor(`document.querySelector('${button}')`);
-    const down = await phase('site: download + decrypt (service worker, download manager)', async () => {
-      const { finished } = await browser.nextDownload(downloads);
-      const t0 = performance.now();
-      await browser.evaluate(`document.querySelector('${button}').click()`);
-      const bytes = await finished;
-      if (bytes !== size) throw new Error(`downloaded ${bytes} bytes, expected ${size}`);
-      return performance.now() - t0;
-    });
-    await rm(downloads, { recursive: true, force: true });
-    await mkdir(downloads);
+    // The site's upload and download of the file in the folder page open now; `how` names the variant.
+    const sitePhases = async (how: string) => {
+      const up = await phase(`site${how}: encrypt + upload (RFC 8188, 4 parallel PUTs)`, async () => {
+        const t0 = performance.now();
+        await browser.setInputFiles('#file-input', [file]);
+        await browser.waitFor(`document.querySelector('#upload-status[data-state="complete"]')`, 60 * 60_000);
+        return performance.now() - t0;
+      });
+      const button = `#files li button.download:not([disabled])`;
+      await browser.waitFor(`document.querySelector('${button}')`);
+      const down = await phase(`site${how}: download + decrypt (service worker, download manager)`, async () => {
+        const { finished } = await browser.nextDownload(downloads);
+        const t0 = performance.now();
+        await browser.evaluate(`document.querySelector('${button}').click()`);
+        const bytes = await finished;
+        if (bytes !== size) throw new Error(`downloaded ${bytes} bytes, expected ${size}`);
+        return performance.now() - t0;
+      });
+      await rm(downloads, { recursive: true, force: true });
+      await mkdir(downloads);
+      return { up, down };
+    };
+    const { up, down } = await sitePhases('');
+    // The same without the page's crypto workers (web/src/crypto-pool.ts): encryption on the page's
+    // thread and decryption on the service worker's, as before them, in a fresh folder and page.
+    await browser.evaluate(`localStorage.setItem('webfolder.cryptoWorkers', '0')`);
+    await browser.navigate(await newFolder());
+    await browser.waitFor(`document.querySelector('#file-input')`);
+    await browser.waitFor('navigator.serviceWorker.controller');
+    const unpooled = await sitePhases(' without crypto workers');
+    await browser.evaluate(`localStorage.removeItem('webfolder.cryptoWorkers')`);
 
     const plainUpAfter = await phase('plain upload, after', () => plainUpload(browser, plain, file));
     await clearUploads();
@@ -321,6 +339,14 @@ async function main() {
       const cpuRatio = chromiumCpu(site) / GIB / base.cpu;
       await record(
         `browser: ${name} ${mbps(site.ms).toFixed(0)} MB/s vs plain ${base.rate.toFixed(0)} MB/s -> ratio ${rate.toFixed(2)} (target >= ${target}: ${verdict(rate, target)}); Chromium CPU ${(chromiumCpu(site) / GIB).toFixed(1)} s/GiB vs plain ${base.cpu.toFixed(1)} -> ${cpuRatio.toFixed(2)}x (target <= 1.5: ${verdict(cpuRatio, 1.5, false)})`,
+      );
+    }
+    for (const [name, pooled, without] of [
+      ['upload', up, unpooled.up],
+      ['download', down, unpooled.down],
+    ] as const) {
+      await record(
+        `browser: ${name} with crypto workers ${mbps(pooled.ms).toFixed(0)} MB/s, without ${mbps(without.ms).toFixed(0)} MB/s -> ${(without.ms / pooled.ms).toFixed(2)}x`,
       );
     }
     if (extra)

@@ -23,10 +23,14 @@ export async function startProcess(script: string, env: Record<string, string>):
   const port = await freePort();
   // Compiled JavaScript (what `npm start` runs) is started as is; TypeScript through tsx.
   const args = script.endsWith('.js') ? [join(ROOT, script)] : ['--import', 'tsx', join(ROOT, script)];
+  // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
+  if (process.env.BENCH_SERVER_PROFILE)
+    args.unshift('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`);
+  if (process.env.BENCH_TRACE_GC) args.unshift('--trace-gc');
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_TRACE_GC ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
