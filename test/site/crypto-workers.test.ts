@@ -3,7 +3,16 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { upload } from '../../src/client/node/index.js';
-import { bytes, createFolder, downloadBytes, newContext, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import {
+  bytes,
+  createFolder,
+  downloadBytes,
+  newContext,
+  SKIP,
+  useBrowserFixture,
+  watch,
+  writeTemp,
+} from './browser.js';
 
 /**
  * The page's crypto workers (web/src/crypto-pool.ts): uploads are encrypted and service-worker
