@@ -44,7 +44,7 @@ const media = new Map<string, MediaJob>();
  * page's requests are all offered to the fetch handler, bodies included, even those it lets pass;
  * Chromium then keeps this worker's copy of each body until the worker's garbage collector runs,
  * which it hardly does: every chunk PUT of an upload stayed in memory, and 1 GiB uploaded grew the
- * browser process by 1 GiB (test/site/upload-memory.test.ts). Static routing (Chromium 123+) skips
+ * browser process by 1 GiB (test/site/transfer-memory.test.ts). Static routing (Chromium 123+) skips
  * the worker for them altogether; browsers without it keep offering them (docs/decisions.md).
  */
 interface RoutingInstallEvent extends ExtendableEvent {
