@@ -44,6 +44,12 @@ export interface DownloadStreamOptions extends HttpOptions {
    */
   readonly decrypt?: (key: FolderKey, message: Uint8Array) => Promise<Uint8Array>;
   /**
+   * Fetches and decrypts a whole chunk elsewhere (the page's crypto workers run `openChunk` for the
+   * service worker, whose thread then only feeds the response). It must do what `openChunk` does;
+   * the length is checked again here. If it throws DecryptorGoneError, the chunk is opened here.
+   */
+  readonly open?: (file: DownloadFile, k: number) => Promise<Uint8Array>;
+  /**
    * Only these plaintext bytes (a media element's `Range`): only the chunks they touch are fetched,
    * and the first and last are cut to the range after their whole-chunk integrity check.
    */
@@ -85,7 +91,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const { ahead: _ahead, decrypt: _decrypt, range: _range, ...rest } = options;
+  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, ...rest } = options;
   const http: HttpOptions = { ...rest, signal };
   // The chunks to hand on, each with the part of its plaintext wanted (all of it without a range).
   const slices: ChunkSlice[] = options.range
@@ -97,44 +103,19 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   // Fetch, check and decrypt chunk k. Several run at once (fetching and decrypting overlap), but
   // their results are handed on strictly in chunk order, and the first failure ends the stream.
   const open = async (k: number): Promise<Uint8Array> => {
-    keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
-    const expected = plaintextChunkLength(plan, k);
-    const where = `chunk ${k} of ${file.name}`;
-    const fetchMessage = async () => {
-      const message = await fetchChunkBytes(
-        siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
-        file.credentials,
-        `GET chunk ${k}/${plan.chunks} of ${file.name}`,
-        http,
-      );
-      if (message.length !== encryptedLength(expected)) {
-        throw new IntegrityError(
-          `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
-        );
-      }
-      return message;
-    };
-    const authenticated = async (decrypted: Promise<Uint8Array>) => {
+    if (options.open) {
       try {
-        return await decrypted;
+        const plaintext = await options.open(file, k);
+        const expected = plaintextChunkLength(plan, k);
+        if (plaintext.length !== expected)
+          throw new IntegrityError(`chunk ${k} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
+        return plaintext;
       } catch (error) {
-        if (error instanceof DecryptorGoneError) throw error;
-        throw new IntegrityError(
-          `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,
-        );
+        if (!(error instanceof DecryptorGoneError)) throw error;
       }
-    };
-    const key = await keyPromise;
-    let plaintext: Uint8Array;
-    try {
-      plaintext = await authenticated(decrypt(key, await fetchMessage()));
-    } catch (error) {
-      if (!(error instanceof DecryptorGoneError)) throw error;
-      plaintext = await authenticated(decryptChunk(key, await fetchMessage()));
     }
-    if (plaintext.length !== expected)
-      throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);
-    return plaintext;
+    keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
+    return openChunk(file, k, { http, decrypt, key: keyPromise });
   };
   const start = (i: number) => {
     const k = slices[i]?.n;
@@ -166,6 +147,63 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
     },
     { highWaterMark: 1 },
   );
+}
+
+/**
+ * Fetches chunk `k` of `file`, checks its exact length, decrypts and authenticates it: what a download
+ * does for every chunk, wherever it runs (downloadStream, or the page's crypto workers for the
+ * service worker). With a `decrypt` that throws DecryptorGoneError, the chunk is fetched again and
+ * decrypted here.
+ */
+export async function openChunk(
+  file: DownloadFile,
+  k: number,
+  options: {
+    readonly http?: HttpOptions;
+    readonly decrypt?: DownloadStreamOptions['decrypt'];
+    /** The file's key, imported once by a caller that opens many chunks. */
+    readonly key?: Promise<FolderKey>;
+  } = {},
+): Promise<Uint8Array> {
+  const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
+  const decrypt = options.decrypt ?? decryptChunk;
+  const key = await (options.key ?? (typeof file.key === 'string' ? importSecret(file.key) : file.key));
+  const expected = plaintextChunkLength(plan, k);
+  const where = `chunk ${k} of ${file.name}`;
+  const fetchMessage = async () => {
+    const message = await fetchChunkBytes(
+      siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
+      file.credentials,
+      `GET chunk ${k}/${plan.chunks} of ${file.name}`,
+      options.http ?? {},
+    );
+    if (message.length !== encryptedLength(expected)) {
+      throw new IntegrityError(
+        `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
+      );
+    }
+    return message;
+  };
+  const authenticated = async (decrypted: Promise<Uint8Array>) => {
+    try {
+      return await decrypted;
+    } catch (error) {
+      if (error instanceof DecryptorGoneError) throw error;
+      throw new IntegrityError(
+        `${where} failed its integrity check (${(error as Error).message}); nothing after it was written`,
+      );
+    }
+  };
+  let plaintext: Uint8Array;
+  try {
+    plaintext = await authenticated(decrypt(key, await fetchMessage()));
+  } catch (error) {
+    if (!(error instanceof DecryptorGoneError)) throw error;
+    plaintext = await authenticated(decryptChunk(key, await fetchMessage()));
+  }
+  if (plaintext.length !== expected)
+    throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);
+  return plaintext;
 }
 
 /** Zip entries' names: the rule of names.ts (kept exported here, where the page and its worker import it). */

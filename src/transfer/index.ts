@@ -38,6 +38,7 @@ export {
   DecryptorGoneError,
   downloadStream,
   HAND_ON_PIECE,
+  openChunk,
   uniqueNames,
 } from './download.js';
 export type { ChunkSource, EngineEvent, EngineOptions, EngineResult, UploadJob } from './engine.js';

@@ -13,6 +13,7 @@ import {
   type Fetch,
   HAND_ON_PIECE,
   listFolder,
+  openChunk,
 } from '../../src/transfer/index.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
@@ -152,6 +153,29 @@ describe('downloadStream', () => {
     // Every chunk once, and the one the decryptor lost once more.
     assert.equal(fetched.length, 4);
     assert.deepEqual([...new Set(fetched.map(Number))].sort(), [1, 2, 3]);
+  });
+
+  test("whole chunks opened elsewhere (openChunk, as the page's workers run it); one gone is opened here", async () => {
+    const { file, content } = await uploaded(11 * MIB);
+    const asked: number[] = [];
+    const bytes = await new Response(
+      downloadStream(file, {
+        open: (f, k) => {
+          asked.push(k);
+          return k === 2 ? Promise.reject(new DecryptorGoneError('the page closed')) : openChunk(f, k);
+        },
+      }),
+    ).arrayBuffer();
+    assert.ok(Buffer.from(bytes).equals(content));
+    assert.deepEqual(
+      asked.sort((a, b) => a - b),
+      [1, 2, 3],
+    );
+    // What comes back is length-checked like a chunk opened here.
+    await assert.rejects(
+      new Response(downloadStream(file, { open: async () => new Uint8Array(3) })).arrayBuffer(),
+      (e: unknown) => e instanceof Error && e.name === 'IntegrityError' && /has 3 bytes, expected/.test(e.message),
+    );
   });
 
   test('a plan that cannot describe the file is refused before anything is fetched', () => {

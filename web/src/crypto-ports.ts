@@ -1,5 +1,5 @@
 import { decryptChunk, type FolderKey, IntegrityError } from '../../src/crypto/index.js';
-import { DecryptorGoneError } from '../../src/transfer/download.js';
+import { DecryptorGoneError, type DownloadFile } from '../../src/transfer/download.js';
 import { InputError } from '../../src/transfer/errors.js';
 
 /**
@@ -9,14 +9,17 @@ import { InputError } from '../../src/transfer/errors.js';
  * matched by id; the bytes travel as transferred buffers, never copied, in both directions.
  *
  * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message;
- * - `open`: decrypt and authenticate one chunk's message.
+ * - `open`: decrypt and authenticate one chunk's message;
+ * - `fetch-open`: fetch, check and decrypt one chunk of a download (the transfer core's `openChunk`),
+ *   so that the service worker's thread only feeds the response.
  *
  * A key is posted as it is: a `FolderKey` is the secret's text and a non-extractable CryptoKey, both
  * structured-cloneable; it goes only to this origin's own workers.
  */
 export type CryptoRequest =
   | { readonly op: 'seal'; readonly key: FolderKey; readonly plaintext: Uint8Array }
-  | { readonly op: 'open'; readonly key: FolderKey; readonly message: Uint8Array };
+  | { readonly op: 'open'; readonly key: FolderKey; readonly message: Uint8Array }
+  | { readonly op: 'fetch-open'; readonly file: DownloadFile; readonly chunk: number };
 
 export type CryptoReply =
   | { readonly id: number; readonly bytes: Uint8Array }
@@ -129,7 +132,11 @@ export class CryptoLanes {
 export function lentDecryptor(
   ports: readonly MessagePort[],
   pageAlive: () => Promise<boolean>,
-): { decrypt(key: FolderKey, message: Uint8Array): Promise<Uint8Array>; close(): void } {
+): {
+  decrypt(key: FolderKey, message: Uint8Array): Promise<Uint8Array>;
+  open(file: DownloadFile, chunk: number): Promise<Uint8Array>;
+  close(): void;
+} {
   const lanes = new CryptoLanes(ports);
   const watchdog = setInterval(() => {
     if (!lanes.busy) return;
@@ -141,6 +148,11 @@ export function lentDecryptor(
     decrypt(key, message) {
       if (ports.length === 0 || lanes.gone) return decryptChunk(key, message);
       return lanes.call({ op: 'open', key, message }, [message.buffer]);
+    },
+    open(file, chunk) {
+      // Without workers (or once they are gone) the chunk is opened by the caller itself.
+      if (ports.length === 0 || lanes.gone) return Promise.reject(new DecryptorGoneError('no crypto workers'));
+      return lanes.call({ op: 'fetch-open', file, chunk });
     },
     close() {
       clearInterval(watchdog);

@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { decryptChunk, encryptChunk } from '../../src/crypto/index.js';
+import { openChunk } from '../../src/transfer/download.js';
 import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
 
 /**
@@ -18,8 +19,10 @@ async function serve(request: CryptoRequest & { id: number }, reply: Reply): Pro
     let bytes: Uint8Array;
     if (request.op === 'seal') {
       bytes = await encryptChunk(request.key, request.plaintext);
-    } else {
+    } else if (request.op === 'open') {
       bytes = await decryptChunk(request.key, request.message);
+    } else {
+      bytes = await openChunk(request.file, request.chunk);
     }
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {

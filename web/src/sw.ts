@@ -159,12 +159,13 @@ self.addEventListener('fetch', (event) => {
   if (!pending) return; // the server explains that the link works only from the page
   jobs.delete(id);
   const { job, clientId } = pending;
-  // Chunks are decrypted by the page's workers while the page is open, then here.
+  // Chunks are fetched and decrypted by the page's workers while the page is open, then here.
   const lent = lentDecryptor(
     pending.lent,
     async () => clientId !== null && (await self.clients.get(clientId)) !== undefined,
   );
-  const options = { decrypt: lent.decrypt };
+  // Each chunk is fetched and decrypted there too: this thread only feeds the response.
+  const options = { open: lent.open };
   const headers = new Headers({
     'content-disposition': contentDisposition(job.name),
     'cache-control': 'no-store',
