@@ -280,6 +280,20 @@ describe('download limits and tickets', () => {
     const { fileId, bytes } = await uploadFile(api, folderId, { owner });
     const start = (who: { owner?: string; visitor?: string }) =>
       call(api, 'POST', `/folders/${folderId}/files/${fileId}/downloads`, who);
+    // Its encrypted thumbnail (an RFC 8188 header and one record), readable by visitors until the limit.
+    const message = Buffer.alloc(21 + 64, 1);
+    message.writeUInt32BE(65536, 16);
+    message.writeUInt8(0, 20);
+    const thumbnailPath = `${api}/folders/${folderId}/files/${fileId}/thumbnail`;
+    const stored = await fetch(thumbnailPath, {
+      method: 'PUT',
+      headers: { 'x-owner-token': owner, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(message),
+    });
+    assert.equal(stored.status, 204, await stored.text());
+    const thumbnail = (who: { owner?: string }) =>
+      call(api, 'GET', `/folders/${folderId}/files/${fileId}/thumbnail`, who);
+    assert.equal((await thumbnail({})).status, 200, 'a visitor sees the thumbnail before the limit');
     const mine = await start({ owner });
     assert.equal(mine.status, 200, mine.text);
     assert.equal(mine.json.downloads, 0, "the owner's own download is not counted");
@@ -291,6 +305,9 @@ describe('download limits and tickets', () => {
     assert.equal(second.json.downloads, 2);
     refused(await start({ visitor: token() }), 410, 'download_limit_reached', 'the third download');
     refused(await start({}), 410, 'download_limit_reached', 'the fourth');
+    // The thumbnail, a small copy of the content, goes with the file; the owner still sees it.
+    refused(await thumbnail({}), 410, 'download_limit_reached', 'the thumbnail after the limit');
+    assert.equal((await thumbnail({ owner })).status, 200, 'the owner sees the thumbnail');
     const list = await call(api, 'GET', `/folders/${folderId}/files`, { visitor: token() });
     assert.deepEqual([list.json.files[0].downloads, list.json.files[0].downloadsLeft], [2, 0]);
     assert.equal((await start({ owner })).status, 200, 'the owner still downloads');

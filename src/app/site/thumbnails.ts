@@ -1,6 +1,7 @@
 import { RFC8188_HEADER_LENGTH, RFC8188_RECORD_OVERHEAD, RFC8188_RECORD_SIZE } from '../../domain/chunk-plan.js';
 import { MAX_THUMBNAIL_BYTES } from '../../domain/limits.js';
-import { forbidden, invalid, notFound, tooLarge } from '../errors.js';
+import { effectiveLimit, mayDownload } from '../../domain/owner-settings.js';
+import { forbidden, invalid, limitReached, notFound, tooLarge } from '../errors.js';
 import type { Services } from '../services.js';
 import { type Caller, isUploaderOf, openFile, openFolder, requireRight, roleOf } from './access.js';
 
@@ -31,7 +32,11 @@ export async function putThumbnail(
   await services.blobs.writeThumbnail({ folderId: folder.id, fileId: file.id }, bytes);
 }
 
-/** The stored thumbnail of a file, for a caller allowed to list the folder; 404 when it has none. */
+/**
+ * The stored thumbnail of a file, for a caller allowed to list the folder; 404 when it has none. A
+ * thumbnail is a small copy of the file's content: once the file has used up its download limit it is
+ * refused like the file (410), except to the owner.
+ */
 export async function getThumbnail(
   services: Services,
   folderId: unknown,
@@ -39,8 +44,12 @@ export async function getThumbnail(
   caller: Caller,
 ): Promise<Uint8Array> {
   const folder = await openFolder(services, folderId);
-  requireRight(folder, roleOf(folder, caller), 'list');
+  const role = roleOf(folder, caller);
+  requireRight(folder, role, 'list');
   const file = await openFile(services, folder, fileId);
+  const limit = effectiveLimit(file.maxDownloads, folder.settings.maxDownloads);
+  if (role !== 'owner' && !mayDownload(file.downloads, limit))
+    throw limitReached('this file has reached its download limit, and its thumbnail went with it');
   const bytes = await services.blobs.readThumbnail({ folderId: folder.id, fileId: file.id });
   if (bytes === null) throw notFound('this file has no stored thumbnail');
   return bytes;
