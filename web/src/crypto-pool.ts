@@ -1,5 +1,5 @@
-import { decryptChunk, encryptChunk, type FolderKey } from '../../src/crypto/index.js';
-import { DecryptorGoneError } from '../../src/transfer/download.js';
+import { encryptChunk } from '../../src/crypto/index.js';
+import { DecryptorGoneError, type DownloadFile } from '../../src/transfer/download.js';
 import type { ChunkSource } from '../../src/transfer/engine.js';
 import { blobSource } from '../../src/transfer/engine.js';
 import type { SiteConfig } from './config.js';
@@ -17,12 +17,13 @@ import { CryptoLanes } from './crypto-ports.js';
  * (the benchmark's baseline without workers; docs/benchmarks.md). A number there sets the count.
  */
 export interface CryptoPool {
-  /** Workers in the pool (0: everything runs on the calling thread). */
-  readonly size: number;
-  /** A File's chunk source whose chunks are read and encrypted in a worker. */
+  /** A File's chunk source whose chunks are encrypted in a worker. */
   source(file: Blob): ChunkSource;
-  /** Decrypts a chunk in a worker (transferring `message`); see DownloadStreamOptions.decrypt. */
-  open(key: FolderKey, message: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Fetches and decrypts a download's chunk in a worker (DownloadStreamOptions.open); without
+   * workers it rejects with DecryptorGoneError, and downloadStream opens the chunk itself.
+   */
+  open(file: DownloadFile, chunk: number): Promise<Uint8Array>;
   /** One port per worker for the service worker's download; it closes them when done. */
   lend(): MessagePort[];
 }
@@ -59,12 +60,10 @@ function startPool(config: SiteConfig): CryptoPool {
   const lanes = new CryptoLanes(workers);
   // A script that cannot load (blocked, not built) fails every worker: everything then runs here.
   for (const w of workers) w.addEventListener('error', () => lanes.fail('a crypto worker failed to start'));
-  const usable = () => workers.length > 0 && !lanes.gone;
+  if (workers.length === 0) lanes.fail('no crypto workers');
+  const usable = () => !lanes.gone;
 
   return {
-    get size() {
-      return usable() ? workers.length : 0;
-    },
     source(file) {
       const local = blobSource(file);
       return {
@@ -85,10 +84,7 @@ function startPool(config: SiteConfig): CryptoPool {
         },
       };
     },
-    open(key, message) {
-      if (!usable()) return decryptChunk(key, message);
-      return lanes.call({ op: 'open', key, message }, [message.buffer]);
-    },
+    open: (file, chunk) => lanes.call({ op: 'fetch-open', file, chunk }),
     lend() {
       if (!usable()) return [];
       return workers.map((w) => {
@@ -97,16 +93,5 @@ function startPool(config: SiteConfig): CryptoPool {
         return channel.port1;
       });
     },
-  };
-}
-
-/**
- * The upload session's chunk reading and encryption: in the workers (started on the first chunk, not
- * when a page only downloads), as many chunks at once as there are workers.
- */
-export function uploadChunks(config: SiteConfig): { source(file: Blob): ChunkSource; encryptConcurrency: number } {
-  return {
-    source: (file) => cryptoPool(config).source(file),
-    encryptConcurrency: 1,
   };
 }

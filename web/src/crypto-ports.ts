@@ -1,24 +1,23 @@
-import { decryptChunk, type FolderKey, IntegrityError } from '../../src/crypto/index.js';
+import { type FolderKey, IntegrityError } from '../../src/crypto/index.js';
 import { DecryptorGoneError, type DownloadFile } from '../../src/transfer/download.js';
 import { InputError } from '../../src/transfer/errors.js';
 
 /**
- * The messages between the threads that need a chunk encrypted or decrypted (the page's upload, the
- * service worker's download) and the page's crypto workers (web/src/crypto-worker.ts), which run the
- * transfer core's own `encryptChunk` and `decryptChunk` off those threads. One request, one reply,
- * matched by id; the bytes travel as transferred buffers, never copied, in both directions.
+ * The messages between the threads that need a chunk encrypted or decrypted (the page's upload, a
+ * download in the service worker or the page) and the page's crypto workers
+ * (web/src/crypto-worker.ts), which run the transfer core's own `encryptChunk` and `openChunk` off
+ * those threads. One request, one reply, matched by id; the bytes travel as transferred buffers,
+ * never copied, in both directions.
  *
  * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message;
- * - `open`: decrypt and authenticate one chunk's message;
  * - `fetch-open`: fetch, check and decrypt one chunk of a download (the transfer core's `openChunk`),
- *   so that the service worker's thread only feeds the response.
+ *   so that the thread that asked (the service worker's feeds the response) only hands bytes on.
  *
  * A key is posted as it is: a `FolderKey` is the secret's text and a non-extractable CryptoKey, both
  * structured-cloneable; it goes only to this origin's own workers.
  */
 export type CryptoRequest =
   | { readonly op: 'seal'; readonly key: FolderKey; readonly plaintext: Uint8Array }
-  | { readonly op: 'open'; readonly key: FolderKey; readonly message: Uint8Array }
   | { readonly op: 'fetch-open'; readonly file: DownloadFile; readonly chunk: number };
 
 export type CryptoReply =
@@ -67,10 +66,6 @@ export class CryptoLanes {
       // A MessagePort delivers to listeners only once started (a Worker has no start()).
       lane.start?.();
     }
-  }
-
-  get size(): number {
-    return this.lanes.length;
   }
 
   /** Requests waiting for an answer: a watchdog has work only while there are some. */
@@ -123,20 +118,17 @@ export class CryptoLanes {
 }
 
 /**
- * The service worker's side of lent ports: a `decrypt` for downloadStream that sends each chunk to
- * the page's workers while the page is there. `pageAlive` says whether the page that lent them is
- * still open; while requests are pending it is asked every two seconds, and once the page is gone
- * the pending chunks are fetched again and every later one is decrypted on the service worker's own
- * thread, so a download outlives the tab that started it.
+ * The service worker's side of lent ports: an `open` for downloadStream that has the page's workers
+ * fetch and decrypt each chunk while the page is there. `pageAlive` says whether the page that lent
+ * them is still open; while requests are pending it is asked every two seconds, and once the page is
+ * gone the pending chunks and every later one are opened on the service worker's own thread (they
+ * reject with DecryptorGoneError, which downloadStream answers so), and a download outlives the tab
+ * that started it.
  */
-export function lentDecryptor(
+export function lentWorkers(
   ports: readonly MessagePort[],
   pageAlive: () => Promise<boolean>,
-): {
-  decrypt(key: FolderKey, message: Uint8Array): Promise<Uint8Array>;
-  open(file: DownloadFile, chunk: number): Promise<Uint8Array>;
-  close(): void;
-} {
+): { open(file: DownloadFile, chunk: number): Promise<Uint8Array>; close(): void } {
   const lanes = new CryptoLanes(ports);
   const watchdog = setInterval(() => {
     if (!lanes.busy) return;
@@ -144,16 +136,9 @@ export function lentDecryptor(
       if (!alive) lanes.fail('the page that lent its crypto workers closed');
     });
   }, 2000);
+  if (ports.length === 0) lanes.fail('no crypto workers were lent');
   return {
-    decrypt(key, message) {
-      if (ports.length === 0 || lanes.gone) return decryptChunk(key, message);
-      return lanes.call({ op: 'open', key, message }, [message.buffer]);
-    },
-    open(file, chunk) {
-      // Without workers (or once they are gone) the chunk is opened by the caller itself.
-      if (ports.length === 0 || lanes.gone) return Promise.reject(new DecryptorGoneError('no crypto workers'));
-      return lanes.call({ op: 'fetch-open', file, chunk });
-    },
+    open: (file, chunk) => lanes.call({ op: 'fetch-open', file, chunk }),
     close() {
       clearInterval(watchdog);
       for (const port of ports) {

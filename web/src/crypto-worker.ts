@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { decryptChunk, encryptChunk } from '../../src/crypto/index.js';
+import { encryptChunk } from '../../src/crypto/index.js';
 import { openChunk } from '../../src/transfer/download.js';
 import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
 
@@ -16,14 +16,10 @@ type Reply = (reply: CryptoReply, transfer?: Transferable[]) => void;
 
 async function serve(request: CryptoRequest & { id: number }, reply: Reply): Promise<void> {
   try {
-    let bytes: Uint8Array;
-    if (request.op === 'seal') {
-      bytes = await encryptChunk(request.key, request.plaintext);
-    } else if (request.op === 'open') {
-      bytes = await decryptChunk(request.key, request.message);
-    } else {
-      bytes = await openChunk(request.file, request.chunk);
-    }
+    const bytes =
+      request.op === 'seal'
+        ? await encryptChunk(request.key, request.plaintext)
+        : await openChunk(request.file, request.chunk);
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     reply({ id: request.id, failure: failureOf(error), message: (error as Error).message });

@@ -128,7 +128,7 @@ export async function download(config: SiteConfig, job: DownloadJob, onDone?: ()
     }
     for (const port of lent) port.close();
   }
-  await downloadInMemory(job, { decrypt: cryptoPool(config).open });
+  await downloadInMemory(job, { open: cryptoPool(config).open });
   return 'memory';
 }
 

@@ -88,9 +88,9 @@ export interface SessionOptions {
   readonly thumbnailer?: (file: Blob, name: string) => Promise<Uint8Array | null>;
   /**
    * Where a picked file's chunks are read and encrypted (the page: its crypto workers,
-   * web/src/crypto-pool.ts), with how many chunks at once; default the Blob on this thread, one.
+   * web/src/crypto-pool.ts); default the Blob, encrypted on this thread.
    */
-  readonly chunks?: { readonly source: (file: Blob) => ChunkSource; readonly encryptConcurrency: number };
+  readonly chunkSource?: (file: Blob) => ChunkSource;
 }
 
 /** The part of the URL after #: the folder secret, and on an owner link `&owner=<owner secret>`. */
@@ -513,7 +513,7 @@ export class FolderSession {
   }
 
   private chunkSource(file: Blob): ChunkSource {
-    return this.options.chunks?.source(file) ?? blobSource(file);
+    return this.options.chunkSource?.(file) ?? blobSource(file);
   }
 
   /** Resume: the server's missing list is what is left; what it has counts as sent. */
@@ -653,7 +653,6 @@ export class FolderSession {
           ...this.options.http,
           ...(this.options.transport ? { fetch: this.options.transport } : {}),
           ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
-          ...(this.options.chunks ? { encryptConcurrency: this.options.chunks.encryptConcurrency } : {}),
           signal: run.signal,
           failFast: false,
           renewUrls: async (i) => (await this.client.uploadUrls(files[i]!.fileId)).uploadUrls,

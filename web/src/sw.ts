@@ -3,7 +3,7 @@ import { downloadZip } from 'client-zip';
 import { contentDisposition, type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
 import { mediaStream } from '../../src/transfer/media-stream.js';
 import { contentRange, parseRange } from '../../src/transfer/range.js';
-import { lentDecryptor } from './crypto-ports.js';
+import { lentWorkers } from './crypto-ports.js';
 import type { DownloadJob } from './download.js';
 
 /**
@@ -160,7 +160,7 @@ self.addEventListener('fetch', (event) => {
   jobs.delete(id);
   const { job, clientId } = pending;
   // Chunks are fetched and decrypted by the page's workers while the page is open, then here.
-  const lent = lentDecryptor(
+  const lent = lentWorkers(
     pending.lent,
     async () => clientId !== null && (await self.clients.get(clientId)) !== undefined,
   );

@@ -1,6 +1,6 @@
 import type { FolderInfo } from '../../../src/contract/site.js';
 import type { SiteConfig } from '../config.js';
-import { uploadChunks } from '../crypto-pool.js';
+import { cryptoPool } from '../crypto-pool.js';
 import { startServiceWorker } from '../download.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
@@ -40,7 +40,9 @@ export async function folderPage(
     store: browserStore,
     transport: xhrFetch,
     thumbnailer: makeThumbnail,
-    chunks: uploadChunks(config),
+    // Chunks are encrypted in the page's crypto workers, started on the first chunk (not when a
+    // page only downloads); one chunk at a time, which held less memory than two (docs/decisions.md).
+    chunkSource: (file) => cryptoPool(config).source(file),
     // The effective secret of a password folder this tab has just created (web/src/views/home.ts).
     ...unlockedOf(folderId),
   });
