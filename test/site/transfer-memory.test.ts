@@ -62,9 +62,13 @@ describe('site: Chromium memory during a large upload and download (Chromium)', 
     dir = await tempDir('webfolder-memory-');
   });
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    // Each step even if one before it fails: a server left running would keep this file alive.
+    try {
+      await browser?.close();
+    } finally {
+      await server?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    }
   });
 
   /** Samples every process's VmRSS (and VmHWM unless `rssOnly`) every 100 ms while `run` runs. */

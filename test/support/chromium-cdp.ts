@@ -153,7 +153,9 @@ export async function launchChromium(): Promise<BenchBrowser> {
       await browserClient.close().catch(() => {});
       child.kill('SIGKILL');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
-      await rm(userDataDir, { recursive: true, force: true });
+      // The browser's children (renderers, utilities) may still be writing into the profile for a
+      // moment after it exits: rm retries on ENOTEMPTY/EBUSY instead of failing the suite's teardown.
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
