@@ -161,11 +161,11 @@ describe('folder session (no browser)', () => {
 
   test('an expired folder opens as "expired" (server clock 25 hours ahead)', async () => {
     const { folderId, link } = await newFolder('send');
-    const later = await startServer({
-      DATA_DIR: server.dataDir,
-      CLOCK_OFFSET_SECONDS: String(25 * 3600),
-      SWEEP_INTERVAL_SECONDS: '3600',
-    });
+    // The sweeper stays off: it runs at start and would delete the folder before the open reads it.
+    const later = await startServer(
+      { DATA_DIR: server.dataDir, CLOCK_OFFSET_SECONDS: String(25 * 3600) },
+      { sweeper: false },
+    );
     try {
       const opened = await openSession(folderId, parseFragment(new URL(link).hash), {
         siteApi: `${later.baseUrl}/api/site`,

@@ -35,13 +35,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the service in-process. `env` overrides configuration variables (DATA_DIR defaults to a temp dir). */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the service in-process. `env` overrides configuration variables (DATA_DIR defaults to a temp dir);
+ * `sweeper: false` keeps the sweeper from running, so a test can see a folder past its deadline.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { readonly sweeper?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const ownDataDir = env.DATA_DIR ? null : await tempDir();
   const dataDir = env.DATA_DIR ?? ownDataDir!;
   const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
-  const server = await buildServer(config, { logger: env.LOG_LEVEL ? undefined : false });
+  const server = await buildServer(config, {
+    logger: env.LOG_LEVEL ? undefined : false,
+    ...(options.sweeper === false ? { sweeper: false } : {}),
+  });
   await server.app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl: config.baseUrl,
