@@ -12,6 +12,7 @@ import { BodyTooSlowError, withMinimumRate } from './body-rate.js';
 import { AppError, conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
+import { writeUnlessDeleted } from './written-while-deleted.js';
 
 export interface ChunkAccepted {
   readonly chunk: number;
@@ -73,7 +74,8 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
     minBytesPerSecond: minBodyBytesPerSecond,
     windowMs: minBodyRateWindowMs,
   });
-  await blobs.writeChunk(incoming, n, expectedLength, body).catch(storageRefusal);
+  const ref = { folderId: file.folderId, fileId: file.id };
+  await writeUnlessDeleted(services, ref, () => blobs.writeChunk(ref, n, expectedLength, body)).catch(storageRefusal);
   // Listing every stored chunk with its size after each write would make uploading a file of
   // n chunks cost O(n^2) stats; while fewer chunks are stored than the file has, it is not complete.
   if ((await blobs.countChunks(incoming)) < file.chunks)

@@ -3,6 +3,7 @@ import { MAX_THUMBNAIL_BYTES } from '../../domain/limits.js';
 import { effectiveLimit, mayDownload } from '../../domain/owner-settings.js';
 import { forbidden, invalid, limitReached, notFound, tooLarge } from '../errors.js';
 import type { Services } from '../services.js';
+import { writeUnlessDeleted } from '../written-while-deleted.js';
 import { type Caller, isUploaderOf, openFile, openFolder, requireRight, roleOf } from './access.js';
 
 /**
@@ -29,7 +30,8 @@ export async function putThumbnail(
   if (!isUploaderOf(file, caller) && roleOf(folder, caller) !== 'owner')
     throw forbidden("only the file's uploader or the folder's owner can set its thumbnail");
   const bytes = checkThumbnail(body);
-  await services.blobs.writeThumbnail({ folderId: folder.id, fileId: file.id }, bytes);
+  const ref = { folderId: folder.id, fileId: file.id };
+  await writeUnlessDeleted(services, ref, () => services.blobs.writeThumbnail(ref, bytes));
 }
 
 /**
