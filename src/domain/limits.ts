@@ -56,6 +56,12 @@ export function folderLimitRefusal(
 
 /** Most characters of a folder's note to recipients (its ciphertext, as the client sends it). */
 export const MAX_NOTE_LENGTH = 4000;
+/**
+ * Most characters (UTF-16 code units, as a textarea's maxlength counts) of a note's plaintext: 800
+ * units are at most 2,400 UTF-8 bytes, whose ciphertext in base64url stays under MAX_NOTE_LENGTH.
+ * The page and the CLI refuse longer notes before anything is sent.
+ */
+export const MAX_NOTE_CHARS = 800;
 
 /** The largest download limit an owner may set on a folder or a file. */
 export const MAX_DOWNLOAD_LIMIT = 1_000_000;

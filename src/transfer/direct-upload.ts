@@ -10,7 +10,7 @@ import {
   passwordSecret,
 } from '../crypto/index.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
-import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST } from '../domain/limits.js';
+import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
 import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import { allChunks, filePlan, storedBytes } from './plan.js';
@@ -103,6 +103,11 @@ export interface UploadOptions extends TransferOptions {
   readonly expiresAt?: number;
   /** The folder's download limit per file. */
   readonly maxDownloads?: number;
+  /**
+   * A note to recipients (at most MAX_NOTE_CHARS), encrypted under the folder key like the names;
+   * the page shows it decrypted above the files.
+   */
+  readonly note?: string;
   /** The site's address when it differs from the folder URL's (where the settings are sent). */
   readonly site?: string;
 }
@@ -154,6 +159,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   if (options.password !== undefined && options.mode === 'request')
     throw new InputError('a request folder cannot have a password: its files are sealed to the owner instead');
   if (options.password === '') throw new InputError('the password is empty');
+  checkNote(options.note);
   const secret = generateSecret();
   const password: PasswordParams | null = options.password ? newPasswordParams() : null;
   // A password folder is encrypted under the effective secret; the link keeps the link secret.
@@ -178,7 +184,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   if (created.files.length !== files.length) {
     throw new ProtocolError('create folder', `registered ${created.files.length} files for ${files.length} requested`);
   }
-  await applySettings(created.folderUrl, created.folderId, created.uploadAuth, password, options);
+  await applySettings(created.folderUrl, created.folderId, created.uploadAuth, password, key, options);
   const state: UploadState = {
     version: 1,
     server: options.server,
@@ -195,8 +201,14 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   return transfer(state, files, key, options, false);
 }
 
+/** A note's plaintext: empty means none; longer than MAX_NOTE_CHARS is refused before anything is sent. */
+export function checkNote(note: string | undefined): void {
+  if (note !== undefined && note.length > MAX_NOTE_CHARS)
+    throw new InputError(`the note has ${note.length} characters: at most ${MAX_NOTE_CHARS}`);
+}
+
 /**
- * The folder's settings (password parameters, expiry, download limit), set as its owner right after
+ * The folder's settings (password parameters, expiry, download limit, note), set as its owner right after
  * the create and before any chunk: the server takes a password only while no file is complete. If
  * the server refuses them, the new folder is deleted again (best effort): without its password
  * parameters nobody could open it.
@@ -206,12 +218,14 @@ async function applySettings(
   folderId: string,
   uploadAuth: string,
   password: PasswordParams | null,
+  key: FolderKey,
   options: UploadOptions,
 ): Promise<void> {
   const update: SiteFolderUpdate = {
     ...(password ? { password } : {}),
     ...(options.expiresAt !== undefined ? { expiresAt: options.expiresAt } : {}),
     ...(options.maxDownloads !== undefined ? { maxDownloads: options.maxDownloads } : {}),
+    ...(options.note ? { note: await encryptText(key, options.note) } : {}),
   };
   if (Object.keys(update).length === 0) return;
   const client = new SiteClient(siteApiFor(folderUrl, options.site), folderId, { uploadAuth }, httpOptions(options));

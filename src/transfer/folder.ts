@@ -62,6 +62,8 @@ export interface FolderListing {
   readonly client: SiteClient;
   /** What the server said about the folder (expiry, limits, counts, whether the caller owns it). */
   readonly info: FolderInfo;
+  /** The owner's note to recipients, decrypted; null without one (or when it does not decrypt). */
+  readonly note: string | null;
 }
 
 export interface ListedFile {
@@ -150,7 +152,9 @@ export async function listFolder(link: string, options: SiteOptions = {}): Promi
       };
     }),
   );
-  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, client, info };
+  // As on the page: a note that does not decrypt is not shown, and opening the folder goes on.
+  const note = info.note ? await decryptText(key, info.note).catch(() => null) : null;
+  return { folderId: info.folderId, title: info.title, mode: info.mode, files, siteApi, key, client, info, note };
 }
 
 /** A sealed file's own key, or null when this owner key does not open it (sealed to another, or altered). */

@@ -1,11 +1,11 @@
 import type { Mode } from '../../../src/contract/site.js';
+import { MAX_NOTE_CHARS } from '../../../src/domain/limits.js';
 import type { SiteConfig } from '../config.js';
 import { createFolder } from '../create.js';
 import { t, tParts } from '../i18n/index.js';
 import { browserStore, handOverUnlocked } from '../storage.js';
 import { describeError, h, notice, render } from '../ui.js';
 import { expiryChoices } from './expiry.js';
-import { NOTE_MAX } from './owner.js';
 
 /**
  * The home page: a new folder, owned by this browser from the moment it is made (create and claim
@@ -54,7 +54,7 @@ export function homePage(config: SiteConfig): void {
     autocomplete: 'new-password',
     'aria-describedby': 'password-help',
   });
-  const note = h('textarea', { id: 'new-note', rows: 3, maxlength: NOTE_MAX, 'aria-describedby': 'note-help' });
+  const note = h('textarea', { id: 'new-note', rows: 3, maxlength: MAX_NOTE_CHARS, 'aria-describedby': 'note-help' });
   const passwordRow = h(
     'p',
     { id: 'password-row' },

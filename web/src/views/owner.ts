@@ -1,3 +1,4 @@
+import { MAX_NOTE_CHARS } from '../../../src/domain/limits.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../session.js';
@@ -62,7 +63,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
   );
 
   // The note, encrypted with the folder key like the names.
-  const note = h('textarea', { id: 'owner-note', rows: 3, maxlength: NOTE_MAX });
+  const note = h('textarea', { id: 'owner-note', rows: 3, maxlength: MAX_NOTE_CHARS });
   void session.note().then((text) => {
     note.value = text ?? '';
   });
@@ -115,9 +116,6 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     h('p', {}, remove),
   );
 }
-
-/** The note's length limit in characters: its ciphertext must stay under the server's 4,000. */
-export const NOTE_MAX = 800;
 
 const KIND_TEXT = { upload: 'activity.upload', download: 'activity.download', delete: 'activity.delete' } as const;
 
