@@ -56,6 +56,7 @@ const OPTIONS = {
   password: { type: 'boolean', default: false },
   'password-file': { type: 'string' },
   file: { type: 'string' },
+  note: { type: 'string' },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -67,7 +68,7 @@ export type OptionName = keyof typeof OPTIONS;
 /** The flags each command takes besides these, which all take; any other is refused by name. */
 const EVERY_COMMAND: readonly OptionName[] = ['server', 'retries', 'json', 'quiet', 'help', 'version'];
 export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
-  upload: ['title', 'mode', 'concurrency', 'state', 'expires', 'max-downloads', 'password', 'password-file'],
+  upload: ['title', 'mode', 'concurrency', 'state', 'expires', 'max-downloads', 'password', 'password-file', 'note'],
   resume: ['concurrency', 'state'],
   status: ['password', 'password-file'],
   download: ['upload-auth', 'password', 'password-file'],
@@ -75,6 +76,8 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   notify: ['upload-auth', 'email', 'webhook-url', 'on', 'off'],
   delete: ['upload-auth', 'file', 'password', 'password-file'],
   info: ['upload-auth', 'password', 'password-file'],
+  set: ['upload-auth', 'expires', 'max-downloads', 'note', 'file', 'password', 'password-file'],
+  activity: ['upload-auth', 'password', 'password-file'],
   request: ['title', 'expires'],
 };
 
@@ -95,6 +98,7 @@ export type Flags = {
   password: boolean;
   'password-file'?: string;
   file?: string;
+  note?: string;
   json: boolean;
   quiet: boolean;
   help: boolean;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type UploadEvent, type UploadResult, upload } from '../transfer/direct-upload.js';
+import { checkNote, type UploadEvent, type UploadResult, upload } from '../transfer/direct-upload.js';
 import {
   AbortedError,
   InputError,
@@ -44,7 +44,7 @@ import {
 } from './node/index.js';
 import { saveOwned } from './node/owned.js';
 import { clearNotifications, getNotifications, type NotificationSettings, setNotifications } from './notify.js';
-import { deleteCommand, infoCommand, requestCommand } from './owner-commands.js';
+import { activityCommand, deleteCommand, infoCommand, requestCommand, setCommand } from './owner-commands.js';
 import { formatBytes, ProgressView } from './progress.js';
 
 /**
@@ -57,7 +57,7 @@ const HELP = `webfolder: end-to-end-encrypted file transfer from the command lin
 
 Usage:
   webfolder upload <paths...> [--title T] [--mode send|share|request] [--expires 7d]
-                              [--max-downloads N] [--password | --password-file FILE]
+                              [--max-downloads N] [--password | --password-file FILE] [--note T]
                               [--server URL] [--concurrency N] [--state FILE] [--json] [--quiet]
   webfolder resume [state-file] [--concurrency N] [--json] [--quiet]
   webfolder status <link | folderId/fileId | state-file> [--password-file FILE] [--server URL] [--json]
@@ -65,6 +65,9 @@ Usage:
                               [--server URL] [--json] [--quiet]
   webfolder info <link> [--password | --password-file FILE] [--upload-auth=TOKEN] [--json]
   webfolder delete <link> [--file NAME|ID] [--upload-auth=TOKEN] [--json]
+  webfolder set <link> [--expires D] [--max-downloads N|none] [--note T|none] [--upload-auth=TOKEN]
+  webfolder set <link> --file NAME|ID --max-downloads N|none
+  webfolder activity <link> [--upload-auth=TOKEN] [--json]
   webfolder request [--title T] [--expires 7d] [--server URL] [--json]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
   webfolder notify <link> --upload-auth=<token> [--email ADDR|none] [--webhook-url URL|none]
@@ -85,7 +88,10 @@ Options:
   --password         a password in addition to the link: asked without echo (twice for a new folder);
                      download, info and delete ask on a terminal when the folder has one
   --password-file F  the password from the first line of file F (for scripts)
-  --file NAME|ID     delete: only this file (its id, or its name), not the whole folder
+  --note T           a note to recipients (up to 800 characters), encrypted like the names; the
+                     page shows it above the files. set --note none removes it
+  --file NAME|ID     delete: only this file (its id, or its name), not the whole folder;
+                     set: this file's own download limit (none: the folder's applies)
   --concurrency N    chunks uploaded in parallel (default 4)
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
                      429 waits for Retry-After); 4xx answers other than 408/429 are not retried,
@@ -115,6 +121,9 @@ Examples:
   webfolder download 'https://files.example.com/f/AbC123#secret' ./received
   webfolder info 'https://files.example.com/f/AbC123#secret'
   webfolder delete 'https://files.example.com/f/AbC123#secret' --file report.pdf
+  webfolder set 'https://files.example.com/f/AbC123#secret' --expires 14d --note "Signed copy inside"
+  webfolder set 'https://files.example.com/f/AbC123#secret' --file report.pdf --max-downloads 1
+  webfolder activity 'https://files.example.com/f/AbC123#secret'
   webfolder request --title "Send me your photos" --expires 7d
   webfolder create --title "Send me the contract" --mode send
 
@@ -180,6 +189,10 @@ export async function run(
         return await infoCommand(positionals, flags, io);
       case 'delete':
         return await deleteCommand(positionals, flags, io);
+      case 'set':
+        return await setCommand(positionals, flags, io);
+      case 'activity':
+        return await activityCommand(positionals, flags, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
@@ -238,6 +251,7 @@ function printResult(
     settings.maxDownloads !== undefined &&
       `${settings.maxDownloads} download${settings.maxDownloads === 1 ? '' : 's'} per file`,
     settings.password && 'password set: recipients need the link and the password (tell it another way)',
+    settings.note && 'note set (encrypted like the names)',
   ].filter(Boolean);
   if (said.length > 0) io.stderr.write(`${said.join('; ')}\n`);
 }
@@ -247,6 +261,7 @@ interface Settings {
   readonly expiresAt?: number;
   readonly maxDownloads?: number;
   readonly password?: true;
+  readonly note?: true;
 }
 
 async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
@@ -256,6 +271,8 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
   const concurrency = concurrencyOf(flags);
   const expires = expiresOf(flags);
   const maxDownloads = maxDownloadsOf(flags);
+  const note = flags.note?.trim() || undefined;
+  checkNote(note);
   const passwordSource = passwordOf(flags, io, 'new');
   if (passwordSource && mode === 'request')
     throw new UsageError('a request folder cannot have a password: its files are sealed to the owner instead');
@@ -265,6 +282,7 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
     ...(expires !== undefined ? { expiresAt: Date.now() + expires } : {}),
     ...(maxDownloads !== undefined ? { maxDownloads } : {}),
     ...(password ? { password: true as const } : {}),
+    ...(note ? { note: true as const } : {}),
   };
   const stateDir = defaultStateDir(io.env);
   let statePath: string | null = flags.state ? resolve(flags.state) : null;
@@ -279,6 +297,7 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
       ...(settings.expiresAt !== undefined ? { expiresAt: settings.expiresAt } : {}),
       ...(maxDownloads !== undefined ? { maxDownloads } : {}),
       ...(password ? { password } : {}),
+      ...(note ? { note } : {}),
       ...httpOf(flags),
       signal,
       onState: async (state) => {

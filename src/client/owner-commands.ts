@@ -1,4 +1,5 @@
-import { createSke, deriveOwnerCredentials, generateSecret, importSecret } from '../crypto/index.js';
+import { createSke, deriveOwnerCredentials, encryptText, generateSecret, importSecret } from '../crypto/index.js';
+import { checkNote } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
 import { type ListedFile, listFolder } from '../transfer/folder.js';
 import { SiteClient } from '../transfer/site-client.js';
@@ -10,6 +11,7 @@ import {
   type Flags,
   httpOf,
   type Io,
+  maxDownloadsOf,
   ownerOf,
   passwordOf,
   serverOf,
@@ -117,6 +119,7 @@ export async function infoCommand(args: string[], flags: Flags, io: Io): Promise
         maxExpiresInHours: info.maxExpiresInHours,
         maxDownloads: info.maxDownloads,
         password: info.password !== null,
+        note: listing.note,
         fileCount: info.fileCount,
         totalSize: info.totalSize,
         files,
@@ -124,11 +127,6 @@ export async function infoCommand(args: string[], flags: Flags, io: Io): Promise
     );
     return EXIT.OK;
   }
-  const when = (ms: number) =>
-    new Date(ms)
-      .toISOString()
-      .replace(/:\d\d\.\d{3}Z$/, ' UTC')
-      .replace('T', ' ');
   const lines = [
     `folder ${info.folderId}${info.title ? `: ${info.title}` : ''}`,
     `mode: ${info.mode}${info.isOwner ? ' (you are the owner)' : ''}`,
@@ -139,11 +137,20 @@ export async function infoCommand(args: string[], flags: Flags, io: Io): Promise
         : 'available until: not set',
     `download limit per file: ${info.maxDownloads ?? 'none'}`,
     `password: ${info.password ? 'yes' : 'no'}`,
+    ...(listing.note !== null ? [`note: ${listing.note}`] : []),
     `files: ${info.fileCount}, ${formatBytes(info.totalSize)}`,
     ...listing.files.map((f) => `  ${fileLabel(f)}  ${formatBytes(f.size)}  ${downloadsText(f)}`),
   ];
   io.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.OK;
+}
+
+/** A time as `2026-11-24 00:38 UTC`. */
+function when(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/:\d\d\.\d{3}Z$/, ' UTC')
+    .replace('T', ' ');
 }
 
 function fileLabel(f: ListedFile): string {
@@ -163,20 +170,8 @@ function downloadsText(f: ListedFile): string {
 export async function deleteCommand(args: string[], flags: Flags, io: Io): Promise<number> {
   if (args.length !== 1) throw new UsageError('delete takes a folder link: webfolder delete <link> [--file NAME|ID]');
   const link = args[0]!;
-  const { folderUrl, folderId } = parseShareLink(link);
-  const owner = await ownerOf(link, flags, io);
-  if (!owner.uploadAuth && !owner.ownerSecret)
-    throw new UsageError(
-      "delete needs the folder owner's credential: this machine has none for this folder; give --upload-auth=TOKEN or the owner link",
-    );
-  const site = flags.server ? serverOf(flags, io) : undefined;
-  const ownerToken = owner.ownerSecret ? (await deriveOwnerCredentials(owner.ownerSecret)).authToken : undefined;
-  const client = new SiteClient(
-    siteApiFor(folderUrl, site),
-    folderId,
-    { uploadAuth: owner.uploadAuth, ownerToken },
-    httpOf(flags),
-  );
+  const { folderId } = parseShareLink(link);
+  const client = await ownerClient('delete', link, flags, io);
   if (flags.file === undefined) {
     await client.deleteFolder();
     await forgetOwned(defaultStateDir(io.env), folderId);
@@ -184,15 +179,36 @@ export async function deleteCommand(args: string[], flags: Flags, io: Io): Promi
     else if (!flags.quiet) io.stdout.write(`deleted folder ${folderId} and all its files\n`);
     return EXIT.OK;
   }
-  const target = await fileToDelete(link, flags.file, client, flags, io);
+  const target = await fileNamed(link, flags.file, client, flags, io);
   await client.deleteFile(target.fileId);
   if (flags.json) io.stdout.write(`${JSON.stringify({ deleted: 'file', folderId, fileId: target.fileId })}\n`);
   else if (!flags.quiet) io.stdout.write(`deleted ${target.label}\n`);
   return EXIT.OK;
 }
 
+/**
+ * The site client of a folder, with its owner's credential (`--upload-auth=`, the owner link, or
+ * what this machine kept when it made the folder); a UsageError naming `command` without one.
+ */
+async function ownerClient(command: string, link: string, flags: Flags, io: Io): Promise<SiteClient> {
+  const { folderUrl, folderId } = parseShareLink(link);
+  const owner = await ownerOf(link, flags, io);
+  if (!owner.uploadAuth && !owner.ownerSecret)
+    throw new UsageError(
+      `${command} needs the folder owner's credential: this machine has none for this folder; give --upload-auth=TOKEN or the owner link`,
+    );
+  const site = flags.server ? serverOf(flags, io) : undefined;
+  const ownerToken = owner.ownerSecret ? (await deriveOwnerCredentials(owner.ownerSecret)).authToken : undefined;
+  return new SiteClient(
+    siteApiFor(folderUrl, site),
+    folderId,
+    { uploadAuth: owner.uploadAuth, ownerToken },
+    httpOf(flags),
+  );
+}
+
 /** `--file`: a file id of the folder as it is, else a decrypted name (the whole name, or its last segment). */
-async function fileToDelete(
+async function fileNamed(
   link: string,
   wanted: string,
   client: SiteClient,
@@ -210,4 +226,92 @@ async function fileToDelete(
   throw new InputError(
     `${matches.length} files are named "${wanted}": give the id instead (${matches.map((f) => `${f.name}: ${f.fileId}`).join(', ')})`,
   );
+}
+
+/**
+ * `webfolder set <link> [--expires D] [--max-downloads N|none] [--note T|none] [--file NAME|ID]`: the
+ * owner changes what the page's settings change. Without --file: the expiry of every file (from now,
+ * up to the server's maximum), the folder's download limit per file, the note to recipients
+ * (encrypted under the folder key like the names). With --file: that file's own download limit
+ * (none: the folder's applies again). Every value is checked before anything is sent.
+ */
+export async function setCommand(args: string[], flags: Flags, io: Io): Promise<number> {
+  if (args.length !== 1)
+    throw new UsageError('set takes a folder link: webfolder set <link> [--expires D] [--max-downloads N] [--note T]');
+  const link = args[0]!;
+  const { folderId } = parseShareLink(link);
+  const expires = expiresOf(flags);
+  const limit = flags['max-downloads'] === 'none' ? null : maxDownloadsOf(flags);
+  const note = flags.note === undefined ? undefined : flags.note === 'none' ? null : flags.note.trim();
+  if (note === '') throw new UsageError('--note is empty: to remove the note, give --note none');
+  if (note) checkNote(note);
+  if (flags.file !== undefined) {
+    if (expires !== undefined || note !== undefined)
+      throw new UsageError(
+        "with --file, set changes only that file's --max-downloads (expiry and note are the folder's)",
+      );
+    if (limit === undefined) throw new UsageError("set --file needs --max-downloads N (or none: the folder's limit)");
+  } else if (expires === undefined && limit === undefined && note === undefined) {
+    throw new UsageError('set needs at least one of --expires, --max-downloads, --note');
+  }
+  const client = await ownerClient('set', link, flags, io);
+  if (flags.file !== undefined) {
+    const target = await fileNamed(link, flags.file, client, flags, io);
+    const file = await client.updateFile(target.fileId, { maxDownloads: limit! });
+    if (flags.json)
+      io.stdout.write(`${JSON.stringify({ folderId, fileId: target.fileId, maxDownloads: file.maxDownloads })}\n`);
+    else if (!flags.quiet)
+      io.stdout.write(`${target.label}: download limit ${limit === null ? "the folder's" : limit}\n`);
+    return EXIT.OK;
+  }
+  // The note is encrypted under the folder key, which takes the link's secret (and its password).
+  const encryptedNote = note
+    ? await encryptText((await listFolder(link, await openOptions(link, flags, io))).key, note)
+    : note;
+  const info = await client.updateFolder({
+    ...(expires !== undefined ? { expiresAt: Date.now() + expires } : {}),
+    ...(limit !== undefined ? { maxDownloads: limit } : {}),
+    ...(encryptedNote !== undefined ? { note: encryptedNote } : {}),
+  });
+  if (flags.json) {
+    io.stdout.write(
+      `${JSON.stringify({ folderId, expiresAt: info.expiresAt, maxDownloads: info.maxDownloads, note: info.note !== null })}\n`,
+    );
+  } else if (!flags.quiet) {
+    const said = [
+      expires !== undefined && info.expiresAt !== null && `available until ${when(info.expiresAt)}`,
+      limit !== undefined && `download limit per file: ${info.maxDownloads ?? 'none'}`,
+      note !== undefined && (note === null ? 'note removed' : 'note set'),
+    ].filter(Boolean);
+    io.stdout.write(`${said.join('; ')}\n`);
+  }
+  return EXIT.OK;
+}
+
+/**
+ * `webfolder activity <link>`: the folder's newest uploads, downloads and deletions (owner only; the
+ * server keeps no address unless its operator turned that on). File names are decrypted when the
+ * link opens them; a file deleted since shows its id.
+ */
+export async function activityCommand(args: string[], flags: Flags, io: Io): Promise<number> {
+  if (args.length !== 1) throw new UsageError('activity takes a folder link: webfolder activity <link>');
+  const link = args[0]!;
+  const client = await ownerClient('activity', link, flags, io);
+  const { events } = await client.activity();
+  const listing = await listFolder(link, await openOptions(link, flags, io));
+  const names = new Map(listing.files.filter((f) => f.key).map((f) => [f.fileId, f.name]));
+  const rows = events.map((e) => ({ ...e, name: names.get(e.fileId) ?? null }));
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify({ folderId: listing.folderId, events: rows })}\n`);
+    return EXIT.OK;
+  }
+  if (rows.length === 0) {
+    io.stdout.write('no activity yet\n');
+    return EXIT.OK;
+  }
+  const lines = rows.map(
+    (e) => `${when(e.at)}  ${e.kind.padEnd(8)}  ${e.name ?? `file ${e.fileId}`}${e.ip ? `  from ${e.ip}` : ''}`,
+  );
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.OK;
 }
