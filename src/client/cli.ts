@@ -43,8 +43,15 @@ import {
   writeStateFile,
 } from './node/index.js';
 import { saveOwned } from './node/owned.js';
-import { clearNotifications, getNotifications, type NotificationSettings, setNotifications } from './notify.js';
-import { activityCommand, deleteCommand, infoCommand, requestCommand, setCommand } from './owner-commands.js';
+import type { NotificationSettings } from './notify.js';
+import {
+  activityCommand,
+  deleteCommand,
+  infoCommand,
+  ownerClient,
+  requestCommand,
+  setCommand,
+} from './owner-commands.js';
 import { formatBytes, ProgressView } from './progress.js';
 
 /**
@@ -70,7 +77,7 @@ Usage:
   webfolder activity <link> [--upload-auth=TOKEN] [--json]
   webfolder request [--title T] [--expires 7d] [--server URL] [--json]
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
-  webfolder notify <link> --upload-auth=<token> [--email ADDR|none] [--webhook-url URL|none]
+  webfolder notify <link> [--upload-auth=TOKEN] [--email ADDR|none] [--webhook-url URL|none]
                           [--on download,upload|none] [--off] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
@@ -483,25 +490,24 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
 }
 
 async function notifyCommand(args: string[], flags: Flags, io: Io): Promise<number> {
-  if (args.length !== 1)
-    throw new UsageError('notify needs the folder link: webfolder notify <link> --upload-auth=<token>');
-  const uploadAuth = flags['upload-auth'];
-  if (!uploadAuth) throw new UsageError('notify needs --upload-auth: only the folder owner sets notifications');
-  const options = { link: args[0]!, uploadAuth };
+  if (args.length !== 1) throw new UsageError('notify needs the folder link: webfolder notify <link>');
+  // The secret after # is not needed here, so a link without it is taken too.
+  const link = args[0]!.includes('#') ? args[0]! : `${args[0]!}#-`;
+  const client = await ownerClient('notify', link, flags, io);
   const orNull = (v: string | undefined) => (v === undefined ? undefined : v === 'none' ? null : v);
   let settings: NotificationSettings | null;
   if (flags.off) {
-    await clearNotifications(options);
+    await client.clearNotifications();
     settings = null;
   } else if (flags.email === undefined && flags['webhook-url'] === undefined && flags.on === undefined) {
-    settings = await getNotifications(options);
+    settings = await client.notifications();
   } else {
     const on = flags.on === undefined ? undefined : flags.on.split(',').map((x) => x.trim());
     if (on && !on.every((x) => ['download', 'upload', 'none'].includes(x)))
       throw new UsageError('--on takes download, upload, both separated by a comma, or none');
     const email = orNull(flags.email);
     const webhookUrl = orNull(flags['webhook-url']);
-    settings = await setNotifications(options, {
+    settings = await client.setNotifications({
       ...(email !== undefined ? { email } : {}),
       ...(webhookUrl !== undefined ? { webhookUrl } : {}),
       ...(on ? { onDownload: on.includes('download'), onUpload: on.includes('upload') } : {}),

@@ -1,7 +1,7 @@
 import type { SiteNotifications, SiteNotificationsUpdate } from '../contract/site.js';
-import { NetworkError, WebfolderError } from '../transfer/errors.js';
+import { SiteClient } from '../transfer/site-client.js';
 import { parseShareLink } from '../transfer/state.js';
-import { folderApiUrl, siteApiFor } from '../transfer/urls.js';
+import { siteApiFor } from '../transfer/urls.js';
 
 /**
  * The owner's notification settings of a folder, from a program or the CLI (`webfolder notify`):
@@ -22,55 +22,22 @@ export interface NotifyOptions {
   readonly site?: string;
 }
 
-function endpoint(options: NotifyOptions): string {
+/** The folder's site client with the owner's `uploadAuth`: the one implementation of these calls. */
+function clientOf(options: NotifyOptions): SiteClient {
   // The secret is not needed here; a link without one is fine.
   const link = options.link.includes('#') ? options.link : `${options.link}#-`;
   const { folderId } = parseShareLink(link);
-  return `${folderApiUrl(siteApiFor(link, options.site), folderId)}/notifications`;
+  return new SiteClient(siteApiFor(link, options.site), folderId, { uploadAuth: options.uploadAuth });
 }
 
-async function call(options: NotifyOptions, method: 'GET' | 'PUT' | 'DELETE', body?: NotificationChange) {
-  const url = endpoint(options);
-  const operation = `${method} notifications`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      headers: {
-        'x-upload-auth': options.uploadAuth,
-        accept: 'application/json',
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-      redirect: 'error',
-    });
-  } catch (error) {
-    throw new NetworkError(operation, error);
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    let message = text.slice(0, 200);
-    try {
-      message = (JSON.parse(text) as { error?: string }).error ?? message;
-    } catch {
-      /* not the JSON error shape */
-    }
-    throw new WebfolderError(res.status, message, operation);
-  }
-  return text ? (JSON.parse(text) as NotificationSettings) : null;
+export function getNotifications(options: NotifyOptions): Promise<NotificationSettings> {
+  return clientOf(options).notifications();
 }
 
-export async function getNotifications(options: NotifyOptions): Promise<NotificationSettings> {
-  return (await call(options, 'GET'))!;
+export function setNotifications(options: NotifyOptions, change: NotificationChange): Promise<NotificationSettings> {
+  return clientOf(options).setNotifications(change);
 }
 
-export async function setNotifications(
-  options: NotifyOptions,
-  change: NotificationChange,
-): Promise<NotificationSettings> {
-  return (await call(options, 'PUT', change))!;
-}
-
-export async function clearNotifications(options: NotifyOptions): Promise<void> {
-  await call(options, 'DELETE');
+export function clearNotifications(options: NotifyOptions): Promise<void> {
+  return clientOf(options).clearNotifications();
 }

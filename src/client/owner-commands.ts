@@ -190,7 +190,7 @@ export async function deleteCommand(args: string[], flags: Flags, io: Io): Promi
  * The site client of a folder, with its owner's credential (`--upload-auth=`, the owner link, or
  * what this machine kept when it made the folder); a UsageError naming `command` without one.
  */
-async function ownerClient(command: string, link: string, flags: Flags, io: Io): Promise<SiteClient> {
+export async function ownerClient(command: string, link: string, flags: Flags, io: Io): Promise<SiteClient> {
   const { folderUrl, folderId } = parseShareLink(link);
   const owner = await ownerOf(link, flags, io);
   if (!owner.uploadAuth && !owner.ownerSecret)

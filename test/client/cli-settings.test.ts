@@ -186,3 +186,21 @@ describe('activity', () => {
     assert.equal(refused.code, 2, 'a recipient has no owner credential');
   });
 });
+
+describe('notify', () => {
+  test('finds the owner credential of a folder this machine made, as delete does', async () => {
+    const file = await write('d.txt', 'fourth');
+    const { link } = JSON.parse((await owner('upload', file, '--json')).stdout) as { link: string };
+    // A webhook: this server sends no e-mail. No download happens, so nothing is delivered.
+    const hook = 'https://hooks.example.org/webfolder';
+    const set = await owner('notify', link, '--webhook-url', hook, '--on', 'download', '--json');
+    assert.equal(set.code, 0, set.stderr);
+    assert.equal((JSON.parse(set.stdout) as { webhookUrl: string }).webhookUrl, hook);
+    const shown = await owner('notify', link);
+    assert.match(shown.stdout, /notify of: downloads\ne-mail: none\nwebhook: https:\/\/hooks\.example\.org\/webfolder/);
+    const stranger = await recipient('notify', link, '--off');
+    assert.equal(stranger.code, 2, stranger.stderr);
+    assert.match(stranger.stderr, /owner's credential/);
+    assert.match((await owner('notify', link)).stdout, /notify of: downloads/, 'the stranger changed nothing');
+  });
+});
