@@ -321,6 +321,62 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     await ctx.close();
   });
 
+  test('the share card sends the share link by e-mail (mailto:) and through the share sheet where there is one', async () => {
+    const ctx = await newContext(fx.browser);
+    const page = await ctx.newPage();
+    const problems = watch(page);
+    await createFromHome(page, fx.server.baseUrl, { mode: 'send', title: 'Board pack' });
+    const shareLink = await page.locator('#share-link').inputValue();
+    const ownerLink = await page.locator('#owner-link').inputValue();
+    const mail = new URL((await page.locator('#email-link').getAttribute('href'))!);
+    assert.equal(mail.protocol, 'mailto:');
+    assert.equal(mail.pathname, '', 'no recipient: the person picks them in their mail app');
+    assert.equal(mail.searchParams.get('subject'), 'Files for you: Board pack');
+    const body = mail.searchParams.get('body')!;
+    assert.ok(body.includes(shareLink), `the body holds the whole share link, key included: ${body}`);
+    assert.ok(!body.includes(ownerLink.split('#')[1]!), 'never the owner key');
+    // Linux Chromium has no share sheet (navigator.share): then no button either.
+    const hasSheet = await page.evaluate(() => typeof navigator.share === 'function');
+    assert.equal(await page.locator('#share-sheet').count(), hasSheet ? 1 : 0);
+    assert.deepEqual(problems, []);
+
+    // Where the browser has a sheet (phones, Windows, macOS): headless Linux Chromium has none, so a
+    // page script stands in for the system's sheet and records what the page hands it.
+    const phoneCtx = await newContext(fx.browser, true);
+    // A string, not a function: tsx would wrap a function's inner functions in a helper the page lacks.
+    await phoneCtx.addInitScript(`
+      window.shared = [];
+      Object.defineProperty(navigator, 'share', {
+        value: async (data) => {
+          window.shared.push(data);
+          // The second time the person closes the sheet: not a failure.
+          if (window.shared.length > 1) throw new DOMException('closed', 'AbortError');
+        },
+      });
+    `);
+    const phone = await phoneCtx.newPage();
+    const phoneProblems = watch(phone);
+    await phone.goto(ownerLink);
+    await phone.locator('#role[data-role="owner"]').waitFor();
+    await phone.locator('#share-sheet').click();
+    await phone.waitForFunction(() => (window as unknown as { shared: ShareData[] }).shared.length === 1);
+    const shared = await phone.evaluate(() => (window as unknown as { shared: ShareData[] }).shared[0]!);
+    assert.deepEqual(shared, { title: 'Board pack', url: shareLink });
+    await phone.locator('#share-sheet').click();
+    await phone.waitForFunction(() => (window as unknown as { shared: ShareData[] }).shared.length === 2);
+    assert.doesNotMatch(await phone.locator('#live').innerText(), /Sharing failed/, 'closing the sheet is no failure');
+    await screenshot(phone, 'share-ways-phone');
+    assert.deepEqual(phoneProblems, []);
+
+    // A request folder asks for files.
+    const request = await ctx.newPage();
+    await createFromHome(request, fx.server.baseUrl, { mode: 'request', title: 'Tax papers' });
+    const ask = new URL((await request.locator('#email-link').getAttribute('href'))!);
+    assert.equal(ask.searchParams.get('subject'), 'Please upload your files: Tax papers');
+    assert.match(ask.searchParams.get('body')!, /^Upload your files here:\n/);
+    await Promise.all([ctx.close(), phoneCtx.close()]);
+  });
+
   test('a visitor on a 390x844 phone sees count, size, expiry, note and Download all on the first screen', async () => {
     const ownerCtx = await newContext(fx.browser);
     const owner = await ownerCtx.newPage();

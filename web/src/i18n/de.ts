@@ -72,6 +72,15 @@ export const de: Catalog = {
   'share.copy': 'Link kopieren',
   'share.qr': 'QR-Code',
   'share.qrLabel': 'QR-Code des Links zum Teilen',
+  'share.email': 'Per E-Mail senden',
+  'share.emailSubject': 'Dateien für Sie: {title}',
+  'share.emailSubjectRequest': 'Bitte laden Sie Ihre Dateien hoch: {title}',
+  'share.emailBody':
+    'Hier können Sie die Dateien herunterladen:\n{link}\n\nDer Link enthält den Schlüssel zu den Dateien (den Teil nach #): Alle, die ihn haben, können sie herunterladen.',
+  'share.emailBodyRequest':
+    'Laden Sie Ihre Dateien hier hoch:\n{link}\n\nSie werden in Ihrem Browser verschlüsselt, bevor sie ihn verlassen.',
+  'share.sheet': 'Teilen…',
+  'share.sheetFailed': 'Teilen fehlgeschlagen: Kopieren Sie stattdessen den Link',
   'owner.heading': 'Eigentümer-Schlüssel sichern',
   'owner.help':
     'Das ist nicht der Link zum Teilen. Wer ihn hat, verfügt über diesen Ordner: kann Dateien löschen und Einstellungen ändern. Dieser Browser merkt sich, dass Ihnen der Ordner gehört; bewahren Sie den Schlüssel privat auf (in einem Passwort-Manager), um die Eigentümerschaft in einem anderen Browser wiederherzustellen, oder hier, falls Browserdaten gelöscht werden.',

@@ -73,6 +73,15 @@ export const en = {
   'share.copy': 'Copy link',
   'share.qr': 'QR code',
   'share.qrLabel': 'QR code of the share link',
+  'share.email': 'Send by e-mail',
+  'share.emailSubject': 'Files for you: {title}',
+  'share.emailSubjectRequest': 'Please upload your files: {title}',
+  'share.emailBody':
+    'Download the files here:\n{link}\n\nThe link holds the key to the files (the part after #): anyone who has it can download them.',
+  'share.emailBodyRequest':
+    'Upload your files here:\n{link}\n\nThey are encrypted in your browser before they leave it.',
+  'share.sheet': 'Share…',
+  'share.sheetFailed': 'Sharing failed: copy the link instead',
   'owner.heading': 'Save your owner key',
   'owner.help':
     'This is not the link to share. Whoever has it controls this folder: they can delete its files and change its settings. This browser remembers that you own the folder; keep the key somewhere private (a password manager) to restore ownership in another browser, or here if browser data is cleared.',

@@ -70,6 +70,14 @@ export const ko: Catalog = {
   'share.copy': '링크 복사',
   'share.qr': 'QR 코드',
   'share.qrLabel': '공유 링크의 QR 코드',
+  'share.email': '이메일로 보내기',
+  'share.emailSubject': '보내 드리는 파일: {title}',
+  'share.emailSubjectRequest': '파일을 올려 주세요: {title}',
+  'share.emailBody':
+    '여기에서 파일을 내려받으세요:\n{link}\n\n링크의 # 뒤 부분이 파일의 키입니다. 이 링크가 있는 사람은 누구나 파일을 내려받을 수 있습니다.',
+  'share.emailBodyRequest': '여기에서 파일을 올려 주세요:\n{link}\n\n파일은 브라우저를 떠나기 전에 암호화됩니다.',
+  'share.sheet': '공유…',
+  'share.sheetFailed': '공유하지 못했습니다. 대신 링크를 복사하세요',
   'owner.heading': '소유자 키 저장',
   'owner.help':
     '공유할 링크가 아닙니다. 이 키를 가진 사람은 폴더를 관리할 수 있습니다: 파일을 삭제하고 설정을 바꿀 수 있습니다. 이 브라우저는 당신이 소유자임을 기억합니다. 다른 브라우저에서, 또는 브라우저 데이터가 지워졌을 때 소유권을 되찾으려면 키를 비공개 장소(비밀번호 관리자)에 보관하세요.',

@@ -54,8 +54,39 @@ export function ownerKeySection(session: FolderSession): HTMLElement | null {
   );
 }
 
+/**
+ * The link in a new message of the person's own mail app (a `mailto:` link): webfolder sends no
+ * mail and never sees the link, so the key in its fragment goes only where a copied link would.
+ */
+function emailLink(link: string, title: string, request: boolean): HTMLAnchorElement {
+  const subject = t(request ? 'share.emailSubjectRequest' : 'share.emailSubject', { title });
+  const body = t(request ? 'share.emailBodyRequest' : 'share.emailBody', { link });
+  const href = `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+  return h('a', { class: 'button secondary', id: 'email-link', href }, t('share.email'));
+}
+
+/**
+ * The system's share sheet (Web Share API: phones, and desktops that have one), offered only where
+ * the browser has it. The link goes to the app the person picks, as with copying it.
+ */
+function shareSheetButton(link: string, title: string): HTMLButtonElement | null {
+  const data: ShareData = { title, url: link };
+  if (typeof navigator.share !== 'function' || (navigator.canShare && !navigator.canShare(data))) return null;
+  const button = h('button', { type: 'button', class: 'secondary', id: 'share-sheet' }, t('share.sheet'));
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.share(data);
+    } catch (error) {
+      // Closing the sheet is the person's choice, not a failure.
+      if ((error as Error).name !== 'AbortError') announce(t('share.sheetFailed'));
+    }
+  });
+  return button;
+}
+
 export function shareSection(session: FolderSession): HTMLElement {
   const link = session.shareLink(location.href);
+  const title = session.info.title;
   const qr = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qrLabel') });
   // uqr's SVG has no script or style: only rects and paths.
   qr.innerHTML = renderSVG(link, { border: 2 });
@@ -76,6 +107,7 @@ export function shareSection(session: FolderSession): HTMLElement {
       h('input', { type: 'text', id: 'share-link', readonly: true, value: link }),
       copyButton('copy-link', () => link, t('share.copy')),
     ),
+    h('div', { class: 'row share-ways' }, emailLink(link, title, mode === 'request'), shareSheetButton(link, title)),
     h('details', { class: 'qr-toggle' }, h('summary', {}, t('share.qr')), qr),
   );
 }
