@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RegisteredFile, UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson, putChunk, rawPut } from '../support/api.js';
+import { until } from '../support/poll.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 let srv: RunningServer;
@@ -133,10 +134,12 @@ describe('chunk upload', () => {
       { endEarly: true },
     );
     assert.equal(result, 'reset');
-    // Give the server a moment to notice the aborted request and clean up.
-    for (let i = 0; i < 50 && (await readdir(join(srv.dataDir, 'blobs', '.incoming'))).length > 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), []);
+    // The server notices the aborted request and removes its partial file (a loaded machine may take
+    // seconds); the poll fails with what it waited for if it never does.
+    const incoming = join(srv.dataDir, 'blobs', '.incoming');
+    await until('the partial chunk file removed', async () =>
+      (await readdir(incoming)).length === 0 ? true : undefined,
+    );
     const status = await getJson<UploadStatusResponse>(statusUrl(folderId, file.fileId));
     assert.deepEqual(status.body.missing, [1, 2, 3]);
   });

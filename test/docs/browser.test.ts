@@ -57,7 +57,7 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
     await page.getByPlaceholder('Search...').fill('upload');
     await page
       .locator('[data-role="search:results"] [data-item-id$="operation/getV2UploadStatus"]')
-      .waitFor({ timeout: 10_000 });
+      .waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-api-reference.png') });
     assert.deepEqual(seen.problems, [], 'no error and no CSP violation');
     assert.deepEqual(seen.external, [], 'no request to another origin');
