@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { AbortedError, download, resume, type UploadState, upload } from '../../src/client/node/index.js';
 import { openSession, parseFragment, type SiteStore } from '../../web/src/session.js';
-import { startCli } from '../support/cli.js';
-import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { useCliServer } from '../support/cli.js';
 import { which } from '../support/which.js';
 
 /**
@@ -19,26 +18,8 @@ import { which } from '../support/which.js';
  * process on loopback, the real `webfolder` entry. The uploader and each recipient have their own
  * state directory, as they would have their own machines.
  */
-let server: SpawnedServer;
-let dataDir: string;
-let dir: string;
-
-before(async () => {
-  dataDir = await tempDir('webfolder-cli-owner-data-');
-  dir = await tempDir('webfolder-cli-owner-');
-  server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-});
-after(async () => {
-  await server.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** The CLI as `who` (the uploader, a recipient…): each with its own state directory. */
-const as =
-  (who: string) =>
-  (...args: string[]) =>
-    startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: join(dir, `state-${who}`) }).done;
+const fx = useCliServer('cli-owner');
+const as = fx.as;
 const owner = as('owner');
 const recipient = as('recipient');
 const stranger = as('stranger');
@@ -53,7 +34,7 @@ interface InfoJson {
 }
 
 async function write(name: string, content: string | Uint8Array): Promise<string> {
-  const path = join(dir, name);
+  const path = join(fx.dir, name);
   await writeFile(path, content);
   return path;
 }
@@ -100,27 +81,27 @@ describe('upload with expiry, a one-download limit and a password', () => {
     assert.match(human.stdout, /download limit per file: 1\n/);
 
     // The link alone is not enough: without a terminal to ask on, a clear message and exit 2.
-    const none = await recipient('download', out.link, join(dir, 'none'));
+    const none = await recipient('download', out.link, join(fx.dir, 'none'));
     assert.equal(none.code, 2, none.stderr);
     assert.match(none.stderr, /this folder has a password: give it with --password-file <path>/);
-    const wrong = await recipient('download', out.link, join(dir, 'wrong'), '--password-file', wrongFile);
+    const wrong = await recipient('download', out.link, join(fx.dir, 'wrong'), '--password-file', wrongFile);
     assert.equal(wrong.code, 5, wrong.stderr);
     assert.match(wrong.stderr, /wrong password/);
-    assert.ok(!existsSync(join(dir, 'wrong', 'secret.bin')));
+    assert.ok(!existsSync(join(fx.dir, 'wrong', 'secret.bin')));
 
     const status = await recipient('status', out.link, '--password-file', passwordFile, '--json');
     assert.equal(status.code, 0, status.stderr);
     assert.equal((JSON.parse(status.stdout) as { complete: boolean }).complete, true);
     assert.equal((await recipient('status', out.link)).code, 2, 'status needs the password too');
 
-    const first = await recipient('download', out.link, join(dir, 'first'), '--password-file', passwordFile);
+    const first = await recipient('download', out.link, join(fx.dir, 'first'), '--password-file', passwordFile);
     assert.equal(first.code, 0, first.stderr);
-    assert.ok((await readFile(join(dir, 'first', 'secret.bin'))).equals(bytes));
+    assert.ok((await readFile(join(fx.dir, 'first', 'secret.bin'))).equals(bytes));
 
-    const second = await stranger('download', out.link, join(dir, 'second'), '--password-file', passwordFile);
+    const second = await stranger('download', out.link, join(fx.dir, 'second'), '--password-file', passwordFile);
     assert.equal(second.code, 3, second.stderr);
     assert.match(second.stderr, /"secret\.bin" was not downloaded: its download limit is used up/);
-    assert.ok(!existsSync(join(dir, 'second', 'secret.bin')));
+    assert.ok(!existsSync(join(fx.dir, 'second', 'secret.bin')));
 
     const after = JSON.parse(
       (await owner('info', out.link, '--password-file', passwordFile, '--json')).stdout,
@@ -130,9 +111,9 @@ describe('upload with expiry, a one-download limit and a password', () => {
       [[1, 0]],
     );
     // The owner's own download is not counted, and not refused.
-    const own = await owner('download', out.link, join(dir, 'own'), '--password-file', passwordFile);
+    const own = await owner('download', out.link, join(fx.dir, 'own'), '--password-file', passwordFile);
     assert.equal(own.code, 0, own.stderr);
-    assert.ok((await readFile(join(dir, 'own', 'secret.bin'))).equals(bytes));
+    assert.ok((await readFile(join(fx.dir, 'own', 'secret.bin'))).equals(bytes));
   });
 
   test('a password folder made by the CLI opens in the page session with the same password', async () => {
@@ -142,7 +123,7 @@ describe('upload with expiry, a one-download limit and a password', () => {
     assert.equal(up.code, 0, up.stderr);
     const { link, folderId } = JSON.parse(up.stdout) as { link: string; folderId: string };
     const opened = await openSession(folderId, parseFragment(new URL(link).hash), {
-      siteApi: `${server.baseUrl}/api/site`,
+      siteApi: `${fx.server.baseUrl}/api/site`,
       store: memoryStore(),
     });
     assert.ok('kind' in opened && opened.kind === 'password', JSON.stringify(opened));
@@ -183,7 +164,7 @@ describe('library: a password folder resumes from its state without the password
     let state: UploadState | undefined;
     await assert.rejects(
       upload([path], {
-        server: server.baseUrl,
+        server: fx.server.baseUrl,
         password: 'resume me later',
         signal: controller.signal,
         onState: (s) => {
@@ -196,13 +177,13 @@ describe('library: a password folder resumes from its state without the password
     assert.ok(state?.key && state.key !== state.secret, 'the derived key is kept beside the link secret');
     const done = await resume(state!);
     assert.equal(done.chunksSent, 1);
-    await assert.rejects(download(done.link, join(dir, 'resumed-none')), /password/);
-    const got = await download(done.link, join(dir, 'resumed'), { password: 'resume me later' });
+    await assert.rejects(download(done.link, join(fx.dir, 'resumed-none')), /password/);
+    const got = await download(done.link, join(fx.dir, 'resumed'), { password: 'resume me later' });
     assert.deepEqual(
       got.files.map((f) => f.name),
       ['resumed.bin'],
     );
-    assert.ok((await readFile(join(dir, 'resumed', 'resumed.bin'))).equals(bytes));
+    assert.ok((await readFile(join(fx.dir, 'resumed', 'resumed.bin'))).equals(bytes));
   });
 });
 
@@ -245,7 +226,7 @@ describe('delete', () => {
     const gone = await recipient('info', link);
     assert.equal(gone.code, 3, gone.stderr);
     assert.match(gone.stderr, /404/);
-    const download = await recipient('download', link, join(dir, 'gone'));
+    const download = await recipient('download', link, join(fx.dir, 'gone'));
     assert.equal(download.code, 3);
     // The owner record went with the folder.
     const again = await owner('delete', link);
@@ -268,7 +249,7 @@ describe('request', () => {
     const content = randomBytes(300_000);
     const url = new URL(out.link);
     const session = await openSession(out.folderId, parseFragment(url.hash), {
-      siteApi: `${server.baseUrl}/api/site`,
+      siteApi: `${fx.server.baseUrl}/api/site`,
       store: memoryStore(),
     });
     assert.ok('client' in session, JSON.stringify(session));
@@ -279,17 +260,17 @@ describe('request', () => {
     assert.equal(outcome.state, 'complete', JSON.stringify(outcome));
 
     // Anyone else with the link (the visitor too) cannot list it…
-    const visitor = await stranger('download', out.link, join(dir, 'req-visitor'));
+    const visitor = await stranger('download', out.link, join(fx.dir, 'req-visitor'));
     assert.equal(visitor.code, 3, visitor.stderr);
     // …the machine that made it can, and opens the sealed file under its name and folder.
-    const dest = join(dir, 'req-owner');
+    const dest = join(fx.dir, 'req-owner');
     const dl = await owner('download', out.link, dest, '--json');
     assert.equal(dl.code, 0, dl.stderr);
     assert.ok((await readFile(join(dest, 'scans', 'scan.pdf'))).equals(content));
     // The owner link works from another machine too.
-    const elsewhere = await recipient('download', out.ownerLink, join(dir, 'req-elsewhere'));
+    const elsewhere = await recipient('download', out.ownerLink, join(fx.dir, 'req-elsewhere'));
     assert.equal(elsewhere.code, 0, elsewhere.stderr);
-    assert.ok((await readFile(join(dir, 'req-elsewhere', 'scans', 'scan.pdf'))).equals(content));
+    assert.ok((await readFile(join(fx.dir, 'req-elsewhere', 'scans', 'scan.pdf'))).equals(content));
     const info = JSON.parse((await owner('info', out.link, '--json')).stdout) as InfoJson & { title: string };
     assert.equal(info.fileCount, 1);
     assert.equal(info.files[0]!.name, 'scans/scan.pdf');
@@ -316,7 +297,7 @@ describe('password prompt on a terminal', () => {
         new URL('../../src/client/cli.ts', import.meta.url).pathname,
         ...args,
       ],
-      env: { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: join(dir, `state-${who}`) },
+      env: { WEBFOLDER_SERVER: fx.server.baseUrl, WEBFOLDER_STATE_DIR: join(fx.dir, `state-${who}`) },
       answers,
     };
     const script = new URL('../support/pty-drive.py', import.meta.url).pathname;
@@ -341,7 +322,7 @@ describe('password prompt on a terminal', () => {
     assert.ok(!up.output.includes(secretWords), 'the password is not echoed');
     const { link } = JSON.parse(/\{"link".*\}/.exec(up.output)![0]) as { link: string };
 
-    const dest = join(dir, 'typed');
+    const dest = join(fx.dir, 'typed');
     const down = await onTerminal('recipient', ['download', link, dest], [secretWords]);
     assert.equal(down.code, 0, down.output);
     assert.match(down.output, /Password: /);
@@ -350,7 +331,7 @@ describe('password prompt on a terminal', () => {
 
     const wrong = await onTerminal(
       'recipient',
-      ['download', link, join(dir, 'typed-wrong')],
+      ['download', link, join(fx.dir, 'typed-wrong')],
       ['typed tangerine viola'],
     );
     assert.equal(wrong.code, 5, wrong.output);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { startCli } from '../support/cli.js';
-import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { describe, test } from 'node:test';
+import { useCliServer } from '../support/cli.js';
 
 /**
  * The owner's settings from the CLI, as the page has them (issue 12: "site, library and CLI
@@ -12,25 +11,8 @@ import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
  * `activity`. A real server child process on loopback and the real `webfolder` entry; the owner and
  * a recipient each have their own state directory.
  */
-let server: SpawnedServer;
-let dataDir: string;
-let dir: string;
-
-before(async () => {
-  dataDir = await tempDir('webfolder-cli-settings-data-');
-  dir = await tempDir('webfolder-cli-settings-');
-  server = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', MAX_EXPIRES_HOURS: '720' });
-});
-after(async () => {
-  await server.stop();
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(dir, { recursive: true, force: true });
-});
-
-const as =
-  (who: string) =>
-  (...args: string[]) =>
-    startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: join(dir, `state-${who}`) }).done;
+const fx = useCliServer('cli-settings', { MAX_EXPIRES_HOURS: '720' });
+const as = fx.as;
 const owner = as('owner');
 const recipient = as('recipient');
 
@@ -42,7 +24,7 @@ interface InfoJson {
 }
 
 async function write(name: string, content: string | Uint8Array): Promise<string> {
-  const path = join(dir, name);
+  const path = join(fx.dir, name);
   await writeFile(path, content);
   return path;
 }
@@ -55,9 +37,9 @@ async function info(who: typeof owner, link: string): Promise<InfoJson> {
 
 /** Every byte of the server's SQLite files (database and write-ahead log), to look for a plaintext. */
 async function databaseBytes(): Promise<Buffer> {
-  const names = (await readdir(dataDir)).filter((n) => n.includes('.sqlite') || n.includes('.db'));
-  assert.ok(names.length > 0, `a SQLite file in ${dataDir}`);
-  return Buffer.concat(await Promise.all(names.map((n) => readFile(join(dataDir, n)))));
+  const names = (await readdir(fx.dataDir)).filter((n) => n.includes('.sqlite') || n.includes('.db'));
+  assert.ok(names.length > 0, `a SQLite file in ${fx.dataDir}`);
+  return Buffer.concat(await Promise.all(names.map((n) => readFile(join(fx.dataDir, n)))));
 }
 
 describe('a note to recipients', () => {
@@ -118,16 +100,16 @@ describe('set', () => {
     assert.equal(fileB.maxDownloads, 1);
     assert.equal(limited.files.find((f) => f.name === 'a.txt')!.maxDownloads, null);
 
-    const first = await recipient('download', link, join(dir, 'got-1'));
+    const first = await recipient('download', link, join(fx.dir, 'got-1'));
     assert.equal(first.code, 0, first.stderr);
-    assert.equal(await readFile(join(dir, 'got-1', 'b.txt'), 'utf8'), 'second file');
-    const second = await recipient('download', link, join(dir, 'got-2'));
+    assert.equal(await readFile(join(fx.dir, 'got-1', 'b.txt'), 'utf8'), 'second file');
+    const second = await recipient('download', link, join(fx.dir, 'got-2'));
     assert.equal(second.code, 3, 'the second download of b.txt is refused');
     assert.match(second.stderr, /limit/i);
 
     // none: the folder's limit applies to b.txt again (5, of which 1 is used).
     assert.equal((await owner('set', link, '--file', fileB.fileId, '--max-downloads', 'none')).code, 0);
-    const again = await recipient('download', link, join(dir, 'got-3'));
+    const again = await recipient('download', link, join(fx.dir, 'got-3'));
     assert.equal(again.code, 0, again.stderr);
   });
 
@@ -168,7 +150,7 @@ describe('activity', () => {
       ['upload'],
       'the completed upload, before anyone downloads',
     );
-    const got = await recipient('download', link, join(dir, 'act'));
+    const got = await recipient('download', link, join(fx.dir, 'act'));
     assert.equal(got.code, 0, got.stderr);
     const r = await owner('activity', link, '--json');
     assert.equal(r.code, 0, r.stderr);

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { type SpawnedServer, spawnServer, tempDir } from './server.js';
 
 /** The `webfolder` command as a child process (tests of the real entry: exit codes, stdout, stderr). */
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -27,4 +30,43 @@ export function startCli(
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliRun>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
   return { child, done };
+}
+
+/** A server child process with a scratch folder, for a file of CLI tests: started before, removed after. */
+export interface CliFixture {
+  readonly server: SpawnedServer;
+  readonly dataDir: string;
+  /** Where the tests write their files, and where each CLI user keeps its state directory. */
+  readonly dir: string;
+  /** The CLI as `who` (the uploader, a recipient…), each with its own state directory, as on its own machine. */
+  as(who: string): (...args: string[]) => Promise<CliRun>;
+}
+
+export function useCliServer(name: string, env: Record<string, string> = {}): CliFixture {
+  const fx = {} as { server: SpawnedServer; dataDir: string; dir: string };
+  before(async () => {
+    fx.dataDir = await tempDir(`webfolder-${name}-data-`);
+    fx.dir = await tempDir(`webfolder-${name}-`);
+    fx.server = await spawnServer({ DATA_DIR: fx.dataDir, LOG_LEVEL: 'warn', ...env });
+  });
+  after(async () => {
+    await fx.server?.stop();
+    await rm(fx.dataDir, { recursive: true, force: true });
+    await rm(fx.dir, { recursive: true, force: true });
+  });
+  return {
+    get server() {
+      return fx.server;
+    },
+    get dataDir() {
+      return fx.dataDir;
+    },
+    get dir() {
+      return fx.dir;
+    },
+    as:
+      (who) =>
+      (...args) =>
+        startCli(args, { WEBFOLDER_SERVER: fx.server.baseUrl, WEBFOLDER_STATE_DIR: join(fx.dir, `state-${who}`) }).done,
+  };
 }
