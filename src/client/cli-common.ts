@@ -4,7 +4,7 @@ import { InputError } from '../transfer/errors.js';
 import type { Fetch } from '../transfer/retry.js';
 import { parseShareLink } from '../transfer/state.js';
 import { MODES, type Mode } from '../transfer/v2.js';
-import { defaultStateDir, failFast } from './node/index.js';
+import { defaultStateDir, failFast, nodeFetch, withOriginAuthorization } from './node/index.js';
 import { readOwned } from './node/owned.js';
 import { promptHidden } from './prompt.js';
 
@@ -162,15 +162,37 @@ function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-export function serverOf(flags: Flags, io: Io): string {
+/** The server address as given: --server, else $WEBFOLDER_SERVER, else the default. */
+function givenServer(flags: Flags, io: Io): URL {
   const server = flags.server ?? io.env.WEBFOLDER_SERVER ?? DEFAULT_SERVER;
   try {
     const url = new URL(server);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return url;
   } catch {
-    throw new UsageError(`--server must be an http(s) URL, got "${server}"`);
+    // Never echo the value: it may hold a password.
+    throw new UsageError('--server must be an http(s) URL');
   }
-  return server.replace(/\/+$/, '');
+}
+
+/**
+ * The server address, without any `user:password@`: a private instance's login (docs/deployment.md)
+ * goes only into the Authorization header of requests to that origin (see httpOf), never into a
+ * link, a state file or a message.
+ */
+export function serverOf(flags: Flags, io: Io): string {
+  const url = givenServer(flags, io);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+/** `Authorization: Basic` for the server's origin when its address has `user:password@`; else null. */
+function serverLogin(flags: Flags, io: Io): { origin: string; authorization: string } | null {
+  const url = givenServer(flags, io);
+  if (!url.username && !url.password) return null;
+  const login = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { origin: url.origin, authorization: `Basic ${Buffer.from(login, 'utf8').toString('base64')}` };
 }
 
 export function modeOf(flags: Flags): Mode | undefined {
@@ -191,11 +213,16 @@ export function concurrencyOf(flags: Flags): number | undefined {
 /** One fail-fast transport per command run (keyed by its parsed flags): see failFast. */
 const transports = new WeakMap<Flags, Fetch>();
 
-/** The transport and retry policy of every call a command makes. */
-export function httpOf(flags: Flags): { fetch: Fetch; retry?: { retries: number } } {
+/**
+ * The transport and retry policy of every call a command makes: fail-fast on a server that was
+ * never reached, and the private instance's login (if the server address has one) on requests to
+ * the server's own origin only: never on presigned URLs of object storage or any other origin.
+ */
+export function httpOf(flags: Flags, io: Io): { fetch: Fetch; retry?: { retries: number } } {
   let fetch = transports.get(flags);
   if (!fetch) {
-    fetch = failFast();
+    const login = serverLogin(flags, io);
+    fetch = failFast(login ? withOriginAuthorization(nodeFetch, login.origin, login.authorization) : nodeFetch);
     transports.set(flags, fetch);
   }
   if (flags.retries === undefined) return { fetch };

@@ -86,7 +86,9 @@ Files are encrypted on this machine before they leave it; the key exists only in
 keeps its folders in the name (a/b.txt), and download recreates them.
 
 Options:
-  --server URL       API and site address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER})
+  --server URL       API and site address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER});
+                     a private instance's login goes in it (https://name:password@host: prefer
+                     $WEBFOLDER_SERVER, which other users of the machine cannot read in the process list)
   --title T          folder title (up to 200 characters; not encrypted)
   --mode M           send (default), share or request
   --expires D        how long the files stay available: 30m, 12h, 7d, 2w (up to the server's maximum)
@@ -305,7 +307,7 @@ async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: Abor
       ...(maxDownloads !== undefined ? { maxDownloads } : {}),
       ...(password ? { password } : {}),
       ...(note ? { note } : {}),
-      ...httpOf(flags),
+      ...httpOf(flags, io),
       signal,
       onState: async (state) => {
         statePath ??= join(stateDir, `${state.folderId}.json`);
@@ -348,7 +350,7 @@ async function resumeCommand(args: string[], flags: Flags, io: Io, signal: Abort
     ...(flags.server ? { server: serverOf(flags, io) } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(onProgress ? { onProgress } : {}),
-    ...httpOf(flags),
+    ...httpOf(flags, io),
     signal,
   });
   view?.finish();
@@ -381,7 +383,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
           folderId: state.folderId,
           fileId: f.fileId,
           uploadAuth: state.uploadAuth,
-          ...httpOf(flags),
+          ...httpOf(flags, io),
         });
         return { name: f.name, fileId: f.fileId, complete: s.complete, missing: s.missing, chunks: f.chunks };
       }),
@@ -390,7 +392,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
   if (/^[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+$/.test(target) && !existsSync(target)) {
     const [folder, fileId] = target.split('/') as [string, string];
     folderId = folder;
-    const s = await getUploadStatus({ server, folderId, fileId, ...httpOf(flags) });
+    const s = await getUploadStatus({ server, folderId, fileId, ...httpOf(flags, io) });
     rows = [{ name: null, fileId, complete: s.complete, missing: s.missing, chunks: null }];
   } else if (/^https?:\/\//.test(target)) {
     const link = parseShareLink(target);
@@ -406,7 +408,7 @@ async function statusCommand(args: string[], flags: Flags, io: Io): Promise<numb
         ...(flags.server ? { site: server } : {}),
         ...(await ownerOf(target, flags, io)),
         ...(password !== undefined ? { password } : {}),
-        ...httpOf(flags),
+        ...httpOf(flags, io),
       });
       folderId = listing.folderId;
       rows = listing.files.map((f) => ({
@@ -451,7 +453,7 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
     // are not counted, and a request folder's files open only for them.
     ...(await ownerOf(link, flags, io)),
     ...(password !== undefined ? { password } : {}),
-    ...httpOf(flags),
+    ...httpOf(flags, io),
     signal,
     ...(flags.quiet || flags.json
       ? {}
@@ -476,7 +478,7 @@ async function createCommand(args: string[], flags: Flags, io: Io): Promise<numb
     server: serverOf(flags, io),
     ...(flags.title !== undefined ? { title: flags.title } : {}),
     ...(mode ? { mode } : {}),
-    ...httpOf(flags),
+    ...httpOf(flags, io),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(created)}\n`);
   else {
@@ -544,6 +546,13 @@ function report(error: unknown, io: Io): number {
       'this folder has a password: give it with --password-file <path>, or run on a terminal to be asked (--password)',
     );
     return EXIT.USAGE;
+  }
+  if (error instanceof WebfolderError && error.status === 401) {
+    // webfolder itself never answers 401: a reverse proxy in front of a private instance does.
+    say(
+      `${error.operation}: the server asks for a login (a private instance): give it in the server address, as WEBFOLDER_SERVER=https://name:password@host`,
+    );
+    return EXIT.SERVER;
   }
   if (error instanceof WebfolderError || error instanceof ProtocolError) {
     say(error.message);

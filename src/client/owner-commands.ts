@@ -33,7 +33,7 @@ async function openOptions(link: string, flags: Flags, io: Io) {
   return {
     ...(flags.server ? { site: serverOf(flags, io) } : {}),
     ...(await ownerOf(link, flags, io)),
-    ...httpOf(flags),
+    ...httpOf(flags, io),
     ...optional('password', passwordOf(flags, io, 'open')),
   };
 }
@@ -67,7 +67,7 @@ export async function requestCommand(args: string[], flags: Flags, io: Io): Prom
       // The create takes whole hours: a shorter duration is rounded up.
       ...(expires !== undefined ? { expiresInHours: Math.ceil(expires / 3_600_000) } : {}),
     },
-    httpOf(flags),
+    httpOf(flags, io),
   );
   const stateFile = await saveOwned(defaultStateDir(io.env), {
     folderId: created.folderId,
@@ -203,7 +203,7 @@ export async function ownerClient(command: string, link: string, flags: Flags, i
     siteApiFor(folderUrl, site),
     folderId,
     { uploadAuth: owner.uploadAuth, ownerToken },
-    httpOf(flags),
+    httpOf(flags, io),
   );
 }
 

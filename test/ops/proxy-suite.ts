@@ -26,12 +26,66 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const MIB = 1024 * 1024;
 export const openssl = which('openssl');
 
-/** The fenced block of docs/deployment.md in `language` (its first). */
-export async function documentedBlock(language: string): Promise<string> {
+/** The fenced blocks of docs/deployment.md in `language`, in the page's order. */
+export async function documentedBlocks(language: string): Promise<string[]> {
   const doc = await readFile(join(ROOT, 'docs/deployment.md'), 'utf8');
-  const block = new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``).exec(doc)?.[1];
-  assert.ok(block, `docs/deployment.md has a ${language} block`);
-  return block;
+  const blocks = [...doc.matchAll(new RegExp(`\`\`\`${language}\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+  assert.ok(blocks.length > 0, `docs/deployment.md has a ${language} block`);
+  return blocks;
+}
+
+/** The first fenced block of docs/deployment.md in `language`. */
+export async function documentedBlock(language: string): Promise<string> {
+  return (await documentedBlocks(language))[0]!;
+}
+
+/** A self-signed certificate for localhost and 127.0.0.1 (cert.pem, key.pem in `dir`); its PEM. */
+export async function makeCertificate(dir: string): Promise<string> {
+  execFileSync(
+    openssl!,
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+  return readFile(join(dir, 'cert.pem'), 'utf8');
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** Requests to the public address over TLS, trusting exactly the test's certificate (both known once started). */
+export function callThrough(publicUrl: () => string, cert: () => string) {
+  return (method: string, pathOrUrl: string, headers: Record<string, string> = {}, body?: Buffer | string) => {
+    const url = new URL(pathOrUrl, publicUrl());
+    return new Promise<Answer>((resolve, reject) => {
+      const req = httpsRequest(url, { method, headers, ca: cert(), agent: false }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
 }
 
 /**
@@ -98,28 +152,7 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     if (skip) return;
     const dir = await tempDir(`webfolder-${name}-`);
     await mkdir(join(dir, 'tmp'));
-    execFileSync(
-      openssl!,
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+    cert = await makeCertificate(dir);
     const proxyPort = await freePort();
     publicUrl = `https://localhost:${proxyPort}`;
     srv = await startServer({ BASE_URL: publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
@@ -138,31 +171,10 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     await srv?.close();
   });
 
-  interface Answer {
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-    text: string;
-  }
-
-  /** A request to the public address over TLS, trusting exactly the test's certificate. */
-  function call(
-    method: string,
-    pathOrUrl: string,
-    headers: Record<string, string> = {},
-    body?: Buffer | string,
-  ): Promise<Answer> {
-    const url = new URL(pathOrUrl, publicUrl);
-    return new Promise((resolve, reject) => {
-      const req = httpsRequest(url, { method, headers, ca: cert, agent: false }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
+  const call = callThrough(
+    () => publicUrl,
+    () => cert,
+  );
 
   const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 

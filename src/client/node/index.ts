@@ -21,7 +21,7 @@ import { nodeFetch } from './transport.js';
 export * from '../index.js';
 export { type DownloadOptions, type DownloadResult, download } from './download.js';
 export { diskFile, fileSource, guessMimetype, uploadNameOf } from './files.js';
-export { failFast, nodeFetch, ServerUnreachableError } from './transport.js';
+export { failFast, nodeFetch, ServerUnreachableError, withOriginAuthorization } from './transport.js';
 
 /** Uploads files given as paths (or ready UploadFile sources). */
 export async function upload(files: readonly (string | UploadFile)[], options: UploadOptions): Promise<UploadResult> {

@@ -102,6 +102,20 @@ export function failFast(inner: Fetch = nodeFetch): Fetch {
   };
 }
 
+/**
+ * Adds `authorization` to every request for `origin` (a private instance's login at its reverse
+ * proxy) and to no other: a presigned chunk URL of object storage, or anywhere a link points,
+ * never sees it. A request that carries its own Authorization keeps it.
+ */
+export function withOriginAuthorization(inner: Fetch, origin: string, authorization: string): Fetch {
+  return (url, init) => {
+    if (new URL(url).origin !== origin) return inner(url, init);
+    const headers = new Headers(init?.headers);
+    if (!headers.has('authorization')) headers.set('authorization', authorization);
+    return inner(url, { ...init, headers });
+  };
+}
+
 /** ECONNREFUSED anywhere in the error, its causes or an AggregateError's errors (undici nests it). */
 function isRefused(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
