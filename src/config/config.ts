@@ -17,6 +17,11 @@ export interface Config {
   readonly docsUrl: string;
   /** Published contact address (ai-plugin.json, OpenAPI info.contact). */
   readonly contactEmail: string;
+  /** The instance's name on the browser site and in owner e-mails (the operator's brand). */
+  readonly siteName: string;
+  /** The operator's legal pages, linked from the site's footer when set. */
+  readonly imprintUrl: string | null;
+  readonly privacyUrl: string | null;
   readonly dataDir: string;
   readonly chunkSizeMiB: number;
   readonly freeDownloadHours: number;
@@ -150,6 +155,9 @@ export const KNOWN_VARIABLES = [
   'WEB_URL',
   'DOCS_URL',
   'CONTACT_EMAIL',
+  'SITE_NAME',
+  'IMPRINT_URL',
+  'PRIVACY_URL',
   'DATA_DIR',
   'CHUNK_SIZE_MIB',
   'FREE_DOWNLOAD_HOURS',
@@ -245,6 +253,16 @@ function contactEmail(src: Source, baseUrl: string): string {
   return value;
 }
 
+/** SITE_NAME: a short name of one line, shown as text (never as markup). */
+function siteName(src: Source): string {
+  const value = src.SITE_NAME?.trim();
+  if (!value) return 'webfolder';
+  if (value.length > 60) throw new ConfigError('SITE_NAME', 'must be at most 60 characters');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new ConfigError('SITE_NAME', 'must be one line of text');
+  return value;
+}
+
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
   const src: Source = { ...env, ...flagsToEnv(argv) };
   const port = int(src, 'PORT', 8080, 0, 65535);
@@ -260,6 +278,9 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     webUrl: url(src, 'WEB_URL', baseUrl),
     docsUrl: url(src, 'DOCS_URL', `${baseUrl}/docs`),
     contactEmail: contactEmail(src, baseUrl),
+    siteName: siteName(src),
+    imprintUrl: optionalUrl(src, 'IMPRINT_URL', ['http:', 'https:']),
+    privacyUrl: optionalUrl(src, 'PRIVACY_URL', ['http:', 'https:']),
     dataDir: resolve(src.DATA_DIR?.trim() || './data'),
     chunkSizeMiB,
     freeDownloadHours: int(src, 'FREE_DOWNLOAD_HOURS', 72, 1, 24 * 365),

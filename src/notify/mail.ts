@@ -11,7 +11,8 @@ export interface Mailer {
   close(): void;
 }
 
-export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
+/** `siteName` (SITE_NAME) begins each subject, so that the owner sees which instance wrote. */
+export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number, siteName: string): Mailer {
   // nodemailer is loaded on the first mail, not at start: most nodes never send one.
   let transport: Promise<Transporter> | null = null;
   const open = () => {
@@ -27,7 +28,7 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
   };
   return {
     async send(to, event, folderLink) {
-      const { subject, text } = compose(event, folderLink);
+      const { subject, text } = compose(event, folderLink, siteName);
       await (await open()).sendMail({ from, to, subject, text });
     },
     close: () => {
@@ -45,16 +46,15 @@ const sizeText = (bytes: unknown) =>
         : `${bytes} bytes`
     : 'a file';
 
-export function compose(event: EventBody, folderLink: string): { subject: string; text: string } {
+export function compose(event: EventBody, folderLink: string, siteName: string): { subject: string; text: string } {
   const what =
     event.type === 'file.downloaded'
       ? `A file (${sizeText(event.data.size)}) was downloaded from your folder.`
       : `A file (${sizeText(event.data.size)}) was uploaded to your folder.`;
   return {
-    subject:
-      event.type === 'file.downloaded'
-        ? 'A file was downloaded from your folder'
-        : 'A file was uploaded to your folder',
+    subject: `${siteName}: ${
+      event.type === 'file.downloaded' ? 'A file was downloaded from your folder' : 'A file was uploaded to your folder'
+    }`,
     text: [
       what,
       '',

@@ -57,7 +57,9 @@ export function createNotifier(
   const ops = config.ops;
   const endpoints = new Map<string, WebhookEndpoint>(ops.webhooks.map((e) => [endpointTarget(e.url), e]));
   const mailer: Mailer | null =
-    ops.smtpUrl && ops.mailFrom ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000) : null;
+    ops.smtpUrl && ops.mailFrom
+      ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000, config.siteName)
+      : null;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;

@@ -24,6 +24,8 @@ before(async () => {
     SMTP_URL: smtp.url,
     MAIL_FROM: 'webfolder <noreply@example.org>',
     OWNER_WEBHOOK_ALLOW_PRIVATE: 'true',
+    // The instance's name begins each subject (SITE_NAME).
+    SITE_NAME: 'Acme Files',
   });
 });
 after(async () => {
@@ -128,7 +130,10 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
       assert.ok(!mail.raw.includes(folder.folderUrl.split('#')[1]!), 'no key');
     }
     const subjects = smtp.mails.map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]).sort();
-    assert.deepEqual(subjects, ['A file was downloaded from your folder', 'A file was uploaded to your folder']);
+    assert.deepEqual(subjects, [
+      'Acme Files: A file was downloaded from your folder',
+      'Acme Files: A file was uploaded to your folder',
+    ]);
 
     // Cleared: nothing more is sent.
     const cleared = await fetch(`${api()}/${folder.folderId}/notifications`, { method: 'DELETE', headers: owner });

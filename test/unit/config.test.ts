@@ -18,6 +18,20 @@ test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   assert.equal(loadConfig({ HOST: '::1', PORT: '1' }).baseUrl, 'http://[::1]:1');
 });
 
+test("the instance's name and legal pages: webfolder and none by default", () => {
+  const plain = loadConfig({});
+  assert.deepEqual([plain.siteName, plain.imprintUrl, plain.privacyUrl], ['webfolder', null, null]);
+  const branded = loadConfig({
+    SITE_NAME: '  Acme Files  ',
+    IMPRINT_URL: 'https://acme.example/imprint',
+    PRIVACY_URL: 'https://acme.example/privacy',
+  });
+  assert.deepEqual(
+    [branded.siteName, branded.imprintUrl, branded.privacyUrl],
+    ['Acme Files', 'https://acme.example/imprint', 'https://acme.example/privacy'],
+  );
+});
+
 test('explicit URLs win and lose their trailing slash; flags win over the environment', () => {
   const c = loadConfig({ BASE_URL: 'https://api.example.com/', WEB_URL: 'https://example.com/' }, [
     '--docs-url',
@@ -38,6 +52,10 @@ test('invalid configuration names the variable', () => {
     [{ WEB_URL: 'ftp://x' }, [], /^WEB_URL: must use http: or https:/],
     [{ DOCS_URL: 'https://x/#a' }, [], /^DOCS_URL: must not have a query or fragment/],
     [{ CONTACT_EMAIL: 'nobody' }, [], /^CONTACT_EMAIL: must be an e-mail address/],
+    [{ SITE_NAME: 'x'.repeat(61) }, [], /^SITE_NAME: must be at most 60 characters/],
+    [{ SITE_NAME: 'Acme\nFiles' }, [], /^SITE_NAME: must be one line of text/],
+    [{ IMPRINT_URL: 'javascript:alert(1)' }, [], /^IMPRINT_URL: must use http: or https:/],
+    [{ PRIVACY_URL: 'privacy.html' }, [], /^PRIVACY_URL: must be an absolute URL/],
     [{ CHUNK_SIZE_MIB: '4' }, [], /^CHUNK_SIZE_MIB: must be between 5/],
     [{ CHUNK_SIZE_MIB: '5.5' }, [], /^CHUNK_SIZE_MIB: must be a whole number/],
     [{ TRUST_PROXY: 'maybe' }, [], /^TRUST_PROXY: must be true or false/],

@@ -9,19 +9,38 @@ export interface SiteConfig {
   /** How long files stay available: the operator's maximum and default (hours). */
   readonly maxExpiresInHours: number;
   readonly defaultExpiresInHours: number;
+  /** The instance's name (SITE_NAME), in the header and the window's title. */
+  readonly siteName: string;
+  /** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), linked from the footer when set. */
+  readonly imprintUrl: string | null;
+  readonly privacyUrl: string | null;
 }
 
-/** The server's defaults (FREE_DOWNLOAD_HOURS, MAX_EXPIRES_HOURS), for a page served without settings. */
-const EXPIRY = { maxExpiresInHours: 720, defaultExpiresInHours: 72 };
+/** The server's defaults (FREE_DOWNLOAD_HOURS, MAX_EXPIRES_HOURS, SITE_NAME…), for a page served without settings. */
+const DEFAULTS = {
+  maxExpiresInHours: 720,
+  defaultExpiresInHours: 72,
+  siteName: 'webfolder',
+  imprintUrl: null,
+  privacyUrl: null,
+};
 
+let cached: SiteConfig | undefined;
+
+/** The settings of this page (read once from its meta tag). */
 export function siteConfig(): SiteConfig {
+  cached ??= readSiteConfig();
+  return cached;
+}
+
+function readSiteConfig(): SiteConfig {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="webfolder-config"]');
   try {
     const parsed = JSON.parse(meta?.content || '') as Partial<SiteConfig>;
     if (typeof parsed.base === 'string' && typeof parsed.api === 'string')
-      return { ...EXPIRY, ...parsed } as SiteConfig;
+      return { ...DEFAULTS, ...parsed } as SiteConfig;
   } catch {
     /* fall through */
   }
-  return { base: '/', api: '/api/site', baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...EXPIRY };
+  return { base: '/', api: '/api/site', baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...DEFAULTS };
 }

@@ -2,6 +2,7 @@ import { siteConfig } from './config.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
 import { t } from './i18n/index.js';
 import type { FolderSession } from './session.js';
+import { h } from './ui.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
@@ -41,6 +42,7 @@ function header(): void {
   if (skip) skip.textContent = t('site.skip');
   const loading = document.getElementById('loading');
   if (loading) loading.textContent = t('site.loading');
+  footer();
   document.getElementById('language')?.remove();
   document.querySelector('header.top')?.append(
     languageSwitch(() => {
@@ -50,6 +52,16 @@ function header(): void {
       else route();
     }),
   );
+}
+
+/** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), when set: links at the foot of every page. */
+function footer(): void {
+  document.getElementById('site-footer')?.remove();
+  const links = [
+    config.imprintUrl && h('a', { href: config.imprintUrl, rel: 'noreferrer', id: 'imprint-link' }, t('site.imprint')),
+    config.privacyUrl && h('a', { href: config.privacyUrl, rel: 'noreferrer', id: 'privacy-link' }, t('site.privacy')),
+  ].filter((a): a is HTMLAnchorElement => Boolean(a));
+  if (links.length > 0) document.body.append(h('footer', { class: 'site', id: 'site-footer' }, ...links));
 }
 
 // The skip link moves focus without touching the fragment: the fragment is the folder's key.

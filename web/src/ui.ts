@@ -1,4 +1,5 @@
 import { NetworkError, WebfolderError } from '../../src/transfer/errors.js';
+import { siteConfig } from './config.js';
 import { language, t } from './i18n/index.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
@@ -18,6 +19,12 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
   return el;
+}
+
+/** The window's title: the page's own, then the instance's name (SITE_NAME). */
+export function setTitle(title?: string): void {
+  const name = siteConfig().siteName;
+  document.title = title ? `${title} · ${name}` : name;
 }
 
 export function main(): HTMLElement {

@@ -103,14 +103,24 @@ export function sitePageHtml(config: Config): string | null {
     // The home page's expiry choice (a folder page reads them from FolderInfo).
     maxExpiresInHours: config.maxExpiresHours,
     defaultExpiresInHours: config.freeDownloadHours,
+    siteName: config.siteName,
+    imprintUrl: config.imprintUrl,
+    privacyUrl: config.privacyUrl,
   });
-  return html
-    .split(BUILD_BASE)
-    .join(base)
-    .replace(
-      '<meta name="webfolder-config" content="">',
-      `<meta name="webfolder-config" content="${escapeHtml(settings)}">`,
-    );
+  // The instance's name is in the page as served (no flash of the default before the script runs).
+  const name = escapeHtml(config.siteName);
+  return (
+    html
+      .split(BUILD_BASE)
+      .join(base)
+      // Replacer functions: a "$&" in the name or an address must stay text, not a replacement pattern.
+      .replace('<title>webfolder</title>', () => `<title>${name}</title>`)
+      .replace('>webfolder</a>', () => `>${name}</a>`)
+      .replace(
+        '<meta name="webfolder-config" content="">',
+        () => `<meta name="webfolder-config" content="${escapeHtml(settings)}">`,
+      )
+  );
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>webfolder</title></head>

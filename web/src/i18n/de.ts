@@ -5,6 +5,8 @@ import { ownerControlsDe } from './owner-controls.js';
 export const de: Catalog = {
   'site.tagline': 'Ende-zu-Ende-verschlüsselte Dateiübertragung',
   'site.skip': 'Zum Inhalt springen',
+  'site.imprint': 'Impressum',
+  'site.privacy': 'Datenschutz',
   'site.loading': 'Wird geladen…',
   'site.language': 'Sprache',
 

@@ -7,6 +7,8 @@ import { ownerControlsEn } from './owner-controls.js';
 export const en = {
   'site.tagline': 'end-to-end encrypted file transfer',
   'site.skip': 'Skip to content',
+  'site.imprint': 'Imprint',
+  'site.privacy': 'Privacy',
   'site.loading': 'Loading…',
   'site.language': 'Language',
 

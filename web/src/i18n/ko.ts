@@ -5,6 +5,8 @@ import { ownerControlsKo } from './owner-controls.js';
 export const ko: Catalog = {
   'site.tagline': '종단 간 암호화 파일 전송',
   'site.skip': '본문으로 건너뛰기',
+  'site.imprint': '법적 고지',
+  'site.privacy': '개인정보 처리방침',
   'site.loading': '불러오는 중…',
   'site.language': '언어',
 

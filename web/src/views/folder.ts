@@ -6,7 +6,7 @@ import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
 import { browserStore, takeUnlocked } from '../storage.js';
 import { makeThumbnail } from '../thumbnail.js';
-import { announce, describeError, formatDuration, h, render } from '../ui.js';
+import { announce, describeError, formatDuration, h, render, setTitle } from '../ui.js';
 import { xhrFetch } from '../xhr.js';
 import { showError } from './error.js';
 import { filesView } from './files.js';
@@ -105,7 +105,7 @@ function showOpenFailure(config: SiteConfig, opened: OpenFailure): void {
 
 function renderFolder(session: FolderSession, config: SiteConfig): void {
   const { info } = session;
-  document.title = `${info.title} · webfolder`;
+  setTitle(info.title);
   const roleText = t(info.isOwner ? 'role.owner' : info.owned ? 'role.visitor' : 'role.unclaimed');
   const files = info.rights.list ? filesView(session, config) : null;
   // What a visitor came for leads the page (count, size, expiry, note, Download all), so that it is

@@ -4,7 +4,7 @@ import type { SiteConfig } from '../config.js';
 import { createFolder } from '../create.js';
 import { t, tParts } from '../i18n/index.js';
 import { browserStore, handOverUnlocked } from '../storage.js';
-import { describeError, h, notice, render } from '../ui.js';
+import { describeError, h, notice, render, setTitle } from '../ui.js';
 import { expiryChoices } from './expiry.js';
 
 /**
@@ -13,7 +13,7 @@ import { expiryChoices } from './expiry.js';
  * the folder page.
  */
 export function homePage(config: SiteConfig): void {
-  document.title = 'webfolder';
+  setTitle();
   const hint = (id: string, text: string) => h('span', { class: 'muted hint', id }, text);
   const title = h('input', {
     type: 'text',

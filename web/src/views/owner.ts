@@ -2,7 +2,7 @@ import { MAX_NOTE_CHARS } from '../../../src/domain/limits.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../session.js';
-import { announce, describeError, h, notice, render } from '../ui.js';
+import { announce, describeError, h, notice, render, setTitle } from '../ui.js';
 import { formatDate } from './dates.js';
 import { expiryChoices } from './expiry.js';
 
@@ -80,7 +80,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     void session
       .deleteFolder()
       .then(() => {
-        document.title = `${t('settings.deleted')} · webfolder`;
+        setTitle(t('settings.deleted'));
         render(
           h('h1', { id: 'folder-deleted' }, t('settings.deleted')),
           h('p', {}, t('settings.deletedText')),

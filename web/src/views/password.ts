@@ -1,6 +1,6 @@
 import { t } from '../i18n/index.js';
 import type { FolderSession, PasswordRequired } from '../session.js';
-import { describeError, h, notice, render } from '../ui.js';
+import { describeError, h, notice, render, setTitle } from '../ui.js';
 
 /**
  * The password prompt of a folder that has one: the link's key alone does not decrypt it. The
@@ -8,7 +8,7 @@ import { describeError, h, notice, render } from '../ui.js';
  * reaches the server. A wrong one says so, and the person tries again.
  */
 export function passwordPrompt(locked: PasswordRequired, opened: (session: FolderSession) => void): void {
-  document.title = `${locked.info.title} · webfolder`;
+  setTitle(locked.info.title);
   const input = h('input', {
     type: 'password',
     id: 'folder-password',
