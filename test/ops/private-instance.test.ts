@@ -2,26 +2,23 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
 import type { CreateResponseDirect } from '../../src/contract/types.js';
 import { bytes, CHROMIUM_ARGS, downloadBytes } from '../site/browser.js';
 import { chunkBody, chunkUrl } from '../support/api.js';
 import { startCli } from '../support/cli.js';
-import { until } from '../support/poll.js';
-import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { caddy, startCaddy } from './caddy.js';
 import { nginx, startNginx } from './nginx.js';
 import {
-  callThrough,
   documentedBlocks,
-  makeCertificate,
   missingTools,
   openssl,
   type ProxySetup,
   type RunningProxy,
+  useProxiedServer,
 } from './proxy-suite.js';
 
 /**
@@ -76,41 +73,11 @@ const proxies: LoginProxy[] = [
 
 for (const login of proxies)
   describe(`a private instance behind ${login.name}: a login to make folders, open links`, { skip: login.skip }, () => {
-    let dir = '';
-    let cert = '';
-    let publicUrl = '';
-    let srv: RunningServer | null = null;
-    let proxy: RunningProxy | null = null;
-    const call = callThrough(
-      () => publicUrl,
-      () => cert,
-    );
+    const fx = useProxiedServer(login.name, login.skip, login.start);
+    const call = fx.call;
     const json = (body: unknown, authorization?: string) => ({
       headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
       body: JSON.stringify(body),
-    });
-
-    before(async () => {
-      dir = await tempDir('webfolder-private-');
-      await mkdir(join(dir, 'tmp'));
-      cert = await makeCertificate(dir);
-      const proxyPort = await freePort();
-      publicUrl = `https://localhost:${proxyPort}`;
-      srv = await startServer({ BASE_URL: publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
-      const address = srv.server.app.server.address();
-      assert.ok(typeof address === 'object' && address);
-      proxy = await login.start({ dir, proxyPort, upstreamPort: address.port });
-      await until(`${login.name} on ${publicUrl}`, async () => {
-        const exited = proxy!.exited();
-        if (exited !== null) throw new Error(`${login.name} exited: ${exited}`);
-        return (await call('GET', '/healthz').catch(() => null))?.status === 200 ? true : undefined;
-      });
-    });
-
-    after(async () => {
-      await proxy?.stop();
-      await srv?.close();
-      if (dir) await rm(dir, { recursive: true, force: true });
     });
 
     test('making folders needs the login on every surface; everything a link leads to stays open', async () => {
@@ -131,7 +98,7 @@ for (const login of proxies)
       await asks('POST', '/a2a', json({ jsonrpc: '2.0', id: 1, method: 'message/send' }));
       await asks('GET', '/', { headers: { accept: 'text/html' } });
       // Nothing was made by any of those.
-      assert.equal((await srv!.server.services.store.ops.usage()).folders, 0);
+      assert.equal((await fx.server.server.services.store.ops.usage()).folders, 0);
 
       // With the login: a direct upload whose chunks, status and download need none.
       const filesize = 7 * 1024 * 1024 + 3;
@@ -173,7 +140,7 @@ for (const login of proxies)
     test('Chromium: a person with the login makes a folder on the home page; a recipient without it downloads', {
       skip: !existsSync(CHROMIUM) && `Chromium not found at ${CHROMIUM}`,
     }, async () => {
-      const key = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
+      const key = new X509Certificate(fx.cert).publicKey.export({ type: 'spki', format: 'der' });
       const spki = createHash('sha256').update(key).digest('base64');
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
@@ -182,7 +149,7 @@ for (const login of proxies)
       try {
         const stranger = await browser.newContext({ ignoreHTTPSErrors: true });
         // The home page asks for the login; a browser with none to give stops there.
-        await assert.rejects((await stranger.newPage()).goto(`${publicUrl}/`), /ERR_INVALID_AUTH_CREDENTIALS/);
+        await assert.rejects((await stranger.newPage()).goto(`${fx.publicUrl}/`), /ERR_INVALID_AUTH_CREDENTIALS/);
 
         const person = await browser.newContext({
           ignoreHTTPSErrors: true,
@@ -190,12 +157,12 @@ for (const login of proxies)
           httpCredentials: { username: NAME, password: PASSWORD },
         });
         const page = await person.newPage();
-        await page.goto(`${publicUrl}/`);
+        await page.goto(`${fx.publicUrl}/`);
         await page.locator('#new-title').fill('Private instance');
         await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
         await page.locator('#role[data-role="owner"]').waitFor({ timeout: 30_000 });
         const content = bytes(6 * 1024 * 1024 + 11, 97);
-        const path = join(dir, 'private.bin');
+        const path = join(fx.dir, 'private.bin');
         await writeFile(path, content);
         await page.setInputFiles('#file-input', path);
         await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 120_000 });
@@ -220,30 +187,30 @@ for (const login of proxies)
 
     test('the CLI: the login in the server address makes the folder and is never shown; downloads need none', async () => {
       const content = bytes(5 * 1024 * 1024 + 17, 98);
-      const path = join(dir, 'cli.bin');
+      const path = join(fx.dir, 'cli.bin');
       await writeFile(path, content);
       const env = (server: string) => ({
         WEBFOLDER_SERVER: server,
-        WEBFOLDER_STATE_DIR: join(dir, 'cli-state'),
-        NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+        WEBFOLDER_STATE_DIR: join(fx.dir, 'cli-state'),
+        NODE_EXTRA_CA_CERTS: join(fx.dir, 'cert.pem'),
       });
-      const withLogin = `https://${NAME}:${encodeURIComponent(PASSWORD)}@${new URL(publicUrl).host}`;
+      const withLogin = `https://${NAME}:${encodeURIComponent(PASSWORD)}@${new URL(fx.publicUrl).host}`;
 
-      const without = await startCli(['upload', path, '--quiet'], env(publicUrl)).done;
+      const without = await startCli(['upload', path, '--quiet'], env(fx.publicUrl)).done;
       assert.equal(without.code, 3, without.stderr);
       assert.match(without.stderr, /the server asks for a login .*WEBFOLDER_SERVER=https:\/\/name:password@host/);
 
       const run = await startCli(['upload', path, '--json', '--quiet'], env(withLogin)).done;
       assert.equal(run.code, 0, run.stderr);
       const { link } = JSON.parse(run.stdout) as { link: string };
-      assert.ok(link.startsWith(`${publicUrl}/f/`), link);
-      const state = await readdir(join(dir, 'cli-state'), { recursive: true });
+      assert.ok(link.startsWith(`${fx.publicUrl}/f/`), link);
+      const state = await readdir(join(fx.dir, 'cli-state'), { recursive: true });
       for (const text of [
         run.stdout,
         run.stderr,
         without.stderr,
         ...(await Promise.all(
-          state.filter((f) => f.endsWith('.json')).map((f) => readFile(join(dir, 'cli-state', f), 'utf8')),
+          state.filter((f) => f.endsWith('.json')).map((f) => readFile(join(fx.dir, 'cli-state', f), 'utf8')),
         )),
       ])
         assert.ok(
@@ -251,10 +218,10 @@ for (const login of proxies)
           'the password is never written',
         );
 
-      const out = join(dir, 'cli-out');
+      const out = join(fx.dir, 'cli-out');
       const got = await startCli(['download', link, out, '--quiet'], {
-        WEBFOLDER_STATE_DIR: join(dir, 'cli-recipient'),
-        NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+        WEBFOLDER_STATE_DIR: join(fx.dir, 'cli-recipient'),
+        NODE_EXTRA_CA_CERTS: join(fx.dir, 'cert.pem'),
       }).done;
       assert.equal(got.code, 0, got.stderr);
       assert.ok((await readFile(join(out, 'cli.bin'))).equals(content));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -137,44 +137,85 @@ export interface RunningProxy {
   stop(): Promise<void>;
 }
 
-/**
- * Registers the suite: starts the service on a loopback port with BASE_URL on the proxy's port,
- * then the proxy (`start`), and runs the checks through it. `skip` is the reason the proxy cannot
- * run here, or false.
- */
-export function proxySuite(name: string, skip: string | false, start: (setup: ProxySetup) => Promise<RunningProxy>) {
-  let cert = '';
-  let proxy: RunningProxy | null = null;
-  let srv: RunningServer | null = null;
-  let publicUrl = '';
+/** The service behind a proxy on the public address, started for a suite; read the fields in tests. */
+export interface ProxiedServer {
+  readonly publicUrl: string;
+  /** The proxy's certificate (PEM): the one thing clients trust. */
+  readonly cert: string;
+  /** The suite's own directory (certificate, key, proxy configuration). */
+  readonly dir: string;
+  readonly server: RunningServer;
+  /** A request to the public address over TLS. */
+  call: ReturnType<typeof callThrough>;
+}
 
+/**
+ * Registers the before/after hooks that start the service on a loopback port with BASE_URL on the
+ * proxy's port, then the proxy (`start`, with a self-signed certificate), and wait until it answers
+ * through the proxy. `skip` is the reason the proxy cannot run here, or false.
+ */
+export function useProxiedServer(
+  name: string,
+  skip: string | false,
+  start: (setup: ProxySetup) => Promise<RunningProxy>,
+): ProxiedServer {
+  const state = { publicUrl: '', cert: '', dir: '' } as {
+    publicUrl: string;
+    cert: string;
+    dir: string;
+    server: RunningServer;
+  };
+  let proxy: RunningProxy | null = null;
+  const call = callThrough(
+    () => state.publicUrl,
+    () => state.cert,
+  );
   before(async () => {
     if (skip) return;
-    const dir = await tempDir(`webfolder-${name}-`);
-    await mkdir(join(dir, 'tmp'));
-    cert = await makeCertificate(dir);
+    state.dir = await tempDir(`webfolder-${name}-`);
+    await mkdir(join(state.dir, 'tmp'));
+    state.cert = await makeCertificate(state.dir);
     const proxyPort = await freePort();
-    publicUrl = `https://localhost:${proxyPort}`;
-    srv = await startServer({ BASE_URL: publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
-    const address = srv.server.app.server.address();
+    state.publicUrl = `https://localhost:${proxyPort}`;
+    state.server = await startServer({ BASE_URL: state.publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
+    const address = state.server.server.app.server.address();
     assert.ok(typeof address === 'object' && address);
-    proxy = await start({ dir, proxyPort, upstreamPort: address.port });
-    await until(`${name} to answer on ${publicUrl}`, async () => {
+    proxy = await start({ dir: state.dir, proxyPort, upstreamPort: address.port });
+    await until(`${name} to answer on ${state.publicUrl}`, async () => {
       const exited = proxy!.exited();
       if (exited !== null) throw new Error(`${name} exited: ${exited}`);
       return (await call('GET', '/healthz').catch(() => null))?.status === 200;
     });
   });
-
   after(async () => {
     await proxy?.stop();
-    await srv?.close();
+    await state.server?.close();
+    if (state.dir) await rm(state.dir, { recursive: true, force: true });
   });
+  return {
+    get publicUrl() {
+      return state.publicUrl;
+    },
+    get cert() {
+      return state.cert;
+    },
+    get dir() {
+      return state.dir;
+    },
+    get server() {
+      return state.server;
+    },
+    call,
+  };
+}
 
-  const call = callThrough(
-    () => publicUrl,
-    () => cert,
-  );
+/**
+ * Registers the suite: the service behind the proxy (`start`), and the checks through it. `skip`
+ * is the reason the proxy cannot run here, or false.
+ */
+export function proxySuite(name: string, skip: string | false, start: (setup: ProxySetup) => Promise<RunningProxy>) {
+  const fx = useProxiedServer(name, skip, start);
+  const call = fx.call;
 
   const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -186,12 +227,12 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     const res = await call('POST', '/v2/folders', create.headers, create.body);
     assert.equal(res.status, 200, res.text);
     const created = JSON.parse(res.text) as CreateResponseDirect;
-    assert.ok(created.folderUrl.startsWith(`${publicUrl}/f/`), created.folderUrl);
+    assert.ok(created.folderUrl.startsWith(`${fx.publicUrl}/f/`), created.folderUrl);
     const file = created.files[0]!;
-    assert.ok(file.uploadUrls.head.startsWith(publicUrl), file.uploadUrls.head);
+    assert.ok(file.uploadUrls.head.startsWith(fx.publicUrl), file.uploadUrls.head);
     for (let n = 1; n <= file.chunks; n++) {
       const url = chunkUrl(file.uploadUrls, n);
-      assert.ok(url.startsWith(`${publicUrl}/v2/uploads/`), url);
+      assert.ok(url.startsWith(`${fx.publicUrl}/v2/uploads/`), url);
       const body = chunkBody(filesize, file.chunkSize, n);
       const put = await call('PUT', url, { 'content-length': String(body.length), ...file.uploadUrls.headers }, body);
       assert.equal(put.status, 200, put.text);
@@ -206,7 +247,7 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     assert.equal(chunk.status, 200);
     // Discovery documents name the public address.
     const openapi = JSON.parse((await call('GET', '/openapi.json')).text) as { servers: Array<{ url: string }> };
-    assert.equal(openapi.servers[0]!.url, publicUrl);
+    assert.equal(openapi.servers[0]!.url, fx.publicUrl);
   });
 
   test(`through ${name}: the site page loads in Chromium and talks to its API`, {
@@ -216,8 +257,8 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
     const created = JSON.parse(
       (await call('POST', '/v2/folders', create.headers, create.body)).text,
     ) as CreateResponseEmpty;
-    assert.ok(created.folderUrl.startsWith(`${publicUrl}/f/`));
-    const key = new X509Certificate(cert).publicKey.export({ type: 'spki', format: 'der' });
+    assert.ok(created.folderUrl.startsWith(`${fx.publicUrl}/f/`));
+    const key = new X509Certificate(fx.cert).publicKey.export({ type: 'spki', format: 'der' });
     const spki = createHash('sha256').update(key).digest('base64');
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -293,10 +334,10 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
       }),
     );
     assert.equal(tool.status, 200, tool.text);
-    assert.ok(tool.text.includes(`${publicUrl}/f/`), tool.text);
+    assert.ok(tool.text.includes(`${fx.publicUrl}/f/`), tool.text);
 
     const card = JSON.parse((await call('GET', '/.well-known/agent-card.json')).text) as Record<string, unknown>;
-    assert.ok(JSON.stringify(card).includes(`${publicUrl}/a2a`), JSON.stringify(card));
+    assert.ok(JSON.stringify(card).includes(`${fx.publicUrl}/a2a`), JSON.stringify(card));
     const a2a = await call(
       'POST',
       '/a2a',
@@ -316,6 +357,6 @@ export function proxySuite(name: string, skip: string | false, start: (setup: Pr
       }),
     );
     assert.equal(a2a.status, 200, a2a.text);
-    assert.ok(a2a.text.includes(`${publicUrl}/f/`), a2a.text);
+    assert.ok(a2a.text.includes(`${fx.publicUrl}/f/`), a2a.text);
   });
 }
