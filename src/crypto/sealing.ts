@@ -7,6 +7,7 @@
  * Everything the owner needs comes from a 16-byte owner secret by HKDF, so the owner link alone
  * restores the credentials in another browser. The labels below are part of the format.
  */
+import { x25519 } from '@noble/curves/ed25519.js';
 import { base64UrlDecode, base64UrlEncode } from './base64.js';
 import { CryptoFormatError, IntegrityError } from './errors.js';
 import { decodeSecret, SECRET_BYTES } from './folder.js';
@@ -23,25 +24,6 @@ const SEAL_IV_BYTES = 12;
 const GCM_TAG_BYTES = 16;
 const SEALED_BYTES = X25519_KEY_BYTES + SEAL_IV_BYTES + SECRET_BYTES + GCM_TAG_BYTES;
 
-/** PKCS#8 wrapping of a raw X25519 private key (RFC 8410): everything before the 32 key bytes. */
-const X25519_PKCS8_PREFIX = Uint8Array.of(
-  0x30,
-  0x2e,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x05,
-  0x06,
-  0x03,
-  0x2b,
-  0x65,
-  0x6e,
-  0x04,
-  0x22,
-  0x04,
-  0x20,
-);
 const X25519 = { name: 'X25519' } as const;
 
 export interface OwnerCredentials {
@@ -49,8 +31,8 @@ export interface OwnerCredentials {
   readonly authToken: string;
   /** The X25519 public key, 32 bytes base64url: published so visitors can seal to it. */
   readonly publicKey: string;
-  /** The matching private key, for openSealedSecret. */
-  readonly privateKey: CryptoKey;
+  /** The matching private key (the 32-byte X25519 scalar), for openSealedSecret. */
+  readonly privateKey: Uint8Array;
 }
 
 async function hkdfBits(
@@ -74,9 +56,11 @@ function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * The owner's auth token and X25519 key pair, all derived from the owner secret. The private key
- * is extractable only so openSealedSecret can read its public half (WebCrypto offers no other
- * way); it reveals nothing the owner secret, kept beside it, does not.
+ * The owner's auth token and X25519 key pair, all derived from the owner secret. The private side
+ * is computed by `@noble/curves` (audited; RFC 7748, so the same keys and shared secrets as any
+ * X25519), not by WebCrypto: WebKitGTK's WebCrypto refuses to import a private scalar whose first
+ * byte is zero (1 owner secret in 256), which left that owner unable to create, claim or open a
+ * folder in the browser. Visitors' ephemeral keys (sealSecret) stay in WebCrypto, which makes them.
  */
 export async function deriveOwnerCredentials(ownerSecret: string): Promise<OwnerCredentials> {
   const secretBytes = decodeSecret(ownerSecret, 'owner secret');
@@ -84,16 +68,11 @@ export async function deriveOwnerCredentials(ownerSecret: string): Promise<Owner
     hkdfBits(secretBytes, NO_SALT, AUTH_TOKEN_INFO, AUTH_TOKEN_BYTES),
     hkdfBits(secretBytes, NO_SALT, KEY_PAIR_INFO, X25519_KEY_BYTES),
   ]);
-  const privateKey = await crypto.subtle.importKey('pkcs8', concat(X25519_PKCS8_PREFIX, scalar), X25519, true, [
-    'deriveBits',
-  ]);
-  return { authToken: base64UrlEncode(token), publicKey: await publicKeyOf(privateKey), privateKey };
-}
-
-async function publicKeyOf(privateKey: CryptoKey): Promise<string> {
-  const { x } = await crypto.subtle.exportKey('jwk', privateKey);
-  if (x === undefined) throw new TypeError('not an X25519 private key');
-  return x;
+  return {
+    authToken: base64UrlEncode(token),
+    publicKey: base64UrlEncode(x25519.getPublicKey(scalar)),
+    privateKey: scalar,
+  };
 }
 
 function decodePublicKey(publicKey: string): Uint8Array<ArrayBuffer> {
@@ -113,7 +92,7 @@ function decodePublicKey(publicKey: string): Uint8Array<ArrayBuffer> {
  * public keys in the info so a sealed value is bound to the recipient it was made for.
  */
 async function sealingKey(
-  sharedSecret: ArrayBuffer,
+  sharedSecret: BufferSource,
   ephemeralPublic: Uint8Array,
   recipientPublic: Uint8Array,
 ): Promise<CryptoKey> {
@@ -148,7 +127,7 @@ export async function sealSecret(ownerPublicKey: string, fileSecret: string): Pr
 }
 
 /** Opens what sealSecret made for this private key; IntegrityError for any other key or an altered value. */
-export async function openSealedSecret(privateKey: CryptoKey, sealed: string): Promise<string> {
+export async function openSealedSecret(privateKey: Uint8Array, sealed: string): Promise<string> {
   let bytes: Uint8Array;
   try {
     bytes = base64UrlDecode(sealed);
@@ -160,10 +139,10 @@ export async function openSealedSecret(privateKey: CryptoKey, sealed: string): P
   const ephemeralPublic = bytes.slice(0, X25519_KEY_BYTES);
   const iv = bytes.slice(X25519_KEY_BYTES, X25519_KEY_BYTES + SEAL_IV_BYTES);
   const ciphertext = bytes.slice(X25519_KEY_BYTES + SEAL_IV_BYTES);
-  const recipientPublic = decodePublicKey(await publicKeyOf(privateKey));
+  const recipientPublic = x25519.getPublicKey(privateKey);
   try {
-    const ephemeral = await crypto.subtle.importKey('raw', ephemeralPublic, X25519, true, []);
-    const shared = await crypto.subtle.deriveBits({ name: 'X25519', public: ephemeral }, privateKey, 256);
+    // noble refuses a small-order ephemeral key, whose shared secret would be all zeros and public.
+    const shared = x25519.getSharedSecret(privateKey, ephemeralPublic) as Uint8Array<ArrayBuffer>;
     const key = await sealingKey(shared, ephemeralPublic, recipientPublic);
     return base64UrlEncode(new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, key, ciphertext)));
   } catch {

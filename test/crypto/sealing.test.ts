@@ -28,7 +28,27 @@ test('credentials are 32-byte base64url values, distinct per owner and from each
   assert.notEqual(owner.authToken, owner.publicKey);
   assert.notEqual(owner.authToken, otherOwner.authToken);
   assert.notEqual(owner.publicKey, otherOwner.publicKey);
-  assert.equal(owner.privateKey.algorithm.name, 'X25519');
+  assert.equal(owner.privateKey.length, 32);
+});
+
+test("the owner's key pair is X25519's: WebCrypto makes the same public key from the same scalar", async () => {
+  // PKCS#8 of a raw X25519 private key (RFC 8410); what the owner side imported before @noble/curves.
+  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), owner.privateKey]);
+  const key = await crypto.subtle.importKey('pkcs8', pkcs8, { name: 'X25519' }, true, ['deriveBits']);
+  assert.equal((await crypto.subtle.exportKey('jwk', key)).x, owner.publicKey);
+});
+
+test('a scalar beginning with a zero byte (1 owner secret in 256) works like any other', async () => {
+  // WebKitGTK's WebCrypto refused to import such a scalar; test/site/webkit.test.ts opens one there.
+  let zero = owner;
+  let secret = ownerSecret;
+  while (zero.privateKey[0] !== 0) {
+    secret = generateSecret();
+    zero = await deriveOwnerCredentials(secret);
+  }
+  const fileSecret = generateSecret();
+  assert.equal(await openSealedSecret(zero.privateKey, await sealSecret(zero.publicKey, fileSecret)), fileSecret);
+  assert.equal((await deriveOwnerCredentials(secret)).publicKey, zero.publicKey);
 });
 
 test('a sealed secret opens for its owner only', async () => {
