@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { CryptoFormatError, IntegrityError } from '../../src/crypto/index.js';
+import {
+  CryptoFormatError,
+  deriveOwnerCredentials,
+  generateSecret,
+  IntegrityError,
+  type OwnerCredentials,
+} from '../../src/crypto/index.js';
 
 /** Random bytes of any length (getRandomValues fills at most 65536 bytes per call). */
 export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
@@ -19,4 +25,16 @@ export async function assertRefused(promise: Promise<unknown>, message?: RegExp)
     if (message) assert.match(error.message, message);
     return true;
   });
+}
+
+/**
+ * An owner secret whose X25519 scalar begins with a zero byte (1 in 256): WebKitGTK's WebCrypto
+ * refused to import such a private key (src/crypto/sealing.ts).
+ */
+export async function ownerWithZeroScalar(): Promise<{ secret: string; owner: OwnerCredentials }> {
+  for (;;) {
+    const secret = generateSecret();
+    const owner = await deriveOwnerCredentials(secret);
+    if (owner.privateKey[0] === 0) return { secret, owner };
+  }
 }

@@ -159,17 +159,20 @@ export function useProxiedServer(
   skip: string | false,
   start: (setup: ProxySetup) => Promise<RunningProxy>,
 ): ProxiedServer {
+  // The hooks fill this object in before the tests read it (as useBrowserFixture does).
   const state = { publicUrl: '', cert: '', dir: '' } as {
     publicUrl: string;
     cert: string;
     dir: string;
     server: RunningServer;
+    call: ProxiedServer['call'];
   };
   let proxy: RunningProxy | null = null;
   const call = callThrough(
     () => state.publicUrl,
     () => state.cert,
   );
+  state.call = call;
   before(async () => {
     if (skip) return;
     state.dir = await tempDir(`webfolder-${name}-`);
@@ -192,21 +195,7 @@ export function useProxiedServer(
     await state.server?.close();
     if (state.dir) await rm(state.dir, { recursive: true, force: true });
   });
-  return {
-    get publicUrl() {
-      return state.publicUrl;
-    },
-    get cert() {
-      return state.cert;
-    },
-    get dir() {
-      return state.dir;
-    },
-    get server() {
-      return state.server;
-    },
-    call,
-  };
+  return state;
 }
 
 /**

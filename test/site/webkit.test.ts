@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Builder, By, Capabilities, until, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { upload } from '../../src/client/node/index.js';
-import { createSke, deriveOwnerCredentials, generateSecret, importSecret } from '../../src/crypto/index.js';
+import { createSke, generateSecret, importSecret } from '../../src/crypto/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
+import { ownerWithZeroScalar } from '../crypto/helpers.js';
 import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
 import { bytes, launch as launchChromium, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
@@ -486,12 +487,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
   test('an owner key whose X25519 scalar begins with a zero byte opens its request folder in WebKit', async () => {
     // WebKitGTK's WebCrypto refuses to import such a private scalar (1 owner secret in 256): the page
     // then could not act as the owner at all. The owner side now computes X25519 with @noble/curves.
-    let ownerSecret = generateSecret();
-    let owner = await deriveOwnerCredentials(ownerSecret);
-    while (owner.privateKey[0] !== 0) {
-      ownerSecret = generateSecret();
-      owner = await deriveOwnerCredentials(ownerSecret);
-    }
+    const { secret: ownerSecret, owner } = await ownerWithZeroScalar();
     const linkSecret = generateSecret();
     const created = await SiteClient.createFolder(`${server.baseUrl}/api/site`, owner.authToken, {
       mode: 'request',

@@ -43,7 +43,13 @@ export interface CliFixture {
 }
 
 export function useCliServer(name: string, env: Record<string, string> = {}): CliFixture {
-  const fx = {} as { server: SpawnedServer; dataDir: string; dir: string };
+  // The hooks fill this object in before the tests read it (as useBrowserFixture does).
+  const fx = {
+    as:
+      (who: string) =>
+      (...args: string[]) =>
+        startCli(args, { WEBFOLDER_SERVER: fx.server.baseUrl, WEBFOLDER_STATE_DIR: join(fx.dir, `state-${who}`) }).done,
+  } as { server: SpawnedServer; dataDir: string; dir: string; as: CliFixture['as'] };
   before(async () => {
     fx.dataDir = await tempDir(`webfolder-${name}-data-`);
     fx.dir = await tempDir(`webfolder-${name}-`);
@@ -54,19 +60,5 @@ export function useCliServer(name: string, env: Record<string, string> = {}): Cl
     await rm(fx.dataDir, { recursive: true, force: true });
     await rm(fx.dir, { recursive: true, force: true });
   });
-  return {
-    get server() {
-      return fx.server;
-    },
-    get dataDir() {
-      return fx.dataDir;
-    },
-    get dir() {
-      return fx.dir;
-    },
-    as:
-      (who) =>
-      (...args) =>
-        startCli(args, { WEBFOLDER_SERVER: fx.server.baseUrl, WEBFOLDER_STATE_DIR: join(fx.dir, `state-${who}`) }).done,
-  };
+  return fx;
 }
