@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Services } from './app/services.js';
+import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
@@ -68,7 +68,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     secret ??= config.signingSecret ? Promise.resolve(config.signingSecret) : loadOrCreateSecret(config.dataDir);
     return secret;
   };
-  const services: Services = { config, store, blobs, clock, events: notifier, signingSecret };
+  const services = composeServices({ config, store, blobs, clock, events: notifier, signingSecret });
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {
@@ -130,7 +130,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await installRateLimits(app, config, redis);
   await app.register(apiRoutes, { services });
   await app.register(v1Routes, { services });
-  await app.register(chunkRoutes, { services });
+  // Only a backend that receives chunk bodies itself has the route; on S3 the path is a plain 404.
+  const { chunkReceiver } = services.capabilities;
+  if (chunkReceiver) await app.register(chunkRoutes, { services, receiver: chunkReceiver });
   await app.register(discoveryRoutes, { services });
   await app.register(agentRoutes, { services });
   await app.register(docsRoutes, { services });

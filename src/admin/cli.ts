@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { withEvents } from '../app/events.js';
-import type { Services } from '../app/services.js';
+import { composeServices, type Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { isId } from '../domain/ids.js';
@@ -151,7 +151,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
       }
       case 'delete': {
         const folderId = folderIdOf(args[0]);
-        const deleted = await takeDown({ config, store, blobs, clock }, folderId);
+        const deleted = await takeDown(composeServices({ config, store, blobs, clock }), folderId);
         if (!deleted) {
           io.stderr.write(`webfolder admin: no folder ${folderId} (or it is being deleted already)\n`);
           return 3;

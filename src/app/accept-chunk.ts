@@ -1,10 +1,9 @@
 import type { Readable } from 'node:stream';
 import {
   ChunkLengthError,
+  type ChunkReceiver,
   type ChunkUrlQuery,
   InsufficientStorageError,
-  isChunkReceiver,
-  isSpaceGuard,
 } from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
 import { isId } from '../domain/ids.js';
@@ -41,12 +40,15 @@ export interface IncomingChunk {
  * The target of a presigned chunk URL on a backend that receives chunks itself (local). Everything
  * is checked before a byte of the body is read: ids, the chunk number, the signature and its expiry,
  * whether the file is already complete, and the declared length, which must be exactly the RFC 8188
- * length of that chunk. Only then is the body streamed to storage.
+ * length of that chunk. Only then is the body streamed to storage. Only a backend with the
+ * receiver capability has this use case (its route is registered only then: server.ts).
  */
-export async function acceptChunk(services: Services, incoming: IncomingChunk): Promise<ChunkAccepted> {
-  const { store, blobs, clock } = services;
-  if (!isChunkReceiver(blobs))
-    throw new AppError(404, 'this server does not receive chunks: upload to the presigned object storage URLs');
+export async function acceptChunk(
+  services: Services,
+  receiver: ChunkReceiver,
+  incoming: IncomingChunk,
+): Promise<ChunkAccepted> {
+  const { store, clock } = services;
   if (!isId(incoming.folderId)) throw invalid('folderId is malformed');
   if (!isId(incoming.fileId)) throw invalid('fileId is malformed');
   if (!/^\d{1,5}$/.test(incoming.chunk)) throw invalid('chunk number must be 1 to 5 digits');
@@ -57,7 +59,7 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
   const expectedLength = encryptedChunkLength(file, n);
   try {
-    blobs.verifyChunkUrl(incoming, n, expectedLength, incoming.query, now);
+    receiver.verifyChunkUrl(incoming, n, expectedLength, incoming.query, now);
   } catch (error) {
     throw forbidden((error as Error).message);
   }
@@ -67,7 +69,7 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
     throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
   }
   // A full disk refuses before the body is read, not after megabytes of it.
-  if (isSpaceGuard(blobs)) await blobs.ensureSpace(expectedLength).catch(storageRefusal);
+  await services.capabilities.spaceGuard?.ensureSpace(expectedLength).catch(storageRefusal);
   incoming.ready?.();
   const { minBodyBytesPerSecond, minBodyRateWindowMs } = services.config.limits;
   const body = withMinimumRate(incoming.body, {
@@ -75,10 +77,12 @@ export async function acceptChunk(services: Services, incoming: IncomingChunk): 
     windowMs: minBodyRateWindowMs,
   });
   const ref = { folderId: file.folderId, fileId: file.id };
-  await writeUnlessDeleted(services, ref, () => blobs.writeChunk(ref, n, expectedLength, body)).catch(storageRefusal);
+  await writeUnlessDeleted(services, ref, () => receiver.writeChunk(ref, n, expectedLength, body)).catch(
+    storageRefusal,
+  );
   // Listing every stored chunk with its size after each write would make uploading a file of
   // n chunks cost O(n^2) stats; while fewer chunks are stored than the file has, it is not complete.
-  if ((await blobs.countChunks(incoming)) < file.chunks)
+  if ((await receiver.countChunks(incoming)) < file.chunks)
     return { chunk: n, bytes: expectedLength, fileComplete: false };
   const progress = await fileProgress(services, file);
   return { chunk: n, bytes: expectedLength, fileComplete: progress.complete };

@@ -1,4 +1,4 @@
-import { InsufficientStorageError, isSpaceGuard } from '../blobs/blob-store.js';
+import { InsufficientStorageError } from '../blobs/blob-store.js';
 import type { UploadUrls } from '../contract/types.js';
 import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
 import { newId } from '../domain/ids.js';
@@ -56,11 +56,9 @@ export async function registerFiles(
       `these files need ${chunks} chunk upload URLs; one request may have at most ${MAX_CHUNKS_PER_REQUEST}: register fewer files at a time`,
     );
   await checkFolderQuota(services, existing ? folderId : null, entries);
-  const { blobs } = services;
-  if (isSpaceGuard(blobs))
-    await blobs.ensureSpace(0).catch((error: unknown) => {
-      throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
-    });
+  await services.capabilities.spaceGuard?.ensureSpace(0).catch((error: unknown) => {
+    throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
+  });
   await takeInstanceQuota(services, entries);
   const records: FileRecord[] = entries.map((entry, position) => {
     const plan = plans[position]!;

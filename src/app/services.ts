@@ -1,4 +1,4 @@
-import type { BlobStore } from '../blobs/blob-store.js';
+import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { EventSink } from './events.js';
@@ -11,6 +11,8 @@ export interface Services {
   readonly config: Config;
   readonly store: MetadataStore;
   readonly blobs: BlobStore;
+  /** What `blobs` can do beyond the base port, resolved once by composeServices. */
+  readonly capabilities: BlobCapabilities;
   /** Epoch ms; the only clock the application reads. */
   readonly clock: () => number;
   /** Where use cases report what happened (webhooks, owner notifications, metrics); none in unit set-ups. */
@@ -20,6 +22,11 @@ export interface Services {
    * needed: download tickets derive their key from it (app/site/downloads.ts).
    */
   readonly signingSecret?: () => Promise<string>;
+}
+
+/** The services over these parts, with the blob store's capabilities resolved once. */
+export function composeServices(parts: Omit<Services, 'capabilities'>): Services {
+  return { ...parts, capabilities: capabilitiesOf(parts.blobs) };
 }
 
 /** The share link base of a folder on the browser site (no fragment). */

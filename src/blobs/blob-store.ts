@@ -3,7 +3,7 @@ import type { UploadUrls } from '../contract/types.js';
 
 /**
  * The bytes port, shaped like tusd's datastore: one small base interface that every backend has,
- * and each optional capability as its own interface, detected at composition time.
+ * and each optional capability as its own interface, resolved once at composition time (capabilitiesOf).
  *
  * Bytes are stored as one object per encrypted chunk, addressed by folder, file and chunk number.
  * The store is the single source of truth for which chunks exist: a chunk is present once it is
@@ -110,20 +110,29 @@ export interface ChunkUrlQuery {
   readonly [name: string]: string | undefined;
 }
 
-export function isChunkReceiver(store: BlobStore): store is BlobStore & ChunkReceiver {
-  return typeof (store as Partial<ChunkReceiver>).writeChunk === 'function';
+/**
+ * The optional capabilities of one store, each the store itself or null when it lacks it. Resolved
+ * once, when the services are composed (app/services.ts), so that a use case or a route asks
+ * "does this backend receive chunks?" of this record, never of the store's shape per request, and
+ * a route a backend cannot serve is not registered at all (tusd's StoreComposer).
+ */
+export interface BlobCapabilities {
+  readonly chunkReceiver: ChunkReceiver | null;
+  readonly spaceGuard: SpaceGuard | null;
+  readonly downloadPresigner: ChunkDownloadPresigner | null;
+  readonly folderChunkLister: FolderChunkLister | null;
 }
 
-export function isSpaceGuard(store: BlobStore): store is BlobStore & SpaceGuard {
-  return typeof (store as Partial<SpaceGuard>).ensureSpace === 'function';
-}
-
-export function isDownloadPresigner(store: BlobStore): store is BlobStore & ChunkDownloadPresigner {
-  return typeof (store as Partial<ChunkDownloadPresigner>).presignDownload === 'function';
-}
-
-export function isFolderChunkLister(store: BlobStore): store is BlobStore & FolderChunkLister {
-  return typeof (store as Partial<FolderChunkLister>).listFolderChunks === 'function';
+/** Detects which optional interfaces `store` implements (by their methods, as tusd's composer does). */
+export function capabilitiesOf(store: BlobStore): BlobCapabilities {
+  const has = (method: string) => typeof (store as unknown as Record<string, unknown>)[method] === 'function';
+  return {
+    chunkReceiver:
+      has('writeChunk') && has('verifyChunkUrl') && has('countChunks') ? (store as unknown as ChunkReceiver) : null,
+    spaceGuard: has('ensureSpace') ? (store as unknown as SpaceGuard) : null,
+    downloadPresigner: has('presignDownload') ? (store as unknown as ChunkDownloadPresigner) : null,
+    folderChunkLister: has('listFolderChunks') ? (store as unknown as FolderChunkLister) : null,
+  };
 }
 
 export class BlobNotFoundError extends Error {

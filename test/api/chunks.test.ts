@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { UPLOAD_PATH } from '../../src/contract/paths.js';
 import type { RegisteredFile, UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson, putChunk, rawPut } from '../support/api.js';
@@ -26,6 +27,11 @@ async function register(filesize = size): Promise<{ folderId: string; uploadAuth
 }
 
 describe('chunk upload', () => {
+  test('the local backend receives chunks: the route is registered once, for that capability', () => {
+    assert.ok(srv.server.services.capabilities.chunkReceiver);
+    assert.ok(srv.server.app.hasRoute({ method: 'PUT', url: `${UPLOAD_PATH}/:folderId/:fileId/:chunk` }));
+  });
+
   test('a multi-chunk file uploaded out of order and concurrently reads back byte for byte', async () => {
     const { folderId, uploadAuth, file } = await register();
     assert.equal(file.chunks, 3);

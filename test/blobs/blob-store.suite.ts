@@ -4,9 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import {
   BlobNotFoundError,
   type BlobStore,
+  capabilitiesOf,
   chunkKeyNumber,
-  isChunkReceiver,
-  isDownloadPresigner,
   type PresignRequest,
 } from '../../src/blobs/blob-store.js';
 import type { UploadUrls } from '../../src/contract/types.js';
@@ -124,9 +123,10 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       await assert.rejects(h.store.readChunk(req, 4), BlobNotFoundError);
       assert.deepEqual(await h.store.listChunks({ folderId: req.folderId, fileId: newId() }), new Map());
       assert.deepEqual(await h.store.listChunks({ folderId: newId(), fileId: newId() }), new Map());
-      if (isChunkReceiver(h.store)) {
-        assert.equal(await h.store.countChunks(req), 4);
-        assert.equal(await h.store.countChunks({ folderId: req.folderId, fileId: newId() }), 0);
+      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      if (receiver) {
+        assert.equal(await receiver.countChunks(req), 4);
+        assert.equal(await receiver.countChunks({ folderId: req.folderId, fileId: newId() }), 0);
       }
     });
 
@@ -137,7 +137,8 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       assert.ok((await putChunk(urls, 1, again)) < 300);
       assert.ok((await readAll(await h.store.readChunk(req, 1))).equals(again));
       assert.deepEqual([...(await h.store.listChunks(req))], [[1, lengthOf(1)]]);
-      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(req), 1);
+      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      if (receiver) assert.equal(await receiver.countChunks(req), 1);
     });
 
     it('a body of another length than the signed one is refused and stores nothing', async (h) => {
@@ -150,8 +151,8 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const swapped = { ...urls, signatures: [urls.signatures[1]!, urls.signatures[0]!] };
       assert.ok((await putChunk(swapped, 1, randomBytes(lengthOf(1)))) >= 400);
       assert.deepEqual(await h.store.listChunks(req), new Map());
-      if (isChunkReceiver(h.store))
-        assert.equal(await h.store.countChunks(req), 0, 'a refused body leaves no chunk to count');
+      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      if (receiver) assert.equal(await receiver.countChunks(req), 0, 'a refused body leaves no chunk to count');
     });
 
     it('deleteFile removes every chunk of that file only; deleteFolder leaves nothing; both idempotent', async (h) => {
@@ -191,7 +192,8 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       assert.ok(Buffer.from((await h.store.readThumbnail(a))!).equals(second), 'replaced');
       await h.store.writeThumbnail(b, first);
       assert.deepEqual([...(await h.store.listChunks(a)).keys()].sort(), [1, 2], 'not a chunk');
-      if (isChunkReceiver(h.store)) assert.equal(await h.store.countChunks(a), 2);
+      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      if (receiver) assert.equal(await receiver.countChunks(a), 2);
       await h.store.deleteFile(a);
       assert.equal(await h.store.readThumbnail(a), null, 'deleted with its file');
       assert.ok(Buffer.from((await h.store.readThumbnail(b))!).equals(first), "another file's stays");
@@ -218,13 +220,14 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
     it('capabilities: chunk bodies go through this process (local) or straight to storage with presigned downloads (S3)', async (h) => {
       const req = request(1);
       const { bodies } = await upload(h, req, [1]);
-      if (isDownloadPresigner(h.store)) {
-        const url = await h.store.presignDownload(req, 1, Date.now() + 600_000);
+      const { downloadPresigner, chunkReceiver } = capabilitiesOf(h.store);
+      if (downloadPresigner) {
+        const url = await downloadPresigner.presignDownload(req, 1, Date.now() + 600_000);
         const res = await fetch(url);
         assert.equal(res.status, 200);
         assert.ok(Buffer.from(await res.arrayBuffer()).equals(bodies.get(1)!));
       } else {
-        assert.ok(isChunkReceiver(h.store), 'a store without presigned downloads receives chunks itself');
+        assert.ok(chunkReceiver, 'a store without presigned downloads receives chunks itself');
       }
     });
   });

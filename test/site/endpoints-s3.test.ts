@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { UPLOAD_PATH } from '../../src/contract/paths.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
+import { newId } from '../../src/domain/ids.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
@@ -84,5 +86,17 @@ describe('site endpoints on S3', { skip }, () => {
     // request mode: a visitor gets no URL at all.
     const visitor = await fetch(`${api}/files/${file.fileId}/chunks/1`, { headers: { accept: 'application/json' } });
     assert.equal(visitor.status, 403);
+  });
+
+  test('the local chunk route is not registered: S3 does not receive chunks, so its path is a plain 404', async () => {
+    const route = { method: 'PUT', url: `${UPLOAD_PATH}/:folderId/:fileId/:chunk` } as const;
+    assert.equal(server.server.app.hasRoute(route), false);
+    assert.equal(server.server.services.capabilities.chunkReceiver, null);
+    const put = await fetch(`${server.baseUrl}${UPLOAD_PATH}/${newId()}/${newId()}/00001`, {
+      method: 'PUT',
+      body: new Uint8Array(10),
+    });
+    assert.equal(put.status, 404);
+    assert.deepEqual(await put.json(), { error: `no route for PUT ${new URL(put.url).pathname}`, code: 'not_found' });
   });
 });

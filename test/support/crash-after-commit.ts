@@ -3,11 +3,10 @@ import { Readable } from 'node:stream';
 import { createFolder } from '../../src/app/create-folder.js';
 import type { AppEvent, EventType } from '../../src/app/events.js';
 import { fileProgress } from '../../src/app/file-progress.js';
-import type { Services } from '../../src/app/services.js';
+import { composeServices } from '../../src/app/services.js';
 import { registerSiteFiles, siteChunk } from '../../src/app/site/files.js';
 import { sweep } from '../../src/app/sweeper.js';
 import { openBlobStore, openMetadataStore } from '../../src/backends.js';
-import { isChunkReceiver } from '../../src/blobs/blob-store.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { CreateResponseDirect } from '../../src/contract/types.js';
 import { encryptedChunkLength } from '../../src/domain/chunk-plan.js';
@@ -47,7 +46,7 @@ async function run(crashAt: number): Promise<void> {
       if (commits++ === crashAt) process.kill(process.pid, 'SIGKILL');
     },
   };
-  const services: Services = { config, store, blobs, clock, events };
+  const services = composeServices({ config, store, blobs, clock, events });
 
   // folder.created (empty flow), then folder.claimed and file.registered by the browser that claims it.
   const empty = await createFolder(services, { mode: 'share' });
@@ -64,9 +63,10 @@ async function run(crashAt: number): Promise<void> {
   })) as CreateResponseDirect;
   const ref = { folderId: direct.folderId, fileId: direct.files[0]!.fileId };
   const file = (await store.getFile(ref.folderId, ref.fileId))!;
-  if (!isChunkReceiver(blobs)) throw new Error('the local blob store is needed');
+  const receiver = services.capabilities.chunkReceiver;
+  if (!receiver) throw new Error('the local blob store is needed');
   const length = encryptedChunkLength(file, 1);
-  await blobs.writeChunk(ref, 1, length, Readable.from([randomBytes(length)]));
+  await receiver.writeChunk(ref, 1, length, Readable.from([randomBytes(length)]));
   await fileProgress(services, file);
   // file.downloaded: a visitor fetches the last chunk.
   await siteChunk(services, ref.folderId, ref.fileId, '00001', {});

@@ -1,10 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  BlobNotFoundError,
-  isChunkReceiver,
-  isDownloadPresigner,
-  isFolderChunkLister,
-} from '../../blobs/blob-store.js';
+import { BlobNotFoundError } from '../../blobs/blob-store.js';
 import { siteRegisterRequestSchema } from '../../contract/requests.js';
 import type {
   SiteFile,
@@ -206,11 +201,11 @@ export async function listSiteFiles(
   const shown = more ? records.slice(0, limit) : records;
   // On object storage the files not yet seen complete are looked at in one batched listing (by the
   // folder's prefix) rather than one listing each.
-  const { blobs } = services;
+  const { chunkReceiver, folderChunkLister } = services.capabilities;
   const open = shown.filter((f) => f.completedAt === null).map((f) => f.id);
   const listed =
-    !isChunkReceiver(blobs) && isFolderChunkLister(blobs) && open.length > 1
-      ? await blobs.listFolderChunks(folder.id, open)
+    !chunkReceiver && folderChunkLister && open.length > 1
+      ? await folderChunkLister.listFolderChunks(folder.id, open)
       : null;
   const files = await Promise.all(shown.map((f) => siteFileView(services, folder, f, caller, listed?.get(f.id))));
   return { files, nextCursor: more ? `p${shown[shown.length - 1]!.position}` : null };
@@ -230,7 +225,8 @@ export async function siteFileView(
   stored?: ReadonlyMap<number, number>,
 ): Promise<SiteFile> {
   const complete =
-    f.completedAt !== null || (!isChunkReceiver(services.blobs) && (await fileProgress(services, f, stored)).complete);
+    f.completedAt !== null ||
+    (!services.capabilities.chunkReceiver && (await fileProgress(services, f, stored)).complete);
   const limit = effectiveLimit(f.maxDownloads, folder.settings.maxDownloads);
   return {
     fileId: f.id,
@@ -338,10 +334,11 @@ export async function siteChunk(
     if (ticket !== undefined && (await ticketOpens(services, ticket, folder.id, file.id, services.clock()))) return;
     await emit(services, fileEvent('file.downloaded', services.clock(), folder, file, role));
   };
-  if (isDownloadPresigner(blobs)) {
+  const presigner = services.capabilities.downloadPresigner;
+  if (presigner) {
     // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,
     // and a chunk of the wrong length fails decryption in the browser, never shown as data.
-    const url = await blobs.presignDownload(ref, n, services.clock() + 15 * 60 * 1000);
+    const url = await presigner.presignDownload(ref, n, services.clock() + 15 * 60 * 1000);
     await downloaded();
     return { kind: 'redirect', url };
   }

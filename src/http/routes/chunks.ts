@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { acceptChunk } from '../../app/accept-chunk.js';
 import type { Services } from '../../app/services.js';
-import type { ChunkUrlQuery } from '../../blobs/blob-store.js';
+import type { ChunkReceiver, ChunkUrlQuery } from '../../blobs/blob-store.js';
 import { UPLOAD_PATH } from '../../contract/paths.js';
 import { chunkParams, chunkUploadQuery } from '../../contract/requests.js';
 import { concurrentPerClient, limitedBy } from '../rate-limits.js';
@@ -13,7 +13,10 @@ import { concurrentPerClient, limitedBy } from '../rate-limits.js';
  * then streams it to storage. A client waiting on `Expect: 100-continue` is told to send its body
  * only then (`continueAfterChecks`, see server.ts); a refusal closes the connection instead.
  */
-export async function chunkRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function chunkRoutes(
+  app: FastifyInstance,
+  { services, receiver }: { services: Services; receiver: ChunkReceiver },
+): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
@@ -27,7 +30,7 @@ export async function chunkRoutes(app: FastifyInstance, { services }: { services
       schema: { params: chunkParams, querystring: chunkUploadQuery },
     },
     async (request, reply) => {
-      return acceptChunk(services, {
+      return acceptChunk(services, receiver, {
         folderId: request.params.folderId,
         fileId: request.params.fileId,
         chunk: request.params.chunk,
