@@ -1,11 +1,11 @@
 import type { Server } from 'node:http';
-import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
+import { installCompression } from './http/compression.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
@@ -40,9 +40,6 @@ export interface Webfolder {
    */
   close(): Promise<void>;
 }
-
-const COMPRESSIBLE =
-  /^(?:text\/(?:html|css|plain|markdown|javascript|xml)|application\/(?:json|javascript|xml|yaml|[a-z0-9.+-]+\+(?:json|xml))|image\/svg\+xml)\s*(?:;|$)/;
 
 export interface BuildOptions {
   /** Replaces the logger options (tests pass false or a destination). */
@@ -107,15 +104,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   installSecurityHeaders(app);
   installExpectContinue(app);
   metrics.install(app);
-  // Compressed when the client accepts it: the JSON answers (a create with ten large files is
-  // megabytes of signatures), pages, docs and scripts. Not chunk bodies (octet-stream, already
-  // encrypted) nor event streams, which must reach the client as they are written.
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip', 'deflate'],
-    customTypes: COMPRESSIBLE,
-  });
+  await installCompression(app);
   // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
   installValidation(app);
   let shuttingDown = false;

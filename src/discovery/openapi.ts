@@ -69,7 +69,7 @@ const directExample = (config: Config) => {
           uploadUrls: {
             head: `${config.baseUrl}/v2/uploads/`,
             path: `${folderId}/${fileId}`,
-            tail: 'X-Amz-Algorithm=WEBFOLDER-HMAC-SHA256&X-Amz-Credential=f73250f50a7a%2F20261121%2Fwebfolder&X-Amz-Date=20261121T201645Z&X-Amz-Expires=259199',
+            tail: 'X-Amz-Algorithm=WEBFOLDER-AES256-PRF&X-Amz-Credential=f73250f50a7a%2F20261121%2Fwebfolder&X-Amz-Date=20261121T201645Z&X-Amz-Expires=259199',
             signatures: [
               'f362be51f99dd82db3a9d470acd2259a55d673b30b8bbdabac57d20d829bde1f',
               '70face9af5165000887f4b2895bc9bf09504b321c6b568eafef8fe971be77848',
