@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
@@ -33,6 +33,11 @@ export interface Webfolder {
   readonly metrics: Metrics;
   /** Delivers the notification outbox (webhooks, owner mails). */
   readonly notifier: Notifier;
+  /**
+   * Every route as registered, with its schemas: Fastify has no public list of them, and the tests
+   * that walk every route's schema (test/api/control-characters.test.ts) need one.
+   */
+  readonly routes: readonly RouteOptions[];
   /**
    * Stops the sweeper and the deliveries, stops accepting connections, lets requests in flight finish
    * for up to SHUTDOWN_GRACE_SECONDS (then closes their connections: a chunk cut off is not stored),
@@ -90,6 +95,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // Chunk bodies also have a minimum rate (app/body-rate.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
+  });
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
   });
   logError = (error, context) => {
     app.log.error({ err: error }, `${context} failed`);
@@ -152,6 +161,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     services,
     metrics,
     notifier,
+    routes,
     async close() {
       if (closed) return;
       closed = true;

@@ -240,3 +240,36 @@ export const agentFolderRequestSchema = {
     mode: { type: 'string', enum: AGENT_MODES, errorMessage: { enum: 'must be "send" or "share"' } },
   },
 } as const;
+
+/** The longest address SMTP can carry (RFC 5321: a 256-octet path less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+/** The longest owner webhook URL. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/**
+ * `PUT <site>/api/site/folders/{folderId}/notifications` (src/contract/site.ts SiteNotificationsUpdate):
+ * the properties given change, the others stay. `email` is an address in the `email` format (ASCII,
+ * as SMTP's envelope needs); `webhookUrl`'s host and scheme are checked by the app, which knows the
+ * operator's settings.
+ */
+export const siteNotificationsUpdateSchema = {
+  type: 'object',
+  additionalProperties: false,
+  errorMessage: { additionalProperties: 'is not a notification setting (email, webhookUrl, onDownload, onUpload)' },
+  properties: {
+    email: {
+      type: ['string', 'null'],
+      maxLength: MAX_EMAIL_LENGTH,
+      format: 'email',
+      errorMessage: 'must be an e-mail address (or null)',
+    },
+    webhookUrl: {
+      type: ['string', 'null'],
+      minLength: 1,
+      maxLength: MAX_WEBHOOK_URL_LENGTH,
+      errorMessage: 'must be a URL (or null)',
+    },
+    onDownload: { type: 'boolean', errorMessage: 'must be true or false' },
+    onUpload: { type: 'boolean', errorMessage: 'must be true or false' },
+  },
+} as const;

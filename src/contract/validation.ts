@@ -10,7 +10,11 @@ import type { CreateRequest } from './types.js';
  * compiler), with error strings that name the field and the rule (`files[2].filesize must be greater
  * than 0`). No coercion, no defaults, no stripping: a value that is not exactly what the schema
  * allows is refused and nothing is changed. One rule no schema keyword states is applied to every
- * validated value: no string may contain U+0000 (PostgreSQL cannot store it, and no field needs it).
+ * validated value, so that no route can forget it: no string and no property name may contain a
+ * control character (Unicode category Cc: U+0000-U+001F, U+007F-U+009F). PostgreSQL cannot store
+ * U+0000, a line break in an e-mail address or a URL is a header injection or a parser difference
+ * waiting to happen, and no field of any surface needs one (opaque values are base64, titles and
+ * names are one line).
  *
  * A schema may carry `errorMessage`: the wording for any failure of that subschema (`is malformed`
  * for an id), or per keyword (`{enum: 'must be "send" or "share"'}`), where Ajv's own would be less
@@ -117,26 +121,32 @@ export function describeError(e: ErrorObject, rootName = 'body'): string {
   }
 }
 
-/** The path of the first string in `value` that contains U+0000, or null. */
-function nulPath(value: unknown, path: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+/** Unicode's control characters (category Cc): C0, DEL and C1. */
+const CONTROL = /\p{Cc}/u;
+
+/** The path of the first string (or property name) in `value` with a control character, or null. */
+function controlPath(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return CONTROL.test(value) ? path : null;
   // Validated values are JSON: deeper than this is refused by the schemas long before.
   if (value === null || typeof value !== 'object' || depth > 64) return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${path}[${i}]`, depth + 1);
+      const found = controlPath(value[i], `${path}[${i}]`, depth + 1);
       if (found) return found;
     }
     return null;
   }
   for (const [key, child] of Object.entries(value)) {
     const keyPath = path === '' ? key : `${path}.${key}`;
-    if (key.includes('\u0000')) return keyPath;
-    const found = nulPath(child, keyPath, depth + 1);
+    if (CONTROL.test(key)) return keyPath;
+    const found = controlPath(child, keyPath, depth + 1);
     if (found) return found;
   }
   return null;
 }
+
+/** The refusal of a control character: stable wording the tests and clients can rely on. */
+export const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+0000-U+001F, U+007F-U+009F)';
 
 const schemaCache = new WeakMap<object, ReturnType<typeof ajv.compile>>();
 
@@ -152,8 +162,8 @@ export function compileValidator<T>(schema: object, rootName = 'body'): (value: 
       const first = check.errors?.[0];
       return { ok: false, error: first ? describeError(first, rootName) : `${rootName} is invalid` };
     }
-    const nul = nulPath(value, '');
-    if (nul !== null) return { ok: false, error: `${nul || rootName} must not contain NUL characters (U+0000)` };
+    const control = controlPath(value, '');
+    if (control !== null) return { ok: false, error: `${control || rootName} ${CONTROL_CHARACTER_RULE}` };
     return { ok: true, value: value as T };
   };
 }

@@ -4,7 +4,7 @@ import { compileValidator } from '../contract/validation.js';
 /**
  * Fastify's validator for every route's `schema` (params, querystring, body, headers): the
  * contract's own (src/contract/validation.ts), so that a route schema is checked exactly as a use
- * case checks its input, with the same strictness, the same NUL rule and the same messages. A
+ * case checks its input, with the same strictness, the same control-character rule and the same messages. A
  * refusal is an Error whose message names the field; the error mapping makes it 400
  * `invalid_request`.
  */

@@ -30,7 +30,7 @@ function refused(answer: Answer, field: RegExp, what: string): void {
   assert.equal(answer.status, 400, `${what}: ${JSON.stringify(answer.body)}`);
   assert.equal(answer.body.code, 'invalid_request', what);
   assert.match(String(answer.body.error), field, what);
-  assert.match(String(answer.body.error), /NUL/, what);
+  assert.match(String(answer.body.error), /control characters/, what);
 }
 
 const OWNER = 'A'.repeat(43);
@@ -96,7 +96,7 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
       });
       const text = await mcp.text();
       assert.match(text, /"isError":true/, text);
-      assert.match(text, /title must not contain NUL/, text);
+      assert.match(text, /title must not contain control characters/, text);
       assert.match(text, /"code":"invalid_request"/, text);
       const a2a = await post(`${server.baseUrl}/a2a`, {
         jsonrpc: '2.0',
@@ -106,7 +106,7 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
           message: { kind: 'message', messageId: 'm', role: 'user', parts: [{ kind: 'data', data: { title: NUL } }] },
         },
       });
-      assert.match(JSON.stringify(a2a.body), /title must not contain NUL/);
+      assert.match(JSON.stringify(a2a.body), /title must not contain control characters/);
     });
   });
 }

@@ -163,7 +163,7 @@ test('only the owner may read or change notifications; bad settings are refused 
     [{ onDownload: true }, /give an email or a webhookUrl/],
     [{ webhookUrl: 'ftp://example.org/x', onDownload: true }, /http\(s\) URL/],
     [{ onDownload: 'yes', email: 'o@example.org' }, /onDownload must be true or false/],
-    [{ email: 'o@example.org', extra: 1 }, /property extra is not allowed/],
+    [{ email: 'o@example.org', extra: 1 }, /extra is not a notification setting/],
   ];
   for (const [body, message] of cases) {
     const res = await put(folder.folderId, owner, body);

@@ -3,7 +3,13 @@ import type { Services } from '../../app/services.js';
 import { folderActivity } from '../../app/site/activity.js';
 import { startDownload } from '../../app/site/downloads.js';
 import { createOwnedFolder, deleteFile, deleteFolder, updateFile, updateFolder } from '../../app/site/owner.js';
-import { fileParams, folderParams } from '../../contract/requests.js';
+import {
+  fileParams,
+  folderParams,
+  siteCreateFolderSchema,
+  siteFileUpdateSchema,
+  siteFolderUpdateSchema,
+} from '../../contract/requests.js';
 import { limitedBy } from '../rate-limits.js';
 import { callerOf } from './site-caller.js';
 
@@ -24,23 +30,35 @@ export async function siteOwnerRoutes(
   const file = `${folder}/files/:fileId`;
 
   // Creating a folder is a create, like POST /v2/folders: it spends from the same bucket.
-  app.post(`${api}/folders`, limitedBy('create'), async (request, reply) => {
-    noStore(reply);
-    return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
-  });
-  app.patch<{ Params: P }>(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
-    noStore(reply);
-    return updateFolder(services, request.params.folderId, callerOf(request), request.body);
-  });
+  app.post(
+    `${api}/folders`,
+    { ...limitedBy('create'), schema: { body: siteCreateFolderSchema } },
+    async (request, reply) => {
+      noStore(reply);
+      return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
+    },
+  );
+  app.patch<{ Params: P }>(
+    folder,
+    { ...site, schema: { params: folderParams, body: siteFolderUpdateSchema } },
+    async (request, reply) => {
+      noStore(reply);
+      return updateFolder(services, request.params.folderId, callerOf(request), request.body);
+    },
+  );
   app.delete<{ Params: P }>(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
     await deleteFolder(services, request.params.folderId, callerOf(request));
     return noStore(reply).status(204).send();
   });
-  app.patch<{ Params: P }>(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
-    noStore(reply);
-    const p = request.params;
-    return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
-  });
+  app.patch<{ Params: P }>(
+    file,
+    { ...site, schema: { params: fileParams, body: siteFileUpdateSchema } },
+    async (request, reply) => {
+      noStore(reply);
+      const p = request.params;
+      return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
+    },
+  );
   app.delete<{ Params: P }>(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
     const p = request.params;
     await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip);

@@ -16,6 +16,7 @@ import {
   folderParams,
   siteChunkQuery,
   siteListQuery,
+  siteNotificationsUpdateSchema,
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
 import { escapeHtml } from '../../docs/html.js';
@@ -192,10 +193,14 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     noStore(reply);
     return getNotifications(services, request.params.folderId, callerOf(request));
   });
-  app.put<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
-    noStore(reply);
-    return setNotifications(services, request.params.folderId, callerOf(request), request.body);
-  });
+  app.put<{ Params: P }>(
+    notifications,
+    { ...limited, schema: { params: folderParams, body: siteNotificationsUpdateSchema } },
+    async (request, reply) => {
+      noStore(reply);
+      return setNotifications(services, request.params.folderId, callerOf(request), request.body);
+    },
+  );
   app.delete<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
     noStore(reply);
     await clearNotifications(services, request.params.folderId, callerOf(request));
