@@ -8,6 +8,7 @@ import { defaultTitle } from '../domain/titles.js';
 import type { NewFolder } from '../store/metadata-store.js';
 import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
+import { quotaRefused, storageQuota } from './quota.js';
 import { registerFiles } from './register-files.js';
 import { folderUrlBase, type Services } from './services.js';
 
@@ -101,9 +102,19 @@ async function createDirectUpload(
     { type: 'folder.created', at: f.now, folderId: f.folderId, mode: f.mode, title: f.title, flow: 'direct' },
     ...records.map((r) => fileEvent('file.registered', f.now, folder, r, 'owner')),
   ];
-  await withEvents(services, events, (outbox) =>
-    store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records, outbox),
+  const created = await withEvents(
+    services,
+    events,
+    (outbox) =>
+      store.createFolder(
+        { ...folder, deleteAfter: folderDeleteAfter(folder, records) },
+        records,
+        outbox,
+        storageQuota(services),
+      ),
+    (r) => r === 'created',
   );
+  if (created !== 'created') throw quotaRefused(services, created, records);
   return {
     folderId: f.folderId,
     folderUrl: folderUrlBase(config, f.folderId),

@@ -1,12 +1,16 @@
+import type { QuotaRefusal, StorageQuota } from '../domain/limits.js';
 import { AppError } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * Storage quotas (QUOTA_TOTAL_MIB, QUOTA_FOLDER_MIB): checked when files are registered, against
- * the registered (plaintext) sizes, so an upload is refused before its first byte rather than
- * failing half-way. The instance total is a sum over every file, so it is read at most every few
- * seconds and what this node registered since is added on top: a burst across many nodes can
- * overshoot by what they register within that window, never more.
+ * Storage quotas (QUOTA_TOTAL_MIB, QUOTA_FOLDER_MIB), against the registered (plaintext) sizes, so
+ * an upload is refused before its first byte rather than failing half-way.
+ *
+ * What binds is the metadata store's check in the transaction that inserts the files (createFolder,
+ * addFiles with `storageQuota`): against byte counters it keeps with every insert and delete, so
+ * racing registrations, on one node or many sharing PostgreSQL, never pass a quota together that each
+ * would pass alone. The checks here come earlier, from the same counters (one row read each), so that
+ * a registration the quota refuses anyway costs no signing work; they are advisory only.
  */
 export class QuotaExceeded extends AppError {
   override name = 'QuotaExceeded';
@@ -15,20 +19,22 @@ export class QuotaExceeded extends AppError {
   }
 }
 
-const TOTAL_TTL_MS = 5000;
-const totals = new WeakMap<Services, { bytes: number; readAt: number }>();
+const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 
-/** The instance's registered bytes, cached per service set for a few seconds. */
-async function totalBytes(services: Services): Promise<{ bytes: number; readAt: number }> {
-  const now = Date.now();
-  const cached = totals.get(services);
-  if (cached && now - cached.readAt < TOTAL_TTL_MS) return cached;
-  const fresh = { bytes: (await services.store.ops.usage()).bytes, readAt: now };
-  totals.set(services, fresh);
-  return fresh;
+/** The quotas as the store checks them. */
+export function storageQuota(services: Services): StorageQuota {
+  const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
+  return { folderBytes: quotaFolderBytes, instanceBytes: quotaTotalBytes };
 }
 
-const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+const folderRefusal = (limit: number, adding: number, held?: number) =>
+  new QuotaExceeded(
+    413,
+    `folder quota exceeded: this folder may hold ${mib(limit)}, ${held === undefined ? 'it holds too much for' : `it holds ${mib(held)} and`} these files add ${mib(adding)}`,
+  );
+
+const instanceRefusal = (limit: number) =>
+  new QuotaExceeded(507, `this server's storage quota is used up (${mib(limit)}): try smaller files or later`);
 
 /**
  * Refuses files that would take `folderId` (null: a new folder) past its folder quota (413): a
@@ -44,32 +50,30 @@ export async function checkFolderQuota(
   if (quotaFolderBytes === null) return;
   const adding = sumSizes(files);
   const held = folderId === null ? 0 : await services.store.ops.folderBytes(folderId);
-  if (held + adding > quotaFolderBytes)
-    throw new QuotaExceeded(
-      413,
-      `folder quota exceeded: this folder may hold ${mib(quotaFolderBytes)}, it holds ${mib(held)} and these files add ${mib(adding)}`,
-    );
+  if (held + adding > quotaFolderBytes) throw folderRefusal(quotaFolderBytes, adding, held);
 }
 
-/**
- * Refuses files past the instance quota (507); otherwise counts them against the cached total. The
- * last check of a registration (after the disk floor), so that a registration refused for any other
- * reason is not counted against the quota.
- */
-export async function takeInstanceQuota(
+/** Refuses files past the instance quota as it stands now (507). */
+export async function checkInstanceQuota(
   services: Services,
   files: readonly { readonly filesize: number }[],
 ): Promise<void> {
   const { quotaTotalBytes } = services.config.ops;
   if (quotaTotalBytes === null) return;
-  const adding = sumSizes(files);
-  const total = await totalBytes(services);
-  if (total.bytes + adding > quotaTotalBytes)
-    throw new QuotaExceeded(
-      507,
-      `this server's storage quota is used up (${mib(quotaTotalBytes)}): try smaller files or later`,
-    );
-  total.bytes += adding;
+  if ((await services.store.ops.totalBytes()) + sumSizes(files) > quotaTotalBytes)
+    throw instanceRefusal(quotaTotalBytes);
+}
+
+/** The error for a store's refusal of `files` (createFolder, addFiles). */
+export function quotaRefused(
+  services: Services,
+  refusal: QuotaRefusal,
+  files: readonly { readonly filesize: number }[],
+): QuotaExceeded {
+  const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
+  return refusal === 'folder-quota'
+    ? folderRefusal(quotaFolderBytes ?? 0, sumSizes(files))
+    : instanceRefusal(quotaTotalBytes ?? 0);
 }
 
 const sumSizes = (files: readonly { readonly filesize: number }[]) => files.reduce((sum, f) => sum + f.filesize, 0);

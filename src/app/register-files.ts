@@ -6,7 +6,7 @@ import { fileExpiresAt } from '../domain/lifecycle.js';
 import { MAX_CHUNKS_PER_REQUEST } from '../domain/limits.js';
 import type { FileRecord } from '../store/metadata-store.js';
 import { insufficientStorage, tooLarge } from './errors.js';
-import { checkFolderQuota, takeInstanceQuota } from './quota.js';
+import { checkFolderQuota, checkInstanceQuota } from './quota.js';
 import type { Services } from './services.js';
 
 /** One file to register: what the create request's file entry carries, plus the browser's extras. */
@@ -36,8 +36,10 @@ export interface RegisteredFiles {
  * The refusals come first, before any signing, in this order (docs/configuration.md, "Quotas and
  * the disk floor"): a request may sign at most MAX_CHUNKS_PER_REQUEST chunk URLs (what the largest
  * v2 create needs); the folder quota (413); a local disk below its free-space floor takes no new
- * files (507), rather than failing their chunks half-way; the instance quota (507), last because it
- * counts the files it lets through. Refusals of the request itself come before the server's state.
+ * files (507), rather than failing their chunks half-way; the instance quota (507). Refusals of the
+ * request itself come before the server's state. The quotas are checked here from the store's
+ * counters so that a refused registration signs nothing; what binds is the store's check when the
+ * caller inserts the records (src/app/quota.ts).
  */
 export async function registerFiles(
   services: Services,
@@ -59,7 +61,7 @@ export async function registerFiles(
   await services.capabilities.spaceGuard?.ensureSpace(0).catch((error: unknown) => {
     throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
   });
-  await takeInstanceQuota(services, entries);
+  await checkInstanceQuota(services, entries);
   const records: FileRecord[] = entries.map((entry, position) => {
     const plan = plans[position]!;
     return {

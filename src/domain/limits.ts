@@ -43,6 +43,25 @@ export interface FolderLimits {
 
 export type FolderLimitRefusal = 'too-many-files' | 'too-many-chunks';
 
+/**
+ * The storage quotas (QUOTA_FOLDER_MIB, QUOTA_TOTAL_MIB) in registered plaintext bytes; null: none.
+ * The metadata store checks them in the transaction that inserts the files (createFolder, addFiles),
+ * against byte counters it keeps with every insert and delete, so racing registrations on any
+ * number of nodes cannot pass a quota together that each would pass alone.
+ */
+export interface StorageQuota {
+  readonly folderBytes: number | null;
+  readonly instanceBytes: number | null;
+}
+
+export const NO_QUOTA: StorageQuota = { folderBytes: null, instanceBytes: null };
+
+export type QuotaRefusal = 'folder-quota' | 'instance-quota';
+
+/** Whether adding `adding` bytes to a folder holding `held` breaks the folder quota. */
+export const overFolderQuota = (held: number, adding: number, quota: StorageQuota): boolean =>
+  quota.folderBytes !== null && held + adding > quota.folderBytes;
+
 /** Why adding `files` files of `chunks` chunks in all to a folder holding `held` breaks its limits, or null. */
 export function folderLimitRefusal(
   held: { readonly fileCount: number; readonly chunkCount: number },

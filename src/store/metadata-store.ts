@@ -1,4 +1,4 @@
-import type { FolderLimitRefusal, FolderLimits } from '../domain/limits.js';
+import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
 
@@ -133,7 +133,19 @@ export interface OwnerClaim {
  */
 export type Outbox = readonly NewOutboxEntry[];
 
-export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal;
+export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefusal | QuotaRefusal;
+
+/** What createFolder answers: created, or which quota (checked in its transaction) refused it. */
+export type CreateFolderResult = 'created' | QuotaRefusal;
+
+/** The options of addFiles. */
+export interface AddFilesOptions {
+  readonly limits: FolderLimits;
+  /** The storage quotas, checked atomically with the insert; none when absent. */
+  readonly quota?: StorageQuota;
+  readonly claim?: OwnerClaim;
+  readonly outbox?: Outbox;
+}
 
 /** What `countDownload` is told: the limit, whether this caller counts, and what to record with it. */
 export interface CountDownloadOptions {
@@ -147,8 +159,16 @@ export interface CountDownloadOptions {
 export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
-  /** Creates the folder and its files (and `outbox`) in one transaction. Fails if the id exists. */
-  createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void>;
+  /**
+   * Creates the folder and its files (and `outbox`) in one transaction, unless they break `quota`
+   * (then nothing is written). Fails if the id exists.
+   */
+  createFolder(
+    folder: NewFolder,
+    files: readonly NewFile[],
+    outbox?: Outbox,
+    quota?: StorageQuota,
+  ): Promise<CreateFolderResult>;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */
@@ -165,13 +185,15 @@ export interface MetadataStore {
    * A folder whose owner chose an expiry gives it to the new files (effectiveFileExpiry).
    * With `claim`, the same transaction first makes the caller the owner of an ownerless folder:
    * if anything fails, the folder stays ownerless; if someone else owns it, nothing is added
-   * ('claim-lost'). 'absent' when the folder does not exist or is being deleted. `outbox` is stored
-   * with the files, only when the result is 'added'.
+   * ('claim-lost'). 'absent' when the folder does not exist or is being deleted. The storage quotas
+   * are checked in the same transaction, against the folder's and the instance's byte counters
+   * ('folder-quota', 'instance-quota'). `outbox` is stored with the files, only when the result is
+   * 'added'.
    */
   addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
+    options: AddFilesOptions,
   ): Promise<AddFilesResult>;
   /**
    * Sets the owner only if the folder has none: exactly one of any number of concurrent callers

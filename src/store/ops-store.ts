@@ -79,8 +79,13 @@ export interface OpsStore {
   setFolderNotifications(folderId: string, settings: FolderNotifications | null): Promise<boolean>;
   getFolderNotifications(folderId: string): Promise<FolderNotifications | null>;
   usage(): Promise<StoreUsage>;
-  /** Sum of the registered sizes of the folder's files. */
+  /** Sum of the registered sizes of the folder's files (its byte counter: one row read). */
   folderBytes(folderId: string): Promise<number>;
+  /**
+   * Sum of the registered sizes of every file of the instance, folders being deleted included
+   * (the counter the instance quota is checked against: one row read).
+   */
+  totalBytes(): Promise<number>;
   /** Live folders, newest first, created before `before` (for paging), at most `limit`. */
   listFolders(limit: number, before?: number): Promise<FolderSummary[]>;
   /** Makes a live folder due now (an operator's take-down); false when there is no such folder. */

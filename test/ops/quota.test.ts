@@ -38,6 +38,59 @@ test('a folder quota refuses files past it (413 quota_exceeded on the site, 400 
   }
 });
 
+test('folder quota under a race: 20 concurrent 1 MiB registrations into a 5 MiB folder accept exactly 5 MiB (issue 21, finding 3)', async () => {
+  const srv = await startServer({ QUOTA_FOLDER_MIB: '5' });
+  try {
+    const folder = await createEmpty(srv.baseUrl, { mode: 'share' });
+    const owner = { 'x-owner-token': newToken() };
+    const files = `${srv.baseUrl}/api/site/folders/${folder.folderId}/files`;
+    // The first registration claims the folder; the racing ones come after it.
+    assert.equal((await postJson(files, { ske: 's', files: [{ filename: 'a', filesize: MIB }] }, owner)).status, 200);
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        postJson<Refusal>(files, { files: [{ filename: `f${i}`, filesize: MIB }] }, owner),
+      ),
+    );
+    const statuses = racing.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, 4, `statuses: ${statuses.join(',')}`);
+    assert.ok(racing.every((r) => r.status === 200 || r.body.code === 'quota_exceeded'));
+    const listed = (await (await fetch(files, { headers: owner })).json()) as { files: { filesize: number }[] };
+    assert.equal(
+      listed.files.reduce((sum, f) => sum + f.filesize, 0),
+      5 * MIB,
+    );
+  } finally {
+    await srv.close();
+  }
+});
+
+test('instance quota under a race: 20 concurrent 1 MiB creates under a 5 MiB instance quota accept exactly 5; deleting one makes room', async () => {
+  const srv = await startServer({ QUOTA_TOTAL_MIB: '5' });
+  try {
+    const create = () =>
+      postJson<Refusal & { folderId: string; uploadAuth: string }>(`${srv.baseUrl}/v2/folders`, {
+        encryption: { ske: 's' },
+        files: [{ filename: 'f', filesize: MIB }],
+      });
+    const racing = await Promise.all(Array.from({ length: 20 }, create));
+    const accepted = racing.filter((r) => r.status === 200);
+    assert.equal(accepted.length, 5, `statuses: ${racing.map((r) => r.status).join(',')}`);
+    assert.ok(racing.every((r) => r.status === 200 || r.body.code === 'insufficient_storage'));
+    assert.equal((await create()).status, 500);
+    // The operator takes one folder down: its bytes count no more once it is gone.
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true },
+      stderr: { write: (s: string) => (stderr += s) },
+      env: { LOG_LEVEL: 'silent', DATA_DIR: srv.dataDir },
+    };
+    assert.equal(await runAdmin(['delete', accepted[0]!.body.folderId], io), 0, stderr);
+    assert.equal((await create()).status, 200);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('an instance quota refuses registrations past it (insufficient_storage: 507 on the site, 500 on the v2 create, whose statuses spec 7 lists) and shows in the metrics', async () => {
   const srv = await startServer({ QUOTA_TOTAL_MIB: '2' });
   try {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
 import { opsStoreTests } from './ops-store.suite.js';
+import { storageQuotaTests } from './quota.suite.js';
 
 /**
  * The MetadataStore contract (src/store/metadata-store.ts), one suite run unchanged against every
@@ -623,5 +624,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
 
     // The ops part of the contract (outbox, notification settings, usage, admin queries).
     opsStoreTests(it, { folder, file, id });
+    // The storage quotas, checked atomically with the insert.
+    storageQuotaTests(it, { folder, file });
   });
 }

@@ -20,6 +20,7 @@ import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../..
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { type AppEvent, emit, fileEvent, withEvents } from '../events.js';
 import { type FileProgress, fileProgress } from '../file-progress.js';
+import { quotaRefused, storageQuota } from '../quota.js';
 import { presignFile, registerFiles } from '../register-files.js';
 import type { Services } from '../services.js';
 import {
@@ -81,6 +82,7 @@ export async function registerSiteFiles(
     maxFiles: services.config.limits.maxFilesPerFolder,
     maxChunks: services.config.limits.maxChunksPerFolder,
   };
+  const quota = storageQuota(services);
   const unpositioned = (tagged: Role) => {
     const tags = entries(tagged);
     return records.map(({ position, ...rest }) => ({ ...rest, uploaderTag: tags[position]!.uploaderTag }));
@@ -99,7 +101,7 @@ export async function registerSiteFiles(
         services.store.addFiles(
           folder.id,
           unpositioned(as),
-          claiming ? { limits, claim: claiming, outbox } : { limits, outbox },
+          claiming ? { limits, quota, claim: claiming, outbox } : { limits, quota, outbox },
         ),
       (r) => r === 'added',
     );
@@ -115,6 +117,7 @@ export async function registerSiteFiles(
     checkUpload(folder, role, request);
     result = await add(role, null);
   }
+  if (result === 'folder-quota' || result === 'instance-quota') throw quotaRefused(services, result, records);
   refuseUnless(result, limits);
   return {
     role,
@@ -169,6 +172,9 @@ function refuseUnless(result: AddFilesResult, limits: { maxFiles: number; maxChu
     case 'claim-lost':
       // Only a second claim can lose, and the second attempt claims nothing.
       throw new AppError(409, 'the folder changed owner during the upload: try again');
+    default:
+      // The quota refusals are answered by the caller (quotaRefused).
+      throw new AppError(409, `the files were not added (${result})`);
   }
 }
 

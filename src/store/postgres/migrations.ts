@@ -1,5 +1,6 @@
 import { opsMigration } from '../ops-rows.js';
 import { ownerMigration } from '../owner-rows.js';
+import { storageCountsMigration } from '../storage-rows.js';
 
 /**
  * Ordered schema migrations for PostgreSQL; version = index + 1. All pending ones are applied at
@@ -52,4 +53,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   opsMigration('BIGINT'),
   // 4: the owner's settings, download counts and the activity list (issue 12, src/store/owner-rows.ts).
   ownerMigration('BIGINT'),
+  // 5: the folders' and the instance's registered bytes, kept by every write that adds or removes
+  // files, so that the storage quotas are checked in the insert's own transaction (src/domain/limits.ts
+  // StorageQuota).
+  storageCountsMigration('BIGINT'),
 ];

@@ -139,10 +139,14 @@ export class PostgresOpsStore implements OpsStore {
   }
 
   async folderBytes(folderId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ bytes: string | null }>(
-      'SELECT SUM(filesize) AS bytes FROM files WHERE folder_id = $1',
-      [folderId],
-    );
+    const { rows } = await this.pool.query<{ bytes: string }>('SELECT byte_count AS bytes FROM folders WHERE id = $1', [
+      folderId,
+    ]);
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  async totalBytes(): Promise<number> {
+    const { rows } = await this.pool.query<{ bytes: string }>('SELECT bytes FROM storage_totals WHERE id = 1');
     return Number(rows[0]?.bytes ?? 0);
   }
 

@@ -1,12 +1,20 @@
 import pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { ACTIVITY_KEPT, type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import {
+  ACTIVITY_KEPT,
+  folderLimitRefusal,
+  NO_QUOTA,
+  overFolderQuota,
+  type StorageQuota,
+} from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type {
   ActivityRecord,
+  AddFilesOptions,
   AddFilesResult,
   CountDownloadOptions,
   CountDownloadResult,
+  CreateFolderResult,
   FilePage,
   FileRecord,
   FolderRecord,
@@ -14,7 +22,6 @@ import type {
   NewFile,
   NewFolder,
   Outbox,
-  OwnerClaim,
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
@@ -22,6 +29,7 @@ import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-row
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
+import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -169,7 +177,12 @@ export class PostgresMetadataStore implements MetadataStore {
     }
   }
 
-  async createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void> {
+  async createFolder(
+    folder: NewFolder,
+    files: readonly NewFile[],
+    outbox?: Outbox,
+    quota: StorageQuota = NO_QUOTA,
+  ): Promise<CreateFolderResult> {
     // A lone INSERT is atomic by itself: the empty-folder flow needs one round trip, not four.
     if (files.length === 0) {
       await this.withOutbox(
@@ -177,17 +190,22 @@ export class PostgresMetadataStore implements MetadataStore {
         (q) => q.query(INSERT_FOLDER, folderParams(fullFolder(folder))),
         () => true,
       );
-      return;
+      return 'created';
     }
-    await this.transaction(async (client) => {
+    const bytes = sumBytes(files);
+    if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
+    return this.transaction(async (client) => {
+      if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
       await client.query(INSERT_FOLDER, folderParams(fullFolder(folder)));
       for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
-      await client.query('UPDATE folders SET file_count = $1, chunk_count = $2 WHERE id = $3', [
+      await client.query('UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4', [
         files.length,
         files.reduce((sum, f) => sum + f.chunks, 0),
+        bytes,
         folder.id,
       ]);
       await appendOutbox(client, outbox ?? []);
+      return 'created';
     });
   }
 
@@ -222,7 +240,7 @@ export class PostgresMetadataStore implements MetadataStore {
   async addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
+    options: AddFilesOptions,
   ): Promise<AddFilesResult> {
     return this.transaction(async (client) => {
       // Locking the folder row serialises concurrent appends (positions stay dense and unique, the
@@ -232,10 +250,11 @@ export class PostgresMetadataStore implements MetadataStore {
         delete_after: string;
         file_count: number;
         chunk_count: string;
+        byte_count: string;
         owner_token_hash: string | null;
         expires_at: string | null;
       }>(
-        'SELECT delete_after, file_count, chunk_count, owner_token_hash, expires_at FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
+        'SELECT delete_after, file_count, chunk_count, byte_count, owner_token_hash, expires_at FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
         [folderId],
       );
       const folder = found[0];
@@ -244,9 +263,13 @@ export class PostgresMetadataStore implements MetadataStore {
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
       const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
       if (refusal) return refusal;
+      const quota = options.quota ?? NO_QUOTA;
+      const bytes = sumBytes(files);
+      if (overFolderQuota(Number(folder.byte_count), bytes, quota)) return 'folder-quota';
       const claim = options.claim;
+      if (claim && folder.owner_token_hash !== null) return 'claim-lost';
+      if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
       if (claim) {
-        if (folder.owner_token_hash !== null) return 'claim-lost';
         await client.query(
           'UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3) WHERE id = $4',
           [claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId],
@@ -268,12 +291,10 @@ export class PostgresMetadataStore implements MetadataStore {
         { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count },
         expiries,
       );
-      await client.query('UPDATE folders SET delete_after = $1, file_count = $2, chunk_count = $3 WHERE id = $4', [
-        deleteAfter,
-        held.fileCount + files.length,
-        held.chunkCount + chunks,
-        folderId,
-      ]);
+      await client.query(
+        'UPDATE folders SET delete_after = $1, file_count = $2, chunk_count = $3, byte_count = byte_count + $4 WHERE id = $5',
+        [deleteAfter, held.fileCount + files.length, held.chunkCount + chunks, bytes, folderId],
+      );
       await appendOutbox(client, options.outbox ?? []);
       return 'added';
     });
@@ -359,8 +380,8 @@ export class PostgresMetadataStore implements MetadataStore {
     // ON DELETE CASCADE removes the folder's files in the same statement.
     await this.withOutbox(
       outbox,
-      (q) => q.query('DELETE FROM folders WHERE id = $1', [folderId]),
-      (r) => r.rowCount === 1,
+      (q) => q.query<{ removed: number }>(DELETE_FOLDER_SQL, [folderId]),
+      (r) => r.rows[0]!.removed === 1,
     );
   }
 
@@ -370,15 +391,7 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   private async deleteFileRow(q: pg.Pool | pg.PoolClient, folderId: string, fileId: string): Promise<boolean> {
-    const { rows } = await q.query<{ removed: number }>(
-      `WITH gone AS (DELETE FROM files WHERE folder_id = $1 AND id = $2 RETURNING chunks),
-       counted AS (
-         UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - (SELECT chunks FROM gone)
-         WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)
-       )
-       SELECT COUNT(*)::int AS removed FROM gone`,
-      [folderId, fileId],
-    );
+    const { rows } = await q.query<{ removed: number }>(DELETE_FILE_SQL, [folderId, fileId]);
     return rows[0]!.removed === 1;
   }
 

@@ -32,9 +32,8 @@ export class SqliteOpsStore implements OpsStore {
            (SELECT COUNT(*) FROM files WHERE completed_at IS NULL) AS incomplete
          FROM files f JOIN folders d ON d.id = f.folder_id WHERE d.deleting_since IS NULL`,
       ),
-      folderBytes: db.prepare<[string], { bytes: number | null }>(
-        'SELECT SUM(filesize) AS bytes FROM files WHERE folder_id = ?',
-      ),
+      folderBytes: db.prepare<[string], { bytes: number }>('SELECT byte_count AS bytes FROM folders WHERE id = ?'),
+      totalBytes: db.prepare<[], { bytes: number }>('SELECT bytes FROM storage_totals WHERE id = 1'),
       list: db.prepare<[{ limit: number }], FolderSummaryRow>(summarySql(named, false)),
       listBefore: db.prepare<[{ limit: number; before: number }], FolderSummaryRow>(summarySql(named, true)),
       outbox: db.prepare<[], { pending: number; failed: number }>(
@@ -82,6 +81,10 @@ export class SqliteOpsStore implements OpsStore {
 
   async folderBytes(folderId: string): Promise<number> {
     return this.reads.folderBytes.get(folderId)?.bytes ?? 0;
+  }
+
+  async totalBytes(): Promise<number> {
+    return this.reads.totalBytes.get()?.bytes ?? 0;
   }
 
   async listFolders(limit: number, before?: number): Promise<FolderSummary[]> {

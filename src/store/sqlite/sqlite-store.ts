@@ -1,12 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { FolderLimits } from '../../domain/limits.js';
+import type { StorageQuota } from '../../domain/limits.js';
 import type {
   ActivityRecord,
+  AddFilesOptions,
   AddFilesResult,
   CountDownloadOptions,
   CountDownloadResult,
+  CreateFolderResult,
   FilePage,
   FileRecord,
   FolderRecord,
@@ -14,7 +16,6 @@ import type {
   NewFile,
   NewFolder,
   Outbox,
-  OwnerClaim,
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
@@ -68,8 +69,13 @@ export class SqliteMetadataStore implements MetadataStore {
     };
   }
 
-  async createFolder(folder: NewFolder, files: readonly NewFile[], outbox?: Outbox): Promise<void> {
-    await this.writer.write('createFolder', folder, files, outbox);
+  createFolder(
+    folder: NewFolder,
+    files: readonly NewFile[],
+    outbox?: Outbox,
+    quota?: StorageQuota,
+  ): Promise<CreateFolderResult> {
+    return this.writer.write('createFolder', folder, files, outbox, quota);
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
@@ -91,7 +97,7 @@ export class SqliteMetadataStore implements MetadataStore {
   addFiles(
     folderId: string,
     files: readonly Omit<NewFile, 'position'>[],
-    options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
+    options: AddFilesOptions,
   ): Promise<AddFilesResult> {
     return this.writer.write('addFiles', folderId, files, options);
   }

@@ -1,8 +1,15 @@
 import type Database from 'better-sqlite3';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { type FolderLimits, folderLimitRefusal } from '../../domain/limits.js';
+import { folderLimitRefusal, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
 import { effectiveFileExpiry } from '../../domain/owner-settings.js';
-import type { AddFilesResult, NewFile, NewFolder, Outbox, OwnerClaim } from '../metadata-store.js';
+import type {
+  AddFilesOptions,
+  AddFilesResult,
+  CreateFolderResult,
+  NewFile,
+  NewFolder,
+  Outbox,
+} from '../metadata-store.js';
 import { fullFile, fullFolder } from '../owner-rows.js';
 import { prepareOwnerWrites } from './owner-writes.js';
 
@@ -26,17 +33,26 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
     ),
     folderState: db.prepare<
       [string],
-      { delete_after: number; file_count: number; chunk_count: number; expires_at: number | null }
-    >('SELECT delete_after, file_count, chunk_count, expires_at FROM folders WHERE id = ? AND deleting_since IS NULL'),
-    setCounts: db.prepare<[number, number, number, string]>(
-      'UPDATE folders SET file_count = ?, chunk_count = ?, delete_after = ? WHERE id = ?',
+      { delete_after: number; file_count: number; chunk_count: number; byte_count: number; expires_at: number | null }
+    >(
+      'SELECT delete_after, file_count, chunk_count, byte_count, expires_at FROM folders WHERE id = ? AND deleting_since IS NULL',
     ),
-    fileChunks: db.prepare<[string, string], { chunks: number }>(
-      'SELECT chunks FROM files WHERE folder_id = ? AND id = ?',
+    setCounts: db.prepare<[number, number, number, number, string]>(
+      'UPDATE folders SET file_count = ?, chunk_count = ?, byte_count = ?, delete_after = ? WHERE id = ?',
     ),
-    removeCounts: db.prepare<[number, string]>(
-      'UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - ? WHERE id = ?',
+    fileChunks: db.prepare<[string, string], { chunks: number; filesize: number }>(
+      'SELECT chunks, filesize FROM files WHERE folder_id = ? AND id = ?',
     ),
+    removeCounts: db.prepare<[number, number, string]>(
+      'UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - ?, byte_count = byte_count - ? WHERE id = ?',
+    ),
+    folderBytes: db.prepare<[string], { byte_count: number }>('SELECT byte_count FROM folders WHERE id = ?'),
+    // The instance's registered bytes (migration 5): one row, changed by every insert and delete of
+    // a file; an addition happens only while it stays within the limit given (null: none).
+    addTotal: db.prepare<{ adding: number; limit: number | null }>(
+      'UPDATE storage_totals SET bytes = bytes + @adding WHERE id = 1 AND (@limit IS NULL OR bytes + @adding <= @limit)',
+    ),
+    removeTotal: db.prepare<[number]>('UPDATE storage_totals SET bytes = bytes - ? WHERE id = 1'),
     nextPosition: db.prepare<[string], { next: number }>(
       'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM files WHERE folder_id = ?',
     ),
@@ -54,37 +70,58 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
     removeFolder: db.prepare<[string]>('DELETE FROM folders WHERE id = ?'),
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
   };
+  /** Counts `bytes` more against the instance, unless that breaks its quota (then nothing changes). */
+  const takeTotal = (bytes: number, quota: StorageQuota) =>
+    s.addTotal.run({ adding: bytes, limit: quota.instanceBytes }).changes === 1;
   return {
-    createFolder(folder: NewFolder, files: readonly NewFile[], outbox: Outbox = []): void {
+    createFolder(
+      folder: NewFolder,
+      files: readonly NewFile[],
+      outbox: Outbox = [],
+      quota: StorageQuota = NO_QUOTA,
+    ): CreateFolderResult {
+      const bytes = sumBytes(files);
+      if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
+      if (!takeTotal(bytes, quota)) return 'instance-quota';
       const full = fullFolder(folder);
       s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
       for (const file of files) s.insertFile.run(fullFile(file));
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-      s.setCounts.run(files.length, chunks, folder.deleteAfter, folder.id);
+      s.setCounts.run(files.length, chunks, bytes, folder.deleteAfter, folder.id);
       append(outbox);
+      return 'created';
     },
-    addFiles(
-      folderId: string,
-      files: readonly Omit<NewFile, 'position'>[],
-      options: { readonly limits: FolderLimits; readonly claim?: OwnerClaim; readonly outbox?: Outbox },
-    ): AddFilesResult {
+    addFiles(folderId: string, files: readonly Omit<NewFile, 'position'>[], options: AddFilesOptions): AddFilesResult {
       // Runs in its own savepoint (writer.ts): returning a refusal after the claim would keep the
-      // claim, so every refusal is decided before anything is written.
+      // claim, so every refusal is decided before anything is written. The one writer thread runs
+      // the writes one at a time, so the counts read here are those the insert adds to.
       const folder = s.folderState.get(folderId);
       if (!folder) return 'absent'; // absent or being deleted
       const held = { fileCount: folder.file_count, chunkCount: folder.chunk_count };
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
       const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
       if (refusal) return refusal;
+      const quota = options.quota ?? NO_QUOTA;
+      const bytes = sumBytes(files);
+      if (overFolderQuota(folder.byte_count, bytes, quota)) return 'folder-quota';
+      if (!takeTotal(bytes, quota)) return 'instance-quota';
       const claim = options.claim;
-      if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1)
+      if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1) {
+        s.removeTotal.run(bytes); // nothing else was written
         return 'claim-lost';
+      }
       let position = s.nextPosition.get(folderId)!.next;
       const expiries = files.map((f) => effectiveFileExpiry(folder.expires_at, f.expiresAt));
       for (const [i, file] of files.entries())
         s.insertFile.run(fullFile({ ...file, position: position++, expiresAt: expiries[i]! }));
       const deleteAfter = deleteAfterWith({ deleteAfter: folder.delete_after, fileCount: folder.file_count }, expiries);
-      s.setCounts.run(held.fileCount + files.length, held.chunkCount + chunks, deleteAfter, folderId);
+      s.setCounts.run(
+        held.fileCount + files.length,
+        held.chunkCount + chunks,
+        folder.byte_count + bytes,
+        deleteAfter,
+        folderId,
+      );
       append(options.outbox ?? []);
       return 'added';
     },
@@ -112,18 +149,24 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       return s.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;
     },
     finishFolderDeletion(folderId: string, outbox: Outbox = []): void {
-      if (s.removeFolder.run(folderId).changes === 1) append(outbox);
+      const folder = s.folderBytes.get(folderId);
+      if (!folder || s.removeFolder.run(folderId).changes !== 1) return;
+      s.removeTotal.run(folder.byte_count);
+      append(outbox);
     },
     deleteFile(folderId: string, fileId: string, outbox: Outbox = []): boolean {
       const file = s.fileChunks.get(folderId, fileId);
       if (!file || s.deleteFile.run(folderId, fileId).changes !== 1) return false;
-      s.removeCounts.run(file.chunks, folderId);
+      s.removeCounts.run(file.chunks, file.filesize, folderId);
+      s.removeTotal.run(file.filesize);
       append(outbox);
       return true;
     },
     ...prepareOwnerWrites(db, append),
   };
 }
+
+const sumBytes = (files: readonly { readonly filesize: number }[]) => files.reduce((sum, f) => sum + f.filesize, 0);
 
 export type Writes = ReturnType<typeof prepareWrites>;
 export type WriteName = keyof Writes;

@@ -1,0 +1,37 @@
+import type pg from 'pg';
+import type { StorageQuota } from '../../domain/limits.js';
+
+/**
+ * The instance's registered-bytes counter on PostgreSQL (migration 5, src/store/storage-rows.ts).
+ *
+ * One row that every insert and delete of a file changes in its own transaction. The UPDATE's row
+ * lock orders racing registrations from any number of nodes: each waits for the one before it to
+ * commit, then re-evaluates its condition against the committed total (READ COMMITTED), so the
+ * check and the addition are one step. Writers lock the folder row first and this row second, so
+ * the two locks never wait on each other in opposite orders.
+ */
+export async function takeTotal(client: pg.PoolClient, bytes: number, quota: StorageQuota): Promise<boolean> {
+  const { rowCount } = await client.query(
+    'UPDATE storage_totals SET bytes = bytes + $1 WHERE id = 1 AND ($2::bigint IS NULL OR bytes + $1 <= $2::bigint)',
+    [bytes, quota.instanceBytes],
+  );
+  return rowCount === 1;
+}
+
+/** A file delete that also lowers the folder's counts and the instance's total, in one statement. */
+export const DELETE_FILE_SQL = `WITH gone AS (DELETE FROM files WHERE folder_id = $1 AND id = $2 RETURNING chunks, filesize),
+  counted AS (
+    UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - (SELECT chunks FROM gone),
+      byte_count = byte_count - (SELECT filesize FROM gone)
+    WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)
+  ),
+  total AS (UPDATE storage_totals SET bytes = bytes - (SELECT filesize FROM gone) WHERE id = 1 AND EXISTS (SELECT 1 FROM gone))
+  SELECT COUNT(*)::int AS removed FROM gone`;
+
+/** A folder's record removal (its files go by cascade) that lowers the instance's total by its bytes. */
+export const DELETE_FOLDER_SQL = `WITH gone AS (DELETE FROM folders WHERE id = $1 RETURNING byte_count),
+  total AS (UPDATE storage_totals SET bytes = bytes - (SELECT byte_count FROM gone) WHERE id = 1 AND EXISTS (SELECT 1 FROM gone))
+  SELECT COUNT(*)::int AS removed FROM gone`;
+
+export const sumBytes = (files: readonly { readonly filesize: number }[]) =>
+  files.reduce((sum, f) => sum + f.filesize, 0);
