@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
+
+/**
+ * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
+ * Playwright's Firefox is a patched build that cannot be downloaded here), driven over WebDriver BiDi
+ * by puppeteer-core. `FIREFOX_PATH` (set by scripts/ci/12-firefox.sh) or /usr/bin/firefox-esr; when
+ * it is missing the suite skips with a message saying how to get it, except when
+ * TEST_REQUIRE_FIREFOX=1 (set by that script), where it fails, so that CI never passes by skipping.
+ */
+export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? null : 'the site is not built (npm run build:web)';
+export const MISSING = existsSync(FIREFOX)
+  ? NOT_BUILT
+  : `Firefox not found at ${FIREFOX}: install it (apt-get install -y firefox-esr) or set FIREFOX_PATH`;
+const REQUIRED = process.env.TEST_REQUIRE_FIREFOX === '1';
+export const SKIP: string | false = MISSING && !REQUIRED ? MISSING : false;
+if (SKIP) process.stderr.write(`test/site/firefox: skipping Firefox tests: ${SKIP}\n`);
+if (MISSING && REQUIRED) {
+  test('Firefox is required (TEST_REQUIRE_FIREFOX=1)', () => {
+    assert.fail(`${MISSING} (TEST_REQUIRE_FIREFOX=1)`);
+  });
+}
+
+export interface Firefox {
+  readonly browser: Browser;
+  readonly downloads: string;
+  /** A page in a fresh private context (its own storage and service workers), 1100×900. */
+  page(): Promise<Page>;
+  clearDownloads(): Promise<void>;
+  /** Waits until `name` is in the download directory with `size` bytes and no partial file remains. */
+  downloaded(name: string, size: number): Promise<Buffer>;
+  /** Waits until `name` is in the download directory and `check` accepts it (a zip still being written fails). */
+  downloadedWhen<T>(name: string, check: (path: string) => T): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * A headless Firefox that saves every download, without asking, into `root`/downloads: Firefox
+ * writes `name.part` while a download runs and renames it when done.
+ */
+export async function launchFirefox(root: string): Promise<Firefox> {
+  const downloads = join(root, 'downloads');
+  await mkdir(downloads, { recursive: true });
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX,
+    headless: true,
+    extraPrefsFirefox: {
+      'browser.download.folderList': 2,
+      'browser.download.dir': downloads,
+      'browser.download.useDownloadDir': true,
+      'browser.download.start_downloads_in_tmp_dir': false,
+      'browser.download.always_ask_before_handling_new_types': false,
+      'browser.download.manager.showWhenStarting': false,
+      'browser.download.alwaysOpenPanel': false,
+      'browser.helperApps.neverAsk.saveToDisk': 'application/octet-stream,application/zip,text/plain',
+      'pdfjs.disabled': true,
+    },
+  });
+  const entries = () => readdirSync(downloads);
+  async function downloadedWhen<T>(name: string, check: (path: string) => T | Promise<T>): Promise<T> {
+    const path = join(downloads, name);
+    const deadline = Date.now() + 120_000;
+    let last = 'absent';
+    for (;;) {
+      const partial = entries().filter((e) => e !== name && e.startsWith(name));
+      if (existsSync(path) && partial.length === 0) {
+        try {
+          return await check(path);
+        } catch (error) {
+          last = (error as Error).message;
+        }
+      }
+      if (Date.now() > deadline)
+        throw new Error(`no complete ${name} in ${downloads}: ${JSON.stringify(entries())}; last: ${last}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    browser,
+    downloads,
+    async page() {
+      const context = await browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ width: 1100, height: 900 });
+      return page;
+    },
+    async clearDownloads() {
+      await rm(downloads, { recursive: true, force: true });
+      await mkdir(downloads, { recursive: true });
+    },
+    downloaded: (name, size) =>
+      downloadedWhen(name, async (path) => {
+        const got = await stat(path);
+        if (got.size !== size) throw new Error(`${got.size} bytes of ${size}`);
+        return readFile(path);
+      }),
+    downloadedWhen,
+    close: () => browser.close(),
+  };
+}
+
+export function sha256(b: Buffer): string {
+  return createHash('sha256').update(b).digest('hex');
+}
