@@ -1,5 +1,5 @@
 import type { SiteFolderUpdate } from '../contract/site.js';
-import type { RegisteredFile, UploadUrls } from '../contract/types.js';
+import type { CreateResponseDirect, FileEntry, RegisteredFile, UploadUrls } from '../contract/types.js';
 import {
   createSke,
   encryptText,
@@ -9,16 +9,17 @@ import {
   type PasswordParams,
   passwordSecret,
 } from '../crypto/index.js';
-import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
-import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY, sendChunks, type UploadJob } from './engine.js';
+import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
-import { allChunks, filePlan, storedBytes } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
+import { checkedPlan, type Registrar, type RunFile, registerFiles, resumeFile, UploadRun } from './upload-run.js';
 import { siteApiFor } from './urls.js';
 import { createFolder, getUploadStatus, type Mode } from './v2.js';
+
+export { chunkOrder } from './upload-run.js';
 
 /**
  * The v2 direct-upload flow over the upload engine (engine.ts), isomorphic: it sees files only
@@ -152,7 +153,8 @@ export function checkUploadFiles(files: readonly UploadFile[]): void {
 /**
  * Encrypts names and bytes under a fresh folder secret, registers the files (one folder, up to 10
  * files), uploads every chunk with bounded parallelism and retries, checks upload-status, and
- * returns the share link.
+ * returns the share link. The upload run (upload-run.ts) does the work; this module only registers
+ * through the v2 API.
  */
 export async function upload(files: readonly UploadFile[], options: UploadOptions): Promise<UploadResult> {
   checkUploadFiles(files);
@@ -166,39 +168,47 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   const keySecret = password ? await passwordSecret(secret, options.password!, password) : secret;
   const key = await importSecret(keySecret);
   const ske = await createSke(key);
-  const entries = await Promise.all(
-    files.map(async (f) => ({
-      filename: await encryptText(key, f.name),
-      filesize: f.size,
-      ...(f.mimetype ? { mimetype: await encryptText(key, f.mimetype) } : {}),
-    })),
+  let created: CreateResponseDirect | null = null;
+  const http = httpOptions(options);
+  const registrar: Registrar = {
+    register: async (entries) => {
+      const folder = await createFolder({
+        server: options.server,
+        ...(options.title !== undefined ? { title: options.title } : {}),
+        ...(options.mode !== undefined ? { mode: options.mode } : {}),
+        ske,
+        files: entries.map(({ filename, filesize, mimetype }) => ({
+          filename,
+          filesize,
+          ...(mimetype ? { mimetype } : {}),
+        })) as [FileEntry, ...FileEntry[]],
+        ...http,
+      });
+      await applySettings(folder.folderUrl, folder.folderId, folder.uploadAuth, password, key, options);
+      created = folder;
+      return folder.files;
+    },
+    missing: () => Promise.reject(new Error('no folder yet')),
+  };
+  const runFiles = await registerFiles(
+    registrar,
+    files.map((f) => ({ name: f.name, size: f.size, mimetype: f.mimetype, key, source: f })),
   );
-  const created = await createFolder({
-    server: options.server,
-    ...(options.title !== undefined ? { title: options.title } : {}),
-    ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    ske,
-    files: entries as [(typeof entries)[number], ...typeof entries],
-    ...httpOptions(options),
-  });
-  if (created.files.length !== files.length) {
-    throw new ProtocolError('create folder', `registered ${created.files.length} files for ${files.length} requested`);
-  }
-  await applySettings(created.folderUrl, created.folderId, created.uploadAuth, password, key, options);
+  const folder = created as CreateResponseDirect | null;
+  if (!folder) throw new ProtocolError('create folder', 'no folder was created');
   const state: UploadState = {
     version: 1,
     server: options.server,
-    folderId: created.folderId,
-    folderUrl: created.folderUrl,
-    uploadAuth: created.uploadAuth,
+    folderId: folder.folderId,
+    folderUrl: folder.folderUrl,
+    uploadAuth: folder.uploadAuth,
     secret,
     ...(keySecret !== secret ? { key: keySecret } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    files: created.files.map((r, i) => stateFile(files[i]!, r)),
+    files: folder.files.map((r, i) => stateFile(files[i]!, r)),
   };
-  state.files.forEach(checkPlan);
   await options.onState?.(state);
-  return transfer(state, files, key, options, false);
+  return transfer(state, runFiles, v2Registrar(state, http), options);
 }
 
 /** A note's plaintext: empty means none; longer than MAX_NOTE_CHARS is refused before anything is sent. */
@@ -250,12 +260,27 @@ export async function resumeUpload(
   if (files.length !== state.files.length)
     throw new InputError(`the state has ${state.files.length} files, ${files.length} sources were given`);
   state.files.forEach((f, i) => {
-    checkPlan(f);
+    checkedPlan(f.name, f.size, f);
     if (files[i]!.size !== f.size)
       throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
   });
   const key = await importSecret(state.key ?? state.secret);
-  return transfer(state, files, key, options, true);
+  const registrar = v2Registrar(state, httpOptions(options));
+  const runFiles = await Promise.all(
+    state.files.map((f, i) =>
+      resumeFile(registrar, {
+        fileId: f.fileId,
+        name: f.name,
+        size: f.size,
+        chunkSize: f.chunkSize,
+        chunks: f.chunks,
+        key,
+        source: files[i]!,
+        urls: f.uploadUrls,
+      }),
+    ),
+  );
+  return transfer(state, runFiles, registrar, options);
 }
 
 function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFile {
@@ -271,15 +296,21 @@ function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFil
   };
 }
 
-/** The server's plan must describe the file we have, or every chunk would be refused. */
-function checkPlan(f: UploadStateFile): void {
-  const chunks = Math.ceil(f.size / f.chunkSize);
-  if (f.chunks !== chunks || f.chunks > MAX_CHUNKS_PER_FILE || f.uploadUrls.signatures.length !== f.chunks) {
-    throw new ProtocolError(
-      'create folder',
-      `inconsistent chunk plan for ${f.name}: ${f.chunks} chunks of ${f.chunkSize} bytes, ${f.uploadUrls.signatures.length} signatures`,
-    );
-  }
+/** A folder made by the v2 API: its files are asked about with upload-status and its uploadAuth. */
+function v2Registrar(state: UploadState, http: HttpOptions): Registrar {
+  return {
+    register: () => Promise.reject(new Error('the folder is registered already')),
+    missing: async (fileId) => {
+      const status = await getUploadStatus({
+        server: state.server,
+        folderId: state.folderId,
+        fileId,
+        uploadAuth: state.uploadAuth,
+        ...http,
+      });
+      return status.complete ? [] : status.missing;
+    },
+  };
 }
 
 function httpOptions(options: TransferOptions): HttpOptions {
@@ -291,120 +322,49 @@ function httpOptions(options: TransferOptions): HttpOptions {
   };
 }
 
-/** Chunk order of file.kiwi's clients: the first, then the last, then the rest ascending. */
-export function chunkOrder(todo: readonly number[]): number[] {
-  if (todo.length <= 2) return [...todo];
-  return [todo[0]!, todo[todo.length - 1]!, ...todo.slice(1, -1)];
-}
-
+/** Runs the upload and tells its progress as the library's events. */
 async function transfer(
   state: UploadState,
-  files: readonly UploadFile[],
-  key: FolderKey,
+  runFiles: readonly RunFile[],
+  registrar: Registrar,
   options: TransferOptions,
-  resuming: boolean,
 ): Promise<UploadResult> {
-  const http = httpOptions(options);
-  const plans = state.files.map((f) => filePlan(f.size, f.chunkSize, f.chunks, f.name));
   const totalBytes = state.files.reduce((sum, f) => sum + f.size, 0);
-  const fileDone = state.files.map(() => 0);
-  let doneBytes = 0;
-  let chunksSent = 0;
-
-  const missingOf = async (i: number): Promise<number[]> => {
-    const f = state.files[i]!;
-    const status = await getUploadStatus({
-      server: state.server,
-      folderId: state.folderId,
-      fileId: f.fileId,
-      uploadAuth: state.uploadAuth,
-      ...http,
-    });
-    return status.complete ? [] : status.missing.filter((n) => n >= 1 && n <= f.chunks);
-  };
-
-  // What to send: everything on a fresh upload, the server's missing list on a resume.
-  let todo: number[][] = resuming
-    ? await Promise.all(state.files.map((_, i) => missingOf(i)))
-    : plans.map((plan) => allChunks(plan));
-  /** Progress counts what the server has: everything but the chunks still to send. */
-  const countDone = () => {
-    doneBytes = 0;
-    plans.forEach((plan, i) => {
-      fileDone[i] = storedBytes(plan, todo[i]!);
-      doneBytes += fileDone[i]!;
-    });
-  };
-  countDone();
+  const run: UploadRun = new UploadRun(runFiles, registrar, {
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.encryptConcurrency !== undefined ? { encryptConcurrency: options.encryptConcurrency } : {}),
+    onEvent: (event) => {
+      if (event.type === 'retry') options.onProgress?.({ type: 'retry', info: event.info });
+      else if (event.type === 'file-done') options.onProgress?.({ type: 'file-complete', file: event.file });
+      else if (event.type === 'chunk')
+        options.onProgress?.({
+          type: 'chunk',
+          file: event.file,
+          chunk: event.chunk,
+          bytes: event.bytes,
+          fileDoneBytes: run.files[event.file]!.stored,
+          doneBytes: run.stored(),
+          totalBytes,
+        });
+    },
+  });
   options.onProgress?.({
     type: 'registered',
     folderId: state.folderId,
     totalBytes,
-    doneBytes,
+    doneBytes: run.stored(),
     files: state.files.map((f, i) => ({
       name: f.name,
       size: f.size,
       fileId: f.fileId,
       chunks: f.chunks,
-      doneBytes: fileDone[i]!,
+      doneBytes: run.files[i]!.stored,
     })),
   });
-  const completed = new Set<number>();
-  const reportComplete = (i: number) => {
-    if (completed.has(i)) return;
-    completed.add(i);
-    options.onProgress?.({ type: 'file-complete', file: i });
-  };
-
-  // Two rounds at most: send, then ask upload-status, and send whatever it still lists as missing.
-  for (let round = 0; round < 2; round++) {
-    if (round > 0) countDone();
-    const jobs: UploadJob[] = state.files.map((f, i) => ({
-      label: f.name,
-      plan: plans[i]!,
-      key,
-      source: files[i]!,
-      urls: f.uploadUrls,
-      todo: chunkOrder(todo[i]!),
-    }));
-    if (jobs.every((j) => j.todo.length === 0)) {
-      for (let i = 0; i < jobs.length; i++) reportComplete(i);
-      break;
-    }
-    const result = await sendChunks(jobs, {
-      ...http,
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(options.encryptConcurrency !== undefined ? { encryptConcurrency: options.encryptConcurrency } : {}),
-      onEvent: (event) => {
-        if (event.type === 'retry') options.onProgress?.({ type: 'retry', info: event.info });
-        else if (event.type === 'job-done') reportComplete(event.job);
-        else if (event.type === 'chunk') {
-          fileDone[event.job]! += event.bytes;
-          doneBytes += event.bytes;
-          options.onProgress?.({
-            type: 'chunk',
-            file: event.job,
-            chunk: event.chunk,
-            bytes: event.bytes,
-            fileDoneBytes: fileDone[event.job]!,
-            doneBytes,
-            totalBytes,
-          });
-        }
-      },
-    });
-    chunksSent += result.chunksSent;
-    todo = await Promise.all(state.files.map((_, i) => missingOf(i)));
-  }
-  const stillMissing = todo.map((t, i) => [i, t.length] as const).filter(([, n]) => n > 0);
-  if (stillMissing.length > 0) {
-    const [i, n] = stillMissing[0]!;
-    throw new ProtocolError(
-      'upload status',
-      `still lists ${n} missing chunks of ${state.files[i]!.name} after they were all accepted`,
-    );
-  }
-  for (let i = 0; i < state.files.length; i++) reportComplete(i);
+  const { chunksSent } = await run.run();
   return {
     link: shareLink(state.folderUrl, state.secret),
     folderId: state.folderId,

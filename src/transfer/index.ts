@@ -7,7 +7,8 @@
  * - urls.ts: the file.kiwi chunk URL rule and the site's addresses
  * - errors.ts, retry.ts: typed errors, `{error, code}` reading, the one retry policy
  * - v2.ts, site-client.ts: typed clients of the v2 API and the site endpoints
- * - engine.ts: the upload engine (pluggable transport); direct-upload.ts: the v2 flow over it
+ * - engine.ts: the upload engine (pluggable transport); upload-run.ts: the one upload orchestrator
+ *   over it (registration, progress, second round); direct-upload.ts: the v2 flow's registrar
  * - download.ts: `downloadStream(file)`, the one download pipeline; range.ts: byte ranges to chunks
  * - folder.ts, state.ts: opening a share link; resume state and links
  * - names.ts: the one rule for names with folders in them (stored, saved into a directory, single file)
@@ -91,6 +92,27 @@ export type { Credentials, RegisterExtra } from './site-client.js';
 export { credentialHeaders, fetchChunkBytes, SiteClient } from './site-client.js';
 export type { ParsedLink, UploadState, UploadStateFile } from './state.js';
 export { parseShareLink, parseUploadState, redactLink, shareLink } from './state.js';
+export type {
+  EncryptedEntry,
+  FileState,
+  FileUpload,
+  NewFile,
+  RegisteredPlan,
+  Registrar,
+  RunEvent,
+  RunFile,
+  RunOptions,
+  RunOutcome,
+  UploadProgress,
+} from './upload-run.js';
+export {
+  checkedPlan,
+  encryptEntries,
+  registerFiles,
+  resumeFile,
+  speedometer,
+  UploadRun,
+} from './upload-run.js';
 export { apiUrl, chunkName, chunkUrl, folderApiUrl, siteApiFor, siteChunkUrl } from './urls.js';
 export type {
   CreateDirectFolderOptions,

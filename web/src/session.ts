@@ -7,6 +7,7 @@ import type {
   SiteFolderUpdate,
   SiteNotifications,
   SiteNotificationsUpdate,
+  SiteRegisteredFile,
 } from '../../src/contract/site.js';
 import {
   CryptoFormatError,
@@ -25,13 +26,29 @@ import {
   sealSecret,
 } from '../../src/crypto/index.js';
 import { passwordSecret } from '../../src/crypto/password.js';
-import type { DownloadFile } from '../../src/transfer/download.js';
-import { blobSource, type ChunkSource, sendChunks, type UploadJob } from '../../src/transfer/engine.js';
-import { AbortedError, WebfolderError } from '../../src/transfer/errors.js';
-import { allChunks, filePlan, registrationBatches, storedBytes } from '../../src/transfer/plan.js';
-import type { Fetch, HttpOptions, RetryInfo } from '../../src/transfer/retry.js';
-import { SiteClient } from '../../src/transfer/site-client.js';
+import {
+  blobSource,
+  type ChunkSource,
+  type DownloadFile,
+  type Fetch,
+  type FileUpload,
+  type HttpOptions,
+  type Registrar,
+  type RetryInfo,
+  type RunFile,
+  type RunOutcome,
+  registerFiles,
+  registrationBatches,
+  resumeFile,
+  SiteClient,
+  type UploadProgress,
+  UploadRun,
+  WebfolderError,
+} from '../../src/transfer/index.js';
 import { t } from './i18n/index.js';
+
+export type { FileState, FileUpload, UploadProgress } from '../../src/transfer/index.js';
+export { speedometer } from '../../src/transfer/index.js';
 
 /**
  * The folder page's state and protocols, without a DOM: opening a folder (key checks, owner
@@ -223,30 +240,6 @@ export async function openSession(
 export interface PickedFile {
   readonly file: Blob & { readonly lastModified: number };
   readonly path: string;
-}
-
-export type FileState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled';
-
-/** One file of an upload, as the views show it. */
-export interface FileUpload {
-  readonly fileId: string;
-  readonly name: string;
-  readonly size: number;
-  /** Plaintext bytes stored on the server (including what a previous visit sent). */
-  stored: number;
-  /** Plaintext bytes on their way, per chunk. */
-  readonly sending: Map<number, number>;
-  state: FileState;
-  error?: unknown;
-}
-
-export interface UploadProgress {
-  readonly files: readonly FileUpload[];
-  readonly total: number;
-  readonly sent: number;
-  /** Bytes per second over the last 5 seconds. */
-  readonly speed: number;
-  readonly etaMs: number;
 }
 
 export interface UploadOutcome {
@@ -482,24 +475,36 @@ export class FolderSession {
   async upload(picked: readonly PickedFile[]): Promise<UploadOutcome> {
     const items = picked.filter((i) => i.file.size > 0);
     const skippedEmpty = picked.length - items.length;
-    const prepared: Array<{ upload: FileUpload; job: UploadJob }> = [];
+    const prepared: RunFile[] = [];
     const pending = this.pendingUploads();
     const fresh: PickedFile[] = [];
+    const registrar = this.registrar();
     for (const item of items) {
       const p = pending.find(
         (u) => u.name === item.path && u.size === item.file.size && u.lastModified === item.file.lastModified,
       );
-      if (p) prepared.push(await this.resumeJob(p, item));
-      else fresh.push(item);
+      if (!p) fresh.push(item);
+      else
+        prepared.push(
+          await resumeFile(registrar, {
+            fileId: p.fileId,
+            name: p.name,
+            size: p.size,
+            chunkSize: p.chunkSize,
+            chunks: p.chunks,
+            key: p.fileSecret ? await importSecret(p.fileSecret) : this.key,
+            source: this.chunkSource(item.file),
+          }),
+        );
     }
     const sealed = this.info.mode === 'request' && this.info.owned && !this.info.isOwner;
     for (const batch of registrationBatches(fresh, (item) => item.file.size, this.info.chunkSize))
-      prepared.push(...(await this.registerBatch(batch, sealed)));
-    for (const p of prepared) this.sending.add(p.upload.fileId);
+      prepared.push(...(await this.registerBatch(registrar, batch, sealed)));
+    for (const p of prepared) this.sending.add(p.fileId);
     // Redraw with the registered files (and the claim's new role) before the bytes go: a page that
     // said "No files yet" or "Nobody owns this folder yet" would be stale during the whole upload.
     if (fresh.length) await this.refresh().catch(() => undefined);
-    return this.send(prepared, skippedEmpty, items);
+    return this.send(registrar, prepared, skippedEmpty, items);
   }
 
   private async fileKey(sealed: boolean): Promise<{ key: FolderKey; fileSecret?: string; sealedKey?: string }> {
@@ -516,49 +521,54 @@ export class FolderSession {
     return this.options.chunkSource?.(file) ?? blobSource(file);
   }
 
-  /** Resume: the server's missing list is what is left; what it has counts as sent. */
-  private async resumeJob(p: PendingUpload, item: PickedFile): Promise<{ upload: FileUpload; job: UploadJob }> {
-    const [status, fresh] = await Promise.all([this.client.status(p.fileId), this.client.uploadUrls(p.fileId)]);
-    const key = p.fileSecret ? await importSecret(p.fileSecret) : this.key;
-    const plan = filePlan(p.size, p.chunkSize, p.chunks, p.name);
+  /** The site API as the upload run's registrar: registration with the claim, upload-status, fresh URLs. */
+  private registrar(): Registrar {
     return {
-      upload: this.fileUpload(p.fileId, p.name, p.size, storedBytes(plan, status.missing)),
-      job: {
-        label: p.name,
-        plan,
-        key,
-        source: this.chunkSource(item.file),
-        urls: fresh.uploadUrls,
-        todo: status.missing,
+      register: (entries) => this.claimAndRegister(entries),
+      missing: async (fileId) => {
+        const status = await this.client.status(fileId);
+        return status.complete ? [] : status.missing;
       },
+      renewUrls: async (fileId) => (await this.client.uploadUrls(fileId)).uploadUrls,
     };
   }
 
-  private fileUpload(fileId: string, name: string, size: number, stored: number): FileUpload {
-    return { fileId, name, size, stored, sending: new Map(), state: 'waiting' };
+  /** Registers picked files, each under its key (request mode, visitor: a file's own, sealed to the owner). */
+  private async registerBatch(registrar: Registrar, items: readonly PickedFile[], sealed: boolean): Promise<RunFile[]> {
+    const keys = await Promise.all(items.map(() => this.fileKey(sealed)));
+    const files = await registerFiles(
+      registrar,
+      items.map((item, i) => ({
+        name: item.path,
+        size: item.file.size,
+        mimetype: item.file.type,
+        key: keys[i]!.key,
+        sealedKey: keys[i]!.sealedKey,
+        source: this.chunkSource(item.file),
+      })),
+    );
+    files.forEach((f, i) => {
+      const item = items[i]!;
+      const pending: PendingUpload = {
+        fileId: f.fileId,
+        name: item.path,
+        size: item.file.size,
+        lastModified: item.file.lastModified,
+        chunkSize: f.plan.chunkSize,
+        chunks: f.plan.chunks,
+      };
+      if (keys[i]!.fileSecret) pending.fileSecret = keys[i]!.fileSecret!;
+      this.options.store.addPending(this.folderId, pending);
+    });
+    return files;
   }
 
   /**
-   * Registers files. When nobody owns the folder yet this is the claim: the browser makes an owner
+   * Registers entries. When nobody owns the folder yet this is the claim: the browser makes an owner
    * secret, presents the token derived from it (and its public key, and the key check `ske` if the
    * folder has none), and keeps the secret only if the server answers that it is now the owner.
    */
-  private async registerBatch(
-    items: readonly PickedFile[],
-    sealed: boolean,
-  ): Promise<Array<{ upload: FileUpload; job: UploadJob }>> {
-    const keys = await Promise.all(items.map(() => this.fileKey(sealed)));
-    const entries: SiteFileEntry[] = await Promise.all(
-      items.map(async (item, i): Promise<SiteFileEntry> => {
-        const k = keys[i]!;
-        return {
-          filename: await encryptText(k.key, item.path),
-          filesize: item.file.size,
-          ...(item.file.type ? { mimetype: await encryptText(k.key, item.file.type) } : {}),
-          ...(k.sealedKey ? { sealedKey: k.sealedKey } : {}),
-        };
-      }),
-    );
+  private async claimAndRegister(entries: readonly SiteFileEntry[]): Promise<SiteRegisteredFile[]> {
     const extra: { ske?: string; ownerPublicKey?: string } = {};
     let claiming: { secret: string; creds: OwnerCredentials } | null = null;
     const visitorOnly = () => ({ visitorToken: this.client.credentials.visitorToken });
@@ -592,119 +602,62 @@ export class FolderSession {
       this.info = await this.client.info();
       this.emit('announce', t(response.role === 'owner' ? 'session.nowOwner' : 'session.someoneElse'));
     }
-    return response.files.map((f, i) => {
-      const item = items[i]!;
-      const pending: PendingUpload = {
-        fileId: f.fileId,
-        name: item.path,
-        size: item.file.size,
-        lastModified: item.file.lastModified,
-        chunkSize: f.chunkSize,
-        chunks: f.chunks,
-      };
-      if (keys[i]!.fileSecret) pending.fileSecret = keys[i]!.fileSecret!;
-      this.options.store.addPending(this.folderId, pending);
-      const plan = filePlan(item.file.size, f.chunkSize, f.chunks, item.path);
-      return {
-        upload: this.fileUpload(f.fileId, item.path, item.file.size, 0),
-        job: {
-          label: item.path,
-          plan,
-          key: keys[i]!.key,
-          source: this.chunkSource(item.file),
-          urls: f.uploadUrls,
-          todo: allChunks(plan),
-        },
-      };
-    });
+    return response.files;
   }
 
   private async send(
-    prepared: ReadonlyArray<{ upload: FileUpload; job: UploadJob }>,
+    registrar: Registrar,
+    prepared: readonly RunFile[],
     skippedEmpty: number,
     picked: readonly PickedFile[] = [],
   ): Promise<UploadOutcome> {
-    const files = prepared.map((p) => p.upload);
     const thumbnails: Array<Promise<void>> = [];
-    const run = new AbortController();
-    this.running = run;
-    const speed = speedometer();
-    const progress = (): UploadProgress => {
-      const total = files.reduce((sum, f) => sum + f.size, 0);
-      let sent = 0;
-      for (const f of files) {
-        sent += f.stored;
-        for (const b of f.sending.values()) sent += b;
-      }
-      const rate = speed(sent);
-      return { files, total, sent, speed: rate, etaMs: rate > 0 ? ((total - sent) * 1000) / rate : Infinity };
-    };
-    let cancelled = false;
+    const running = new AbortController();
+    this.running = running;
     // After Cancel, files picked again start another send at once: what the cancelled one still
     // reports (its abort settles later) must not reach the views, which now show the new one.
     const report = () => {
-      if (this.running === run) this.emit('progress', progress());
+      if (this.running === running) this.emit('progress', run.progress());
     };
+    const run: UploadRun = new UploadRun(prepared, registrar, {
+      ...this.options.http,
+      ...(this.options.transport ? { fetch: this.options.transport } : {}),
+      ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
+      signal: running.signal,
+      failFast: false,
+      onEvent: (event) => {
+        // A chunk PUT waits to be retried (offline, server busy): the views tell the person.
+        if (event.type === 'retry') {
+          if (this.running === running) this.waiting(event.info);
+          return;
+        }
+        if (event.type === 'file-done') {
+          const f = run.files[event.file]!;
+          this.options.store.removePending(this.folderId, f.fileId);
+          const item = picked.find((i) => i.path === f.name);
+          if (item) thumbnails.push(this.storeThumbnail(f.fileId, prepared[event.file]!.key, item));
+          if (this.info.mode === 'request' && !this.info.isOwner)
+            this.options.store.addReceipt(this.folderId, {
+              fileId: f.fileId,
+              name: f.name,
+              size: f.size,
+              at: Date.now(),
+            });
+        }
+        report();
+      },
+    });
     report();
+    let outcome: RunOutcome;
     try {
-      await sendChunks(
-        prepared.map((p) => p.job),
-        {
-          ...this.options.http,
-          ...(this.options.transport ? { fetch: this.options.transport } : {}),
-          ...(this.options.concurrency ? { concurrency: this.options.concurrency } : {}),
-          signal: run.signal,
-          failFast: false,
-          renewUrls: async (i) => (await this.client.uploadUrls(files[i]!.fileId)).uploadUrls,
-          onEvent: (event) => {
-            // A chunk PUT waits to be retried (offline, server busy): the views tell the person.
-            if (event.type === 'retry') {
-              if (this.running === run) this.waiting(event.info);
-              return;
-            }
-            const f = files[event.job]!;
-            if (event.type === 'sending') {
-              f.state = 'uploading';
-              f.sending.set(event.chunk, event.bytes);
-            } else if (event.type === 'chunk') {
-              f.sending.delete(event.chunk);
-              f.stored += event.bytes;
-            } else if (event.type === 'job-done') {
-              f.state = 'done';
-              this.options.store.removePending(this.folderId, f.fileId);
-              const item = picked.find((i) => i.path === f.name);
-              if (item) thumbnails.push(this.storeThumbnail(f.fileId, prepared[event.job]!.job.key, item));
-              if (this.info.mode === 'request' && !this.info.isOwner)
-                this.options.store.addReceipt(this.folderId, {
-                  fileId: f.fileId,
-                  name: f.name,
-                  size: f.size,
-                  at: Date.now(),
-                });
-            } else if (event.type === 'job-failed') {
-              f.state = 'failed';
-              f.error = event.error;
-              f.sending.clear();
-            }
-            report();
-          },
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof AbortedError)) throw error;
-      cancelled = true;
-      for (const f of files) {
-        f.sending.clear();
-        if (f.state === 'waiting' || f.state === 'uploading') f.state = 'cancelled';
-      }
+      outcome = await run.run();
     } finally {
       report();
-      if (this.running === run) this.running = null;
-      for (const f of files) this.sending.delete(f.fileId);
+      if (this.running === running) this.running = null;
+      for (const f of prepared) this.sending.delete(f.fileId);
     }
     await Promise.all(thumbnails);
-    const failed = files.some((f) => f.state === 'failed');
-    return { state: failed ? 'failed' : cancelled ? 'cancelled' : 'complete', files, skippedEmpty };
+    return { state: outcome.state, files: outcome.files, skippedEmpty };
   }
 
   /**
@@ -776,17 +729,4 @@ export class FolderSession {
   zipName(): string {
     return `${this.info.title.replace(/[\\/:*?"<>|]+/g, '_') || 'webfolder'}.zip`;
   }
-}
-
-/** Bytes per second over the last 5 seconds of samples (`clock` in milliseconds: tests give their own). */
-export function speedometer(clock: () => number = () => performance.now()): (bytes: number) => number {
-  const samples: Array<[number, number]> = [];
-  return (bytes) => {
-    const now = clock();
-    samples.push([now, bytes]);
-    while (samples.length > 2 && now - samples[0]![0] > 5000) samples.shift();
-    const [t0, b0] = samples[0]!;
-    // Bytes of unfinished chunks are dropped on Cancel or failure, so the total can go down: never a negative speed.
-    return now > t0 ? Math.max(0, ((bytes - b0) * 1000) / (now - t0)) : 0;
-  };
 }
