@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  ChunkConflictError,
   ChunkLengthError,
   type ChunkReceiver,
   type ChunkUrlQuery,
@@ -93,5 +94,6 @@ function storageRefusal(error: unknown): never {
   if (error instanceof InsufficientStorageError) throw insufficientStorage(error.message);
   if (error instanceof BodyTooSlowError) throw new AppError(408, error.message);
   if (error instanceof ChunkLengthError) throw invalid(error.message);
+  if (error instanceof ChunkConflictError) throw conflict(error.message);
   throw error;
 }

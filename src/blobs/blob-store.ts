@@ -144,6 +144,10 @@ export class ChunkUrlError extends Error {
 export class ChunkLengthError extends Error {
   override name = 'ChunkLengthError';
 }
+/** A chunk stored already with other bytes: a stored chunk is never replaced (the same bytes again are fine). */
+export class ChunkConflictError extends Error {
+  override name = 'ChunkConflictError';
+}
 /** No room: the disk is full (ENOSPC, a short write) or below its free-space floor. Nothing was kept. */
 export class InsufficientStorageError extends Error {
   override name = 'InsufficientStorageError';

@@ -62,22 +62,33 @@ describe('chunk upload', () => {
     assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), [], 'no temporary files left');
   });
 
-  test('re-sending a chunk before completion replaces it; after completion it is 409', async () => {
+  test('a stored chunk is never replaced: the same bytes again are 200, other bytes 409 with nothing changed, before and after completion (issue 21, finding 8)', async () => {
     const { folderId, file } = await register(6 * MIB);
     const a = chunkBody(6 * MIB, file.chunkSize, 1);
     const b = chunkBody(6 * MIB, file.chunkSize, 1);
-    assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, a)).status, 200);
-    assert.equal((await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, b)).status, 200);
-    assert.ok((await storedChunk(folderId, file.fileId, 1)).equals(b));
-    assert.equal(
-      (await putChunk(chunkUrl(file.uploadUrls, 2), file.uploadUrls.headers, chunkBody(6 * MIB, file.chunkSize, 2)))
-        .status,
-      200,
-    );
-    const late = await putChunk(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, a);
+    const put = (n: number, body: Buffer) => putChunk(chunkUrl(file.uploadUrls, n), file.uploadUrls.headers, body);
+    assert.equal((await put(1, a)).status, 200);
+    // An idempotent retry (a client that lost the answer sends the chunk again) is fine.
+    assert.equal((await put(1, a)).status, 200);
+    // A replay of the URL with other bytes of the same length is refused, and changes nothing.
+    const replaced = await put(1, b);
+    assert.equal(replaced.status, 409);
+    assert.deepEqual(Object.keys(replaced.body as object).sort(), ['code', 'error']);
+    assert.equal((replaced.body as { code: string }).code, 'conflict');
+    assert.match((replaced.body as { error: string }).error, /stored already with other bytes/);
+    assert.ok((await storedChunk(folderId, file.fileId, 1)).equals(a), 'the stored chunk is unchanged');
+    // Two different bodies racing for an empty slot: one is stored, the other refused.
+    const c = chunkBody(6 * MIB, file.chunkSize, 2);
+    const d = chunkBody(6 * MIB, file.chunkSize, 2);
+    const raced = await Promise.all([put(2, c), put(2, d)]);
+    assert.deepEqual(raced.map((r) => r.status).sort(), [200, 409]);
+    const stored = await storedChunk(folderId, file.fileId, 2);
+    assert.ok(stored.equals(raced[0]!.status === 200 ? c : d), 'the accepted body is the one stored');
+    const late = await put(1, a);
     assert.equal(late.status, 409);
     assert.match((late.body as { error: string }).error, /already complete/);
-    assert.ok((await storedChunk(folderId, file.fileId, 1)).equals(b), 'the stored chunk is unchanged');
+    assert.ok((await storedChunk(folderId, file.fileId, 1)).equals(a), 'the stored chunk is unchanged');
+    assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), [], 'no temporary files left');
   });
 
   test('a tampered signature, another chunk’s signature or a forged expiry is 403 and stores nothing', async () => {

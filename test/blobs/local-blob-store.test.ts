@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { join, relative } from 'node:path';
-import { ChunkLengthError, ChunkUrlError, type ChunkUrlQuery } from '../../src/blobs/blob-store.js';
+import { ChunkConflictError, ChunkLengthError, ChunkUrlError, type ChunkUrlQuery } from '../../src/blobs/blob-store.js';
 import { LocalBlobStore } from '../../src/blobs/local/local-blob-store.js';
 import { ChunkUrlSigner } from '../../src/blobs/local/url-signer.js';
 import { freePort, tempDir } from '../support/server.js';
@@ -37,13 +37,15 @@ blobStoreSuite('local filesystem', async () => {
     }
     store.writeChunk(ref, n, length, req).then(
       () => answer(200),
-      (error: unknown) => answer(error instanceof ChunkLengthError ? 400 : 500),
+      (error: unknown) =>
+        answer(error instanceof ChunkLengthError ? 400 : error instanceof ChunkConflictError ? 409 : 500),
     );
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     store,
     enforcesSignatures: true,
+    keepsChunks: true,
     async objectsUnder(folderId) {
       const dir = join(root, 'blobs', folderId);
       try {

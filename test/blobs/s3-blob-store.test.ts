@@ -33,6 +33,7 @@ blobStoreSuite('S3 (s3rver or TEST_S3_ENDPOINT)', async () => {
   return {
     store,
     enforcesSignatures: !s3.emulated,
+    keepsChunks: false,
     async objectsUnder(folderId) {
       const out = await store.client.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix: `${folderId}/` }));
       return (out.Contents ?? []).map((o) => o.Key!);

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { type FileHandle, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { UploadUrls } from '../../contract/types.js';
 import {
   BlobNotFoundError,
   type BlobStore,
+  ChunkConflictError,
   ChunkLengthError,
   type ChunkReceiver,
   type ChunkRef,
@@ -91,12 +92,13 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
         await receive(body, handle, expectedLength, reservation);
         await handle.close().catch(noSpace);
         await mkdir(dir, { recursive: true }).catch(noSpace);
-        await rename(temp, join(dir, chunkKeyNumber(n))).catch(noSpace);
+        await placeOnce(temp, join(dir, chunkKeyNumber(n)));
         await syncDirectory(dir).catch(noSpace);
       } catch (error) {
         await handle.close().catch(() => {});
-        await rm(temp, { force: true });
         throw error;
+      } finally {
+        await rm(temp, { force: true });
       }
     } finally {
       reservation.release();
@@ -171,6 +173,44 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * Puts the received chunk `temp` in place at `target` unless a chunk is there already: a hard link
+ * is created atomically and never replaces a name (a rename would), so of racing writes of a chunk
+ * the first stays. A chunk stored already is compared with the bytes received: the same bytes are
+ * an idempotent retry (file.kiwi's clients re-PUT a chunk whose answer they lost), other bytes a
+ * ChunkConflictError (issue 21, finding 8: a replayed URL must not swap a chunk of an unfinished
+ * file). The caller removes `temp` either way.
+ */
+async function placeOnce(temp: string, target: string): Promise<void> {
+  try {
+    await link(temp, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return noSpace(error);
+    if (!(await sameBytes(temp, target)))
+      throw new ChunkConflictError('this chunk is stored already with other bytes; a stored chunk is never replaced');
+  }
+}
+
+/** Whether two files hold the same bytes, read side by side 1 MiB at a time. */
+async function sameBytes(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([open(a, 'r'), open(b, 'r')]);
+  try {
+    const [sx, sy] = await Promise.all([x.stat(), y.stat()]);
+    if (sx.size !== sy.size) return false;
+    const bx = Buffer.alloc(1 << 20);
+    const by = Buffer.alloc(1 << 20);
+    for (let position = 0; position < sx.size; ) {
+      const [rx, ry] = await Promise.all([x.read(bx, 0, bx.length, position), y.read(by, 0, by.length, position)]);
+      if (rx.bytesRead === 0 || rx.bytesRead !== ry.bytesRead) return false;
+      if (!bx.subarray(0, rx.bytesRead).equals(by.subarray(0, ry.bytesRead))) return false;
+      position += rx.bytesRead;
+    }
+    return true;
+  } finally {
+    await Promise.all([x.close(), y.close()]);
+  }
 }
 
 /**
