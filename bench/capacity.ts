@@ -11,7 +11,7 @@ import { buildDocsSite } from '../src/docs/build.js';
 import { encryptedLength } from '../src/domain/chunk-plan.js';
 import { startBucketProxy } from '../test/client/bucket-proxy.js';
 import { chunkUrl, plainLength } from '../test/support/api.js';
-import { type SpawnedServer, spawnServer, tempDir } from '../test/support/server.js';
+import { type SpawnedServer, scrapeMetrics, spawnServer, tempDir } from '../test/support/server.js';
 import { isUnavailable, startPostgres, startRedis, startS3 } from '../test/support/services.js';
 
 /**
@@ -166,7 +166,7 @@ async function openUploads(server: SpawnedServer, count: number) {
   // (The per-client cap on concurrent chunk uploads may hold some back: count what is in flight.)
   let inFlight = 0;
   for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
-    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const text = await scrapeMetrics(server.baseUrl);
     inFlight = Number(/webfolder_chunk_uploads_in_flight (\d+)/.exec(text)?.[1] ?? 0);
     if (inFlight >= count) break;
     await new Promise((r) => setTimeout(r, 100));

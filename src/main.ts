@@ -1,6 +1,8 @@
 import { type Config, ConfigError, loadConfig } from './config/config.js';
-import { checkDataDir, explainListenError, humanLogger, StartupError } from './ops/startup.js';
+import { checkDataDir, explainListenError, humanLogger, logStartNotes, StartupError } from './ops/startup.js';
+import { VERSION } from './ops/version.js';
 import { buildServer } from './server.js';
+import { SchemaTooNewError } from './store/schema.js';
 
 /** `node dist/main.js [--port 8080 ...]`: starts the service on the configured backends. */
 export async function main(argv: readonly string[]): Promise<void> {
@@ -38,8 +40,16 @@ export async function main(argv: readonly string[]): Promise<void> {
     await server.close().catch(() => {});
     throw explainListenError(error, config.host, config.port) ?? error;
   }
+  logStartNotes(server.app.log, config, process.env);
   server.app.log.info(
-    { baseUrl: config.baseUrl, webUrl: config.webUrl, docsUrl: config.docsUrl, dataDir: config.dataDir },
+    {
+      version: VERSION,
+      baseUrl: config.baseUrl,
+      webUrl: config.webUrl,
+      docsUrl: config.docsUrl,
+      dataDir: config.dataDir,
+      schemaVersion: server.services.store.schema.version,
+    },
     'webfolder is ready',
   );
 }
@@ -51,7 +61,12 @@ const isEntryPoint =
 if (isEntryPoint) {
   main(process.argv.slice(2)).catch((error: unknown) => {
     // The usual mistakes get one line; anything else is a bug or an outage and keeps its stack.
-    const text = error instanceof StartupError ? error.message : error instanceof Error ? error.stack : String(error);
+    const text =
+      error instanceof StartupError || error instanceof SchemaTooNewError
+        ? error.message
+        : error instanceof Error
+          ? error.stack
+          : String(error);
     process.stderr.write(`webfolder: failed to start: ${text}\n`);
     process.exit(1);
   });

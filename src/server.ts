@@ -103,6 +103,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   logError = (error, context) => {
     app.log.error({ err: error }, `${context} failed`);
   };
+  // Each migration this start applied, so an upgrade's schema change is in the log (docs/deployment.md#upgrades).
+  for (const version of store.schema.applied)
+    app.log.info({ store: store.schema.store, migration: version }, `applied schema migration ${version}`);
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
   // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404.

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { MIN_CHUNK_SIZE_MIB } from '../domain/chunk-plan.js';
+import { ConfigError, checkUrl, flagsToEnv, readVariables, type Values } from './variables.js';
 
 /**
  * Configuration comes from environment variables, or the same names as `--kebab-case` command-line
  * flags (flags win). Every value is checked at start; a bad one stops the start with a message that
- * names the variable. See docs/configuration.md for the reference.
+ * names the variable. The variables, their parsing and defaults are one table (variables.ts); this
+ * module assembles the `Config` the service reads. See docs/configuration.md for the reference.
  */
 export interface Config {
   readonly port: number;
@@ -67,10 +68,12 @@ export interface OpsConfig {
   readonly shutdownGraceSeconds: number;
   /** `auto`: pretty lines on a terminal, JSON otherwise. */
   readonly logFormat: 'auto' | 'json' | 'pretty';
-  /** Bearer token /metrics requires; null: none. */
+  /** With it, /metrics is served on the main port too, behind `Authorization: Bearer <token>`. */
   readonly metricsToken: string | null;
-  /** Serve /metrics on this port (on HOST) instead of the main one; null: the main port. */
+  /** /metrics on its own listener at METRICS_HOST:METRICS_PORT; null: none (see ops/routes.ts). */
   readonly metricsPort: number | null;
+  /** Where the metrics listener binds: loopback unless the operator opens it. */
+  readonly metricsHost: string;
   readonly webhooks: readonly WebhookEndpoint[];
   /** Send folder titles in webhook bodies (off: titles are personal data). */
   readonly webhookIncludeTitles: boolean;
@@ -113,267 +116,102 @@ export interface S3Config {
   readonly forcePathStyle: boolean;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError, flagsToEnv, KNOWN_VARIABLES } from './variables.js';
 
 type Source = Readonly<Record<string, string | undefined>>;
 
-/** `--base-url=x` / `--base-url x` -> { BASE_URL: 'x' }. Unknown flags are refused. */
-export function flagsToEnv(
-  argv: readonly string[],
-  known: readonly string[] = KNOWN_VARIABLES,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const m = /^--([a-z0-9-]+)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new ConfigError(arg, 'unexpected argument (flags look like --port 8080)');
-    const name = m[1]!.toUpperCase().replace(/-/g, '_');
-    if (!known.includes(name)) throw new ConfigError(`--${m[1]}`, 'unknown flag');
-    let value = m[2];
-    if (value === undefined) {
-      value = argv[i + 1];
-      if (value === undefined || value.startsWith('--')) throw new ConfigError(`--${m[1]}`, 'needs a value');
-      i++;
-    }
-    out[name] = value;
-  }
-  return out;
-}
-
-export const KNOWN_VARIABLES = [
-  'PORT',
-  'HOST',
-  'BASE_URL',
-  'WEB_URL',
-  'DOCS_URL',
-  'CONTACT_EMAIL',
-  'SITE_NAME',
-  'IMPRINT_URL',
-  'PRIVACY_URL',
-  'DATA_DIR',
-  'CHUNK_SIZE_MIB',
-  'FREE_DOWNLOAD_HOURS',
-  'MAX_EXPIRES_HOURS',
-  'ACTIVITY_IPS',
-  'UPLOAD_URL_TTL_SECONDS',
-  'SIGNING_SECRET',
-  'SWEEP_INTERVAL_SECONDS',
-  'MAX_JSON_BODY_BYTES',
-  'RATE_LIMIT_WINDOW_SECONDS',
-  'RATE_LIMIT_CREATE',
-  'RATE_LIMIT_STATUS',
-  'RATE_LIMIT_CHUNK',
-  'RATE_LIMIT_SITE',
-  'RATE_LIMIT_AGENTS',
-  'MAX_FILES_PER_FOLDER',
-  'MAX_CHUNKS_PER_FOLDER',
-  'DISK_FREE_MIN_MIB',
-  'REQUEST_TIMEOUT_SECONDS',
-  'CONNECTION_TIMEOUT_SECONDS',
-  'MAX_CONNECTIONS',
-  'MIN_BODY_RATE_KIB',
-  'MIN_BODY_RATE_WINDOW_SECONDS',
-  'MAX_CONCURRENT_CHUNK_UPLOADS',
-  'TRUST_PROXY',
-  'LOG_LEVEL',
-  'CLOCK_OFFSET_SECONDS',
-  'DATABASE_URL',
-  'REDIS_URL',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_BUCKET',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-  'S3_FORCE_PATH_STYLE',
-  'SHUTDOWN_GRACE_SECONDS',
-  'LOG_FORMAT',
-  'METRICS_TOKEN',
-  'METRICS_PORT',
-  'WEBHOOK_URL',
-  'WEBHOOK_SECRET',
-  'WEBHOOK_INCLUDE_TITLES',
-  'WEBHOOK_MAX_ATTEMPTS',
-  'WEBHOOK_RETRY_BASE_SECONDS',
-  'WEBHOOK_TIMEOUT_SECONDS',
-  'OWNER_WEBHOOK_ALLOW_PRIVATE',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'QUOTA_TOTAL_MIB',
-  'QUOTA_FOLDER_MIB',
-] as const;
-
-function int(src: Source, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = src[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(src: Source, name: string, fallback: boolean): boolean {
-  const raw = src[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${src[name]}"`);
-}
-
-function url(src: Source, name: string, fallback: string, protocols: readonly string[] = ['http:', 'https:']): string {
-  const raw = src[name]?.trim() || fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol))
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
-  if (parsed.hash || parsed.search) throw new ConfigError(name, 'must not have a query or fragment');
-  return raw.replace(/\/+$/, '');
-}
-
-function optionalUrl(src: Source, name: string, protocols: readonly string[]): string | null {
-  return src[name]?.trim() ? url(src, name, '', protocols) : null;
-}
-
-/** CONTACT_EMAIL, by default RFC 2142's mailbox for a web service at BASE_URL's host. */
-function contactEmail(src: Source, baseUrl: string): string {
-  const value = src.CONTACT_EMAIL?.trim();
-  if (!value) return `webmaster@${new URL(baseUrl).hostname}`;
-  if (!/^[^\s@]+@[^\s@]+$/.test(value)) throw new ConfigError('CONTACT_EMAIL', 'must be an e-mail address');
-  return value;
-}
-
-/** SITE_NAME: a short name of one line, shown as text (never as markup). */
-function siteName(src: Source): string {
-  const value = src.SITE_NAME?.trim();
-  if (!value) return 'webfolder';
-  if (value.length > 60) throw new ConfigError('SITE_NAME', 'must be at most 60 characters');
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new ConfigError('SITE_NAME', 'must be one line of text');
-  return value;
-}
-
 export function loadConfig(env: Source = process.env, argv: readonly string[] = []): Config {
-  const src: Source = { ...env, ...flagsToEnv(argv) };
-  const port = int(src, 'PORT', 8080, 0, 65535);
-  const host = src.HOST?.trim() || '127.0.0.1';
+  const v = readVariables({ ...env, ...flagsToEnv(argv) });
+  const host = v.HOST;
   const publicHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  const baseUrl = url(src, 'BASE_URL', `http://${publicHost}:${port}`);
-  const chunkSizeMiB = int(src, 'CHUNK_SIZE_MIB', 10, MIN_CHUNK_SIZE_MIB, 4096);
-  const s3Bucket = src.S3_BUCKET?.trim() || null;
+  if (v.BASE_URL_REQUIRED && v.BASE_URL === null)
+    throw new ConfigError(
+      'BASE_URL',
+      'is required here (the container image): set it to the address people and clients reach this service at, such as -e BASE_URL=https://files.example.com (links, chunk upload URLs and every discovery document are built from it)',
+    );
+  const baseUrl = v.BASE_URL ?? checkUrl('BASE_URL', `http://${publicHost}:${v.PORT}`);
   return {
-    port,
+    port: v.PORT,
     host,
     baseUrl,
-    webUrl: url(src, 'WEB_URL', baseUrl),
-    docsUrl: url(src, 'DOCS_URL', `${baseUrl}/docs`),
-    contactEmail: contactEmail(src, baseUrl),
-    siteName: siteName(src),
-    imprintUrl: optionalUrl(src, 'IMPRINT_URL', ['http:', 'https:']),
-    privacyUrl: optionalUrl(src, 'PRIVACY_URL', ['http:', 'https:']),
-    dataDir: resolve(src.DATA_DIR?.trim() || './data'),
-    chunkSizeMiB,
-    freeDownloadHours: int(src, 'FREE_DOWNLOAD_HOURS', 72, 1, 24 * 365),
-    maxExpiresHours: int(src, 'MAX_EXPIRES_HOURS', 720, 1, 24 * 365),
-    activityIps: bool(src, 'ACTIVITY_IPS', false),
-    // S3 SigV4 presigned URLs are valid for at most 7 days; the local backend keeps the same ceiling.
-    uploadUrlTtlSeconds: int(src, 'UPLOAD_URL_TTL_SECONDS', 72 * 3600, 60, 7 * 24 * 3600),
-    signingSecret: src.SIGNING_SECRET?.length ? checkSecret(src.SIGNING_SECRET) : null,
-    sweepIntervalSeconds: int(src, 'SWEEP_INTERVAL_SECONDS', 60, 1, 24 * 3600),
-    maxJsonBodyBytes: int(src, 'MAX_JSON_BODY_BYTES', 64 * 1024, 1024, 16 * 1024 * 1024),
+    webUrl: v.WEB_URL ?? baseUrl,
+    docsUrl: v.DOCS_URL ?? `${baseUrl}/docs`,
+    // RFC 2142's mailbox for a web service at BASE_URL's host.
+    contactEmail: v.CONTACT_EMAIL ?? `webmaster@${new URL(baseUrl).hostname}`,
+    siteName: v.SITE_NAME,
+    imprintUrl: v.IMPRINT_URL,
+    privacyUrl: v.PRIVACY_URL,
+    dataDir: resolve(v.DATA_DIR),
+    chunkSizeMiB: v.CHUNK_SIZE_MIB,
+    freeDownloadHours: v.FREE_DOWNLOAD_HOURS,
+    maxExpiresHours: v.MAX_EXPIRES_HOURS,
+    activityIps: v.ACTIVITY_IPS,
+    uploadUrlTtlSeconds: v.UPLOAD_URL_TTL_SECONDS,
+    signingSecret: v.SIGNING_SECRET,
+    sweepIntervalSeconds: v.SWEEP_INTERVAL_SECONDS,
+    maxJsonBodyBytes: v.MAX_JSON_BODY_BYTES,
     rateLimit: {
-      windowSeconds: int(src, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 24 * 3600),
-      create: int(src, 'RATE_LIMIT_CREATE', 60, 1),
-      status: int(src, 'RATE_LIMIT_STATUS', 600, 1),
-      chunk: int(src, 'RATE_LIMIT_CHUNK', 6000, 1),
-      site: int(src, 'RATE_LIMIT_SITE', 1200, 1),
-      agents: int(src, 'RATE_LIMIT_AGENTS', 300, 1),
+      windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
+      create: v.RATE_LIMIT_CREATE,
+      status: v.RATE_LIMIT_STATUS,
+      chunk: v.RATE_LIMIT_CHUNK,
+      site: v.RATE_LIMIT_SITE,
+      agents: v.RATE_LIMIT_AGENTS,
     },
     limits: {
-      maxFilesPerFolder: int(src, 'MAX_FILES_PER_FOLDER', 10_000, 10, 10_000_000),
-      maxChunksPerFolder: int(src, 'MAX_CHUNKS_PER_FOLDER', 1_000_000, 10_000, 1_000_000_000),
-      diskFreeMinBytes: int(src, 'DISK_FREE_MIN_MIB', 1024, 0, 1 << 30) * 1024 * 1024,
-      requestTimeoutMs: int(src, 'REQUEST_TIMEOUT_SECONDS', 900, 60, 7 * 24 * 3600) * 1000,
-      connectionTimeoutMs: int(src, 'CONNECTION_TIMEOUT_SECONDS', 60, 5, 24 * 3600) * 1000,
-      maxConnections: int(src, 'MAX_CONNECTIONS', 1000, 10, 1_000_000),
-      minBodyBytesPerSecond: int(src, 'MIN_BODY_RATE_KIB', 8, 0, 1 << 20) * 1024,
-      minBodyRateWindowMs: int(src, 'MIN_BODY_RATE_WINDOW_SECONDS', 30, 1, 3600) * 1000,
-      maxConcurrentChunkUploads: int(src, 'MAX_CONCURRENT_CHUNK_UPLOADS', 32, 1, 100_000),
+      maxFilesPerFolder: v.MAX_FILES_PER_FOLDER,
+      maxChunksPerFolder: v.MAX_CHUNKS_PER_FOLDER,
+      diskFreeMinBytes: v.DISK_FREE_MIN_MIB * 1024 * 1024,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
+      connectionTimeoutMs: v.CONNECTION_TIMEOUT_SECONDS * 1000,
+      maxConnections: v.MAX_CONNECTIONS,
+      minBodyBytesPerSecond: v.MIN_BODY_RATE_KIB * 1024,
+      minBodyRateWindowMs: v.MIN_BODY_RATE_WINDOW_SECONDS * 1000,
+      maxConcurrentChunkUploads: v.MAX_CONCURRENT_CHUNK_UPLOADS,
     },
-    trustProxy: bool(src, 'TRUST_PROXY', false),
-    logLevel: checkLogLevel(src.LOG_LEVEL?.trim() || 'info'),
-    clockOffsetSeconds: int(src, 'CLOCK_OFFSET_SECONDS', 0, -10 * 365 * 86400, 10 * 365 * 86400),
-    databaseUrl: optionalUrl(src, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    redisUrl: optionalUrl(src, 'REDIS_URL', ['redis:', 'rediss:']),
-    s3: s3Bucket
+    trustProxy: v.TRUST_PROXY,
+    logLevel: v.LOG_LEVEL,
+    clockOffsetSeconds: v.CLOCK_OFFSET_SECONDS,
+    databaseUrl: v.DATABASE_URL,
+    redisUrl: v.REDIS_URL,
+    s3: v.S3_BUCKET
       ? {
-          endpoint: optionalUrl(src, 'S3_ENDPOINT', ['http:', 'https:']),
-          region: src.S3_REGION?.trim() || 'us-east-1',
-          bucket: checkBucket(s3Bucket),
-          accessKeyId: src.S3_ACCESS_KEY_ID?.trim() || null,
-          secretAccessKey: src.S3_SECRET_ACCESS_KEY?.trim() || null,
-          forcePathStyle: bool(src, 'S3_FORCE_PATH_STYLE', false),
+          endpoint: v.S3_ENDPOINT,
+          region: v.S3_REGION,
+          bucket: v.S3_BUCKET,
+          accessKeyId: v.S3_ACCESS_KEY_ID,
+          secretAccessKey: v.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: v.S3_FORCE_PATH_STYLE,
         }
       : null,
-    ops: loadOpsConfig(src),
+    ops: opsConfig(v),
   };
 }
 
-function loadOpsConfig(src: Source): OpsConfig {
-  const format = src.LOG_FORMAT?.trim().toLowerCase() || 'auto';
-  if (format !== 'auto' && format !== 'json' && format !== 'pretty')
-    throw new ConfigError('LOG_FORMAT', `must be auto, json or pretty, got "${src.LOG_FORMAT}"`);
-  const metricsToken = src.METRICS_TOKEN?.trim() || null;
-  if (metricsToken !== null && metricsToken.length < 16)
-    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
-  const metricsPort = int(src, 'METRICS_PORT', 0, 0, 65535);
-  const smtpUrl = optionalUrl(src, 'SMTP_URL', ['smtp:', 'smtps:']);
-  const mailFrom = src.MAIL_FROM?.trim() || null;
-  if (smtpUrl && !mailFrom) throw new ConfigError('MAIL_FROM', 'is required with SMTP_URL');
-  if (mailFrom && !/^[^\s@<>]+@[^\s@<>]+$|<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom))
-    throw new ConfigError('MAIL_FROM', `must be an address (or "Name <address>"), got "${mailFrom}"`);
-  const mib = (name: string) => {
-    const n = int(src, name, 0, 0, 1024 * 1024 * 1024);
-    return n === 0 ? null : n * 1024 * 1024;
-  };
+/** The checks that span several variables (MAIL_FROM with SMTP_URL, metrics, webhooks) are made here. */
+function opsConfig(v: Values): OpsConfig {
+  if (v.SMTP_URL && !v.MAIL_FROM) throw new ConfigError('MAIL_FROM', 'is required with SMTP_URL');
   return {
-    shutdownGraceSeconds: int(src, 'SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
-    logFormat: format,
-    metricsToken,
-    metricsPort: metricsPort === 0 ? null : metricsPort,
-    webhooks: webhookEndpoints(src),
-    webhookIncludeTitles: bool(src, 'WEBHOOK_INCLUDE_TITLES', false),
-    webhookMaxAttempts: int(src, 'WEBHOOK_MAX_ATTEMPTS', 12, 1, 100),
-    webhookRetryBaseSeconds: int(src, 'WEBHOOK_RETRY_BASE_SECONDS', 10, 1, 3600),
-    webhookTimeoutSeconds: int(src, 'WEBHOOK_TIMEOUT_SECONDS', 10, 1, 300),
-    ownerWebhookAllowPrivate: bool(src, 'OWNER_WEBHOOK_ALLOW_PRIVATE', false),
-    smtpUrl,
-    mailFrom,
-    quotaTotalBytes: mib('QUOTA_TOTAL_MIB'),
-    quotaFolderBytes: mib('QUOTA_FOLDER_MIB'),
+    shutdownGraceSeconds: v.SHUTDOWN_GRACE_SECONDS,
+    logFormat: v.LOG_FORMAT,
+    metricsToken: v.METRICS_TOKEN,
+    metricsPort: v.METRICS_PORT === 0 ? null : v.METRICS_PORT,
+    metricsHost: v.METRICS_HOST,
+    webhooks: webhookEndpoints(v.WEBHOOK_URL, v.WEBHOOK_SECRET),
+    webhookIncludeTitles: v.WEBHOOK_INCLUDE_TITLES,
+    webhookMaxAttempts: v.WEBHOOK_MAX_ATTEMPTS,
+    webhookRetryBaseSeconds: v.WEBHOOK_RETRY_BASE_SECONDS,
+    webhookTimeoutSeconds: v.WEBHOOK_TIMEOUT_SECONDS,
+    ownerWebhookAllowPrivate: v.OWNER_WEBHOOK_ALLOW_PRIVATE,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
+    quotaTotalBytes: v.QUOTA_TOTAL_MIB,
+    quotaFolderBytes: v.QUOTA_FOLDER_MIB,
   };
 }
 
 /** WEBHOOK_URL: one URL or several separated by commas; WEBHOOK_SECRET: one for all, or one per URL. */
-function webhookEndpoints(src: Source): WebhookEndpoint[] {
-  const urls = (src.WEBHOOK_URL ?? '')
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean);
-  const secrets = (src.WEBHOOK_SECRET ?? '')
-    .split(',')
-    .map((u) => u.trim())
-    .filter(Boolean);
+function webhookEndpoints(urls: readonly string[], secrets: readonly string[]): WebhookEndpoint[] {
   if (urls.length === 0) {
     if (secrets.length > 0) throw new ConfigError('WEBHOOK_SECRET', 'is set but WEBHOOK_URL is not');
     return [];
@@ -409,21 +247,4 @@ export function webhookKey(secret: string): Buffer {
   }
   if (secret.length < 32) throw new ConfigError('WEBHOOK_SECRET', 'must be whsec_<base64> or at least 32 characters');
   return Buffer.from(secret, 'utf8');
-}
-
-function checkSecret(value: string): string {
-  if (value.length < 32) throw new ConfigError('SIGNING_SECRET', 'must be at least 32 characters');
-  return value;
-}
-
-function checkLogLevel(value: string): string {
-  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (!levels.includes(value)) throw new ConfigError('LOG_LEVEL', `must be one of ${levels.join(', ')}`);
-  return value;
-}
-
-function checkBucket(value: string): string {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(value))
-    throw new ConfigError('S3_BUCKET', `"${value}" is not a valid bucket name`);
-  return value;
 }

@@ -6,6 +6,7 @@ import type { Config } from '../config/config.js';
 import type { DeliveryObserver, TargetKind } from '../notify/notifier.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import { diskStatus } from './disk.js';
+import { VERSION } from './version.js';
 
 /**
  * Prometheus metrics (prom-client), one registry per server (tests run many in one process).
@@ -47,6 +48,7 @@ const USAGE_TTL_MS = 5000;
 export class Metrics implements DeliveryObserver {
   readonly registry = new Registry();
   private readonly requests;
+  private readonly duration;
   private readonly rateLimited;
   private readonly foldersCreated;
   private readonly filesRegistered;
@@ -79,6 +81,21 @@ export class Metrics implements DeliveryObserver {
       labelNames: ['family', 'status'] as const,
       registers,
     });
+    // Whole requests by route family, for latency objectives (p99 per family from the buckets).
+    this.duration = new Histogram({
+      name: 'webfolder_http_request_duration_seconds',
+      help: 'Time from the request arriving to its answer being sent, by route family',
+      labelNames: ['family'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers,
+    });
+    // The usual Prometheus build-info idiom: a constant 1 whose labels say what runs.
+    new Gauge({
+      name: 'webfolder_build_info',
+      help: 'The running version of webfolder and of Node.js (always 1)',
+      labelNames: ['version', 'node'] as const,
+      registers,
+    }).set({ version: VERSION, node: process.versions.node }, 1);
     this.rateLimited = new Counter({
       name: 'webfolder_rate_limited_total',
       help: 'Requests refused with 429, by route family',
@@ -220,6 +237,7 @@ export class Metrics implements DeliveryObserver {
       const f = family(request);
       const status = reply.statusCode;
       this.requests.inc({ family: f, status: String(status) });
+      this.duration.observe({ family: f }, reply.elapsedTime / 1000);
       if (status === 429) this.rateLimited.inc({ family: f });
       if (status !== 200) return;
       if (f === 'chunk_upload') {

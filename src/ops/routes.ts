@@ -7,8 +7,11 @@ import type { Metrics } from './metrics.js';
 
 /**
  * GET /healthz (the process answers), GET /readyz (it can serve: 503 naming what is down) and
- * GET /metrics (Prometheus text; behind METRICS_TOKEN when set; on METRICS_PORT instead when set).
- * None is rate-limited: they are cheap, and a monitor polling them must not be refused.
+ * GET /metrics (Prometheus text). None is rate-limited: they are cheap, and a monitor polling them
+ * must not be refused. The metrics tell stored bytes, folder counts and free disk, so they are never
+ * public by default (issue 21, finding 9): with METRICS_PORT they are served on their own listener
+ * (METRICS_HOST, loopback by default); otherwise on the main port only with METRICS_TOKEN, behind
+ * `Authorization: Bearer`; with neither, nowhere (the main port answers 404).
  */
 export interface OpsRouteOptions {
   readonly config: Config;
@@ -31,6 +34,11 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return timingSafeEqual(padded, expected) && given.length === expected.length;
 }
 
+/** Whether the main port serves /metrics: only behind a token, and only when no own port is set. */
+export function metricsOnMainPort(config: Config): boolean {
+  return config.ops.metricsPort === null && config.ops.metricsToken !== null;
+}
+
 export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions): Promise<void> {
   const { config, metrics, checks, shuttingDown } = options;
   const noStore = { 'cache-control': 'no-store' };
@@ -42,7 +50,7 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
       .headers(noStore)
       .send({ status: result.ready ? 'ready' : 'not ready', checks: result.checks });
   });
-  if (config.ops.metricsPort === null) {
+  if (metricsOnMainPort(config)) {
     app.get('/metrics', async (request, reply) => {
       const token = config.ops.metricsToken;
       if (token !== null && !bearerMatches(request.headers.authorization, token))
@@ -58,7 +66,7 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
   }
 }
 
-/** The separate metrics listener (METRICS_PORT): /metrics only, same token rule. */
+/** The separate metrics listener (METRICS_HOST:METRICS_PORT): /metrics only, behind METRICS_TOKEN when set. */
 export async function startMetricsServer(config: Config, metrics: Metrics): Promise<Server> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const send = (status: number, type: string, body: string, extra: Record<string, string> = {}) => {
@@ -89,7 +97,7 @@ export async function startMetricsServer(config: Config, metrics: Metrics): Prom
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.ops.metricsPort!, config.host, () => {
+    server.listen(config.ops.metricsPort!, config.ops.metricsHost, () => {
       server.off('error', reject);
       resolve();
     });

@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config.js';
+import { unknownVariables } from '../config/variables.js';
 import { loggerOptions } from '../http/logging.js';
 
 /**
@@ -64,4 +65,29 @@ export function explainListenError(error: unknown, host: string, port: number): 
       `HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0.`,
     );
   return null;
+}
+
+interface Log {
+  warn(object: object, message: string): void;
+  info(object: object, message: string): void;
+}
+
+/**
+ * What an operator should know at start that is not an error: environment variables that look meant
+ * for webfolder but are not its names (a misspelled one is otherwise silently ignored), and where
+ * the metrics are (nowhere unless asked for: they are never public by default).
+ */
+export function logStartNotes(log: Log, config: Config, env: Readonly<Record<string, string | undefined>>): void {
+  for (const { name, suggestion } of unknownVariables(env))
+    log.warn(
+      { variable: name, ...(suggestion ? { didYouMean: suggestion } : {}) },
+      `unknown configuration variable ${name} is ignored${suggestion ? `: did you mean ${suggestion}?` : ''} (docs/configuration.md lists them)`,
+    );
+  const { metricsPort, metricsHost, metricsToken } = config.ops;
+  if (metricsPort !== null) log.info({ metrics: `http://${metricsHost}:${metricsPort}/metrics` }, 'metrics listener');
+  else if (metricsToken === null)
+    log.info(
+      {},
+      'metrics are off: set METRICS_PORT (own listener, loopback by default) or METRICS_TOKEN (main port, bearer token)',
+    );
 }

@@ -1,6 +1,7 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
+import type { SchemaReport } from './schema.js';
 
 /**
  * The metadata port: folders, their files and their owners. Implemented by the SQLite store
@@ -159,6 +160,8 @@ export interface CountDownloadOptions {
 export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
+  /** The schema version, and the migrations this start applied (logged by the server). */
+  readonly schema: SchemaReport;
   /**
    * Creates the folder and its files (and `outbox`) in one transaction, unless they break `quota`
    * (then nothing is written). Fails if the id exists.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { VERSION } from '../../src/ops/version.js';
 import { chunkBody, chunkUrl, createDirect, postJson, putChunk } from '../support/api.js';
 import { freePort, startServer } from '../support/server.js';
 
@@ -39,8 +40,11 @@ test('readyz answers 503 naming Redis when the configured Redis is down; healthz
   }
 });
 
+const TOKEN = 'metrics-token-0123456789';
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
 test('metrics count requests by family and status, creates, registrations, chunk bytes, latency and 429s', async () => {
-  const srv = await startServer({ RATE_LIMIT_STATUS: '2' });
+  const srv = await startServer({ RATE_LIMIT_STATUS: '2', METRICS_TOKEN: TOKEN });
   try {
     const created = await createDirect(srv.baseUrl, [1000, 2000]);
     const file = created.files[0]!;
@@ -49,7 +53,7 @@ test('metrics count requests by family and status, creates, registrations, chunk
     await postJson(`${srv.baseUrl}/v2/folders`);
     const status = `${srv.baseUrl}/v2/folders/${created.folderId}/files/${file.fileId}/upload-status`;
     for (let i = 0; i < 3; i++) await fetch(status);
-    const res = await fetch(`${srv.baseUrl}/metrics`);
+    const res = await fetch(`${srv.baseUrl}/metrics`, { headers: bearer });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /^text\/plain; version=0\.0\.4/);
     const text = await res.text();
@@ -70,6 +74,15 @@ test('metrics count requests by family and status, creates, registrations, chunk
     has(/webfolder_folders 2\b/);
     has(/webfolder_sweeps_total \d+/);
     has(/webfolder_process_resident_memory_bytes \d+/);
+    // The request-duration histogram by family, and the build's version and Node's.
+    has(/webfolder_http_request_duration_seconds_bucket\{le="\+Inf",family="create"\} 2\b/);
+    has(/webfolder_http_request_duration_seconds_count\{family="upload_status"\} 3\b/);
+    has(
+      new RegExp(
+        `webfolder_build_info\\{version="${VERSION.replace(/\./g, '\\.')}",node="${process.versions.node}"\\} 1\\b`,
+      ),
+    );
+    assert.notEqual(VERSION, 'unknown');
     // Labels carry route families, never ids from the URL.
     assert.ok(!text.includes(created.folderId));
   } finally {
@@ -77,8 +90,23 @@ test('metrics count requests by family and status, creates, registrations, chunk
   }
 });
 
+test('by default /metrics is not served at all (stored bytes, folder counts and free disk are not public)', async () => {
+  const srv = await startServer();
+  try {
+    const res = await fetch(`${srv.baseUrl}/metrics`);
+    assert.equal(res.status, 404);
+    await res.arrayBuffer();
+    const guessed = await fetch(`${srv.baseUrl}/metrics`, { headers: bearer });
+    assert.equal(guessed.status, 404);
+    await guessed.arrayBuffer();
+    assert.equal((await fetch(`${srv.baseUrl}/healthz`)).status, 200);
+  } finally {
+    await srv.close();
+  }
+});
+
 test('METRICS_TOKEN: /metrics needs the bearer token; health checks do not', async () => {
-  const token = 'metrics-token-0123456789';
+  const token = TOKEN;
   const srv = await startServer({ METRICS_TOKEN: token });
   try {
     const none = await fetch(`${srv.baseUrl}/metrics`);
@@ -111,5 +139,28 @@ test('METRICS_PORT: /metrics is served on its own port, not on the main one', as
     await other.arrayBuffer();
   } finally {
     await srv.close();
+  }
+});
+
+test('METRICS_PORT listens on loopback by default, even when HOST is every interface; METRICS_HOST opens it', async () => {
+  const metricsPort = await freePort();
+  const srv = await startServer({ HOST: '0.0.0.0', METRICS_PORT: String(metricsPort) });
+  try {
+    // 127.0.0.2 is this machine too, but not the address the listener is bound to.
+    await assert.rejects(fetch(`http://127.0.0.2:${metricsPort}/metrics`), 'not reachable on another address');
+    assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status, 200);
+  } finally {
+    await srv.close();
+  }
+  const open = await startServer({ METRICS_PORT: String(metricsPort), METRICS_HOST: '0.0.0.0', METRICS_TOKEN: TOKEN });
+  try {
+    const res = await fetch(`http://127.0.0.2:${metricsPort}/metrics`, { headers: bearer });
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    const none = await fetch(`http://127.0.0.2:${metricsPort}/metrics`);
+    assert.equal(none.status, 401, 'the token holds on the metrics listener too');
+    await none.arrayBuffer();
+  } finally {
+    await open.close();
   }
 });

@@ -115,7 +115,7 @@ test('an instance quota refuses registrations past it (insufficient_storage: 507
     assert.equal(site.status, 507);
     assert.equal(site.body.code, 'insufficient_storage');
     assert.equal((await create(0.5 * MIB)).status, 200);
-    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+    const metrics = await srv.server.metrics.text();
     assert.match(metrics, new RegExp(`webfolder_quota_bytes\\{scope="total"\\} ${2 * MIB}\\b`));
     assert.match(metrics, new RegExp(`webfolder_stored_bytes ${2 * MIB}\\b`));
   } finally {
@@ -147,7 +147,7 @@ test('quota and disk floor agree: a registration the floor refuses is not counte
       assert.equal(refused.body.code, 'insufficient_storage');
       assert.match(refused.body.error, /out of storage space/);
     }
-    const metrics = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+    const metrics = await srv.server.metrics.text();
     assert.match(metrics, new RegExp(`webfolder_disk_bytes\\{kind="floor"\\} ${(1 << 30) * MIB}\\b`));
     const free = Number(/webfolder_disk_bytes\{kind="free"\} (\d+)/.exec(metrics)?.[1]);
     assert.ok(free > 0 && free < (1 << 30) * MIB, `free space is reported: ${free}`);

@@ -7,7 +7,7 @@ import type { UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson } from '../support/api.js';
 import { until } from '../support/receivers.js';
-import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { type SpawnedServer, scrapeMetrics, spawnServer, tempDir } from '../support/server.js';
 
 /**
  * Graceful shutdown, with a real SIGTERM to the service in a child process while a chunk PUT is in
@@ -48,7 +48,7 @@ function accepts(port: number): Promise<boolean> {
 }
 
 async function inFlight(node: SpawnedServer): Promise<number> {
-  const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
+  const text = await scrapeMetrics(node.baseUrl);
   return Number(/webfolder_chunk_uploads_in_flight (\d+)/.exec(text)?.[1] ?? -1);
 }
 

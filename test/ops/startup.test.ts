@@ -124,3 +124,21 @@ test('on a terminal (a real pty through script(1)) the default log format is pre
   assert.doesNotMatch(line, /^\s*\{/);
   assert.match(line, /INFO.*webfolder is ready/);
 });
+
+test('a misspelled variable is warned about at start, naming the one it probably means', async () => {
+  const node = await spawnServer({ DATA_DIR: await tempDir(), PORTT: '9000', S3_SECRET_KEY: 'x' });
+  await node.stop();
+  const lines = node
+    .output()
+    .split('\n')
+    .filter((l) => l.includes('unknown configuration variable'))
+    .map((l) => JSON.parse(l) as { level: number; variable: string; didYouMean?: string; msg: string });
+  assert.deepEqual(
+    lines.map((l) => [l.level, l.variable, l.didYouMean]),
+    [
+      [40, 'PORTT', 'PORT'],
+      [40, 'S3_SECRET_KEY', undefined],
+    ],
+  );
+  assert.match(lines[0]!.msg, /PORTT is ignored: did you mean PORT\?/);
+});

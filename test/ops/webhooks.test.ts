@@ -124,9 +124,7 @@ test('every event reaches every endpoint once, signed, with ids and sizes and no
     assert.deepEqual(created.sort(), ['direct', 'empty']);
     // The receiver has answered; the sender counts the delivery once it has recorded it.
     await until('18 deliveries counted', async () =>
-      /webfolder_notifications_delivered_total\{target="webhook"\} 18\b/.test(
-        await (await fetch(`${srv.baseUrl}/metrics`)).text(),
-      ),
+      /webfolder_notifications_delivered_total\{target="webhook"\} 18\b/.test(await srv.server.metrics.text()),
     );
   } finally {
     await srv.close();
@@ -162,7 +160,7 @@ test('a download through a ticket is reported once, with its count; a refused ti
     assert.equal((await start()).status, 410, 'the limit is reached');
     // Every event recorded so far delivered: the outbox is empty (a row goes once its receiver answered).
     await until('the outbox to be delivered', async () => {
-      const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+      const text = await srv.server.metrics.text();
       return (
         a.accepted().some((h) => h.json.type === 'file.downloaded') && /webfolder_notifications_pending 0\b/.test(text)
       );
@@ -206,7 +204,7 @@ test('a failing endpoint is retried with backoff until it accepts; same id and b
     // The outbox gauges are store readings the metrics cache for a moment, so the pending count may
     // trail the delivery counter: wait for both.
     const metrics = await until('the delivery counted and the outbox empty', async () => {
-      const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+      const text = await srv.server.metrics.text();
       return (
         /webfolder_notifications_delivered_total\{target="webhook"\} 1\b/.test(text) &&
         /webfolder_notifications_pending 0\b/.test(text) &&
@@ -235,7 +233,7 @@ test('an endpoint that never answers delays no request and no other endpoint; it
     for (let i = 0; i < 5; i++) assert.equal((await postJson(`${srv.baseUrl}/v2/folders`)).status, 200);
     await until('the healthy endpoint to get all five', () => b.accepted().length === 5);
     const failed = await until('the hanging endpoint to be given up', async () => {
-      const text = await (await fetch(`${srv.baseUrl}/metrics`)).text();
+      const text = await srv.server.metrics.text();
       return /webfolder_notifications_failed 5\b/.test(text) && text;
     });
     assert.match(failed, /webfolder_notification_failures_total\{target="webhook",final="true"\} 5\b/);

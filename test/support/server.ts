@@ -77,13 +77,30 @@ export interface SpawnedServer {
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
+/** The METRICS_TOKEN spawned servers get, so that tests and benches can read their /metrics. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-0123456789';
+
+/** A spawned server's /metrics text (with TEST_METRICS_TOKEN). */
+export async function scrapeMetrics(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_METRICS_TOKEN}` } });
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  return res.text();
+}
+
 /** Runs `src/main.ts` in a child process and waits until it answers HTTP. */
 export async function spawnServer(env: Record<string, string>, port?: number): Promise<SpawnedServer> {
   const usePort = port ?? (await freePort());
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(usePort), LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(usePort),
+      LOG_LEVEL: 'info',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

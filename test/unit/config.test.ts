@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
+import {
+  flagOf,
+  flagsToEnv,
+  KNOWN_VARIABLES,
+  readVariables,
+  unknownVariables,
+  VARIABLES,
+} from '../../src/config/variables.js';
 
 test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   const c = loadConfig({ PORT: '9000', HOST: '127.0.0.2', DATA_DIR: '/tmp/x' });
@@ -85,4 +93,56 @@ test('a bad variable stops the real start with a message naming it', async () =>
   });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /invalid configuration: PORT: must be a whole number/);
+});
+
+test('one table: every variable has its flag, and the flags are exactly the table', () => {
+  assert.equal(new Set(KNOWN_VARIABLES).size, KNOWN_VARIABLES.length);
+  assert.deepEqual(KNOWN_VARIABLES, Object.keys(VARIABLES));
+  for (const name of KNOWN_VARIABLES) assert.deepEqual(Object.keys(flagsToEnv([flagOf(name), 'x'])), [name]);
+  assert.throws(() => flagsToEnv(['--portt', '1']), /--portt: unknown flag/);
+  // Every default parses: an empty environment is a working configuration.
+  assert.doesNotThrow(() => readVariables({}));
+});
+
+test('misspelled and unknown webfolder-like variables are found; other programs’ are not', () => {
+  const env = {
+    PORTT: '9000',
+    BASE_ULR: 'https://x.example',
+    S3_SECRET_KEY: 'k',
+    RATE_LIMIT_UPLOADS: '5',
+    WEBFOLDER_PORT: '1',
+    // Other programs' variables, some of them near a name of ours.
+    HOME: '/root',
+    HOST: '127.0.0.1',
+    HOSTNAME: 'box',
+    PATH: '/usr/bin',
+    PWD: '/',
+    LANG: 'C',
+    TERM: 'xterm',
+    NODE_ENV: 'production',
+    container: 'podman',
+  };
+  assert.deepEqual(unknownVariables(env), [
+    { name: 'BASE_ULR', suggestion: 'BASE_URL' },
+    { name: 'PORTT', suggestion: 'PORT' },
+    { name: 'RATE_LIMIT_UPLOADS', suggestion: null },
+    { name: 'S3_SECRET_KEY', suggestion: null },
+    { name: 'WEBFOLDER_PORT', suggestion: null },
+  ]);
+});
+
+test('BASE_URL_REQUIRED (the container image) refuses a start without BASE_URL, with what to set', () => {
+  assert.throws(
+    () => loadConfig({ BASE_URL_REQUIRED: 'true', HOST: '0.0.0.0' }),
+    /BASE_URL: is required here \(the container image\): set it to the address .* -e BASE_URL=https:\/\//,
+  );
+  assert.equal(loadConfig({ BASE_URL_REQUIRED: 'true', BASE_URL: 'https://f.example/' }).baseUrl, 'https://f.example');
+});
+
+test('metrics: nowhere by default, loopback for their own port', () => {
+  const none = loadConfig({});
+  assert.equal(none.ops.metricsPort, null);
+  assert.equal(none.ops.metricsToken, null);
+  assert.equal(loadConfig({ METRICS_PORT: '9464', HOST: '0.0.0.0' }).ops.metricsHost, '127.0.0.1');
+  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN: must be at least 16 characters/);
 });

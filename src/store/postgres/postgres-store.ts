@@ -27,7 +27,8 @@ import type {
 } from '../metadata-store.js';
 import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
-import { PG_MIGRATIONS } from './migrations.js';
+import type { SchemaReport } from '../schema.js';
+import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
 
@@ -100,6 +101,7 @@ export interface PostgresStoreOptions {
 export class PostgresMetadataStore implements MetadataStore {
   private closed = false;
   readonly ops: PostgresOpsStore;
+  schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
 
   private constructor(private readonly pool: pg.Pool) {
     this.ops = new PostgresOpsStore(pool);
@@ -122,26 +124,7 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   private async migrate(): Promise<void> {
-    await this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
-      // Checked first, so that a role without CREATE rights can start once the schema is in place.
-      const { rows: exists } = await client.query<{ present: boolean }>(
-        "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
-      );
-      if (!exists[0]!.present)
-        await client.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-      const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
-      const applied = new Set(rows.map((r) => r.version));
-      for (const [index, sql] of PG_MIGRATIONS.entries()) {
-        const version = index + 1;
-        if (applied.has(version)) continue;
-        await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [
-          version,
-          Date.now(),
-        ]);
-      }
-    });
+    this.schema = await this.transaction((client) => migratePostgres(client, MIGRATION_LOCK_KEY));
   }
 
   /**

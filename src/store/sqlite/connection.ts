@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
+import { pendingMigrations, type SchemaReport } from '../schema.js';
 import { MIGRATIONS } from './migrations.js';
 
 /**
@@ -26,21 +27,22 @@ export function openConnection(path: string): Database.Database {
   return db;
 }
 
-/** Applies the migrations not yet applied, each in its own transaction; version = index + 1. */
-export function migrate(db: Database.Database): void {
+/**
+ * Applies the migrations not yet applied, each in its own transaction; version = index + 1. Refuses
+ * (SchemaTooNewError) a database a newer version migrated further than this one knows.
+ */
+export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): SchemaReport {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-  const applied = new Set(
-    db
-      .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
-      .all()
-      .map((r) => r.version),
-  );
-  for (const [index, sql] of MIGRATIONS.entries()) {
-    const version = index + 1;
-    if (applied.has(version)) continue;
+  const applied = db
+    .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
+    .all()
+    .map((r) => r.version);
+  const pending = pendingMigrations('sqlite', applied, migrations.length);
+  for (const version of pending) {
     db.transaction(() => {
-      db.exec(sql);
+      db.exec(migrations[version - 1]!);
       db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
     })();
   }
+  return { store: 'sqlite', applied: pending, version: Math.max(0, ...applied, ...pending) };
 }

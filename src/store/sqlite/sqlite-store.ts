@@ -21,6 +21,7 @@ import type {
 } from '../metadata-store.js';
 import { type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
+import type { SchemaReport } from '../schema.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteOpsStore } from './ops-store.js';
 import { SqliteWriter } from './writer.js';
@@ -36,12 +37,13 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly writer: SqliteWriter;
   private readonly reads;
   readonly ops: SqliteOpsStore;
+  readonly schema: SchemaReport;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.db = openConnection(path);
-    migrate(this.db);
+    this.schema = migrate(this.db);
     this.writer = new SqliteWriter(path);
     this.ops = new SqliteOpsStore(this.db, this.writer);
     const db = this.db;

@@ -1,0 +1,39 @@
+/**
+ * The schema's version, shared by both stores' migration runners: migrations are an ordered array
+ * per dialect (version = index + 1, see sqlite/migrations.ts and postgres/migrations.ts), and the
+ * versions a database has applied are rows of its `schema_migrations` table.
+ */
+export interface SchemaReport {
+  readonly store: 'sqlite' | 'postgresql';
+  /** The migrations this start applied, in order (empty when the schema was current). */
+  readonly applied: readonly number[];
+  /** The schema version the database is at now. */
+  readonly version: number;
+}
+
+/** A database whose schema a newer webfolder wrote: this version would misread it, so it refuses to start. */
+export class SchemaTooNewError extends Error {
+  override name = 'SchemaTooNewError';
+  constructor(
+    readonly store: SchemaReport['store'],
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `the ${store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database is at schema version ${found}, written by a newer webfolder; this version knows up to ${known}. Run the newer version again, or restore a backup made before the upgrade (docs/deployment.md#upgrades).`,
+    );
+  }
+}
+
+/**
+ * The versions to apply, in order, given the ones applied and how many migrations this version has.
+ * Refuses a database with a version beyond them: its tables may mean something this code cannot know.
+ */
+export function pendingMigrations(store: SchemaReport['store'], applied: Iterable<number>, known: number): number[] {
+  const done = new Set(applied);
+  const newest = Math.max(0, ...done);
+  if (newest > known) throw new SchemaTooNewError(store, newest, known);
+  const pending: number[] = [];
+  for (let version = 1; version <= known; version++) if (!done.has(version)) pending.push(version);
+  return pending;
+}
