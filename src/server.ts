@@ -6,6 +6,7 @@ import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
 import { installCompression } from './http/compression.js';
+import { guardConnections } from './http/connection-guard.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
@@ -95,6 +96,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // Chunk bodies also have a minimum rate (app/body-rate.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
+    // The request head must arrive within headersTimeout (issue #21 finding 5: a header line every
+    // 2 s held a connection for good). Node checks its timeouts every connectionsCheckingInterval
+    // (30 s by default, longer than the timeout itself): every second instead.
+    http: { headersTimeout: config.limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
@@ -108,6 +113,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     app.log.info({ store: store.schema.store, migration: version }, `applied schema migration ${version}`);
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
+  // Within it, one client address may not take every slot (see connection-guard.ts for proxies).
+  if (!config.trustProxy)
+    guardConnections(app.server, {
+      max: config.limits.maxConnections,
+      perClient: config.limits.maxConnectionsPerClient,
+    });
   // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404.
   installErrorHandling(app, {
     home: config.webUrl,

@@ -100,6 +100,10 @@ export interface Limits {
   /** Idle socket timeout: a connection silent this long is closed. */
   readonly connectionTimeoutMs: number;
   readonly maxConnections: number;
+  /** Connections one client address (IPv6: one /64) may hold; never more than 3/4 of maxConnections. */
+  readonly maxConnectionsPerClient: number;
+  /** Node's headersTimeout: a request's head (line and headers) must arrive within this. */
+  readonly headersTimeoutMs: number;
   /** A chunk body slower than this over `minBodyRateWindowMs` is cut off. */
   readonly minBodyBytesPerSecond: number;
   readonly minBodyRateWindowMs: number;
@@ -165,6 +169,8 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
       connectionTimeoutMs: v.CONNECTION_TIMEOUT_SECONDS * 1000,
       maxConnections: v.MAX_CONNECTIONS,
+      maxConnectionsPerClient: v.MAX_CONNECTIONS_PER_CLIENT,
+      headersTimeoutMs: v.HEADERS_TIMEOUT_SECONDS * 1000,
       minBodyBytesPerSecond: v.MIN_BODY_RATE_KIB * 1024,
       minBodyRateWindowMs: v.MIN_BODY_RATE_WINDOW_SECONDS * 1000,
       maxConcurrentChunkUploads: v.MAX_CONCURRENT_CHUNK_UPLOADS,

@@ -1,0 +1,64 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Issue #21 finding 5: with one global connection cap, one address holding slow connections (a
+ * header line every 2 s) took every slot and nobody else got in. Each client address may hold at
+ * most `perClient` connections, and never more than three quarters of `max`, so a quarter of the
+ * slots is always left for everyone else. IPv6 clients are counted per /64, the block one
+ * subscriber usually gets: one host could otherwise use a fresh address per connection.
+ *
+ * Counted when Node accepts the connection, before a byte is parsed: the address is the peer's.
+ * Behind a trusted proxy (TRUST_PROXY) every connection comes from the proxy, so the cap is off
+ * there and the proxy's own per-client limits apply (nginx `limit_conn`, `client_header_timeout`).
+ * How long one connection may take to send its request head is Node's headersTimeout.
+ */
+export interface ConnectionGuardOptions {
+  readonly max: number;
+  readonly perClient: number;
+}
+
+/** The cap one client address gets: its own, within three quarters of the process's. */
+export function perClientCap(options: ConnectionGuardOptions): number {
+  return Math.max(1, Math.min(options.perClient, Math.floor((options.max * 3) / 4)));
+}
+
+export function guardConnections(server: Server, options: ConnectionGuardOptions): void {
+  const cap = perClientCap(options);
+  const open = new Map<string, number>();
+  // Before Node's own listener, so that a refused connection is never parsed.
+  server.prependListener('connection', (socket: Socket) => {
+    const key = clientKey(socket.remoteAddress);
+    const count = open.get(key) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
+}
+
+/** The address a connection is counted under: IPv4 as is (also when IPv4-mapped), IPv6 by its /64. */
+export function clientKey(address: string | undefined): string {
+  if (!address) return '';
+  const plain = address.split('%')[0]!.toLowerCase();
+  if (!plain.includes(':')) return plain;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail] = plain.split('::');
+  const first = head === '' ? [] : head.split(':');
+  const last = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? first
+      : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
