@@ -48,6 +48,9 @@ export default defineConfig({
     target: 'es2022',
     // No inline scripts or styles anywhere: the CSP allows only 'self'.
     assetsInlineLimit: 0,
-    modulePreload: { polyfill: false },
+    // No preload helper: it would write <link rel=modulepreload> with the placeholder base, which only
+    // index.html has replaced. The catalogs (web/src/i18n/messages) are the only dynamic imports and
+    // have no dependencies; `import('./fr-….js')` resolves against the module's own URL.
+    modulePreload: false,
   },
 });

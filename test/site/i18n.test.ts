@@ -1,74 +1,161 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { parametersOf } from '../../web/src/i18n/catalog.js';
-import { en } from '../../web/src/i18n/en.js';
-import { CATALOGS, LANGUAGES, pickLanguage, setLanguage, t, tParts } from '../../web/src/i18n/index.js';
+import { isPluralElement, isSelectElement, type MessageFormatElement, parse } from '@formatjs/icu-messageformat-parser';
+import IntlMessageFormat from 'intl-messageformat';
+import { argumentsOf, EN } from '../../web/src/i18n/catalog.js';
+import {
+  LANGUAGES,
+  type Language,
+  loadCatalog,
+  type MessageKey,
+  pickLanguage,
+  setLanguage,
+  t,
+  tParts,
+} from '../../web/src/i18n/index.js';
+import { formatBytes } from '../../web/src/ui.js';
 
-/** The site's message catalogs (web/src/i18n): complete, consistent, and what t() makes of them. */
-describe('site message catalogs', () => {
-  const keys = Object.keys(en).sort();
+/**
+ * The site's message catalogs (web/src/i18n/messages/<locale>.json, ICU MessageFormat): complete,
+ * consistent with en.json, valid ICU with the plural forms each language needs, and what t() makes
+ * of them.
+ */
+const DIR = new URL('../../web/src/i18n/messages/', import.meta.url);
+const keys = Object.keys(EN).sort() as MessageKey[];
+const languages = Object.keys(LANGUAGES) as Language[];
 
-  for (const [lang, catalog] of Object.entries(CATALOGS)) {
-    it(`${lang} has exactly the keys of en with the same parameters`, () => {
-      assert.deepEqual(Object.keys(catalog).sort(), keys);
+/** Words a language really writes as English does (loanwords, units); everything else must be translated. */
+const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
+  fr: ['home.docsLink', 'notify.heading'],
+  it: ['site.privacy', 'password.label'],
+  nl: ['site.privacy', 'notify.eventsDownload', 'notify.eventsUpload', 'files.downloads'],
+  'pt-BR': ['notify.eventsDownload'],
+};
+
+/** Every plural element of a message, at any depth. */
+function plurals(elements: readonly MessageFormatElement[]): Array<{ name: string; forms: string[] }> {
+  const out: Array<{ name: string; forms: string[] }> = [];
+  for (const el of elements) {
+    if (isPluralElement(el)) out.push({ name: el.value, forms: Object.keys(el.options) });
+    if (isPluralElement(el) || isSelectElement(el))
+      for (const option of Object.values(el.options)) out.push(...plurals(option.value));
+  }
+  return out;
+}
+
+/** Sample values for a message's arguments: numbers for plural ones, words for the rest. */
+function samples(args: string[], count: number): Record<string, string | number> {
+  const values: Record<string, string | number> = {};
+  for (const a of args) {
+    const [name, kind] = a.split(':') as [string, string | undefined];
+    values[name] = kind === 'plural' || kind === 'number' ? count : `<${name}>`;
+  }
+  return values;
+}
+
+describe('site message catalogs (ICU MessageFormat)', () => {
+  it('there is one catalog file per language the switch lists, and no other', () => {
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.slice(0, -5))
+      .sort();
+    assert.deepEqual(files, [...languages].sort());
+  });
+
+  for (const lang of languages) {
+    it(`${lang}: every message of en, the same arguments, valid ICU, the plural forms ${lang} needs`, async () => {
+      const raw = JSON.parse(readFileSync(new URL(`${lang}.json`, DIR), 'utf8')) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(raw).sort(), keys, `${lang}: exactly the keys of en.json`);
+      const catalog = await loadCatalog(lang);
+      const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories as string[];
       for (const key of keys) {
-        const reference = en[key as keyof typeof en];
-        const message = catalog[key as keyof typeof en];
-        assert.deepEqual(parametersOf(message), parametersOf(reference), `${lang} ${key}: parameters`);
-        // A counted message stays counted (it gets `count`), and has the forms its language needs.
-        assert.equal(typeof message, typeof reference, `${lang} ${key}: plural or not`);
-        if (typeof message !== 'string') {
-          const needed = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
-          for (const category of needed)
-            if (category !== 'other') assert.ok(category in message, `${lang} ${key}: no "${category}" form`);
-          assert.ok(message.other.length > 0);
+        const message = catalog[key];
+        assert.equal(typeof message, 'string', `${lang} ${key}: a string`);
+        assert.ok(message.trim().length > 0, `${lang} ${key}: empty`);
+        let ast: MessageFormatElement[];
+        try {
+          ast = parse(message, { requiresOtherClause: true });
+        } catch (error) {
+          assert.fail(`${lang} ${key}: not ICU MessageFormat: ${(error as Error).message}`);
         }
-        for (const form of typeof message === 'string' ? [message] : Object.values(message))
-          assert.ok(form.trim().length > 0, `${lang} ${key}: empty`);
+        const args = argumentsOf(ast);
+        assert.deepEqual(args, argumentsOf(parse(EN[key])), `${lang} ${key}: arguments`);
+        // A counted argument is counted everywhere in the message: inside its forms it is `#`
+        // (formatted as a number in the language), never `{count}` (printed raw).
+        for (const a of args.filter((x) => x.endsWith(':plural')))
+          assert.ok(!args.includes(a.split(':')[0]!), `${lang} ${key}: {${a.split(':')[0]}} inside a plural; use #`);
+        for (const p of plurals(ast)) {
+          const named = p.forms.filter((f) => !f.startsWith('='));
+          assert.deepEqual([...named].sort(), [...categories].sort(), `${lang} ${key}: plural forms of {${p.name}}`);
+        }
+        // And it formats, in its own locale, for every plural category's typical numbers.
+        for (const n of [0, 1, 2, 3, 5, 22, 1.5, 1_000_000]) {
+          const text = new IntlMessageFormat(message, lang).format(samples(args, n));
+          assert.equal(typeof text, 'string', `${lang} ${key}`);
+          assert.doesNotMatch(String(text), /\{|\}/, `${lang} ${key}: braces left in "${text}"`);
+        }
       }
     });
   }
 
-  it('translates: no German or Korean message is left in English', () => {
-    for (const lang of ['de', 'ko'] as const) {
-      const same = keys.filter((k) => {
-        const m = CATALOGS[lang][k as keyof typeof en];
-        return JSON.stringify(m) === JSON.stringify(en[k as keyof typeof en]);
-      });
-      // Units and numbers only ("{s} s", "{m} min {s} s") may be the same in German.
-      assert.deepEqual(
-        same.filter((k) => !k.startsWith('duration.')),
-        [],
-        `${lang}: untranslated ${same.join(', ')}`,
-      );
+  it('translates: no message is left in English but the units and the listed loanwords', async () => {
+    for (const lang of languages.filter((l) => l !== 'en')) {
+      const catalog = await loadCatalog(lang);
+      const same = keys.filter((k) => catalog[k] === EN[k] && !k.startsWith('duration.'));
+      assert.deepEqual(same, [...(SAME_AS_ENGLISH[lang] ?? [])].sort(), `${lang}: the same as English`);
     }
   });
 
-  it('chooses plural forms with Intl.PluralRules and fills parameters', () => {
+  it('chooses plural forms by the language, numbers in its own way, and fills parameters', async () => {
     try {
-      setLanguage('en');
+      await setLanguage('en');
       assert.equal(t('upload.complete', { count: 1 }), 'Upload complete: 1 file.');
       assert.equal(t('upload.complete', { count: 3 }), 'Upload complete: 3 files.');
+      assert.equal(t('upload.complete', { count: 1200 }), 'Upload complete: 1,200 files.');
       assert.equal(t('files.downloadNamed', { name: 'a.txt' }), 'Download a.txt');
-      setLanguage('de');
+      assert.equal(t('viewer.position', { index: 1, count: 1200 }), '1 of 1,200');
+      await setLanguage('de');
       assert.equal(t('upload.complete', { count: 1 }), 'Hochladen fertig: 1 Datei.');
       assert.equal(t('upload.complete', { count: 1200 }), 'Hochladen fertig: 1.200 Dateien.');
-      setLanguage('ko');
+      await setLanguage('ko');
       assert.equal(t('upload.complete', { count: 2 }), '업로드 완료: 파일 2개.');
-      setLanguage('en');
+      await setLanguage('pl');
+      assert.equal(t('files.count', { count: 1 }), '1 plik');
+      assert.equal(t('files.count', { count: 3 }), '3 pliki');
+      assert.equal(t('files.count', { count: 5 }), '5 plików');
+      assert.equal(t('files.count', { count: 22 }), '22 pliki');
+      assert.equal(t('files.count', { count: 1.5 }), '1,5 pliku');
+      await setLanguage('fr');
+      assert.equal(t('files.count', { count: 0 }), '0 fichier');
+      assert.equal(t('files.count', { count: 2 }), '2 fichiers');
+      assert.equal(t('files.count', { count: 1_000_000 }), `${(1_000_000).toLocaleString('fr')} de fichiers`);
+      assert.match(formatBytes(5_250_000), /^5,25\s?Mo$/);
+      assert.match(formatBytes(999), /^999\s?octets$/);
+      await setLanguage('ja');
+      assert.equal(t('files.count', { count: 3 }), '3 件のファイル');
+      await setLanguage('pl');
+      assert.equal(formatBytes(3), '3 bajty');
+      await setLanguage('en');
       const parts = tParts('home.docs', { link: { a: 1 } });
       assert.deepEqual(parts, ['Programs and agents: see the ', { a: 1 }, '.']);
     } finally {
-      setLanguage('en');
+      await setLanguage('en');
     }
   });
 
   it("picks the first of the browser's languages the site speaks", () => {
-    assert.equal(pickLanguage(['fr-FR', 'de-AT', 'en']), 'de');
+    assert.equal(pickLanguage(['sv-SE', 'de-AT', 'en']), 'de');
     assert.equal(pickLanguage(['ko-KR']), 'ko');
     assert.equal(pickLanguage(['EN-gb']), 'en');
-    assert.equal(pickLanguage(['fr', 'ja']), 'en');
+    assert.equal(pickLanguage(['fr-CA']), 'fr');
+    assert.equal(pickLanguage(['pt-PT']), 'pt-BR');
+    assert.equal(pickLanguage(['pt-BR']), 'pt-BR');
+    assert.equal(pickLanguage(['zh-CN']), 'zh-Hans');
+    assert.equal(pickLanguage(['zh-Hans-SG']), 'zh-Hans');
+    assert.equal(pickLanguage(['zh-TW', 'ja']), 'ja', 'Traditional Chinese is not offered Simplified');
+    assert.equal(pickLanguage(['zh-Hant-HK']), 'en');
+    assert.equal(pickLanguage(['sv', 'fi']), 'en');
     assert.equal(pickLanguage([]), 'en');
-    assert.deepEqual(Object.keys(LANGUAGES).sort(), Object.keys(CATALOGS).sort());
   });
 });

@@ -12,7 +12,7 @@ import { homePage } from './views/home.js';
  * protocols live in the DOM-free session (web/src/session.ts), its transfers in src/transfer.
  */
 const config = siteConfig();
-chooseLanguage();
+await chooseLanguage();
 document.getElementById('home-link')?.setAttribute('href', config.base);
 
 /** The page on screen: aborted when the router draws another (its session stops drawing and uploading). */

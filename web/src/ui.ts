@@ -44,8 +44,12 @@ export function notice(text: string, kind: 'info' | 'error' | 'ok' = 'info'): HT
   );
 }
 
+/**
+ * A size in decimal units (1 MB = 1,000,000 bytes) written the person's way by Intl: "5,25 Mo" in
+ * French, "5.25 MB" in English; bytes spelled out ("999 octets", "3 bajty").
+ */
 export function formatBytes(n: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
   let i = 0;
   let v = n;
   while (v >= 1000 && i < units.length - 1) {
@@ -53,8 +57,13 @@ export function formatBytes(n: number): string {
     i++;
   }
   const digits = i === 0 ? 0 : v < 10 ? 2 : 1;
-  const number = v.toLocaleString(language(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return `${number} ${units[i]}`;
+  return new Intl.NumberFormat(language(), {
+    style: 'unit',
+    unit: units[i],
+    unitDisplay: i === 0 ? 'long' : 'short',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(v);
 }
 
 export function formatDuration(ms: number): string {

@@ -6,16 +6,21 @@ import { isLanguage, LANGUAGES, type Language, language, pickLanguage, setLangua
  * the browser's languages (`navigator.languages`) the site speaks, else English. `<html lang>`
  * follows, so screen readers and hyphenation use the right language.
  */
-export function chooseLanguage(): Language {
+export async function chooseLanguage(): Promise<Language> {
   const saved = savedLanguage();
   const lang = isLanguage(saved) ? saved : pickLanguage(navigator.languages ?? [navigator.language]);
-  applyLanguage(lang);
+  await applyLanguage(lang);
   return lang;
 }
 
-function applyLanguage(lang: Language): void {
-  setLanguage(lang);
-  document.documentElement.lang = lang;
+/** Loads the language's catalog and uses it; should that fail (the server went away), English stays. */
+async function applyLanguage(lang: Language): Promise<void> {
+  try {
+    await setLanguage(lang);
+  } catch {
+    await setLanguage('en');
+  }
+  document.documentElement.lang = language();
 }
 
 /**
@@ -35,10 +40,10 @@ export function languageSwitch(redraw: () => void): HTMLElement {
     option.selected = code === language();
     select.append(option);
   }
-  select.addEventListener('change', () => {
+  select.addEventListener('change', async () => {
     if (!isLanguage(select.value)) return;
     saveLanguage(select.value);
-    applyLanguage(select.value);
+    await applyLanguage(select.value);
     select.setAttribute('aria-label', t('site.language'));
     redraw();
   });
