@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
+import { pageAnswerValidators } from './answer-validators.js';
 
 /**
  * The browser site. Built into dist/web, which src/http/routes/site.ts serves at the path of WEB_URL.
@@ -25,6 +26,7 @@ function workers(): Plugin {
         await build({
           configFile: false,
           logLevel: 'warn',
+          plugins: [pageAnswerValidators()],
           build: {
             outDir,
             emptyOutDir: false,
@@ -41,7 +43,7 @@ export default defineConfig({
   root: here('.'),
   base: '/__webfolder_base__/',
   publicDir: false,
-  plugins: [workers()],
+  plugins: [pageAnswerValidators(), workers()],
   build: {
     outDir,
     emptyOutDir: true,

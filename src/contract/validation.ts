@@ -1,5 +1,6 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { describeError } from './error-text.js';
 import { createRequestSchema } from './schemas.js';
 import type { CreateRequest } from './types.js';
 
@@ -21,17 +22,17 @@ import type { CreateRequest } from './types.js';
  * clear. `publishable()` removes it from a schema that is published.
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(
-  new Ajv({
-    allErrors: false,
-    coerceTypes: false,
-    removeAdditional: false,
-    useDefaults: false,
-    strict: true,
-    // Errors carry their subschema, for `errorMessage`.
-    verbose: true,
-  }),
-);
+/** The options of the contract's Ajv; the page's answer validators are compiled ahead of time with them. */
+export const AJV_OPTIONS = {
+  allErrors: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+  strict: true,
+  // Errors carry their subschema, for `errorMessage`.
+  verbose: true,
+} as const;
+const ajv = addFormats(new Ajv(AJV_OPTIONS));
 ajv.addKeyword({ keyword: 'errorMessage', schemaType: ['string', 'object'] });
 
 /** A copy of `schema` without the validation-only `errorMessage` keyword, for publishing. */
@@ -45,81 +46,10 @@ export function publishable<T>(schema: T): T {
   ) as T;
 }
 
+// The wording lives apart from Ajv so that the page's ahead-of-time validators share it.
+export { describeError, fieldPath } from './error-text.js';
+
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
-
-/** `/files/2/filesize` -> `files[2].filesize`; the root is called `body`. */
-export function fieldPath(instancePath: string, rootName = 'body'): string {
-  if (instancePath === '') return rootName;
-  return instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
-}
-
-/** A property of the value at `path`: at the root, the property's own name (`title`, not `body.title`). */
-function join(path: string, child: string, atRoot: boolean): string {
-  return atRoot ? child : `${path}.${child}`;
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  integer: 'an integer',
-  number: 'a number',
-  object: 'a JSON object',
-  array: 'an array',
-  boolean: 'a boolean',
-  null: 'null',
-};
-
-export function describeError(e: ErrorObject, rootName = 'body'): string {
-  const path = fieldPath(e.instancePath, rootName);
-  const p = e.params as Record<string, unknown>;
-  const custom = (e.parentSchema as { errorMessage?: unknown } | undefined)?.errorMessage;
-  const wording = typeof custom === 'string' ? custom : (custom as Record<string, unknown> | undefined)?.[e.keyword];
-  if (typeof wording === 'string') {
-    if (e.keyword === 'additionalProperties')
-      return `${join(path, String(p.additionalProperty), e.instancePath === '')} ${wording}`;
-    if (e.keyword === 'required') return `${join(path, String(p.missingProperty), e.instancePath === '')} ${wording}`;
-    return `${path} ${wording}`;
-  }
-  switch (e.keyword) {
-    case 'required':
-      return `${join(path, String(p.missingProperty), e.instancePath === '')} is required`;
-    case 'additionalProperties':
-      return `${join(path, String(p.additionalProperty), e.instancePath === '')} is not an allowed property`;
-    case 'type': {
-      const types = String(p.type)
-        .split(',')
-        .map((t) => TYPE_WORDS[t] ?? t);
-      return `${path} must be ${types.join(' or ')}`;
-    }
-    case 'maxLength':
-      return `${path} must be at most ${String(p.limit)} characters`;
-    case 'minLength':
-      return p.limit === 1 ? `${path} must not be empty` : `${path} must be at least ${String(p.limit)} characters`;
-    case 'enum':
-      return `${path} must be one of ${(p.allowedValues as unknown[]).join(', ')}`;
-    case 'const':
-      return `${path} must be ${JSON.stringify(p.allowedValue)}`;
-    case 'exclusiveMinimum':
-      return `${path} must be greater than ${String(p.limit)}`;
-    case 'minimum':
-      return `${path} must be at least ${String(p.limit)}`;
-    case 'maximum':
-      return `${path} must be at most ${String(p.limit)}`;
-    case 'maxItems':
-      return `${path} must have at most ${String(p.limit)} items`;
-    case 'minItems':
-      return p.limit === 1 ? `${path} must not be empty` : `${path} must have at least ${String(p.limit)} items`;
-    case 'pattern':
-      return `${path} is malformed`;
-    case 'format':
-      return `${path} must be a valid ${String(p.format)}`;
-    default:
-      return `${path} ${e.message ?? 'is invalid'}`;
-  }
-}
 
 /** Unicode's control characters (category Cc): C0, DEL and C1. */
 const CONTROL = /\p{Cc}/u;
@@ -150,7 +80,11 @@ export const CONTROL_CHARACTER_RULE = 'must not contain control characters (U+00
 
 const schemaCache = new WeakMap<object, ReturnType<typeof ajv.compile>>();
 
-export function compileValidator<T>(schema: object, rootName = 'body'): (value: unknown) => Validated<T> {
+/**
+ * The schema alone, without the control-character rule: what the clients check a server's answers
+ * with (src/contract/answer-validators.ts). A title stored before that rule existed must still open.
+ */
+export function compileShapeValidator<T>(schema: object, rootName = 'body'): (value: unknown) => Validated<T> {
   let validate = schemaCache.get(schema);
   if (!validate) {
     validate = ajv.compile(schema);
@@ -158,13 +92,20 @@ export function compileValidator<T>(schema: object, rootName = 'body'): (value: 
   }
   const check = validate;
   return (value) => {
-    if (!check(value)) {
-      const first = check.errors?.[0];
-      return { ok: false, error: first ? describeError(first, rootName) : `${rootName} is invalid` };
-    }
+    if (check(value)) return { ok: true, value: value as T };
+    const first = check.errors?.[0];
+    return { ok: false, error: first ? describeError(first, rootName) : `${rootName} is invalid` };
+  };
+}
+
+export function compileValidator<T>(schema: object, rootName = 'body'): (value: unknown) => Validated<T> {
+  const shaped = compileShapeValidator<T>(schema, rootName);
+  return (value) => {
+    const checked = shaped(value);
+    if (!checked.ok) return checked;
     const control = controlPath(value, '');
     if (control !== null) return { ok: false, error: `${control || rootName} ${CONTROL_CHARACTER_RULE}` };
-    return { ok: true, value: value as T };
+    return checked;
   };
 }
 
