@@ -1,11 +1,4 @@
-import {
-  AbortedError,
-  NetworkError,
-  ProtocolError,
-  readFailure,
-  WebfolderClientError,
-  WebfolderError,
-} from './errors.js';
+import { AbortedError, NetworkError, readFailure, WebfolderClientError, WebfolderError } from './errors.js';
 
 /**
  * The one retry policy of every client (page, service worker, library, CLI): one HTTP exchange with
@@ -157,14 +150,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Reads a JSON success body; a body that is not JSON is reported as a server failure. */
-export async function jsonBody<T>(response: Response, operation: string): Promise<T> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new ProtocolError(operation, `answer is not JSON: ${text.slice(0, 100)}`);
-  }
 }

@@ -1,3 +1,4 @@
+import type { AnswerName, Answers } from '../contract/answers.js';
 import type {
   DownloadTicket,
   FileProgress,
@@ -16,8 +17,9 @@ import type {
   SiteRegisterResponse,
 } from '../contract/site.js';
 import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
+import { foreignRequest, homeEmpty, homeJson, homeRequest, readAnswer, redirectTarget } from './outbound.js';
 import type { ByteRange } from './range.js';
-import { backoffDelay, DEFAULT_RETRY, exchange, type HttpOptions, isRedirect, jsonBody, sleep } from './retry.js';
+import { backoffDelay, DEFAULT_RETRY, type HttpOptions, isRedirect, sleep } from './retry.js';
 import { folderApiUrl, siteChunkUrl } from './urls.js';
 
 /**
@@ -26,9 +28,11 @@ import { folderApiUrl, siteChunkUrl } from './urls.js';
  * goes through the one retry policy (`exchange`) and fails with the same typed errors.
  *
  * Credentials: the page presents `X-Owner-Token` / `X-Visitor-Token`, the library the folder's
- * `X-Upload-Auth`. They go to the site's own address only: a chunk download asks for the object
- * storage's presigned URL as JSON (or, when answered with a redirect anyway, does not follow it) and
- * fetches that URL without any of them, so no token ever travels to another origin.
+ * `X-Upload-Auth`. They go to the site's own address only, through the outbound-request layer
+ * (./outbound.ts), which refuses every redirect of a call that carries them and checks every answer
+ * against its contract schema: a chunk download asks for the object storage's presigned URL as
+ * JSON (or, when answered with a redirect anyway, does not follow it with them) and fetches that
+ * URL as a foreign request, without any of them, so no token ever travels to another origin.
  */
 export interface Credentials {
   readonly ownerToken?: string | undefined;
@@ -69,20 +73,20 @@ export class SiteClient {
     return folderApiUrl(this.siteApi, this.folderId);
   }
 
-  private call<T>(operation: string, method: string, path: string, body?: unknown): Promise<T> {
-    return callJson<T>(operation, method, `${this.base}${path}`, this.credentials, this.http, body);
+  private call<N extends AnswerName>(
+    operation: string,
+    method: string,
+    path: string,
+    answer: N,
+    json?: unknown,
+  ): Promise<Answers[N]> {
+    const credentials = credentialHeaders(this.credentials);
+    return homeJson(operation, `${this.base}${path}`, answer, { method, credentials, json }, this.http);
   }
 
   /** A call answered 204 (no body). */
-  private async callEmpty(operation: string, method: string, path: string): Promise<void> {
-    const headers = { accept: 'application/json', ...credentialHeaders(this.credentials) };
-    const response = await exchange(
-      operation,
-      `${this.base}${path}`,
-      { method, headers, cache: 'no-store' },
-      this.http,
-    );
-    await response.body?.cancel().catch(() => undefined);
+  private callEmpty(operation: string, method: string, path: string): Promise<void> {
+    return homeEmpty(operation, `${this.base}${path}`, { method, credentials: this.credentialHeaders() }, this.http);
   }
 
   /**
@@ -96,14 +100,15 @@ export class SiteClient {
     http: HttpOptions = {},
   ): Promise<SiteCreateFolderResponse> {
     const url = `${siteApi.replace(/\/+$/, '')}/folders`;
-    return callJson('create folder', 'POST', url, { ownerToken }, http, request);
+    const credentials = credentialHeaders({ ownerToken });
+    return homeJson('create folder', url, 'siteCreateFolder', { method: 'POST', credentials, json: request }, http);
   }
 
   info(): Promise<FolderInfo> {
-    return this.call('open folder', 'GET', '');
+    return this.call('open folder', 'GET', '', 'folderInfo');
   }
   register(files: readonly SiteFileEntry[], extra: RegisterExtra = {}): Promise<SiteRegisterResponse> {
-    return this.call('register files', 'POST', '/files', { files, ...extra });
+    return this.call('register files', 'POST', '/files', 'register', { files, ...extra });
   }
   /** One page of the folder's files (the server's default page without `cursor`); see `listAll`. */
   list(page: { readonly cursor?: string | null; readonly limit?: number } = {}): Promise<SiteFileList> {
@@ -111,7 +116,7 @@ export class SiteClient {
     if (page.cursor) query.set('cursor', page.cursor);
     if (page.limit !== undefined) query.set('limit', String(page.limit));
     const q = query.toString();
-    return this.call('list folder', 'GET', q ? `/files?${q}` : '/files');
+    return this.call('list folder', 'GET', q ? `/files?${q}` : '/files', 'fileList');
   }
   /** Every file of the folder, page after page. */
   async listAll(): Promise<SiteFileList['files']> {
@@ -125,33 +130,27 @@ export class SiteClient {
     return files;
   }
   status(fileId: string): Promise<FileProgress> {
-    return this.call('upload status', 'GET', `/files/${encodeURIComponent(fileId)}/status`);
+    return this.call('upload status', 'GET', `/files/${encodeURIComponent(fileId)}/status`, 'fileProgress');
   }
   uploadUrls(fileId: string): Promise<SiteRegisteredFile> {
-    return this.call('sign upload URLs', 'POST', `/files/${encodeURIComponent(fileId)}/upload-urls`);
+    return this.call('sign upload URLs', 'POST', `/files/${encodeURIComponent(fileId)}/upload-urls`, 'registeredFile');
   }
 
   /** The owner's notification settings (owner credentials only: anyone else gets 403). */
   notifications(): Promise<SiteNotifications> {
-    return this.call('read notifications', 'GET', '/notifications');
+    return this.call('read notifications', 'GET', '/notifications', 'notifications');
   }
   setNotifications(update: SiteNotificationsUpdate): Promise<SiteNotifications> {
-    return this.call('change notifications', 'PUT', '/notifications', update);
+    return this.call('change notifications', 'PUT', '/notifications', 'notifications', update);
   }
-  async clearNotifications(): Promise<void> {
-    const headers = { accept: 'application/json', ...credentialHeaders(this.credentials) };
-    await exchange(
-      'clear notifications',
-      `${this.base}/notifications`,
-      { method: 'DELETE', headers, cache: 'no-store' },
-      this.http,
-    );
+  clearNotifications(): Promise<void> {
+    return this.callEmpty('clear notifications', 'DELETE', '/notifications');
   }
 
   // ---- The owner's controls (owner credentials only: anyone else gets 403) ----------------------
   /** Changes the folder's settings (expiry, default download limit, note, password once). */
   updateFolder(update: SiteFolderUpdate): Promise<FolderInfo> {
-    return this.call('change folder', 'PATCH', '', update);
+    return this.call('change folder', 'PATCH', '', 'folderInfo', update);
   }
   /** Deletes the folder: when this returns, its bytes are gone and it reads as not found. */
   deleteFolder(): Promise<void> {
@@ -163,11 +162,11 @@ export class SiteClient {
   }
   /** Sets the file's own download limit (null: the folder's applies). */
   updateFile(fileId: string, update: SiteFileUpdate): Promise<SiteFile> {
-    return this.call('change file', 'PATCH', `/files/${encodeURIComponent(fileId)}`, update);
+    return this.call('change file', 'PATCH', `/files/${encodeURIComponent(fileId)}`, 'siteFile', update);
   }
   /** The folder's recent uploads, downloads and deletions, newest first. */
   activity(): Promise<SiteActivity> {
-    return this.call('read activity', 'GET', '/activity');
+    return this.call('read activity', 'GET', '/activity', 'activity');
   }
 
   /**
@@ -175,27 +174,26 @@ export class SiteClient {
    * makes one at upload; a program may send its own). Its uploader or the owner only; at most
    * MAX_THUMBNAIL_BYTES.
    */
-  async putThumbnail(fileId: string, encrypted: Uint8Array): Promise<void> {
-    const headers = {
-      accept: 'application/json',
-      'content-type': 'application/octet-stream',
-      ...this.credentialHeaders(),
-    };
-    await exchange(
+  putThumbnail(fileId: string, encrypted: Uint8Array): Promise<void> {
+    return homeEmpty(
       'store thumbnail',
       `${this.base}/files/${encodeURIComponent(fileId)}/thumbnail`,
-      { method: 'PUT', headers, body: encrypted as Uint8Array<ArrayBuffer>, cache: 'no-store' },
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/octet-stream' },
+        credentials: this.credentialHeaders(),
+        body: encrypted as Uint8Array<ArrayBuffer>,
+      },
       this.http,
     );
   }
   /** A file's stored thumbnail, still encrypted, or null when it has none. */
   async thumbnail(fileId: string): Promise<Uint8Array | null> {
-    const headers = { accept: 'application/octet-stream, application/json', ...this.credentialHeaders() };
     try {
-      const response = await exchange(
+      const response = await homeRequest(
         'read thumbnail',
         `${this.base}/files/${encodeURIComponent(fileId)}/thumbnail`,
-        { headers, cache: 'no-store' },
+        { headers: { accept: 'application/octet-stream, application/json' }, credentials: this.credentialHeaders() },
         this.http,
       );
       return new Uint8Array(await response.arrayBuffer());
@@ -211,7 +209,7 @@ export class SiteClient {
    * limit is used up. One ticket = one download: call this once per download, not per chunk.
    */
   startDownload(fileId: string): Promise<DownloadTicket> {
-    return this.call('start download', 'POST', `/files/${encodeURIComponent(fileId)}/downloads`);
+    return this.call('start download', 'POST', `/files/${encodeURIComponent(fileId)}/downloads`, 'downloadTicket');
   }
 
   /** The chunk's address; with a ticket in its query (for the service worker or a plain link). */
@@ -232,26 +230,6 @@ export class SiteClient {
       ...(signal ? { signal } : {}),
     });
   }
-}
-
-/** One JSON call with the credential headers, through the one retry policy. */
-async function callJson<T>(
-  operation: string,
-  method: string,
-  url: string,
-  credentials: Credentials,
-  http: HttpOptions,
-  body?: unknown,
-): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', ...credentialHeaders(credentials) };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await exchange(
-    operation,
-    url,
-    { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store' },
-    http,
-  );
-  return jsonBody<T>(response, operation);
 }
 
 /**
@@ -293,34 +271,24 @@ async function fetchChunkOnce(
   range?: ByteRange,
 ): Promise<Uint8Array> {
   const asked = range ? { range: `bytes=${range.start}-${range.end}` } : undefined;
-  const response = await exchange(
+  const response = await homeRequest(
     operation,
     url,
-    {
-      headers: { ...credentials, ...asked, accept: 'application/octet-stream, application/json' },
-      redirect: 'manual',
-      cache: 'no-store',
-    },
+    { headers: { ...asked, accept: 'application/octet-stream, application/json' }, credentials, allowRedirect: true },
     http,
   );
   let location: string | null = null;
   if (isRedirect(response)) {
-    location = response.headers.get('location');
+    location = redirectTarget(response, url);
     if (!location)
       throw new ProtocolError(operation, 'the server redirected the download to an address this client cannot read');
-    location = new URL(location, url).href;
   } else if (/^application\/json\b/.test(response.headers.get('content-type') ?? '')) {
-    location = (await jsonBody<{ url?: unknown }>(response, operation)).url as string;
-    if (typeof location !== 'string') throw new ProtocolError(operation, 'the chunk answer has no url');
+    location = (await readAnswer(response, operation, 'chunkLocation')).url;
   }
   if (location === null) return rangeOf(response, range);
   await response.body?.cancel().catch(() => undefined);
-  const stored = await exchange(
-    operation,
-    location,
-    { cache: 'no-store', credentials: 'omit', ...(asked ? { headers: asked } : {}) },
-    http,
-  );
+  // Object storage's presigned address (another origin by design): nothing of ours goes with it.
+  const stored = await foreignRequest(operation, location, asked ? { headers: asked } : {}, http);
   return rangeOf(stored, range);
 }
 

@@ -7,7 +7,8 @@ import type {
   UploadUrls,
 } from '../contract/types.js';
 import { InputError } from './errors.js';
-import { exchange, type HttpOptions, jsonBody } from './retry.js';
+import { foreignRequest, homeJson } from './outbound.js';
+import type { HttpOptions } from './retry.js';
 import { apiUrl, chunkUrl } from './urls.js';
 
 /**
@@ -61,17 +62,12 @@ export async function createFolder(
   } else if ((options as CreateEmptyFolderOptions).keyStrategy) {
     body.encryption = { keyStrategy: 'server_generated' };
   }
-  const response = await exchange(
-    'create folder',
-    apiUrl(options.server, '/v2/folders'),
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-    },
-    options,
-  );
-  return jsonBody(response, 'create folder');
+  // The answer is checked against the variant asked for: a direct create without uploadAuth, or an
+  // empty one without a link, is refused here rather than printed as `undefined`.
+  const url = apiUrl(options.server, '/v2/folders');
+  const init = { method: 'POST', json: body };
+  if (files.length > 0) return homeJson('create folder', url, 'v2CreateDirect', init, options);
+  return homeJson('create folder', url, 'v2CreateEmpty', init, options);
 }
 
 export interface UploadStatusOptions extends ServerOptions {
@@ -84,13 +80,8 @@ export interface UploadStatusOptions extends ServerOptions {
 export async function getUploadStatus(options: UploadStatusOptions): Promise<UploadStatusResponse> {
   const query = options.uploadAuth ? `?uploadAuth=${encodeURIComponent(options.uploadAuth)}` : '';
   const path = `/v2/folders/${encodeURIComponent(options.folderId)}/files/${encodeURIComponent(options.fileId)}/upload-status${query}`;
-  const response = await exchange(
-    'upload status',
-    apiUrl(options.server, path),
-    { headers: { accept: 'application/json' } },
-    options,
-  );
-  return jsonBody(response, 'upload status');
+  // `uploadAuth` rides in the query: a home request, so a redirect cannot take it elsewhere.
+  return homeJson('upload status', apiUrl(options.server, path), 'v2UploadStatus', {}, options);
 }
 
 /**
@@ -106,7 +97,8 @@ export async function putChunk(
   onUploadProgress?: (sentBytes: number) => void,
 ): Promise<void> {
   const headers: Record<string, string> = { ...urls.headers, 'Content-Length': String(body.byteLength) };
-  const response = await exchange(
+  // A presigned address (object storage's, or the local backend's imitation): no credential of ours.
+  const response = await foreignRequest(
     operation,
     chunkUrl(urls, n),
     { method: 'PUT', headers, body: body as BodyInit, ...(onUploadProgress ? { onUploadProgress } : {}) },
