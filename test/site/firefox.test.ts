@@ -67,6 +67,26 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  test('the language switch loads a catalog in Firefox; the choice is kept across a reload', async () => {
+    const page = await firefox.page();
+    try {
+      await page.goto(`${server.baseUrl}/`);
+      await waitFor(page, '#language');
+      await page.select('#language', 'pl');
+      await page.waitForFunction(
+        () => document.querySelector('main h1')?.textContent === 'Wysyłaj pliki zaszyfrowane end-to-end',
+      );
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'pl');
+      await page.reload();
+      await page.waitForFunction(
+        () => document.querySelector('main h1')?.textContent === 'Wysyłaj pliki zaszyfrowane end-to-end',
+      );
+      assert.equal(await page.$eval('#language', (e) => (e as HTMLSelectElement).value), 'pl');
+    } finally {
+      await page.browserContext().close();
+    }
+  });
+
   test('a visitor downloads a file of three chunks and the zip of all through the service worker', async () => {
     const big = bytes(12 * MIB + 12345, 71);
     const small = bytes(1000, 72);
