@@ -1,7 +1,7 @@
 import { createFolder } from '../app/create-folder.js';
 import { AppError, invalid } from '../app/errors.js';
 import type { Services } from '../app/services.js';
-import { AGENT_MODES, agentFolderRequestSchema } from '../contract/requests.js';
+import { AGENT_MODES, type AgentFolderRequest, agentFolderRequestSchema } from '../contract/requests.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
 import { compileValidator } from '../contract/validation.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
@@ -51,6 +51,7 @@ export function usageGuide(): string {
   ].join('\n');
 }
 
+/** What an agent asks for, not yet checked (read from text it may name the "request" mode). */
 export interface FolderIntent {
   readonly title?: string | null;
   readonly mode?: string;
@@ -73,9 +74,9 @@ export function handoffText(folder: CreateResponseEmpty): string {
  * part, or the title and mode read from A2A text): the contract's schema
  * (src/contract/requests.ts), after the two refusals that deserve their reason (spec 4.1 rule 5 for
  * "request", and direct uploads, which this flow does not take). Throws AppError(400) with a message
- * meant for the agent. The contract's own request validation runs again in `createFolder`.
+ * meant for the agent. What it answers is a valid create request: `createFolder` checks no shape again.
  */
-export function checkAgentRequest(value: unknown, name = 'arguments'): FolderIntent {
+export function checkAgentRequest(value: unknown, name = 'arguments'): AgentFolderRequest {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
     if (record.mode === 'request') throw invalid(REQUEST_MODE_REFUSAL);
@@ -86,8 +87,8 @@ export function checkAgentRequest(value: unknown, name = 'arguments'): FolderInt
   return checked.value;
 }
 
-const validateArguments = compileValidator<FolderIntent>(agentFolderRequestSchema, 'arguments');
-const validateDataPart = compileValidator<FolderIntent>(agentFolderRequestSchema, 'the data part');
+const validateArguments = compileValidator<AgentFolderRequest>(agentFolderRequestSchema, 'arguments');
+const validateDataPart = compileValidator<AgentFolderRequest>(agentFolderRequestSchema, 'the data part');
 
 /** Checks an intent without creating anything (see checkAgentRequest). */
 export function checkIntent(intent: FolderIntent): void {
@@ -96,11 +97,7 @@ export function checkIntent(intent: FolderIntent): void {
 
 /** Creates an empty folder through the same use case as POST /v2/folders. */
 export async function createFolderForAgent(services: Services, intent: FolderIntent): Promise<CreateResponseEmpty> {
-  checkIntent(intent);
-  const body: Record<string, unknown> = {};
-  if (intent.title !== undefined) body.title = intent.title;
-  if (intent.mode !== undefined) body.mode = intent.mode;
-  const created = await createFolder(services, body);
+  const created = await createFolder(services, checkAgentRequest(intent));
   // No files were given, so the use case answers with the empty-folder variant (spec 4.1).
   if (!('folderUrlBase' in created))
     throw new Error('create use case returned the direct-upload variant for an empty request');

@@ -1,5 +1,10 @@
-import type { CreateResponse, CreateResponseDirect, CreateResponseEmpty, FileEntry } from '../contract/types.js';
-import { validateCreateRequest } from '../contract/validation.js';
+import type {
+  CreateRequest,
+  CreateResponse,
+  CreateResponseDirect,
+  CreateResponseEmpty,
+  FileEntry,
+} from '../contract/types.js';
 import { hashToken, newFolderSecret, newId, newToken } from '../domain/ids.js';
 import { emptyFolderDeadline, folderDeleteAfter } from '../domain/lifecycle.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
@@ -14,20 +19,20 @@ import { folderUrlBase, type Services } from './services.js';
 
 /**
  * createV2Folder (spec 4.1): the one create use case behind POST /v2/folders, the MCP tool and the
- * A2A skill. `body` is the parsed request body, `undefined` when absent.
+ * A2A skill. `request` has been checked against createRequestSchema by its surface (the route's
+ * schema, the agents' own schema, v1's): validated once, where it arrives. What no schema of this
+ * shape states readably is checked here: a non-empty files[] needs encryption.ske (spec 4.1 rule 2).
  */
-export async function createFolder(services: Services, body: unknown): Promise<CreateResponse> {
-  const checked = validateCreateRequest(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const request = checked.value;
+export async function createFolder(services: Services, request: CreateRequest): Promise<CreateResponse> {
   const now = services.clock();
   const folderId = newId();
   const mode = request.mode ?? DEFAULT_MODE;
   const title = request.title ?? defaultTitle(now);
   const files = request.files ?? [];
   if (files.length === 0) return createEmptyFolder(services, { folderId, mode, title, now });
-  // validateCreateRequest guarantees ske when files are given.
-  return createDirectUpload(services, { folderId, mode, title, now, ske: request.encryption!.ske!, files });
+  const ske = request.encryption?.ske;
+  if (!ske) throw invalid('encryption.ske is required when files are given');
+  return createDirectUpload(services, { folderId, mode, title, now, ske, files });
 }
 
 interface FolderBasics {

@@ -1,6 +1,5 @@
 import type { UploadStatusResponse } from '../contract/types.js';
-import { type V1CreateRequest, type V1CreateResponse, v1CreateRequestSchema } from '../contract/v1.js';
-import { compileValidator } from '../contract/validation.js';
+import type { V1CreateRequest, V1CreateResponse } from '../contract/v1.js';
 import { createFolder } from './create-folder.js';
 import { invalid } from './errors.js';
 import type { Services } from './services.js';
@@ -10,14 +9,11 @@ import { uploadStatus } from './upload-status.js';
  * file.kiwi's v1 create and check calls, as made by its official Node SDK, CLI and MCP server, as
  * thin translations onto the v2 use cases: the same create (a `send` folder of the direct-upload
  * flow), the same chunk URLs and the same upload status. Only names differ, and errors name the
- * v1 fields. Nothing else of v1 exists (docs/direct-upload.md).
+ * v1 fields. Nothing else of v1 exists (docs/direct-upload.md). The request was checked against
+ * v1CreateRequestSchema by its route.
  */
-const validateV1Create = compileValidator<V1CreateRequest>(v1CreateRequestSchema);
-
-export async function createV1Webfolder(services: Services, body: unknown): Promise<V1CreateResponse> {
-  const checked = validateV1Create(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const { title, ske, files } = checked.value;
+export async function createV1Webfolder(services: Services, request: V1CreateRequest): Promise<V1CreateResponse> {
+  const { title, ske, files } = request;
   // v1 has no empty-folder flow: a delivery webfolder is created with its files.
   if (files.length === 0) throw invalid('files must have at least 1 item');
   const created = await createFolder(services, { title, mode: 'send', encryption: { ske }, files });

@@ -106,8 +106,13 @@ export interface FolderChunkLister {
   listFolderChunks(folderId: string, fileIds: readonly string[]): Promise<Map<string, Map<number, number>>>;
 }
 
+/** The signed parameters of a chunk URL (the request's other parameters play no part). */
 export interface ChunkUrlQuery {
-  readonly [name: string]: string | undefined;
+  readonly 'X-Amz-Algorithm'?: string;
+  readonly 'X-Amz-Credential'?: string;
+  readonly 'X-Amz-Date'?: string;
+  readonly 'X-Amz-Expires'?: string;
+  readonly 'X-Amz-Signature'?: string;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { ID_PATTERN } from '../domain/ids.js';
 import {
   MAX_DOWNLOAD_LIMIT,
@@ -22,7 +23,7 @@ const id = { type: 'string', pattern: ID_PATTERN.source, errorMessage: 'is malfo
 const once = { type: 'string', errorMessage: 'must be given once' } as const;
 const chunkNumber = { type: 'string', pattern: '^\\d{1,5}$', errorMessage: 'number must be 1 to 5 digits' } as const;
 
-function params<const K extends string>(names: readonly K[], schemas: Record<K, object>) {
+function params<const K extends string, const S extends Record<K, object>>(names: readonly K[], schemas: S) {
   return { type: 'object', additionalProperties: false, required: names, properties: schemas } as const;
 }
 
@@ -119,6 +120,8 @@ export const siteRegisterRequestSchema = {
     ownerPublicKey: optionalOpaque,
   },
 } as const;
+/** The register body as the schema admits it (nulls included); the app normalises it. */
+export type SiteRegisterBody = FromSchema<typeof siteRegisterRequestSchema>;
 
 /**
  * A folder's password parameters (src/contract/site.ts PasswordParams): exactly these fields, N a
@@ -273,3 +276,5 @@ export const siteNotificationsUpdateSchema = {
     onUpload: { type: 'boolean', errorMessage: 'must be true or false' },
   },
 } as const;
+
+export type AgentFolderRequest = FromSchema<typeof agentFolderRequestSchema>;

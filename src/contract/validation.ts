@@ -1,8 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describeError } from './error-text.js';
-import { createRequestSchema } from './schemas.js';
-import type { CreateRequest } from './types.js';
 
 /**
  * The one validation layer: every request body, query string and path parameter of every surface
@@ -107,21 +105,4 @@ export function compileValidator<T>(schema: object, rootName = 'body'): (value: 
     if (control !== null) return { ok: false, error: `${control || rootName} ${CONTROL_CHARACTER_RULE}` };
     return checked;
   };
-}
-
-const validateCreateShape = compileValidator<CreateRequest>(createRequestSchema);
-
-/**
- * The create request: the schema, plus the one rule a schema of this shape cannot state readably:
- * a non-empty files[] needs encryption.ske (spec 4.1 rule 2). `undefined` is an absent body.
- */
-export function validateCreateRequest(body: unknown): Validated<CreateRequest> {
-  if (body === undefined) return { ok: true, value: {} };
-  const shaped = validateCreateShape(body);
-  if (!shaped.ok) return shaped;
-  const { files, encryption } = shaped.value;
-  if (files && files.length > 0 && !encryption?.ske) {
-    return { ok: false, error: 'encryption.ske is required when files are given' };
-  }
-  return shaped;
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { BlobNotFoundError } from '../../blobs/blob-store.js';
-import { siteRegisterRequestSchema } from '../../contract/requests.js';
+import type { SiteRegisterBody } from '../../contract/requests.js';
 import type {
   SiteFile,
   SiteFileEntry,
@@ -9,7 +9,6 @@ import type {
   SiteRegisterRequest,
   SiteRegisterResponse,
 } from '../../contract/site.js';
-import { compileValidator } from '../../contract/validation.js';
 import { type ByteRange, parseRange } from '../../domain/byte-range.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
@@ -35,13 +34,9 @@ import {
 } from './access.js';
 import { requireTicket, ticketOpens } from './downloads.js';
 
-const validateRegister = compileValidator<SiteRegisterRequest>(siteRegisterRequestSchema);
-
-/** The register body, checked by the one validation layer (src/contract/requests.ts). */
-function parseRegister(body: unknown): SiteRegisterRequest {
-  const checked = validateRegister(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const { files, ske, ownerPublicKey } = checked.value;
+/** The register body (checked by its route against siteRegisterRequestSchema), its nulls as absent. */
+function normalised(body: SiteRegisterBody): SiteRegisterRequest {
+  const { files, ske, ownerPublicKey } = body;
   return {
     files: files.map(
       (f): SiteFileEntry => ({
@@ -67,9 +62,9 @@ export async function registerSiteFiles(
   services: Services,
   folderId: unknown,
   caller: Caller,
-  body: unknown,
+  body: SiteRegisterBody,
 ): Promise<SiteRegisterResponse> {
-  const request = parseRegister(body);
+  const request = normalised(body);
   let folder = await openFolder(services, folderId);
   const claim = isOwned(folder) ? null : claimFor(folder, caller, request);
   // As the folder will be once the claim is in: the caller is its owner.

@@ -1,4 +1,3 @@
-import { siteCreateFolderSchema, siteFileUpdateSchema, siteFolderUpdateSchema } from '../../contract/requests.js';
 import type {
   FolderInfo,
   PasswordParams,
@@ -8,7 +7,6 @@ import type {
   SiteFileUpdate,
   SiteFolderUpdate,
 } from '../../contract/site.js';
-import { compileValidator } from '../../contract/validation.js';
 import { hashToken, newId } from '../../domain/ids.js';
 import { emptyFolderDeadline } from '../../domain/lifecycle.js';
 import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
@@ -26,11 +24,9 @@ import { folderInfo } from './folder-info.js';
  * The owner's controls of a folder on the site (issue 12): create and claim in one step, change
  * the folder's settings and a file's limit, delete a file or the whole folder. Every control is
  * the owner's alone (X-Owner-Token, or X-Upload-Auth for the creator of a direct upload); bad input
- * is refused with 400 before anything changes.
+ * is refused with 400 before anything changes. The bodies arrive checked against their schemas
+ * (src/contract/requests.ts) by their routes; what a schema cannot state is checked here.
  */
-const validateCreate = compileValidator<SiteCreateFolderRequest>(siteCreateFolderSchema);
-const validateFolderUpdate = compileValidator<SiteFolderUpdate>(siteFolderUpdateSchema);
-const validateFileUpdate = compileValidator<SiteFileUpdate>(siteFileUpdateSchema);
 
 /** The password parameters as stored: JSON text of the checked object, fields in a fixed order. */
 const storedPassword = (p: PasswordParams): string =>
@@ -44,11 +40,8 @@ const storedPassword = (p: PasswordParams): string =>
 export async function createOwnedFolder(
   services: Services,
   caller: Caller,
-  body: unknown,
+  request: SiteCreateFolderRequest,
 ): Promise<SiteCreateFolderResponse> {
-  const checked = validateCreate(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const request = checked.value;
   if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the folder is created owned by its sender');
   if (request.mode === 'request' && !request.ownerPublicKey)
     throw invalid('ownerPublicKey is required for a request folder: visitors encrypt their files to it');
@@ -99,12 +92,9 @@ export async function updateFolder(
   services: Services,
   folderId: unknown,
   caller: Caller,
-  body: unknown,
+  change: SiteFolderUpdate,
 ): Promise<FolderInfo> {
   const folder = await openAsOwner(services, folderId, caller, "change the folder's settings");
-  const checked = validateFolderUpdate(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const change = checked.value;
   const now = services.clock();
   if (change.expiresAt !== undefined) {
     const refusal = expiryRefusal(change.expiresAt, now, services.config.maxExpiresHours);
@@ -136,13 +126,11 @@ export async function updateFile(
   folderId: unknown,
   fileId: unknown,
   caller: Caller,
-  body: unknown,
+  change: SiteFileUpdate,
 ): Promise<SiteFile> {
   const folder = await openAsOwner(services, folderId, caller, "change a file's download limit");
   const file = await openFile(services, folder, fileId);
-  const checked = validateFileUpdate(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const updated = await services.store.updateFile(folder.id, file.id, checked.value.maxDownloads);
+  const updated = await services.store.updateFile(folder.id, file.id, change.maxDownloads);
   if (!updated) throw notFound('file not found');
   return siteFileView(services, folder, updated, caller);
 }

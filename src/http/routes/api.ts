@@ -12,9 +12,12 @@ import {
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
+import { absentBodyIsEmpty } from '../validation.js';
 
 /** The two operations of the v2 contract (spec 4.1, 4.2). Responses are serialised by their schemas. */
-export async function apiRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function apiRoutes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const app = typed(scope);
   const { config } = services;
   installJsonBodies(app, config.maxJsonBodyBytes);
   installContractErrorHandling(app);
@@ -23,6 +26,7 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
     '/v2/folders',
     {
       ...limitedBy('create'),
+      preValidation: absentBodyIsEmpty,
       schema: {
         body: createRequestSchema,
         response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema },
@@ -31,7 +35,7 @@ export async function apiRoutes(app: FastifyInstance, { services }: { services: 
     async (request) => createFolder(services, request.body),
   );
 
-  app.get<{ Params: { folderId: string; fileId: string }; Querystring: { uploadAuth?: string } }>(
+  app.get(
     '/v2/folders/:folderId/files/:fileId/upload-status',
     {
       ...limitedBy('status'),

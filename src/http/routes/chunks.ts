@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { acceptChunk } from '../../app/accept-chunk.js';
 import type { Services } from '../../app/services.js';
-import type { ChunkReceiver, ChunkUrlQuery } from '../../blobs/blob-store.js';
+import type { ChunkReceiver } from '../../blobs/blob-store.js';
 import { UPLOAD_PATH } from '../../contract/paths.js';
 import { chunkParams, chunkUploadQuery } from '../../contract/requests.js';
 import { concurrentPerClient, limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
 
 /**
  * Chunk PUTs for backends that receive bytes themselves. The body is never parsed or buffered: the
@@ -14,15 +15,16 @@ import { concurrentPerClient, limitedBy } from '../rate-limits.js';
  * only then (`continueAfterChecks`, see server.ts); a refusal closes the connection instead.
  */
 export async function chunkRoutes(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   { services, receiver }: { services: Services; receiver: ChunkReceiver },
 ): Promise<void> {
+  const app = typed(scope);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
 
   const { limits } = services.config;
   const concurrent = concurrentPerClient(limits.maxConcurrentChunkUploads, 'chunk uploads');
-  app.put<{ Params: { folderId: string; fileId: string; chunk: string }; Querystring: ChunkUrlQuery }>(
+  app.put(
     `${UPLOAD_PATH}/:folderId/:fileId/:chunk`,
     {
       onRequest: [limitedBy('chunk').onRequest, concurrent],

@@ -11,6 +11,7 @@ import {
   siteFolderUpdateSchema,
 } from '../../contract/requests.js';
 import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 
 /**
@@ -20,10 +21,10 @@ import { callerOf } from './site-caller.js';
  * against src/contract/requests.ts, the one validation layer.
  */
 export async function siteOwnerRoutes(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   { services, api }: { services: Services; api: string },
 ): Promise<void> {
-  type P = { folderId: string; fileId: string };
+  const app = typed(scope);
   const site = limitedBy('site');
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
   const folder = `${api}/folders/:folderId`;
@@ -38,7 +39,7 @@ export async function siteOwnerRoutes(
       return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
     },
   );
-  app.patch<{ Params: P }>(
+  app.patch(
     folder,
     { ...site, schema: { params: folderParams, body: siteFolderUpdateSchema } },
     async (request, reply) => {
@@ -46,35 +47,27 @@ export async function siteOwnerRoutes(
       return updateFolder(services, request.params.folderId, callerOf(request), request.body);
     },
   );
-  app.delete<{ Params: P }>(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
+  app.delete(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
     await deleteFolder(services, request.params.folderId, callerOf(request));
     return noStore(reply).status(204).send();
   });
-  app.patch<{ Params: P }>(
-    file,
-    { ...site, schema: { params: fileParams, body: siteFileUpdateSchema } },
-    async (request, reply) => {
-      noStore(reply);
-      const p = request.params;
-      return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
-    },
-  );
-  app.delete<{ Params: P }>(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
+  app.patch(file, { ...site, schema: { params: fileParams, body: siteFileUpdateSchema } }, async (request, reply) => {
+    noStore(reply);
+    const p = request.params;
+    return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
+  });
+  app.delete(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
     const p = request.params;
     await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip);
     return noStore(reply).status(204).send();
   });
-  app.post<{ Params: P }>(`${file}/downloads`, { ...site, schema: { params: fileParams } }, async (request, reply) => {
+  app.post(`${file}/downloads`, { ...site, schema: { params: fileParams } }, async (request, reply) => {
     noStore(reply);
     const p = request.params;
     return startDownload(services, p.folderId, p.fileId, callerOf(request), request.ip);
   });
-  app.get<{ Params: P }>(
-    `${folder}/activity`,
-    { ...site, schema: { params: folderParams } },
-    async (request, reply) => {
-      noStore(reply);
-      return folderActivity(services, request.params.folderId, callerOf(request));
-    },
-  );
+  app.get(`${folder}/activity`, { ...site, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    return folderActivity(services, request.params.folderId, callerOf(request));
+  });
 }

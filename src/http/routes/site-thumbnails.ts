@@ -5,6 +5,7 @@ import { fileParams } from '../../contract/requests.js';
 import { MAX_THUMBNAIL_BYTES } from '../../domain/limits.js';
 import { HttpRefusal } from '../errors.js';
 import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 
 /**
@@ -14,9 +15,10 @@ import { callerOf } from './site-caller.js';
  * like the chunks themselves; storing one is a site call.
  */
 export async function siteThumbnailRoutes(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   { services, api }: { services: Services; api: string },
 ): Promise<void> {
+  const app = typed(scope);
   const path = `${api}/folders/:folderId/files/:fileId/thumbnail`;
   // This scope reads raw bytes instead of the site's JSON (the parsers are this scope's own).
   app.removeAllContentTypeParsers();
@@ -28,8 +30,7 @@ export async function siteThumbnailRoutes(
   app.addContentTypeParser('*', (_request, _payload, done) =>
     done(new HttpRefusal('unsupported_media_type', 'Content-Type must be application/octet-stream')),
   );
-  type P = { folderId: string; fileId: string };
-  app.put<{ Params: P }>(
+  app.put(
     path,
     { ...limitedBy('site'), bodyLimit: MAX_THUMBNAIL_BYTES, schema: { params: fileParams } },
     async (request, reply) => {
@@ -38,16 +39,12 @@ export async function siteThumbnailRoutes(
       return reply.header('cache-control', 'no-store').status(204).send();
     },
   );
-  app.get<{ Params: P }>(
-    path,
-    { ...limitedBy('chunk'), compress: false, schema: { params: fileParams } },
-    async (request, reply) => {
-      const p = request.params;
-      const bytes = await getThumbnail(services, p.folderId, p.fileId, callerOf(request));
-      return reply
-        .header('cache-control', 'private, no-store')
-        .type('application/octet-stream')
-        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    },
-  );
+  app.get(path, { ...limitedBy('chunk'), compress: false, schema: { params: fileParams } }, async (request, reply) => {
+    const p = request.params;
+    const bytes = await getThumbnail(services, p.folderId, p.fileId, callerOf(request));
+    return reply
+      .header('cache-control', 'private, no-store')
+      .type('application/octet-stream')
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
 }

@@ -23,6 +23,7 @@ import { escapeHtml } from '../../docs/html.js';
 import { contentRange } from '../../domain/byte-range.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
 import { callerOf, downloadTicketOf } from './site-caller.js';
 import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
@@ -141,20 +142,16 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   const limited = limitedBy('site');
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-  // ---- JSON endpoints of the site --------------------------------------------------------------
-  type P = { folderId: string; fileId: string; chunk: string };
-  app.get<{ Params: P }>(
-    `${api}/folders/:folderId`,
-    { ...limited, schema: { params: folderParams } },
-    async (request, reply) => {
-      noStore(reply);
-      return folderInfo(services, request.params.folderId, callerOf(request));
-    },
-  );
+  // ---- JSON endpoints of the site (typed from their schemas) -----------------------------------
+  const json = typed(app);
+  json.get(`${api}/folders/:folderId`, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+    noStore(reply);
+    return folderInfo(services, request.params.folderId, callerOf(request));
+  });
   // Registering files and re-signing their URLs is signing work, like a create: both spend from the
   // create bucket, so the site bucket's larger allowance cannot buy more of it than the API allows.
   const signing = limitedBy('create');
-  app.post<{ Params: P }>(
+  json.post(
     `${api}/folders/:folderId/files`,
     { ...signing, schema: { params: folderParams, body: siteRegisterRequestSchema } },
     async (request, reply) => {
@@ -162,7 +159,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
     },
   );
-  app.get<{ Params: P; Querystring: { cursor?: string; limit?: string } }>(
+  json.get(
     `${api}/folders/:folderId/files`,
     { ...limited, schema: { params: folderParams, querystring: siteListQuery } },
     async (request, reply) => {
@@ -171,7 +168,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       return listSiteFiles(services, request.params.folderId, callerOf(request), { cursor, limit });
     },
   );
-  app.get<{ Params: P }>(
+  json.get(
     `${api}/folders/:folderId/files/:fileId/status`,
     { ...limited, schema: { params: fileParams } },
     async (request, reply) => {
@@ -179,7 +176,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
     },
   );
-  app.post<{ Params: P }>(
+  json.post(
     `${api}/folders/:folderId/files/:fileId/upload-urls`,
     { ...signing, schema: { params: fileParams } },
     async (request, reply) => {
@@ -189,11 +186,11 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   // The owner's notification settings (app/site/notifications.ts).
   const notifications = `${api}/folders/:folderId/notifications`;
-  app.get<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+  json.get(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
     noStore(reply);
     return getNotifications(services, request.params.folderId, callerOf(request));
   });
-  app.put<{ Params: P }>(
+  json.put(
     notifications,
     { ...limited, schema: { params: folderParams, body: siteNotificationsUpdateSchema } },
     async (request, reply) => {
@@ -201,14 +198,14 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       return setNotifications(services, request.params.folderId, callerOf(request), request.body);
     },
   );
-  app.delete<{ Params: P }>(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+  json.delete(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
     noStore(reply);
     await clearNotifications(services, request.params.folderId, callerOf(request));
     return reply.status(204).send();
   });
   // Chunk transfers spend from the chunk bucket, like chunk uploads: a download of a large file is
   // thousands of them, which must not starve the page's own calls in the site bucket.
-  app.get<{ Params: P; Querystring: { ticket?: string } }>(
+  json.get(
     `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
     // Encrypted bytes do not compress (and mime-db calls octet-stream compressible).
     { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams, querystring: siteChunkQuery } },
@@ -247,7 +244,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       .header('cache-control', 'no-store')
       .send(html ?? NOT_BUILT);
   };
-  app.get<{ Params: P }>(`${prefix}/f/:folderId`, limited, async (request, reply) => {
+  app.get<{ Params: { folderId: string } }>(`${prefix}/f/:folderId`, limited, async (request, reply) => {
     try {
       await openFolder(services, request.params.folderId);
       return sendPage(reply, 200);

@@ -7,12 +7,14 @@ import { v1CreateRequestSchema, v1CreateResponseSchema } from '../../contract/v1
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
 
 /**
  * The two file.kiwi v1 operations that its official SDK, CLI and MCP server call, and no other v1
  * operation (src/app/v1.ts). They spend from the same rate-limit buckets as their v2 counterparts.
  */
-export async function v1Routes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function v1Routes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {
+  const app = typed(scope);
   installJsonBodies(app, services.config.maxJsonBodyBytes);
   // The statuses of the operations they translate onto (spec 7), as the v2 scope answers them.
   installContractErrorHandling(app);
@@ -27,7 +29,7 @@ export async function v1Routes(app: FastifyInstance, { services }: { services: S
     async (request) => createV1Webfolder(services, request.body),
   );
 
-  app.get<{ Params: { fid: string }; Querystring: { webfolderId: string; apiAuth?: string } }>(
+  app.get(
     '/v1/upload/check/:fid',
     {
       ...limitedBy('status'),
