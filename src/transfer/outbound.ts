@@ -126,7 +126,7 @@ export async function homeJson<N extends AnswerName>(
   return readAnswer(response, operation, answer);
 }
 
-/** A call to the service whose answer has no body a client reads (204, or a 200 it ignores). */
+/** A call the service answers 204 (no content): any other success is not its answer. */
 export async function homeEmpty(
   operation: string,
   url: string,
@@ -140,6 +140,9 @@ export async function homeEmpty(
     http,
   );
   await response.body?.cancel().catch(() => undefined);
+  // The service answers these 204: a 200 with a body is someone else's answer, not a deletion done.
+  if (response.status !== 204)
+    throw new ProtocolError(operation, `${response.status} where 204 (no content) was expected`);
 }
 
 /** Reads a JSON success body and checks it against `answer`'s schema before anyone reads it. */

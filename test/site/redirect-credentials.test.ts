@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { type BucketProxy, bucketReport, startBucketProxy } from '../client/bucket-proxy.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
+import { leaks, startStandIns } from '../support/stand-in.js';
 import {
   bytes,
   createFolder,
@@ -17,6 +18,9 @@ import {
  * Issue #11 item 7, the page: on the S3 backend, with a header-logging stand-in as the bucket host,
  * the owner (X-Owner-Token) and a visitor (X-Visitor-Token) download in Chromium; the bucket serves
  * every chunk and never sees either header. (The library and the CLI: test/client/redirect-credentials.test.ts.)
+ * Issue #21 finding 4, the page's bundle (its answer validators are compiled at build time): a call
+ * redirected to another origin is not followed, and a foreign answer is shown as an error.
+ * (Every client call over the transfer core: test/client/outbound-calls.test.ts.)
  */
 const MIB = 1024 * 1024;
 const s3 = await startS3();
@@ -62,5 +66,37 @@ describe('site on S3: chunk downloads never carry credentials to the bucket (Chr
     assert.equal(chunksServed, 2, 'both chunks came from the bucket');
     assert.ok(chunkGets.length >= 4, `the bucket served both downloads: ${chunkGets.length} chunk GETs`);
     assert.deepEqual(leaks, []);
+  });
+  test('the page follows no redirect of its calls to another origin, and shows a foreign answer as an error', async () => {
+    const folder = await createFolder(fx.server.baseUrl, 'send', 'Redirected');
+    const elsewhere = await startStandIns();
+    const ctx = await newContext(fx.browser);
+    try {
+      const apiPath = `**/api/site/folders/${folder.folderId}`;
+      // A proxy that sends the page's "open folder" call (with X-Visitor-Token) to another origin.
+      await ctx.route(apiPath, (route) =>
+        route.fulfill({
+          status: 307,
+          headers: { location: `${elsewhere.elsewhere}/api/site/folders/${folder.folderId}` },
+        }),
+      );
+      const page = await ctx.newPage();
+      const problems = watch(page);
+      await page.goto(folder.folderUrl);
+      await page.locator('#error').waitFor();
+      assert.match(await page.locator('#error').innerText(), /open folder: unexpected answer: .*redirect/);
+      assert.equal(elsewhere.elsewhereSeen.length, 0, 'the other origin got no request');
+      // A foreign answer: refused by the bundle's validators, named, never rendered as a folder.
+      await ctx.unroute(apiPath);
+      await ctx.route(apiPath, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+      await page.reload();
+      await page.locator('#error').waitFor();
+      assert.match(await page.locator('#error').innerText(), /open folder: unexpected answer: folderId is required/);
+      assert.deepEqual(problems, [], 'no page error and no CSP violation (the validators need no eval)');
+      assert.deepEqual(leaks(elsewhere.elsewhereSeen), []);
+    } finally {
+      await ctx.close();
+      await elsewhere.close();
+    }
   });
 });
