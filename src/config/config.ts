@@ -17,7 +17,11 @@ export interface Config {
   /** Public address of the documentation site, without a trailing slash. */
   readonly docsUrl: string;
   /** Published contact address (ai-plugin.json, OpenAPI info.contact). */
-  readonly contactEmail: string;
+  /**
+   * Published in ai-plugin.json and OpenAPI's info.contact: CONTACT_EMAIL, else webmaster@ BASE_URL's
+   * host when that is a domain name, else null (not published: see defaultContactEmail).
+   */
+  readonly contactEmail: string | null;
   /** The instance's name on the browser site and in owner e-mails (the operator's brand). */
   readonly siteName: string;
   /** The operator's legal pages, linked from the site's footer when set. */
@@ -140,8 +144,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     baseUrl,
     webUrl: v.WEB_URL ?? baseUrl,
     docsUrl: v.DOCS_URL ?? `${baseUrl}/docs`,
-    // RFC 2142's mailbox for a web service at BASE_URL's host.
-    contactEmail: v.CONTACT_EMAIL ?? `webmaster@${new URL(baseUrl).hostname}`,
+    contactEmail: v.CONTACT_EMAIL ?? defaultContactEmail(baseUrl),
     siteName: v.SITE_NAME,
     imprintUrl: v.IMPRINT_URL,
     privacyUrl: v.PRIVACY_URL,
@@ -253,4 +256,18 @@ export function webhookKey(secret: string): Buffer {
   }
   if (secret.length < 32) throw new ConfigError('WEBHOOK_SECRET', 'must be whsec_<base64> or at least 32 characters');
   return Buffer.from(secret, 'utf8');
+}
+
+/**
+ * RFC 2142's mailbox for a web service (webmaster@) at BASE_URL's host, when that host is a domain
+ * name that could receive mail. An IP address, localhost or a single-label name cannot
+ * (`webmaster@127.0.0.1` was published on a loopback instance, issue #21): then no address is
+ * published until CONTACT_EMAIL names one.
+ */
+export function defaultContactEmail(baseUrl: string): string | null {
+  const host = new URL(baseUrl).hostname.toLowerCase();
+  const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith('[');
+  const local = host === 'localhost' || /\.(?:localhost|local|internal|localdomain|test|invalid|example)$/.test(host);
+  if (isIp || local || !host.includes('.')) return null;
+  return `webmaster@${host}`;
 }

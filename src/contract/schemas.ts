@@ -5,7 +5,7 @@ import {
   UPLOAD_REQUIRED_WITHIN_HOURS,
 } from '../domain/limits.js';
 import { MODES } from '../domain/modes.js';
-import { ERROR_CODE_NAMES, ERROR_CODES } from './errors.js';
+import { CONTRACT_ERROR_STATUSES, ERROR_CODE_NAMES, ERROR_CODES } from './errors.js';
 
 /**
  * The v2 contract as data: one JSON Schema (draft 2020-12 compatible subset) per object of
@@ -177,7 +177,7 @@ export const errorResponseSchema = {
     code: {
       type: 'string',
       enum: ERROR_CODE_NAMES,
-      description: `Stable error code, for programs: branch on this, never on \`error\`. ${ERROR_CODE_NAMES.map((c) => `\`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].description}`).join(' ')}`,
+      description: `Stable error code, for programs: branch on this, never on \`error\`. The status after each code is what the service's other endpoints answer with it; the two v2 operations (create and upload-status) answer only ${CONTRACT_ERROR_STATUSES.join(', ')}, so there a refusal of another 4xx status (for example \`unsupported_media_type\` or \`payload_too_large\`) is a 400 and a fault of another 5xx a 500, with the same code. ${ERROR_CODE_NAMES.map((c) => `\`${c}\` (${ERROR_CODES[c].status}): ${ERROR_CODES[c].description}`).join(' ')}`,
     },
   },
 } as const;

@@ -5,7 +5,9 @@ import { SERVICE_NAME, surfaceUrl } from './surfaces.js';
 /**
  * /.well-known/ai-plugin.json, the (deprecated but still read) OpenAI plugin manifest. It points at
  * the OpenAPI document; the model-facing description states the empty-folder flow's rules.
- * contact_email is required by the format: CONTACT_EMAIL, by default webmaster@ the API's host.
+ * contact_email: CONTACT_EMAIL, by default webmaster@ the API's host when that is a domain name; an
+ * instance without one (an IP address, localhost) leaves the field out rather than publish an address
+ * nobody can receive mail at (see config.ts defaultContactEmail).
  */
 
 /** The manifest requires a logo; a small one is served beside it so the address resolves. */
@@ -28,7 +30,7 @@ export function aiPluginManifest(config: Config) {
     auth: { type: 'none' },
     api: { type: 'openapi', url: surfaceUrl(config.baseUrl, 'openapi'), is_user_authenticated: false },
     logo_url: `${config.baseUrl}${AI_PLUGIN_LOGO_PATH}`,
-    contact_email: config.contactEmail,
+    ...(config.contactEmail ? { contact_email: config.contactEmail } : {}),
     legal_info_url: config.docsUrl,
   };
 }

@@ -128,7 +128,11 @@ ${CHUNK_UPLOAD_RULE}
 
 Files have at most ${MAX_CHUNKS_PER_FILE} chunks; chunkSize is a whole number of MiB (10 MiB by default,
 larger only for very large files). Encryption format: ${config.docsUrl}/encryption.`,
-      contact: { name: 'webfolder operator', email: config.contactEmail, url: config.docsUrl },
+      contact: {
+        name: 'webfolder operator',
+        ...(config.contactEmail ? { email: config.contactEmail } : {}),
+        url: config.docsUrl,
+      },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     externalDocs: { url: config.docsUrl, description: 'webfolder documentation' },

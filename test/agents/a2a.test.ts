@@ -116,6 +116,40 @@ describe('A2A 1.0 client', () => {
   });
 });
 
+describe('A2A 1.0: a message whose part is empty', () => {
+  const empty: Part = { content: undefined, mediaType: '', filename: '', metadata: undefined };
+
+  test('the official client gets -32602 and no folder is created', async () => {
+    const client = await new ClientFactory().createFromUrl(server.baseUrl);
+    const before = (await server.server.services.store.ops.usage()).folders;
+    for (const parts of [[empty], [text('create a folder called X'), empty]])
+      await assert.rejects(
+        client.sendMessage({ tenant: '', message: message(...parts), configuration: undefined, metadata: undefined }),
+        (error: Error) => /has no content/.test(error.message),
+      );
+    assert.equal((await server.server.services.store.ops.usage()).folders, before, 'no folder was created');
+  });
+
+  test('"parts":[{}] on the wire is -32602', async () => {
+    const before = (await server.server.services.store.ops.usage()).folders;
+    const res = await fetch(`${server.baseUrl}/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendMessage',
+        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{}] } },
+      }),
+    });
+    assert.ok(res.status < 500);
+    const reply = (await res.json()) as { error?: { code: number; message: string }; result?: unknown };
+    assert.equal(reply.error?.code, -32602, JSON.stringify(reply));
+    assert.match(reply.error.message, /part 1 has no content/);
+    assert.equal((await server.server.services.store.ops.usage()).folders, before, 'no folder was created');
+  });
+});
+
 describe('A2A 0.3 client (a2a-legacy)', () => {
   test('creates a folder with message/send', async () => {
     const client = await LegacyA2AClient.fromCardUrl(`${server.baseUrl}/.well-known/agent-card.json`);

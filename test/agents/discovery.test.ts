@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AgentCard as A2aAgentCard } from '@a2a-js/sdk';
+import { loadConfig } from '../../src/config/config.js';
+import { aiPluginManifest } from '../../src/discovery/ai-plugin.js';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/discovery/mcp-card.js';
 import { CHUNK_UPLOAD_RULE } from '../../src/discovery/openapi.js';
 import { SURFACES, type SurfaceKey } from '../../src/discovery/surfaces.js';
@@ -105,8 +107,9 @@ describe('ai-plugin.json', () => {
     assert.ok((m.name_for_model as string).length <= 50);
     assert.ok((m.description_for_human as string).length <= 120);
     assert.equal(m.auth.type, 'none');
-    assert.equal(m.contact_email, server.server.services.config.contactEmail);
-    assert.match(m.contact_email as string, /^[^\s@]+@[^\s@]+$/, 'a contact address, not empty');
+    // A loopback instance has no mailbox to publish (issue #21: it said webmaster@127.0.0.1).
+    assert.equal(server.server.services.config.contactEmail, null);
+    assert.equal('contact_email' in m, false);
     assert.equal(m.api.type, 'openapi');
     const logo = await get(m.logo_url as string);
     assert.equal(logo.status, 200);
@@ -295,5 +298,14 @@ describe('service index', () => {
       assert.ok(index.surfaces[key]?.length, key);
       for (const url of index.surfaces[key]!) assert.equal(await resolves(url), 200, url);
     }
+  });
+});
+
+describe('ai-plugin.json contact', () => {
+  test('CONTACT_EMAIL, or webmaster@ a domain-name host, is published as contact_email', () => {
+    const config = loadConfig({ CONTACT_EMAIL: 'ops@example.com', BASE_URL: 'http://127.0.0.1:8080' });
+    assert.equal(aiPluginManifest(config).contact_email, 'ops@example.com');
+    const withDomain = loadConfig({ BASE_URL: 'https://files.example.org' });
+    assert.equal(aiPluginManifest(withDomain).contact_email, 'webmaster@files.example.org');
   });
 });

@@ -85,6 +85,16 @@ describe('REST refusals carry a code', () => {
     assertError(await post(JSON.stringify({ title: 'x'.repeat(4000) })), 400, 'payload_too_large', 'a large body');
   });
 
+  test('the OpenAPI description of ErrorResponse.code says what create answers for those codes', async () => {
+    // Issue #21: it said `unsupported_media_type` (415) only, while create answers 400 with it.
+    const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as {
+      components: { schemas: { ErrorResponse: { properties: { code: { description: string } } } } };
+    };
+    const description = doc.components.schemas.ErrorResponse.properties.code.description;
+    assert.match(description, /create and upload-status\) answer only 400, 404, 429, 500/);
+    assert.match(description, /`unsupported_media_type`[^.]*is a 400/);
+  });
+
   test('upload-status, chunk PUTs, the site endpoints and unknown routes', async () => {
     const created = await createDirect(server.baseUrl, [100]);
     const file = created.files[0]!;

@@ -16,7 +16,10 @@ test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   assert.equal(c.webUrl, 'http://127.0.0.2:9000');
   assert.equal(c.docsUrl, 'http://127.0.0.2:9000/docs');
   assert.equal(c.dataDir, '/tmp/x');
-  assert.equal(c.contactEmail, 'webmaster@127.0.0.2', "RFC 2142's web mailbox at the API's host");
+  assert.equal(c.contactEmail, null, 'no webmaster@ an IP address: nobody receives mail there');
+  assert.equal(loadConfig({ BASE_URL: 'https://files.example.org' }).contactEmail, 'webmaster@files.example.org');
+  for (const host of ['localhost:8080', '[::1]:8080', 'box', 'nas.local', 'files.example'])
+    assert.equal(loadConfig({ BASE_URL: `http://${host}` }).contactEmail, null, host);
   assert.equal(loadConfig({ CONTACT_EMAIL: ' ops@example.com ' }).contactEmail, 'ops@example.com');
   assert.equal(
     loadConfig({ HOST: '0.0.0.0' }).baseUrl,
