@@ -87,6 +87,12 @@ export const MAX_DOWNLOAD_LIMIT = 1_000_000;
 
 /** How long a download ticket opens a file's chunks: a resumed or seeking download reuses it. */
 export const DOWNLOAD_TICKET_HOURS = 24;
+/**
+ * Bytes a ticket's download may be sent beyond the file itself (src/app/site/downloads.ts
+ * downloadBudget): what a broken connection had in socket buffers, which a retry fetches again. A
+ * response that breaks gives back what it never sent; this covers only what was sent and lost.
+ */
+export const DOWNLOAD_RETRY_ALLOWANCE = 1024 * 1024;
 
 /** Activity: how many events a folder keeps, and how many one answer lists (newest first). */
 export const ACTIVITY_KEPT = 200;

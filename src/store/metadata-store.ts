@@ -155,6 +155,17 @@ export interface CountDownloadOptions {
   readonly count: boolean;
   readonly activity: ActivityRecord | null;
   readonly outbox?: Outbox;
+  /** The download the ticket answered is bound to, stored unless the answer is a refusal. */
+  readonly download?: NewDownload;
+}
+
+/** A download a ticket is bound to (src/app/site/downloads.ts): the bytes it may be sent, until when. */
+export interface NewDownload {
+  readonly id: string;
+  readonly budget: number;
+  readonly expiresAt: number;
+  /** Now: the file's downloads whose tickets expired are forgotten. */
+  readonly now: number;
 }
 
 export interface MetadataStore {
@@ -257,6 +268,12 @@ export interface MetadataStore {
    * (the download's event) is stored in the same transaction unless the answer is a refusal.
    */
   countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult>;
+  /**
+   * Charges `bytes` to a download of the file (countDownload's `download`) if its ticket is alive at
+   * `now` and the bytes fit in what it may still be sent; atomic, so racing fetches with one ticket
+   * cannot together take more. False: unknown, expired or spent (nothing charged).
+   */
+  spendDownload(fileId: string, downloadId: string, bytes: number, now: number): Promise<boolean>;
   /**
    * Starts deleting a folder at its owner's request, whatever its deleteAfter: from then on it reads
    * as absent, and its deleteAfter is `now`, so that a sweeper finishes the job if the caller dies

@@ -322,15 +322,57 @@ describe('download limits and tickets', () => {
     assert.equal((await chunk({}, `?ticket=${encodeURIComponent(second.json.ticket)}`)).status, 200, '?ticket=');
     assert.equal((await chunk({ owner })).status, 200, 'the owner needs no ticket');
     refused(await chunk({}), 403, 'download_ticket_required', 'no ticket');
-    const [expiry, mac] = (first.json.ticket as string).split('.') as [string, string];
-    const forged = `${Number(expiry) + 1}.${mac}`;
+    const [expiry, download, mac] = (first.json.ticket as string).split('.') as [string, string, string];
+    const forged = `${Number(expiry) + 1}.${download}.${mac}`;
     refused(await chunk({ ticket: forged }), 403, 'download_ticket_required', 'a ticket with a moved expiry');
-    refused(await chunk({ ticket: `${expiry}.${'A'.repeat(43)}` }), 403, 'download_ticket_required', 'a forged MAC');
+    refused(
+      await chunk({ ticket: `${expiry}.${download}.${'A'.repeat(43)}` }),
+      403,
+      'download_ticket_required',
+      'a forged MAC',
+    );
+    refused(await chunk({ ticket: `${expiry}.${mac}` }), 403, 'download_ticket_required', 'a ticket of the old form');
     refused(await chunk({ ticket: 'nonsense' }), 403, 'download_ticket_required', 'garbage');
     // A ticket of another file does not open this one.
     const other = await uploadFile(api, folderId, { owner });
     const otherTicket = await call(api, 'POST', `/folders/${folderId}/files/${other.fileId}/downloads`, {});
     refused(await chunk({ ticket: otherTicket.json.ticket }), 403, 'download_ticket_required', "another file's ticket");
+  });
+
+  test('a used-up ticket opens nothing more: after the counted download took the file, 20 fetches by others with its ticket are refused (issue 21, finding 7)', async () => {
+    const owner = token();
+    const { folderId } = await createOwned(api, owner, { maxDownloads: 1 });
+    const size = 3 * 1024 * 1024; // one chunk, larger than the retry allowance
+    const { fileId, bytes } = await uploadFile(api, folderId, { owner }, size);
+    const started = await call(api, 'POST', `/folders/${folderId}/files/${fileId}/downloads`, { visitor: token() });
+    assert.equal(started.status, 200, started.text);
+    assert.equal(started.json.downloads, 1);
+    const ticket = started.json.ticket as string;
+    const url = `${api}/folders/${folderId}/files/${fileId}/chunks/1`;
+    // The counted download goes on: a part (a seek, or the start of a download that broke), then all.
+    const part = await fetch(url, { headers: { 'x-download-ticket': ticket, range: 'bytes=0-524287' } });
+    assert.equal(part.status, 206);
+    assert.ok(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(0, 524288)));
+    const whole = await fetch(`${url}?ticket=${encodeURIComponent(ticket)}`);
+    assert.equal(whole.status, 200);
+    assert.ok(Buffer.from(await whole.arrayBuffer()).equals(bytes));
+    // The file went out in full: others holding the same ticket get nothing, as header or in the URL.
+    const others = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2
+          ? call(api, 'GET', `/folders/${folderId}/files/${fileId}/chunks/1`, { ticket, visitor: token() })
+          : call(api, 'GET', `/folders/${folderId}/files/${fileId}/chunks/1?ticket=${encodeURIComponent(ticket)}`, {}),
+      ),
+    );
+    for (const other of others) refused(other, 403, 'download_ticket_required', 'a fetch after the download');
+    assert.match(others[0]!.json.error, /received the whole file already/);
+    refused(
+      await call(api, 'POST', `/folders/${folderId}/files/${fileId}/downloads`, { visitor: token() }),
+      410,
+      'download_limit_reached',
+      'a new download',
+    );
+    assert.equal((await call(api, 'GET', `/folders/${folderId}/files/${fileId}/chunks/1`, { owner })).status, 200);
   });
 
   test("a file's own limit wins over the folder's; files without a limit need no ticket", async () => {

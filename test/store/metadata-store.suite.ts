@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
+import { downloadTicketTests } from './downloads.suite.js';
 import { opsStoreTests } from './ops-store.suite.js';
 import { storageQuotaTests } from './quota.suite.js';
 
@@ -626,5 +627,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
     opsStoreTests(it, { folder, file, id });
     // The storage quotas, checked atomically with the insert.
     storageQuotaTests(it, { folder, file });
+    // The downloads tickets are bound to.
+    downloadTicketTests(it, { folder, file });
   });
 }

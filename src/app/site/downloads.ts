@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DownloadTicket } from '../../contract/site.js';
-import { DOWNLOAD_TICKET_HOURS, HOUR_MS } from '../../domain/limits.js';
+import { encryptedChunkLength } from '../../domain/chunk-plan.js';
+import { DOWNLOAD_RETRY_ALLOWANCE, DOWNLOAD_TICKET_HOURS, HOUR_MS } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
 import { effectiveLimit } from '../../domain/owner-settings.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
@@ -14,12 +15,19 @@ import { activityLine } from './activity.js';
  * Counted downloads and the tickets that enforce a download limit (issue 12).
  *
  * A download starts with `POST …/files/<id>/downloads`: it is counted there (unless the caller is
- * the owner) and answered with a ticket, an HMAC over folder, file and expiry. Chunks of a file
- * with a limit are served only with a valid ticket, so a limit cannot be bypassed by fetching the
- * chunks directly; files without a limit serve their chunks without one (older pages and clients).
- * One ticket is one download: a resumed or seeking download within DOWNLOAD_TICKET_HOURS reuses it.
+ * the owner) and answered with a ticket, an HMAC over folder, file, expiry and the id of that
+ * download. Chunks of a file with a limit are served only with a valid ticket, so a limit cannot be
+ * bypassed by fetching the chunks directly; files without a limit serve their chunks without one
+ * (older pages and clients).
+ *
+ * One ticket is one download (issue 21, finding 7): the download is recorded with the count, with
+ * the bytes it may be sent (downloadBudget: the file once, plus a retry allowance), and every chunk
+ * fetched with its ticket is charged to it, atomically (MetadataStore.spendDownload). A resumed,
+ * retried or seeking download within DOWNLOAD_TICKET_HOURS goes on with the same ticket; once the file
+ * went out in full, the ticket opens nothing more, whoever holds it. What a broken response did not
+ * send is given back (chargeStream), so a recipient whose connection broke can fetch it again.
  */
-const TICKET = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/;
+const TICKET = /^(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 const keys = new WeakMap<Services, Promise<Buffer>>();
 
@@ -41,8 +49,8 @@ function ticketKey(services: Services): Promise<Buffer> {
   return key;
 }
 
-function mac(key: Buffer, folderId: string, fileId: string, expiresAt: number): Buffer {
-  return createHmac('sha256', key).update(`${folderId}\n${fileId}\n${expiresAt}`).digest();
+function mac(key: Buffer, folderId: string, fileId: string, expiresAt: number, downloadId: string): Buffer {
+  return createHmac('sha256', key).update(`${folderId}\n${fileId}\n${expiresAt}\n${downloadId}`).digest();
 }
 
 export async function makeTicket(
@@ -50,11 +58,34 @@ export async function makeTicket(
   folderId: string,
   fileId: string,
   expiresAt: number,
+  downloadId: string,
 ): Promise<string> {
-  return `${expiresAt}.${mac(await ticketKey(services), folderId, fileId, expiresAt).toString('base64url')}`;
+  const tag = mac(await ticketKey(services), folderId, fileId, expiresAt, downloadId).toString('base64url');
+  return `${expiresAt}.${downloadId}.${tag}`;
 }
 
-/** Whether `ticket` opens this file at `now`: its MAC compared in constant time, its expiry checked. */
+/**
+ * The download `ticket` is bound to if it opens this file at `now` (its MAC compared in constant
+ * time, its expiry checked), else null.
+ */
+export async function ticketDownload(
+  services: Services,
+  ticket: string,
+  folderId: string,
+  fileId: string,
+  now: number,
+): Promise<string | null> {
+  const parts = TICKET.exec(ticket);
+  if (!parts) return null;
+  const expiresAt = Number(parts[1]);
+  const downloadId = parts[2]!;
+  const expected = mac(await ticketKey(services), folderId, fileId, expiresAt, downloadId);
+  const given = Buffer.from(parts[3]!, 'base64url');
+  const valid = given.length === expected.length && timingSafeEqual(given, expected) && expiresAt > now;
+  return valid ? downloadId : null;
+}
+
+/** Whether `ticket` opens this file at `now` (nothing is charged). */
 export async function ticketOpens(
   services: Services,
   ticket: string,
@@ -62,12 +93,7 @@ export async function ticketOpens(
   fileId: string,
   now: number,
 ): Promise<boolean> {
-  const parts = TICKET.exec(ticket);
-  if (!parts) return false;
-  const expiresAt = Number(parts[1]);
-  const expected = mac(await ticketKey(services), folderId, fileId, expiresAt);
-  const given = Buffer.from(parts[2]!, 'base64url');
-  return given.length === expected.length && timingSafeEqual(given, expected) && expiresAt > now;
+  return (await ticketDownload(services, ticket, folderId, fileId, now)) !== null;
 }
 
 /** `POST …/files/<fileId>/downloads`: counts one download (not the owner's) and answers its ticket. */
@@ -87,7 +113,12 @@ export async function startDownload(
   // The owner's own downloads are neither counted nor listed in the activity (they are not news to the owner).
   // Its event (the owner's too, for the operator) commits with the count, unless the ticket is refused;
   // the chunks fetched with the ticket report nothing more (files.ts siteChunk).
-  const event = fileEvent('file.downloaded', services.clock(), folder, file, role);
+  const now = services.clock();
+  const event = fileEvent('file.downloaded', now, folder, file, role);
+  const expiresAt = now + DOWNLOAD_TICKET_HOURS * HOUR_MS;
+  const downloadId = randomBytes(16).toString('base64url');
+  // Only a limited file's chunks ask for the ticket, so only its downloads are recorded.
+  const download = limit === null ? null : { id: downloadId, budget: downloadBudget(file), expiresAt, now };
   const result = await withEvents(
     services,
     [event],
@@ -97,6 +128,7 @@ export async function startDownload(
         count: !owner,
         activity: owner ? null : activityLine(services, 'download', file.id, ip),
         outbox,
+        ...(download ? { download } : {}),
       }),
     (r) => typeof r === 'object',
   );
@@ -105,18 +137,26 @@ export async function startDownload(
     throw limitReached(
       `this file has reached its download limit (${limit} download${limit === 1 ? '' : 's'}): ask its owner to raise it`,
     );
-  const expiresAt = services.clock() + DOWNLOAD_TICKET_HOURS * HOUR_MS;
   return {
-    ticket: await makeTicket(services, folder.id, file.id, expiresAt),
+    ticket: await makeTicket(services, folder.id, file.id, expiresAt, downloadId),
     expiresAt,
     downloads: result.downloads,
     maxDownloads: limit,
   };
 }
 
+/** What a chunk fetch took from its download, and the way to give back what was not sent. */
+export interface DownloadCharge {
+  /** Gives back `bytes` (of what was charged) that never left the server. */
+  refund(bytes: number): Promise<void>;
+}
+
+const NO_CHARGE: DownloadCharge = { refund: async () => {} };
+
 /**
  * Refuses a chunk of a file with a download limit unless the request carries a valid ticket for it
- * (the owner needs none). Files without a limit need none either.
+ * whose download may still be sent `bytes` (the part of the chunk asked for), and charges them to it.
+ * The owner needs no ticket; files without a limit need none either.
  */
 export async function requireTicket(
   services: Services,
@@ -124,12 +164,34 @@ export async function requireTicket(
   file: FileRecord,
   role: Role,
   ticket: string | undefined,
-): Promise<void> {
-  if (role === 'owner' || effectiveLimit(file.maxDownloads, folder.settings.maxDownloads) === null) return;
+  bytes: number,
+): Promise<DownloadCharge> {
+  if (role === 'owner' || effectiveLimit(file.maxDownloads, folder.settings.maxDownloads) === null) return NO_CHARGE;
   if (!ticket)
     throw ticketRequired(
       'this file has a download limit: start the download first (POST …/downloads) and send its ticket',
     );
-  if (!(await ticketOpens(services, ticket, folder.id, file.id, services.clock())))
-    throw ticketRequired('the download ticket is wrong or expired: start the download again');
+  const now = services.clock();
+  const downloadId = await ticketDownload(services, ticket, folder.id, file.id, now);
+  if (downloadId === null) throw ticketRequired('the download ticket is wrong or expired: start the download again');
+  if (!(await services.store.spendDownload(file.id, downloadId, bytes, now)))
+    throw ticketRequired(
+      'this download has received the whole file already (or its ticket is not known here): one ticket is one download; start the download again',
+    );
+  return {
+    refund: async (unsent) => {
+      if (unsent > 0)
+        await services.store.spendDownload(file.id, downloadId, -Math.min(unsent, bytes), services.clock());
+    },
+  };
+}
+
+/**
+ * The bytes one download of `file` may be sent: the whole file once, plus an allowance for what a
+ * broken connection had taken from the server but not delivered (chargeStream gives back only what
+ * was never sent; bytes lost in socket buffers on the way are not seen).
+ */
+export function downloadBudget(file: FileRecord): number {
+  const whole = (file.chunks - 1) * encryptedChunkLength(file, 1) + encryptedChunkLength(file, file.chunks);
+  return whole + Math.min(whole, DOWNLOAD_RETRY_ALLOWANCE);
 }

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { BlobNotFoundError } from '../../blobs/blob-store.js';
 import type { SiteRegisterBody } from '../../contract/requests.js';
 import type {
@@ -32,7 +32,7 @@ import {
   roleOf,
   uploaderTagOf,
 } from './access.js';
-import { requireTicket, ticketOpens } from './downloads.js';
+import { type DownloadCharge, requireTicket, ticketOpens } from './downloads.js';
 
 /** The register body (checked by its route against siteRegisterRequestSchema), its nulls as absent. */
 function normalised(body: SiteRegisterBody): SiteRegisterRequest {
@@ -316,7 +316,6 @@ export async function siteChunk(
   const role = roleOf(folder, caller);
   requireRight(folder, role, 'download');
   const file = await openFile(services, folder, fileId);
-  await requireTicket(services, folder, file, role, ticket);
   if (typeof chunk !== 'string' || !/^\d{1,5}$/.test(chunk)) throw invalid('chunk number must be 1 to 5 digits');
   const n = Number(chunk);
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
@@ -325,6 +324,9 @@ export async function siteChunk(
   const length = encryptedChunkLength(file, n);
   const range = parseRange(rangeHeader, length);
   if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
+  // What is asked for is charged to the ticket's download before anything is read (downloads.ts).
+  const sending = range === null ? length : range.end - range.start + 1;
+  const charge = await requireTicket(services, folder, file, role, ticket, sending);
   // The file.downloaded event (notifications and metrics). With a ticket that opens the file, it
   // was reported with the ticket's count (downloads.ts). Without one, it is sent when the last chunk
   // is handed out: once per download of the whole file, however many chunks it has and in whatever
@@ -346,9 +348,30 @@ export async function siteChunk(
   try {
     const body = await blobs.readChunk(ref, n, range ?? undefined);
     await downloaded();
-    return { kind: 'stream', length, body, range };
+    return { kind: 'stream', length, body: chargeStream(body, sending, charge), range };
   } catch (error) {
+    await charge.refund(sending);
     if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);
     throw error;
   }
+}
+
+/**
+ * `body` as sent, giving back to the ticket's download what a response that broke never sent (a
+ * retry fetches it again). Only what passed on counts as sent: bytes lost in buffers beyond it are
+ * covered by the retry allowance (domain/limits.ts DOWNLOAD_RETRY_ALLOWANCE).
+ */
+function chargeStream(body: Readable, charged: number, charge: DownloadCharge): Readable {
+  let passed = 0;
+  const counted = new Transform({
+    transform(piece: Buffer, _encoding, done) {
+      passed += piece.length;
+      done(null, piece);
+    },
+  });
+  counted.on('close', () => {
+    if (passed < charged) void charge.refund(charged - passed).catch(() => {});
+  });
+  // Either side ending early (a broken response destroys `counted`) closes the other.
+  return pipeline(body, counted, () => {});
 }

@@ -28,6 +28,7 @@ import type {
 import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { insertDownload, spendDownload } from './downloads.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
@@ -449,9 +450,14 @@ export class PostgresMetadataStore implements MetadataStore {
         downloads = counted.rows[0].downloads;
       }
       if (options.activity) await insertActivity(client, folderId, options.activity);
+      if (options.download) await insertDownload(client, fileId, options.download);
       await appendOutbox(client, options.outbox ?? []);
       return { downloads };
     });
+  }
+
+  spendDownload(fileId: string, downloadId: string, bytes: number, now: number): Promise<boolean> {
+    return spendDownload(this.pool, fileId, downloadId, bytes, now);
   }
 
   async beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {

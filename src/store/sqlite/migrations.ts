@@ -1,3 +1,4 @@
+import { downloadsMigration } from '../download-rows.js';
 import { opsMigration } from '../ops-rows.js';
 import { ownerMigration } from '../owner-rows.js';
 import { storageCountsMigration } from '../storage-rows.js';
@@ -53,4 +54,6 @@ export const MIGRATIONS: readonly string[] = [
   // files, so that the storage quotas are checked in the insert's own transaction (src/domain/limits.ts
   // StorageQuota).
   storageCountsMigration('INTEGER'),
+  // 6: the download a ticket is bound to, and the bytes it may still be sent (src/store/download-rows.ts).
+  downloadsMigration('INTEGER'),
 ];

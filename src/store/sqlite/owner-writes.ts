@@ -40,6 +40,14 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
       `UPDATE files SET downloads = downloads + 1
        WHERE folder_id = ? AND id = ? AND (? IS NULL OR downloads < ?) RETURNING downloads`,
     ),
+    forgetDownloads: db.prepare<[string, number]>('DELETE FROM downloads WHERE file_id = ? AND expires_at <= ?'),
+    insertDownload: db.prepare<[string, string, number, number]>(
+      'INSERT INTO downloads (id, file_id, budget, expires_at) VALUES (?, ?, ?, ?)',
+    ),
+    spendDownload: db.prepare<{ id: string; fileId: string; bytes: number; now: number }>(
+      `UPDATE downloads SET served = served + @bytes
+       WHERE id = @id AND file_id = @fileId AND expires_at > @now AND served + @bytes <= budget`,
+    ),
     beginOwnerDeletion: db.prepare<[number, number, string]>(
       'UPDATE folders SET deleting_since = ?, delete_after = MIN(delete_after, ?) WHERE id = ? AND deleting_since IS NULL',
     ),
@@ -87,8 +95,16 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
         downloads = counted.downloads;
       }
       if (options.activity) addActivity(folderId, options.activity);
+      const download = options.download;
+      if (download) {
+        s.forgetDownloads.run(fileId, download.now);
+        s.insertDownload.run(download.id, fileId, download.budget, download.expiresAt);
+      }
       append(options.outbox ?? []);
       return { downloads };
+    },
+    spendDownload(fileId: string, id: string, bytes: number, now: number): boolean {
+      return s.spendDownload.run({ id, fileId, bytes, now }).changes === 1;
     },
     beginOwnerDeletion(folderId: string, now: number): boolean {
       return s.beginOwnerDeletion.run(now, now, folderId).changes === 1;

@@ -155,6 +155,10 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('countDownload', folderId, fileId, options);
   }
 
+  spendDownload(fileId: string, downloadId: string, bytes: number, now: number): Promise<boolean> {
+    return this.writer.write('spendDownload', fileId, downloadId, bytes, now);
+  }
+
   beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {
     return this.writer.write('beginOwnerDeletion', folderId, now);
   }
