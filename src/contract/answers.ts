@@ -35,8 +35,17 @@ const intOrNull = { type: ['integer', 'null'] } as const;
 const mode = { type: 'string', enum: MODES } as const;
 const role = { type: 'string', enum: ['owner', 'visitor'] } as const;
 
+/**
+ * An answer object as the server writes it: exactly these properties, all present. Clients read it
+ * through `tolerant` (below), which lets added properties through.
+ */
 function object<const P extends Record<string, object>>(properties: P) {
-  return { type: 'object', required: Object.keys(properties) as (keyof P & string)[], properties } as const;
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: Object.keys(properties) as (keyof P & string)[],
+    properties,
+  } as const;
 }
 
 const uploadUrls = object({
@@ -114,20 +123,18 @@ function tolerant<T>(schema: T): T {
   ) as T;
 }
 
-/** Every JSON answer a client reads, by name. */
-export const answerSchemas = {
-  // v2 (spec section 2): the contract's own schemas.
-  v2CreateEmpty: tolerant(createResponseEmptySchema),
-  v2CreateDirect: tolerant(createResponseDirectSchema),
-  v2UploadStatus: tolerant(uploadStatusResponseSchema),
-  // The site's endpoints (./site.ts).
+/**
+ * The site's answers as its routes write them (their response schemas, src/http/routes/site*.ts):
+ * strict, so the serialiser writes exactly the stated fields and the handlers are typed by them.
+ */
+export const siteAnswerSchemas = {
   siteCreateFolder: object({ folderId: str, folderUrl: str, uploadDeadline: int }),
   folderInfo,
   register: object({ role, claimed: bool, files: { type: 'array', items: registeredFile } }),
   registeredFile,
   fileList: object({ files: { type: 'array', items: siteFile }, nextCursor: strOrNull }),
   siteFile,
-  fileProgress: tolerant(uploadStatusResponseSchema),
+  fileProgress: uploadStatusResponseSchema,
   notifications,
   activity: object({
     events: {
@@ -143,6 +150,16 @@ export const answerSchemas = {
   downloadTicket: object({ ticket: str, expiresAt: int, downloads: int, maxDownloads: intOrNull }),
   /** A chunk download answered as object storage's presigned address (asked with Accept: JSON). */
   chunkLocation: object({ url: str }),
+} as const;
+
+/** Every JSON answer a client reads, by name. */
+export const answerSchemas = {
+  // v2 (spec section 2): the contract's own schemas.
+  v2CreateEmpty: tolerant(createResponseEmptySchema),
+  v2CreateDirect: tolerant(createResponseDirectSchema),
+  v2UploadStatus: tolerant(uploadStatusResponseSchema),
+  // The site's endpoints (./site.ts), as a client reads them.
+  ...tolerant(siteAnswerSchemas),
 } as const;
 
 export type AnswerName = keyof typeof answerSchemas;

@@ -3,6 +3,7 @@ import type { Services } from '../../app/services.js';
 import { folderActivity } from '../../app/site/activity.js';
 import { startDownload } from '../../app/site/downloads.js';
 import { createOwnedFolder, deleteFile, deleteFolder, updateFile, updateFolder } from '../../app/site/owner.js';
+import { answerSchemas as answers } from '../../contract/answers.js';
 import {
   fileParams,
   folderParams,
@@ -33,7 +34,7 @@ export async function siteOwnerRoutes(
   // Creating a folder is a create, like POST /v2/folders: it spends from the same bucket.
   app.post(
     `${api}/folders`,
-    { ...limitedBy('create'), schema: { body: siteCreateFolderSchema } },
+    { ...limitedBy('create'), schema: { body: siteCreateFolderSchema, response: { 201: answers.siteCreateFolder } } },
     async (request, reply) => {
       noStore(reply);
       return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
@@ -41,7 +42,7 @@ export async function siteOwnerRoutes(
   );
   app.patch(
     folder,
-    { ...site, schema: { params: folderParams, body: siteFolderUpdateSchema } },
+    { ...site, schema: { params: folderParams, body: siteFolderUpdateSchema, response: { 200: answers.folderInfo } } },
     async (request, reply) => {
       noStore(reply);
       return updateFolder(services, request.params.folderId, callerOf(request), request.body);
@@ -51,23 +52,35 @@ export async function siteOwnerRoutes(
     await deleteFolder(services, request.params.folderId, callerOf(request));
     return noStore(reply).status(204).send();
   });
-  app.patch(file, { ...site, schema: { params: fileParams, body: siteFileUpdateSchema } }, async (request, reply) => {
-    noStore(reply);
-    const p = request.params;
-    return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
-  });
+  app.patch(
+    file,
+    { ...site, schema: { params: fileParams, body: siteFileUpdateSchema, response: { 200: answers.siteFile } } },
+    async (request, reply) => {
+      noStore(reply);
+      const p = request.params;
+      return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
+    },
+  );
   app.delete(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
     const p = request.params;
     await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip);
     return noStore(reply).status(204).send();
   });
-  app.post(`${file}/downloads`, { ...site, schema: { params: fileParams } }, async (request, reply) => {
-    noStore(reply);
-    const p = request.params;
-    return startDownload(services, p.folderId, p.fileId, callerOf(request), request.ip);
-  });
-  app.get(`${folder}/activity`, { ...site, schema: { params: folderParams } }, async (request, reply) => {
-    noStore(reply);
-    return folderActivity(services, request.params.folderId, callerOf(request));
-  });
+  app.post(
+    `${file}/downloads`,
+    { ...site, schema: { params: fileParams, response: { 200: answers.downloadTicket } } },
+    async (request, reply) => {
+      noStore(reply);
+      const p = request.params;
+      return startDownload(services, p.folderId, p.fileId, callerOf(request), request.ip);
+    },
+  );
+  app.get(
+    `${folder}/activity`,
+    { ...site, schema: { params: folderParams, response: { 200: answers.activity } } },
+    async (request, reply) => {
+      noStore(reply);
+      return folderActivity(services, request.params.folderId, callerOf(request));
+    },
+  );
 }

@@ -10,6 +10,7 @@ import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUplo
 import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
+import { answerSchemas as answers } from '../../contract/answers.js';
 import {
   chunkParams,
   fileParams,
@@ -144,16 +145,23 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
 
   // ---- JSON endpoints of the site (typed from their schemas) -----------------------------------
   const json = typed(app);
-  json.get(`${api}/folders/:folderId`, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
-    noStore(reply);
-    return folderInfo(services, request.params.folderId, callerOf(request));
-  });
+  json.get(
+    `${api}/folders/:folderId`,
+    { ...limited, schema: { params: folderParams, response: { 200: answers.folderInfo } } },
+    async (request, reply) => {
+      noStore(reply);
+      return folderInfo(services, request.params.folderId, callerOf(request));
+    },
+  );
   // Registering files and re-signing their URLs is signing work, like a create: both spend from the
   // create bucket, so the site bucket's larger allowance cannot buy more of it than the API allows.
   const signing = limitedBy('create');
   json.post(
     `${api}/folders/:folderId/files`,
-    { ...signing, schema: { params: folderParams, body: siteRegisterRequestSchema } },
+    {
+      ...signing,
+      schema: { params: folderParams, body: siteRegisterRequestSchema, response: { 200: answers.register } },
+    },
     async (request, reply) => {
       noStore(reply);
       return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
@@ -161,7 +169,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   json.get(
     `${api}/folders/:folderId/files`,
-    { ...limited, schema: { params: folderParams, querystring: siteListQuery } },
+    { ...limited, schema: { params: folderParams, querystring: siteListQuery, response: { 200: answers.fileList } } },
     async (request, reply) => {
       noStore(reply);
       const { cursor, limit } = request.query;
@@ -170,7 +178,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   json.get(
     `${api}/folders/:folderId/files/:fileId/status`,
-    { ...limited, schema: { params: fileParams } },
+    { ...limited, schema: { params: fileParams, response: { 200: answers.fileProgress } } },
     async (request, reply) => {
       noStore(reply);
       return siteUploadStatus(services, request.params.folderId, request.params.fileId, callerOf(request));
@@ -178,7 +186,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   json.post(
     `${api}/folders/:folderId/files/:fileId/upload-urls`,
-    { ...signing, schema: { params: fileParams } },
+    { ...signing, schema: { params: fileParams, response: { 200: answers.registeredFile } } },
     async (request, reply) => {
       noStore(reply);
       return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
@@ -186,13 +194,20 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   // The owner's notification settings (app/site/notifications.ts).
   const notifications = `${api}/folders/:folderId/notifications`;
-  json.get(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
-    noStore(reply);
-    return getNotifications(services, request.params.folderId, callerOf(request));
-  });
+  json.get(
+    notifications,
+    { ...limited, schema: { params: folderParams, response: { 200: answers.notifications } } },
+    async (request, reply) => {
+      noStore(reply);
+      return getNotifications(services, request.params.folderId, callerOf(request));
+    },
+  );
   json.put(
     notifications,
-    { ...limited, schema: { params: folderParams, body: siteNotificationsUpdateSchema } },
+    {
+      ...limited,
+      schema: { params: folderParams, body: siteNotificationsUpdateSchema, response: { 200: answers.notifications } },
+    },
     async (request, reply) => {
       noStore(reply);
       return setNotifications(services, request.params.folderId, callerOf(request), request.body);
