@@ -7,7 +7,7 @@ import { upload } from '../../src/client/node/index.js';
 import { deriveOwnerCredentials } from '../../src/crypto/index.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { bytes, launch as launchChromium, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sha256 } from './firefox.js';
+import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
 import { png, webm } from './media.js';
 
 /**
@@ -101,6 +101,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
       assert.equal(await page.$eval('#folder-title', (e) => e.textContent), title);
       const names = await page.$$eval('#files li[data-file-id] .name', (es) => es.map((e) => e.textContent));
       assert.deepEqual([...names].sort(), ['big.bin', 'small é.txt']);
+      await shot(page, 'visitor');
       const index = names.indexOf('big.bin') + 1;
       const path = await clickDownload(page, `#files li[data-file-id]:nth-child(${index}) button.download`);
       assert.equal(path, 'service-worker');
@@ -218,6 +219,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
         () => (document.getElementById('viewer-image') as HTMLImageElement | null)?.naturalWidth === 300,
         { timeout: 30_000 },
       );
+      await shot(page, 'viewer-image', false);
       await page.click('#viewer-close');
       await open('clip.webm');
       await waitFor(page, '#viewer-content[data-way="stream"] video#viewer-media');
@@ -257,6 +259,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
     try {
       await owner.goto(`${server.baseUrl}/`);
       await waitFor(owner, '#new-mode');
+      await shot(owner, 'home');
       await owner.select('#new-mode', 'share');
       await owner.type('#new-title', 'Firefox locked');
       await owner.type('#new-limit', '1');
@@ -267,6 +270,8 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
       folderLink = owner.url();
       await pick(owner, [await writeTemp(dir, 'locked.txt', content)]);
       await waitFor(owner, '#upload-status[data-state="complete"]');
+      await waitFor(owner, '#files li[data-file-id]');
+      await shot(owner, 'owner');
     } finally {
       await owner.browserContext().close();
     }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
+import { SCREENSHOTS } from './browser.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -105,6 +106,15 @@ export async function launchFirefox(root: string): Promise<Firefox> {
     downloadedWhen,
     close: () => browser.close(),
   };
+}
+
+/**
+ * A screenshot kept as a CI artifact: artifacts/screenshots/firefox-<name>.png; the whole page, or
+ * only the viewport for an overlay such as the viewer (which covers the viewport, not the page).
+ */
+export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `firefox-${name}.png`) as `${string}.png`, fullPage });
 }
 
 export function sha256(b: Buffer): string {
