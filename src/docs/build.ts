@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +23,11 @@ import { type DocsSource, loadDocs, renderSite } from './render.js';
  * BASE_URL is a placeholder its route fills in. A server started from unbuilt (or changed) sources
  * builds the site once when it starts; one whose DOCS_URL has another path than `/docs` builds its
  * own copy once, in the system's temporary directory (see docsSiteDir).
+ *
+ * A production install (`npm pack` + `npm install -g`, `npm ci --omit=dev`, the container image) has
+ * dist/ but no src/ and no Redoc package (a devDependency): there the build is what runs. Its site is
+ * served as built, and a site for another DOCS_URL path is rendered from docs/ with the build's own
+ * copies of the assets (see fromBuild).
  */
 export interface DocsAssets {
   readonly css: string;
@@ -76,6 +81,11 @@ export function noExternalLogo(body: Buffer): Buffer {
   return Buffer.from(out, 'utf8');
 }
 
+/** Whether the sources the build reads are here: a checkout, not a production install (see above). */
+export function fromBuild(root = projectRoot()): boolean {
+  return !existsSync(join(root, 'src', 'docs', 'assets'));
+}
+
 function sources(root: string): Source[] {
   const own = (file: string) => join(root, 'src', 'docs', 'assets', file);
   const redocVersion = (require('redoc/package.json') as { version: string }).version;
@@ -96,8 +106,14 @@ function sources(root: string): Source[] {
 
 const shortHash = (body: Buffer) => createHash('sha256').update(body).digest('base64url').slice(0, 10);
 
+/** The asset names of the build itself (its manifest), for a production install. */
+async function builtNames(root: string): Promise<DocsAssets> {
+  return JSON.parse(await readFile(join(docsBuildDir(root), 'manifest.json'), 'utf8')) as DocsAssets;
+}
+
 /** The file names the current sources build to (reads the three small sources, not the bundle). */
 async function expectedNames(root: string): Promise<DocsAssets> {
+  if (fromBuild(root)) return builtNames(root);
   const names: Partial<Record<keyof DocsAssets, string>> = {};
   for (const source of sources(root))
     names[source.key] = source.key === 'redoc' ? source.name('') : source.name(shortHash(await readFile(source.path)));
@@ -122,6 +138,18 @@ async function writeCompressed(file: string, body: Buffer): Promise<void> {
 /** Writes the assets and their manifest into `dir` and returns their file names. */
 async function writeAssets(root: string, dir: string): Promise<DocsAssets> {
   await mkdir(join(dir, '_assets'), { recursive: true });
+  if (fromBuild(root)) {
+    // A production install: the build's own assets, with their compressed variants, as they are.
+    const names = await builtNames(root);
+    for (const name of Object.values(names))
+      for (const variant of ['', '.gz', '.br'])
+        await copyFile(
+          join(docsBuildDir(root), '_assets', `${name}${variant}`),
+          join(dir, '_assets', `${name}${variant}`),
+        );
+    await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(names, null, 2)}\n`);
+    return names;
+  }
   const names: Partial<Record<keyof DocsAssets, string>> = {};
   for (const source of sources(root)) {
     const file = await readFile(source.path);
@@ -266,6 +294,8 @@ export async function docsSite(
   const dir = docsSiteDir(prefix, docsDir, root);
   try {
     const built = JSON.parse(await readFile(join(dir, 'site.json'), 'utf8')) as DocsSite;
+    // A production install serves its build as it is: nothing it was made from is here to compare.
+    if (fromBuild(root) && dir === docsBuildDir(root) && built.prefix === prefix) return { dir, site: built };
     const current = await sourcesHash(root, prefix, await loadDocs(docsDir));
     if (built.sources === current && built.prefix === prefix) return { dir, site: built };
   } catch {
