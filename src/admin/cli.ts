@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withEvents } from '../app/events.js';
 import { composeServices, type Services } from '../app/services.js';
@@ -7,9 +8,10 @@ import { isId } from '../domain/ids.js';
 import { createNotifier } from '../notify/notifier.js';
 import { diskStatus } from '../ops/disk.js';
 import type { FolderSummary } from '../store/ops-store.js';
+import { BackupError, backup } from './backup.js';
 
 /**
- * `webfolder admin list|show|delete|stats`: the operator's commands on the server's own machine,
+ * `webfolder admin list|show|delete|stats|backup`: the operator's commands on the server's own machine,
  * reading the store the server is configured with (the same variables and flags: DATA_DIR,
  * DATABASE_URL, S3_*). Server-side code: the client CLI never imports it; bin/webfolder.js
  * dispatches `admin` here.
@@ -19,6 +21,7 @@ const USAGE = `Usage:
   webfolder admin show <folderId | link> [--json]                     a folder and its files
   webfolder admin delete <folderId | link> [--json]                   take a folder down now (bytes and record)
   webfolder admin stats [--json]                                      totals, usage, quotas, notifications
+  webfolder admin backup <dir> [--json]                               online backup of DATA_DIR into an empty folder
 
 The store is the one the server uses: set the same DATA_DIR / DATABASE_URL / S3_* (environment or
 --data-dir, --database-url, ... flags, as in docs/configuration.md).
@@ -197,12 +200,29 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
         out(human, data);
         return 0;
       }
+      case 'backup': {
+        if (!args[0]) throw new Usage('give the folder to back up into (it must be empty or not exist yet)');
+        const report = await backup(config, resolve(args[0]), store.schema.version);
+        const blobs =
+          typeof report.blobs === 'string' ? report.blobs : `${report.blobs.files} files, ${size(report.blobs.bytes)}`;
+        out(
+          [
+            `backed up into ${report.dir}`,
+            `database: ${report.database}`,
+            `blobs: ${blobs}`,
+            `signing secret: ${report.signingSecret}`,
+            "restore: stop the server, empty DATA_DIR, copy this folder's contents into it, start (docs/deployment.md#backup-and-restore)",
+          ].join('\n'),
+          report,
+        );
+        return 0;
+      }
       default:
         io.stderr.write(`webfolder admin: unknown command "${command}"\n\n${USAGE}\n`);
         return 2;
     }
   } catch (error) {
-    if (error instanceof Usage) {
+    if (error instanceof Usage || error instanceof BackupError) {
       io.stderr.write(`webfolder admin: ${error.message}\n`);
       return 2;
     }

@@ -46,3 +46,17 @@ export function migrate(db: Database.Database, migrations: readonly string[] = M
   }
   return { store: 'sqlite', applied: pending, version: Math.max(0, ...applied, ...pending) };
 }
+
+/**
+ * A consistent copy of the live database file at `dest`, made with SQLite's online backup API while
+ * the server keeps reading and writing (WAL included: the copy is one point in time).
+ */
+export async function backupDatabase(source: string, dest: string): Promise<void> {
+  const db = new Driver(source, { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    await db.backup(dest);
+  } finally {
+    db.close();
+  }
+}
