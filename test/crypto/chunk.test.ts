@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { decryptChunk, encryptChunk, generateSecret, IntegrityError, importSecret } from '../../src/crypto/index.js';
+import {
+  decryptChunk,
+  decryptChunkRecords,
+  encryptChunk,
+  generateSecret,
+  IntegrityError,
+  importSecret,
+} from '../../src/crypto/index.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { assertRefused, randomBytes } from './helpers.js';
 import { referenceDecrypt, referenceEncrypt } from './wormhole-reference.js';
@@ -169,4 +176,30 @@ test('in a 10 MiB chunk the error names the record at fault, whichever record fi
   );
   const cutAtBoundary = message.subarray(0, 21 + 150 * 65_536);
   await assertRefused(decryptChunk(key, cutAtBoundary), /missing final record: record 150 of 150/);
+});
+
+test('a tampered record in the middle of a 20 MiB chunk is refused, in every batch of records', async () => {
+  // Records are decrypted in batches of 128: the altered record sits in the second batch, the
+  // chunk's other records (before and after it) are intact.
+  const plaintext = randomBytes(20 * 1024 * 1024);
+  const message = await encryptChunk(key, plaintext);
+  const records = Math.ceil((message.length - 21) / 65_536);
+  assert.deepEqual(await decryptChunk(key, message), plaintext);
+  for (const record of [127, 128, 200, records - 2]) {
+    const altered = message.slice();
+    altered[21 + record * 65_536 + 40_000]! ^= 0x10;
+    await assertRefused(decryptChunk(key, altered), new RegExp(`bad tag: record ${record + 1} of ${records}\\b`));
+  }
+  // The same through the partial reader a player uses: records 150..249 with record 200 altered.
+  const header = message.subarray(0, 21);
+  const span = message.slice(21 + 150 * 65_536, 21 + 250 * 65_536);
+  assert.deepEqual(
+    await decryptChunkRecords(key, header, 150, span, records),
+    plaintext.subarray(150 * 65_519, 250 * 65_519),
+  );
+  span[50 * 65_536 + 3]! ^= 1;
+  await assertRefused(
+    decryptChunkRecords(key, header, 150, span, records),
+    new RegExp(`bad tag: record 201 of ${records}\\b`),
+  );
 });
