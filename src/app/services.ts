@@ -1,5 +1,6 @@
 import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
+import { folderPagePath } from '../contract/paths.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { EventSink } from './events.js';
 
@@ -31,5 +32,5 @@ export function composeServices(parts: Omit<Services, 'capabilities'>): Services
 
 /** The share link base of a folder on the browser site (no fragment). */
 export function folderUrlBase(config: Config, folderId: string): string {
-  return `${config.webUrl}/f/${folderId}`;
+  return `${config.webUrl}${folderPagePath(folderId)}`;
 }

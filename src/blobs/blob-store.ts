@@ -157,8 +157,3 @@ export class ChunkConflictError extends Error {
 export class InsufficientStorageError extends Error {
   override name = 'InsufficientStorageError';
 }
-
-/** Chunk numbers in object keys and URLs: five digits, zero-padded (the file.kiwi rule). */
-export function chunkKeyNumber(n: number): string {
-  return String(n).padStart(5, '0');
-}

@@ -1,3 +1,4 @@
+import { SITE_API_PATH } from '../contract/paths.js';
 import { createSke, deriveOwnerCredentials, encryptText, generateSecret, importSecret } from '../crypto/index.js';
 import { checkNote } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
@@ -57,7 +58,7 @@ export async function requestCommand(args: string[], flags: Flags, io: Io): Prom
   const secret = generateSecret();
   const ske = await createSke(await importSecret(secret));
   const created = await SiteClient.createFolder(
-    `${server}/api/site`,
+    `${server}${SITE_API_PATH}`,
     owner.authToken,
     {
       mode: 'request',

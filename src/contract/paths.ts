@@ -4,3 +4,21 @@
  * the other.
  */
 export const UPLOAD_PATH = '/v2/uploads';
+
+/**
+ * A folder's page on the browser site, relative to WEB_URL: its share link is `WEB_URL + this`, plus
+ * the key in the fragment. The site route, the use cases' links and every client's reading of a
+ * link go through these two.
+ */
+export const FOLDER_PAGE_PREFIX = '/f/';
+export function folderPagePath(folderId: string): string {
+  return `${FOLDER_PAGE_PREFIX}${folderId}`;
+}
+
+/** The browser site's own JSON endpoints, relative to WEB_URL (src/http/routes/site.ts). */
+export const SITE_API_PATH = '/api/site';
+
+/** A chunk number in chunk URLs and object keys: five digits, zero-padded (the file.kiwi rule). */
+export function chunkName(n: number): string {
+  return String(n).padStart(5, '0');
+}

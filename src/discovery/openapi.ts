@@ -1,5 +1,6 @@
 import type { Config } from '../config/config.js';
 import { codeForStatus } from '../contract/errors.js';
+import { folderPagePath } from '../contract/paths.js';
 import {
   createRequestSchema,
   createResponseDirectSchema,
@@ -56,7 +57,7 @@ const directExample = (config: Config) => {
     },
     response: {
       folderId,
-      folderUrl: `${config.webUrl}/f/${folderId}`,
+      folderUrl: `${config.webUrl}${folderPagePath(folderId)}`,
       mode: 'send',
       uploadAuth: '6PpgzyHLDqYTiiubW4pJbPJp45_Og4xIWnGkZGBYAlo',
       files: [

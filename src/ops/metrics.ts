@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppEvent } from '../app/events.js';
 import type { SweepResult } from '../app/sweeper.js';
 import type { Config } from '../config/config.js';
+import { folderPagePath, SITE_API_PATH } from '../contract/paths.js';
 import type { DeliveryObserver, TargetKind } from '../notify/notifier.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import { diskStatus } from './disk.js';
@@ -34,12 +35,13 @@ export function routeFamily(routeUrl: string | undefined, config: Config): Route
   if (routeUrl === '/v2/folders') return 'create';
   if (routeUrl.endsWith('/upload-status')) return 'upload_status';
   if (routeUrl.startsWith('/v2/uploads/')) return 'chunk_upload';
-  if (routeUrl.includes('/api/site/')) return routeUrl.endsWith('/chunks/:chunk') ? 'chunk_download' : 'site';
+  if (routeUrl.includes(`${SITE_API_PATH}/`)) return routeUrl.endsWith('/chunks/:chunk') ? 'chunk_download' : 'site';
   if (routeUrl === '/healthz' || routeUrl === '/readyz' || routeUrl === '/metrics') return 'ops';
   if (routeUrl.startsWith('/mcp') || routeUrl.startsWith('/a2a')) return 'agents';
   const docsPath = new URL(config.docsUrl).pathname.replace(/\/+$/, '');
   if (docsPath && routeUrl.startsWith(docsPath)) return 'docs';
-  if (routeUrl.includes('/f/:folderId') || routeUrl.includes('/assets/') || routeUrl === '/') return 'page';
+  if (routeUrl.includes(folderPagePath(':folderId')) || routeUrl.includes('/assets/') || routeUrl === '/')
+    return 'page';
   return 'discovery';
 }
 

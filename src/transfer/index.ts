@@ -13,6 +13,8 @@
  * - folder.ts, state.ts: opening a share link; resume state and links
  * - names.ts: the one rule for names with folders in them (stored, saved into a directory, single file)
  */
+
+export { chunkName } from '../contract/paths.js';
 export type {
   CreateRequest,
   CreateResponse,
@@ -113,7 +115,7 @@ export {
   speedometer,
   UploadRun,
 } from './upload-run.js';
-export { apiUrl, chunkName, chunkUrl, folderApiUrl, siteApiFor, siteChunkUrl } from './urls.js';
+export { apiUrl, chunkUrl, folderApiUrl, siteApiFor, siteChunkUrl } from './urls.js';
 export type {
   CreateDirectFolderOptions,
   CreateEmptyFolderOptions,

@@ -1,14 +1,10 @@
+import { chunkName, FOLDER_PAGE_PREFIX, SITE_API_PATH } from '../contract/paths.js';
 import type { UploadUrls } from '../contract/types.js';
 
 /**
  * The addresses a client builds, each rule written once: the file.kiwi chunk upload URL, the site's
  * chunk download URL, and where the API and the site's endpoints live.
  */
-
-/** A chunk number as it appears in chunk URLs and object keys: five digits. */
-export function chunkName(n: number): string {
-  return String(n).padStart(5, '0');
-}
 
 /**
  * The file.kiwi chunk URL rule, unchanged for S3 presigned URLs and the local backend:
@@ -40,9 +36,10 @@ export function siteChunkUrl(siteApi: string, folderId: string, fileId: string, 
  * The site API address for a share link: `site` when given (WEB_URL differs from the link), else
  * the part of the link before `/f/<folderId>`.
  */
+const FOLDER_PAGE_AT_END = new RegExp(`${FOLDER_PAGE_PREFIX}[^/]*/?$`);
 export function siteApiFor(link: string, site?: string): string {
-  if (site) return `${site.replace(/\/+$/, '')}/api/site`;
+  if (site) return `${site.replace(/\/+$/, '')}${SITE_API_PATH}`;
   const url = new URL(link);
-  const prefix = url.pathname.replace(/\/f\/[^/]*\/?$/, '').replace(/\/+$/, '');
-  return `${url.origin}${prefix}/api/site`;
+  const prefix = url.pathname.replace(FOLDER_PAGE_AT_END, '').replace(/\/+$/, '');
+  return `${url.origin}${prefix}${SITE_API_PATH}`;
 }

@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import {
-  BlobNotFoundError,
-  type BlobStore,
-  capabilitiesOf,
-  chunkKeyNumber,
-  type PresignRequest,
-} from '../../src/blobs/blob-store.js';
+import { BlobNotFoundError, type BlobStore, capabilitiesOf, type PresignRequest } from '../../src/blobs/blob-store.js';
+import { chunkName } from '../../src/contract/paths.js';
 import type { UploadUrls } from '../../src/contract/types.js';
 
 /**
@@ -39,7 +34,7 @@ const newId = () => `b${String(++counter).padStart(5, '0')}${randomBytes(8).toSt
 
 /** The chunk URL rule of the core issue, as every client applies it. */
 export function chunkUrl(urls: UploadUrls, n: number): string {
-  return `${urls.head}${urls.path}/${chunkKeyNumber(n)}?${urls.tail}&X-Amz-Signature=${urls.signatures[n - 1]}`;
+  return `${urls.head}${urls.path}/${chunkName(n)}?${urls.tail}&X-Amz-Signature=${urls.signatures[n - 1]}`;
 }
 
 export async function putChunk(urls: UploadUrls, n: number, body: Uint8Array): Promise<number> {
@@ -110,7 +105,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       for (const [k, v] of Object.entries(urls.headers)) assert.ok(typeof k === 'string' && typeof v === 'string');
       for (let n = 1; n <= 7; n++) {
         const url = new URL(chunkUrl(urls, n));
-        assert.ok(url.pathname.endsWith(`/${req.folderId}/${req.fileId}/${chunkKeyNumber(n)}`), url.pathname);
+        assert.ok(url.pathname.endsWith(`/${req.folderId}/${req.fileId}/${chunkName(n)}`), url.pathname);
         assert.equal(url.searchParams.getAll('X-Amz-Signature').length, 1);
       }
     });

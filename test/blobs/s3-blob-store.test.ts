@@ -3,9 +3,9 @@ import { createHash, createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { chunkKeyNumber } from '../../src/blobs/blob-store.js';
 import { BUCKET_CORS_RULES, CHUNK_CONTENT_TYPE, S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import type { S3Config } from '../../src/config/config.js';
+import { chunkName } from '../../src/contract/paths.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import { blobStoreSuite, chunkUrl } from './blob-store.suite.js';
 
@@ -123,7 +123,7 @@ describe('S3BlobStore specifics', () => {
           store.client,
           new PutObjectCommand({
             Bucket: store.bucket,
-            Key: `${req.folderId}/${req.fileId}/${chunkKeyNumber(n)}`,
+            Key: `${req.folderId}/${req.fileId}/${chunkName(n)}`,
             ContentLength: lengths[n - 1],
             ContentType: CHUNK_CONTENT_TYPE,
           }),
@@ -172,7 +172,7 @@ describe('S3BlobStore specifics', () => {
           expectedSignature('PUT', ruleUrl, { ...good, 'content-type': 'text/html' }, s3.secretAccessKey),
           urls.signatures[n - 1],
         );
-        const otherChunk = ruleUrl.replace(`/${chunkKeyNumber(n)}?`, `/${chunkKeyNumber(n === 3 ? 1 : n + 1)}?`);
+        const otherChunk = ruleUrl.replace(`/${chunkName(n)}?`, `/${chunkName(n === 3 ? 1 : n + 1)}?`);
         assert.notEqual(expectedSignature('PUT', otherChunk, good, s3.secretAccessKey), urls.signatures[n - 1]);
       }
       assert.ok(
@@ -215,9 +215,9 @@ describe('S3BlobStore specifics', () => {
       // a has none; another folder's keys must not leak in.
       const layout: Record<string, number[]> = { b: [1, 2, 3, 4, 5], c: [1], d: [1, 2, 3, 4], e: [1, 2] };
       for (const [f, ns] of Object.entries(layout))
-        for (const n of ns) await put(`${folder}/${f.repeat(16)}/${chunkKeyNumber(n)}`, 10 + n);
+        for (const n of ns) await put(`${folder}/${f.repeat(16)}/${chunkName(n)}`, 10 + n);
       await put(`${folder}/${'c'.repeat(16)}/thumbnail`, 7);
-      await put(`GGGGGGGGGGGGGGGG/${'b'.repeat(16)}/${chunkKeyNumber(9)}`, 3);
+      await put(`GGGGGGGGGGGGGGGG/${'b'.repeat(16)}/${chunkName(9)}`, 3);
       const wanted = ['e', 'a', 'c', 'b'].map((f) => f.repeat(16));
       const counted = (store: S3BlobStore) => {
         let lists = 0;
@@ -235,7 +235,7 @@ describe('S3BlobStore specifics', () => {
         assert.deepEqual(found.get(id), await paged.listChunks({ folderId: folder, fileId: id }), `file ${id[0]}`);
       assert.ok(lists() <= wanted.length, `${lists()} requests for ${wanted.length} files`);
       // A page of small files: one request, however many files.
-      for (let i = 0; i < 20; i++) await put(`HHHHHHHHHHHHHHHH/${String(i).padStart(16, '0')}/${chunkKeyNumber(1)}`, 5);
+      for (let i = 0; i < 20; i++) await put(`HHHHHHHHHHHHHHHH/${String(i).padStart(16, '0')}/${chunkName(1)}`, 5);
       const one = counted(paged);
       const many = await paged.listFolderChunks(
         'HHHHHHHHHHHHHHHH',

@@ -1,3 +1,5 @@
+import { SITE_API_PATH } from '../../src/contract/paths.js';
+
 /** Settings the server writes into the page (a meta tag: the CSP allows no inline script). */
 export interface SiteConfig {
   /** Path of the site, with a trailing slash ("/" at the root). */
@@ -42,5 +44,5 @@ function readSiteConfig(): SiteConfig {
   } catch {
     /* fall through */
   }
-  return { base: '/', api: '/api/site', baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...DEFAULTS };
+  return { base: '/', api: SITE_API_PATH, baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...DEFAULTS };
 }

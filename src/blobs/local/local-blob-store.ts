@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
 import {
   BlobNotFoundError,
@@ -11,7 +12,6 @@ import {
   type ChunkReceiver,
   type ChunkRef,
   type ChunkUrlQuery,
-  chunkKeyNumber,
   InsufficientStorageError,
   type PresignRequest,
   type SpaceGuard,
@@ -92,7 +92,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
         await receive(body, handle, expectedLength, reservation);
         await handle.close().catch(noSpace);
         await mkdir(dir, { recursive: true }).catch(noSpace);
-        await placeOnce(temp, join(dir, chunkKeyNumber(n)));
+        await placeOnce(temp, join(dir, chunkName(n)));
         await syncDirectory(dir).catch(noSpace);
       } catch (error) {
         await handle.close().catch(() => {});
@@ -128,7 +128,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
 
   async readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable> {
     try {
-      const handle = await open(join(this.fileDir(ref), chunkKeyNumber(n)), 'r');
+      const handle = await open(join(this.fileDir(ref), chunkName(n)), 'r');
       return handle.createReadStream({
         highWaterMark: 1 << 20,
         ...(range ? { start: range.start, end: range.end } : {}),

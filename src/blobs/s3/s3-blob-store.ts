@@ -13,13 +13,13 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl, S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.js';
+import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
 import {
   BlobNotFoundError,
   type BlobStore,
   type ChunkDownloadPresigner,
   type ChunkRef,
-  chunkKeyNumber,
   type PresignRequest,
   type StoredRange,
   THUMBNAIL_NAME,
@@ -167,7 +167,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     const signingDate = new Date(Math.floor(now / 1000) * 1000);
     const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((request.expiresAt - now) / 1000)));
     const path = `${request.folderId}/${request.fileId}`;
-    const keyOf = (n: number) => `${path}/${chunkKeyNumber(n)}`;
+    const keyOf = (n: number) => `${path}/${chunkName(n)}`;
     const first = await this.sdkPresignPut(keyOf(1), request.chunkLength(1), signingDate, expiresIn);
     const fast =
       request.chunks > 1
@@ -314,7 +314,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
       const out = await this.client.send(
         new GetObjectCommand({
           Bucket: this.bucket,
-          Key: `${this.prefix(ref)}${chunkKeyNumber(n)}`,
+          Key: `${this.prefix(ref)}${chunkName(n)}`,
           ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
         }),
       );
@@ -332,7 +332,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
     const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt - now) / 1000)));
     return getSignedUrl(
       this.client,
-      new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkKeyNumber(n)}` }),
+      new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkName(n)}` }),
       {
         expiresIn,
         signingDate: new Date(now),

@@ -11,6 +11,7 @@ import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
+import { folderPagePath, SITE_API_PATH } from '../../contract/paths.js';
 import {
   chunkParams,
   fileParams,
@@ -47,7 +48,7 @@ export function sitePath(config: Config): string {
 }
 
 export function siteApiPath(config: Config): string {
-  return `${sitePath(config)}/api/site`;
+  return `${sitePath(config)}${SITE_API_PATH}`;
 }
 
 function origin(url: string): string {
@@ -259,15 +260,19 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       .header('cache-control', 'no-store')
       .send(html ?? NOT_BUILT);
   };
-  app.get<{ Params: { folderId: string } }>(`${prefix}/f/:folderId`, limited, async (request, reply) => {
-    try {
-      await openFolder(services, request.params.folderId);
-      return sendPage(reply, 200);
-    } catch (error) {
-      if (error instanceof AppError && (error.status === 404 || error.status === 400)) return sendPage(reply, 404);
-      throw error;
-    }
-  });
+  app.get<{ Params: { folderId: string } }>(
+    `${prefix}${folderPagePath(':folderId')}`,
+    limited,
+    async (request, reply) => {
+      try {
+        await openFolder(services, request.params.folderId);
+        return sendPage(reply, 200);
+      } catch (error) {
+        if (error instanceof AppError && (error.status === 404 || error.status === 400)) return sendPage(reply, 404);
+        throw error;
+      }
+    },
+  );
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
   if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
   // Streamed downloads are answered by the service worker; reaching the server means it was not running.
