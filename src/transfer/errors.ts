@@ -11,8 +11,10 @@
  * - `PasswordRequiredError`: the folder has a password and none was given.
  * - `IntegrityError` (from the crypto module): a chunk or name failed authentication.
  * - `LocalFileChangedError`: a file being resumed no longer has the size or mtime it was registered with.
- * - `ProtocolError`: the server answered success with something unusable (not JSON, a chunk plan that
- *   does not fit the file, chunks still missing after they were all accepted).
+ * - `ProtocolError`: the server answered success with something unusable (not JSON, an answer that
+ *   does not match its contract schema, a chunk plan that does not fit the file, chunks still missing
+ *   after they were all accepted). Its subclass `RedirectRefusedError` (./outbound.ts): a call that
+ *   carries credentials was answered with a redirect, which no client follows.
  * - `InputError`: the caller asked for something impossible (too many files, an empty file, a bad link).
  */
 export abstract class WebfolderClientError extends Error {

@@ -65,6 +65,7 @@ export { listFolder } from './folder.js';
 export type { MediaStreamOptions } from './media-stream.js';
 export { MEDIA_RECORDS_PER_PIECE, mediaStream } from './media-stream.js';
 export { nameSegments, numbered, saveName, savePath, uploadName } from './names.js';
+export { CREDENTIAL_HEADERS, RedirectRefusedError } from './outbound.js';
 export type { ChunkPlan } from './plan.js';
 export {
   allChunks,
