@@ -8,6 +8,7 @@ import type { Config } from './config/config.js';
 import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
+import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { agentRoutes } from './http/routes/agents.js';
@@ -128,6 +129,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   installExpectContinue(app);
   metrics.install(app);
   await installCompression(app);
+  installLargeJson(app);
   // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
   installValidation(app);
   let shuttingDown = false;
