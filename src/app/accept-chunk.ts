@@ -69,15 +69,16 @@ export async function acceptChunk(
   if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {
     throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
   }
-  // A full disk refuses before the body is read, not after megabytes of it.
-  await services.capabilities.spaceGuard?.ensureSpace(expectedLength).catch(storageRefusal);
+  // A full disk refuses before the body is read, not after megabytes of it (what the file's
+  // registration reserved for it counts as fitting).
+  const ref = { folderId: file.folderId, fileId: file.id };
+  await services.capabilities.spaceGuard?.ensureSpace(expectedLength, ref).catch(storageRefusal);
   incoming.ready?.();
   const { minBodyBytesPerSecond, minBodyRateWindowMs } = services.config.limits;
   const body = withMinimumRate(incoming.body, {
     minBytesPerSecond: minBodyBytesPerSecond,
     windowMs: minBodyRateWindowMs,
   });
-  const ref = { folderId: file.folderId, fileId: file.id };
   await writeUnlessDeleted(services, ref, () => receiver.writeChunk(ref, n, expectedLength, body)).catch(
     storageRefusal,
   );

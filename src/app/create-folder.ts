@@ -90,7 +90,7 @@ async function createDirectUpload(
   const { config, store } = services;
   const uploadAuth = newToken();
   // Presign before persisting: if the blob backend fails, nothing is left behind.
-  const { records, uploadUrls } = await registerFiles(services, f.folderId, f.now, f.files, false);
+  const { records, uploadUrls, release } = await registerFiles(services, f.folderId, f.now, f.files, false);
   const folder: NewFolder = {
     id: f.folderId,
     mode: f.mode,
@@ -118,8 +118,14 @@ async function createDirectUpload(
         storageQuota(services),
       ),
     (r) => r === 'created',
-  );
-  if (created !== 'created') throw quotaRefused(services, created, records);
+  ).catch((error: unknown) => {
+    release();
+    throw error;
+  });
+  if (created !== 'created') {
+    release();
+    throw quotaRefused(services, created, records);
+  }
   return {
     folderId: f.folderId,
     folderUrl: folderUrlBase(config, f.folderId),

@@ -25,6 +25,8 @@ export interface RegisteredFiles {
   readonly records: FileRecord[];
   /** Presigned upload URLs of each record, same order. */
   readonly uploadUrls: UploadUrls[];
+  /** Hands back the disk space reserved for the files: the caller calls it when it does not store them. */
+  readonly release: () => void;
 }
 
 /**
@@ -36,7 +38,8 @@ export interface RegisteredFiles {
  * The refusals come first, before any signing, in this order (docs/configuration.md, "Quotas and
  * the disk floor"): a request may sign at most MAX_CHUNKS_PER_REQUEST chunk URLs (what the largest
  * v2 create needs); the folder quota (413); a local disk below its free-space floor takes no new
- * files (507), rather than failing their chunks half-way; the instance quota (507). Refusals of the
+ * files (507), rather than failing their chunks half-way: the files' encrypted bytes are reserved
+ * against its free space until written (SpaceGuard.reserveUploads); the instance quota (507). Refusals of the
  * request itself come before the server's state. The quotas are checked here from the store's
  * counters so that a refused registration signs nothing; what binds is the store's check when the
  * caller inserts the records (src/app/quota.ts).
@@ -58,10 +61,6 @@ export async function registerFiles(
       `these files need ${chunks} chunk upload URLs; one request may have at most ${MAX_CHUNKS_PER_REQUEST}: register fewer files at a time`,
     );
   await checkFolderQuota(services, existing ? folderId : null, entries);
-  await services.capabilities.spaceGuard?.ensureSpace(0).catch((error: unknown) => {
-    throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
-  });
-  await checkInstanceQuota(services, entries);
   const records: FileRecord[] = entries.map((entry, position) => {
     const plan = plans[position]!;
     return {
@@ -82,9 +81,28 @@ export async function registerFiles(
       downloads: 0,
     };
   });
-  const uploadUrls = await Promise.all(records.map((r) => presignFile(services, r, now)));
-  return { records, uploadUrls };
+  const guard = services.capabilities.spaceGuard;
+  const refs = records.map((r) => ({ folderId: r.folderId, fileId: r.id }));
+  // The files' encrypted bytes are reserved against the disk's free space until they are written.
+  await guard
+    ?.reserveUploads(records.map((r, i) => ({ ref: refs[i]!, bytes: encryptedFileLength(r), until: r.expiresAt })))
+    .catch((error: unknown) => {
+      throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
+    });
+  const release = () => guard?.releaseUploads(refs);
+  try {
+    await checkInstanceQuota(services, entries);
+    const uploadUrls = await Promise.all(records.map((r) => presignFile(services, r, now)));
+    return { records, uploadUrls, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
+
+/** The bytes a file's chunks take on the disk. */
+const encryptedFileLength = (file: FileRecord) =>
+  (file.chunks - 1) * encryptedChunkLength(file, 1) + encryptedChunkLength(file, file.chunks);
 
 /**
  * Fresh presigned URLs for the chunks of a registered file (also used to resume an upload): every

@@ -84,12 +84,28 @@ export interface ChunkReceiver {
 
 /**
  * Capability: the bytes live on a disk this process watches, with a free-space floor
- * (DISK_FREE_MIN_MIB). Chunk writes reserve their length against it themselves; registrations ask
- * first, so that a full disk refuses new work with a clear answer instead of failing mid-write.
+ * (DISK_FREE_MIN_MIB). Registrations reserve the encrypted bytes of their files first (issue 21,
+ * finding 3), so that what is registered and not yet written counts against the free space: a
+ * disk that cannot take a file refuses it with a clear answer instead of failing mid-upload, and
+ * racing registrations cannot pass together a check each would pass alone. A file's reservation
+ * shrinks as its chunks are written and goes when it is deleted (or expires and is swept).
  */
 export interface SpaceGuard {
-  /** Rejects with InsufficientStorageError unless `bytes` more fit above the floor. */
-  ensureSpace(bytes: number): Promise<void>;
+  /**
+   * Rejects with InsufficientStorageError unless `bytes` more fit above the floor; for a chunk of
+   * `file`, what the file's reservation still holds counts as fitting already.
+   */
+  ensureSpace(bytes: number, file?: ChunkRef): Promise<void>;
+  /**
+   * Reserves `bytes` for each file, all or none (InsufficientStorageError), until `until` at the
+   * latest (the file's expiry: a file deleted by another process, such as `webfolder admin delete`,
+   * stops counting then).
+   */
+  reserveUploads(
+    files: readonly { readonly ref: ChunkRef; readonly bytes: number; readonly until: number }[],
+  ): Promise<void>;
+  /** Hands back what the files' reservations still hold (a registration that was not stored). */
+  releaseUploads(refs: readonly ChunkRef[]): void;
 }
 
 /** Capability: the store can hand out presigned download URLs (S3). */

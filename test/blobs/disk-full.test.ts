@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -140,5 +140,64 @@ describe('free-space floor', () => {
     await rm(filler);
     const stored = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(encryptedLength(CHUNK)));
     assert.equal(stored.status, 200);
+  });
+});
+
+describe('registered bytes count against the free space (issue 21, finding 3)', () => {
+  let mount: string | null = null;
+  let skip = '';
+  let server: RunningServer;
+  before(async () => {
+    const made = await mountTmpfs(40);
+    if (typeof made !== 'string') {
+      skip = made.skip;
+      return;
+    }
+    mount = made;
+    server = await startServer({ DATA_DIR: mount, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: '8' });
+  });
+  after(async () => {
+    if (!mount) return;
+    await server.close();
+    await unmount(mount);
+  });
+
+  test('a file larger than the free space is refused; of racing registrations only what fits passes; a deleted file gives its space back', async (t) => {
+    if (!mount) return void t.skip(skip);
+    const owner = randomBytes(32).toString('base64url');
+    const headers = { 'content-type': 'application/json', 'x-owner-token': owner };
+    const register = async (folderId: string, filesize: number) => {
+      const res = await fetch(`${server.baseUrl}/api/site/folders/${folderId}/files`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ files: [{ filename: 'f', filesize }], ske: 'ske' }),
+      });
+      return { status: res.status, body: (await res.json()) as { code?: string; files?: { fileId: string }[] } };
+    };
+    const usable = async () => (await statfs(mount!)).bavail * (await statfs(mount!)).bsize - 8 * MIB;
+    // Over 30 MiB above the floor, the disk is above its floor now; a 50 MiB file still cannot fit.
+    assert.ok((await usable()) > 30 * MIB);
+    const big = await register((await createEmpty(server.baseUrl)).folderId, 50 * MIB);
+    assert.equal(big.status, 507);
+    assert.equal(big.body.code, 'insufficient_storage');
+    // Eight racing registrations of 10 MiB: only as many as the space above the floor holds.
+    const each = 2 * encryptedLength(CHUNK);
+    const fits = Math.floor((await usable()) / each);
+    assert.ok(fits >= 1 && fits < 8, `${fits} fit`);
+    const folders = await Promise.all(Array.from({ length: 8 }, () => createEmpty(server.baseUrl)));
+    const raced = await Promise.all(folders.map((f) => register(f.folderId, 2 * CHUNK)));
+    const accepted = raced.flatMap((r, i) => (r.status === 200 ? [folders[i]!.folderId] : []));
+    // The database grows a little during the race: one fewer may fit, never one more.
+    assert.ok(accepted.length <= fits && accepted.length >= fits - 1, `${accepted.length} of 8 accepted, ${fits} fit`);
+    assert.ok(raced.every((r) => r.status === 200 || r.body.code === 'insufficient_storage'));
+    assert.equal((await register(folders[0]!.folderId, 2 * CHUNK)).status, 507, 'the space is taken');
+    // The owner deletes a folder whose file was never uploaded: its reservation goes with it.
+    const gone = await fetch(`${server.baseUrl}/api/site/folders/${accepted[0]}`, {
+      method: 'DELETE',
+      headers: { 'x-owner-token': owner },
+    });
+    assert.equal(gone.status, 204, await gone.text());
+    const again = await register((await createEmpty(server.baseUrl)).folderId, 2 * CHUNK);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
   });
 });

@@ -72,7 +72,7 @@ export async function registerSiteFiles(
   checkUpload(claim ? { ...folder, ...claimed(folder, claim) } : folder, role, request);
   const now = services.clock();
   const entries = (tagged: Role) => request.files.map((f) => ({ ...f, uploaderTag: uploaderTagOf(caller, tagged) }));
-  const { records, uploadUrls } = await registerFiles(services, folder.id, now, entries(role));
+  const { records, uploadUrls, release } = await registerFiles(services, folder.id, now, entries(role));
   const limits = {
     maxFiles: services.config.limits.maxFilesPerFolder,
     maxChunks: services.config.limits.maxChunksPerFolder,
@@ -101,19 +101,25 @@ export async function registerSiteFiles(
       (r) => r === 'added',
     );
   };
-  let result = await add(role, claim);
   let claimedNow = claim !== null;
-  if (result === 'claim-lost') {
-    claimedNow = false;
-    // Another browser claimed it first: go on as whoever this caller now is. The file ids and their
-    // signed URLs do not depend on the role; only the uploader tag does.
-    folder = await openFolder(services, folder.id);
-    role = roleOf(folder, caller);
-    checkUpload(folder, role, request);
-    result = await add(role, null);
+  // Until the files are stored, the disk space reserved for them goes back on any refusal.
+  try {
+    let result = await add(role, claim);
+    if (result === 'claim-lost') {
+      claimedNow = false;
+      // Another browser claimed it first: go on as whoever this caller now is. The file ids and their
+      // signed URLs do not depend on the role; only the uploader tag does.
+      folder = await openFolder(services, folder.id);
+      role = roleOf(folder, caller);
+      checkUpload(folder, role, request);
+      result = await add(role, null);
+    }
+    if (result === 'folder-quota' || result === 'instance-quota') throw quotaRefused(services, result, records);
+    refuseUnless(result, limits);
+  } catch (error) {
+    release();
+    throw error;
   }
-  if (result === 'folder-quota' || result === 'instance-quota') throw quotaRefused(services, result, records);
-  refuseUnless(result, limits);
   return {
     role,
     claimed: claimedNow,

@@ -50,7 +50,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
     options: LocalBlobStoreOptions,
   ) {
     this.incoming = join(root, '.incoming');
-    this.space = new DiskSpace(root, options.diskFreeMinBytes ?? 0);
+    this.space = new DiskSpace(root, options.diskFreeMinBytes ?? 0, clock);
   }
 
   static async open(
@@ -74,8 +74,18 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
     return this.signer.presign(request, this.clock());
   }
 
-  ensureSpace(bytes: number): Promise<void> {
-    return this.space.ensure(bytes);
+  ensureSpace(bytes: number, file?: ChunkRef): Promise<void> {
+    return this.space.ensure(bytes, file && spaceKey(file));
+  }
+
+  reserveUploads(
+    files: readonly { readonly ref: ChunkRef; readonly bytes: number; readonly until: number }[],
+  ): Promise<void> {
+    return this.space.reserveFiles(files.map((f) => ({ file: spaceKey(f.ref), bytes: f.bytes, until: f.until })));
+  }
+
+  releaseUploads(refs: readonly ChunkRef[]): void {
+    this.space.releaseFiles(refs.map(spaceKey));
   }
 
   verifyChunkUrl(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void {
@@ -85,7 +95,14 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
   async writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: AsyncIterable<Uint8Array>): Promise<void> {
     const dir = this.fileDir(ref);
     const temp = join(this.incoming, `${ref.fileId}-${n}-${randomBytes(6).toString('hex')}`);
-    const reservation = await this.space.reserve(expectedLength);
+    // The file's reservation (made at registration) moves to this write, which reserves the bytes
+    // itself while they stream in; it goes back if the write fails, so a retry still has it.
+    const prepaid = this.space.takeFromFile(spaceKey(ref), expectedLength);
+    const reservation = await this.space.reserve(expectedLength).catch((error: unknown) => {
+      this.space.returnToFile(spaceKey(ref), prepaid);
+      throw error;
+    });
+    let written = false;
     try {
       const handle = await open(temp, 'wx').catch(noSpace);
       try {
@@ -94,6 +111,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
         await mkdir(dir, { recursive: true }).catch(noSpace);
         await placeOnce(temp, join(dir, chunkName(n)));
         await syncDirectory(dir).catch(noSpace);
+        written = true;
       } catch (error) {
         await handle.close().catch(() => {});
         throw error;
@@ -102,6 +120,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
       }
     } finally {
       reservation.release();
+      if (!written) this.space.returnToFile(spaceKey(ref), prepaid);
     }
   }
 
@@ -165,15 +184,20 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
   }
 
   async deleteFile(ref: ChunkRef): Promise<void> {
+    this.space.releaseFiles([spaceKey(ref)]);
     await rm(this.fileDir(ref), { recursive: true, force: true });
   }
 
   async deleteFolder(folderId: string): Promise<void> {
+    this.space.releaseFiles([], `${folderId}/`);
     await rm(join(this.root, folderId), { recursive: true, force: true });
   }
 
   async close(): Promise<void> {}
 }
+
+/** A file's key in the disk's reservations. */
+const spaceKey = (ref: ChunkRef) => `${ref.folderId}/${ref.fileId}`;
 
 /**
  * Puts the received chunk `temp` in place at `target` unless a chunk is there already: a hard link
