@@ -202,6 +202,28 @@ describe('every CLI command that talks to the server', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'webfolder-outbound-'));
     await writeFile(join(dir, 'a.txt'), 'hello');
+    // An interrupted upload, for `resume` and `status <state file>`: its uploadAuth goes in a query.
+    const state = {
+      version: 1,
+      server: s.home,
+      folderId: FOLDER,
+      folderUrl: `${s.home}/f/${FOLDER}`,
+      uploadAuth: 'upload-secret',
+      secret: 'AAAAAAAAAAAAAAAAAAAAAA',
+      files: [
+        {
+          path: join(dir, 'a.txt'),
+          name: 'a.txt',
+          fileId: FILE,
+          size: 5,
+          mtime: null,
+          chunkSize: 5,
+          chunks: 1,
+          uploadUrls: { ...urls(), head: `${s.elsewhere}/` },
+        },
+      ],
+    };
+    await writeFile(join(dir, 'state.json'), JSON.stringify(state));
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -210,6 +232,8 @@ describe('every CLI command that talks to the server', () => {
     { name: 'create', argv: () => ['create', '--title', 't'] },
     { name: 'upload', argv: () => ['upload', join(dir, 'a.txt'), '--quiet'] },
     { name: 'status', argv: () => ['status', `${FOLDER}/${FILE}`] },
+    { name: 'status (state file)', argv: () => ['status', join(dir, 'state.json')] },
+    { name: 'resume', argv: () => ['resume', join(dir, 'state.json'), '--quiet'] },
     { name: 'download', argv: () => ['download', link(), join(dir, 'out'), '--upload-auth=upload-secret', '--quiet'] },
     { name: 'notify', argv: () => ['notify', link(), '--upload-auth=upload-secret', '--email', 'a@example.com'] },
     { name: 'request', argv: () => ['request', '--title', 't'] },
