@@ -16,6 +16,7 @@ import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
+import { mailConsentRoutes } from './http/routes/mail-consent.js';
 import { siteApiPath, siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -66,12 +67,19 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   let logError = (error: unknown, context: string): void => {
     process.stderr.write(`webfolder: ${context}: ${String(error)}\n`);
   };
-  const notifier = createNotifier(config, store, clock, metrics, (error, context) => logError(error, context));
   let secret: Promise<string> | undefined;
   const signingSecret = () => {
     secret ??= config.signingSecret ? Promise.resolve(config.signingSecret) : loadOrCreateSecret(config.dataDir);
     return secret;
   };
+  const notifier = createNotifier(
+    config,
+    store,
+    clock,
+    metrics,
+    (error, context) => logError(error, context),
+    signingSecret,
+  );
   const services = composeServices({ config, store, blobs, clock, events: notifier, signingSecret });
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
@@ -151,6 +159,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(agentRoutes, { services });
   await app.register(docsRoutes, { services });
   await app.register(siteRoutes, { services });
+  await app.register(mailConsentRoutes, { services });
 
   const stopSweeper =
     options.sweeper === false

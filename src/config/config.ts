@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { MailLimits } from './mail.js';
 import { ConfigError, checkUrl, flagsToEnv, readVariables, type Values } from './variables.js';
 
 /**
@@ -88,6 +89,8 @@ export interface OpsConfig {
   readonly ownerWebhookAllowPrivate: boolean;
   readonly smtpUrl: string | null;
   readonly mailFrom: string | null;
+  /** What the instance may mail, per address, client, folder, hour and day (./mail.ts). */
+  readonly mail: MailLimits;
   /** Most registered bytes the whole instance may hold; null: no quota. */
   readonly quotaTotalBytes: number | null;
   /** Most registered bytes one folder may hold; null: no quota. */
@@ -214,6 +217,15 @@ function opsConfig(v: Values): OpsConfig {
     ownerWebhookAllowPrivate: v.OWNER_WEBHOOK_ALLOW_PRIVATE,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
+    mail: {
+      digestSeconds: v.MAIL_DIGEST_SECONDS,
+      perFolderPerDay: v.MAIL_PER_FOLDER_PER_DAY,
+      perAddressPerDay: v.MAIL_PER_ADDRESS_PER_DAY,
+      confirmationsPerAddressPerDay: v.MAIL_CONFIRMATIONS_PER_ADDRESS_PER_DAY,
+      confirmationsPerClientPerDay: v.MAIL_CONFIRMATIONS_PER_CLIENT_PER_DAY,
+      budgetPerHour: v.MAIL_BUDGET_PER_HOUR,
+      budgetPerDay: v.MAIL_BUDGET_PER_DAY,
+    },
     quotaTotalBytes: v.QUOTA_TOTAL_MIB,
     quotaFolderBytes: v.QUOTA_FOLDER_MIB,
   };

@@ -205,6 +205,14 @@ export const VARIABLES = {
       throw new ConfigError(name, `must be an address (or "Name <address>"), got "${value}"`);
     return value;
   }),
+  // Mail limits (issue 21.1; ./mail.ts)
+  MAIL_DIGEST_SECONDS: int(3600, 1, 24 * 3600),
+  MAIL_PER_FOLDER_PER_DAY: int(12, 1),
+  MAIL_PER_ADDRESS_PER_DAY: int(24, 1),
+  MAIL_CONFIRMATIONS_PER_ADDRESS_PER_DAY: int(2, 1),
+  MAIL_CONFIRMATIONS_PER_CLIENT_PER_DAY: int(10, 1),
+  MAIL_BUDGET_PER_HOUR: int(100, 1),
+  MAIL_BUDGET_PER_DAY: int(500, 1),
   // Quotas
   QUOTA_TOTAL_MIB: mibOrNone(),
   QUOTA_FOLDER_MIB: mibOrNone(),

@@ -106,6 +106,7 @@ const notifications = object({
   webhookSecret: strOrNull,
   onDownload: bool,
   onUpload: bool,
+  emailStatus: { type: ['string', 'null'], enum: ['confirmed', 'pending', 'refused', null] },
 });
 
 /**

@@ -278,3 +278,22 @@ export const siteNotificationsUpdateSchema = {
 } as const;
 
 export type AgentFolderRequest = FromSchema<typeof agentFolderRequestSchema>;
+
+/**
+ * The query of a mail consent link (`<site>/mail/confirm?address=&expires=&sig=`,
+ * `<site>/mail/refuse?address=&sig=`; src/app/mail-consent.ts): what the server put in the mail.
+ */
+export const mailConsentQuery = {
+  type: 'object',
+  required: ['address', 'sig'],
+  properties: {
+    address: {
+      type: 'string',
+      maxLength: MAX_EMAIL_LENGTH,
+      format: 'email',
+      errorMessage: 'must be the address the mail was sent to',
+    },
+    expires: { type: 'string', pattern: '^\\d{1,16}$', errorMessage: 'must be given once, as in the mail' },
+    sig: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', errorMessage: 'must be given once, as in the mail' },
+  },
+} as const;

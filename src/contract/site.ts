@@ -200,6 +200,12 @@ export interface SiteNotifications {
   readonly webhookSecret: string | null;
   readonly onDownload: boolean;
   readonly onUpload: boolean;
+  /**
+   * Whether `email` may be mailed (issue 21.1): `pending` until the address follows the link in the
+   * one confirmation mail it is sent, `refused` when it asked for no mail from this instance; null
+   * without an address. Notifications go only to a `confirmed` address.
+   */
+  readonly emailStatus: 'confirmed' | 'pending' | 'refused' | null;
 }
 
 /** A PUT of notification settings: the properties given change, the others stay. */

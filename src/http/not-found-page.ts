@@ -9,7 +9,7 @@ import { escapeHtml } from '../docs/html.js';
  * `text/html,…,*\/*;q=0.8`; curl and fetch send `*\/*` or `application/json`), and never under the
  * API's own paths, where a 404 is part of the contract.
  */
-const STYLE = `:root{color-scheme:light dark;--fg:#1a1a1a;--muted:#4a4a4a;--bg:#fafaf7;--card:#fff;--line:#c9c9c0;--accent:#0b5394}
+export const PAGE_STYLE = `:root{color-scheme:light dark;--fg:#1a1a1a;--muted:#4a4a4a;--bg:#fafaf7;--card:#fff;--line:#c9c9c0;--accent:#0b5394}
 @media (prefers-color-scheme:dark){:root{--fg:#e8e8e3;--muted:#b4b4ac;--bg:#16181b;--card:#202327;--line:#3d4147;--accent:#8cc4ff}}
 body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;color:var(--fg);background:var(--bg)}
 header{padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--card)}
@@ -18,12 +18,12 @@ main{max-width:52rem;margin:0 auto;padding:1rem}h1{font-size:1.5rem}p{color:var(
 a{color:var(--accent)}a:focus-visible{outline:3px solid #f0a500;outline-offset:2px}`;
 
 /** The page's only allowance: its own inline style, by hash (no script, no other source). */
-export const NOT_FOUND_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
+export const NOT_FOUND_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(PAGE_STYLE).digest('base64')}'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 export function notFoundPage(home: string): string {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Page not found · webfolder</title><style>${STYLE}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Page not found · webfolder</title><style>${PAGE_STYLE}</style></head>
 <body><header><a href="${escapeHtml(home)}">webfolder</a></header>
 <main><h1>Page not found</h1><p>There is nothing at this address. Check the link you were given: a folder’s link looks like <code>…/f/&lt;id&gt;#&lt;key&gt;</code>.</p>
 <p><a href="${escapeHtml(home)}">Go to the home page</a></p></main></body>

@@ -2,17 +2,25 @@ import type { Transporter } from 'nodemailer';
 import type { EventBody } from './payload.js';
 
 /**
- * Owner e-mails through SMTP (nodemailer; SMTP_URL, MAIL_FROM). Short plain-text messages with the
- * folder's link (without its key: the owner has that) and what happened; no file names, which the
- * server cannot read anyway.
+ * Mail through SMTP (nodemailer; SMTP_URL, MAIL_FROM): short plain-text messages. Every message
+ * carries the instance's refusal link as `List-Unsubscribe` with RFC 8058 one-click
+ * (`List-Unsubscribe-Post`), which mail providers require of bulk senders and show as a button.
+ * No file names (the server cannot read them) and no folder titles.
  */
+export interface MailMessage {
+  readonly subject: string;
+  readonly text: string;
+  /** The address's refusal link (src/app/mail-consent.ts), for List-Unsubscribe and the text. */
+  readonly refuseUrl: string;
+}
+
 export interface Mailer {
-  send(to: string, event: EventBody, folderLink: string): Promise<void>;
+  send(to: string, message: MailMessage): Promise<void>;
   close(): void;
 }
 
-/** `siteName` (SITE_NAME) begins each subject, so that the owner sees which instance wrote. */
-export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number, siteName: string): Mailer {
+/** `siteName` (SITE_NAME) begins each subject, so that the reader sees which instance wrote. */
+export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Mailer {
   // nodemailer is loaded on the first mail, not at start: most nodes never send one.
   let transport: Promise<Transporter> | null = null;
   const open = () => {
@@ -27,9 +35,18 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number, sit
     return transport;
   };
   return {
-    async send(to, event, folderLink) {
-      const { subject, text } = compose(event, folderLink, siteName);
-      await (await open()).sendMail({ from, to, subject, text });
+    async send(to, message) {
+      await (await open()).sendMail({
+        from,
+        to,
+        subject: message.subject,
+        text: message.text,
+        headers: {
+          'List-Unsubscribe': `<${message.refuseUrl}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          'Auto-Submitted': 'auto-generated',
+        },
+      });
     },
     close: () => {
       transport?.then((t) => t.close()).catch(() => {});
@@ -46,25 +63,81 @@ const sizeText = (bytes: unknown) =>
         : `${bytes} bytes`
     : 'a file';
 
-export function compose(event: EventBody, folderLink: string, siteName: string): { subject: string; text: string } {
-  const what =
-    event.type === 'file.downloaded'
-      ? `A file (${sizeText(event.data.size)}) was downloaded from your folder.`
-      : `A file (${sizeText(event.data.size)}) was uploaded to your folder.`;
+const refusal = (refuseUrl: string, siteName: string) => [
+  `To get no more mail from ${siteName} at this address, for any folder: ${refuseUrl}`,
+];
+
+/** What happened in a folder since the digest began, from its activity list. */
+export interface DigestCounts {
+  readonly downloads: number;
+  readonly uploads: number;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The digest of a folder's notifications: one mail for everything that happened since `first` (the
+ * event that opened the digest), so that many downloads make one mail, not one each.
+ */
+export function composeDigest(
+  first: EventBody,
+  counts: DigestCounts,
+  since: number,
+  folderLink: string,
+  siteName: string,
+  refuseUrl: string,
+): MailMessage {
+  const firstLine =
+    first.type === 'file.downloaded'
+      ? `First: a file (${sizeText(first.data.size)}) was downloaded at ${first.timestamp}.`
+      : `First: a file (${sizeText(first.data.size)}) was uploaded at ${first.timestamp}.`;
+  const what = [
+    counts.downloads > 0 ? plural(counts.downloads, 'download', 'downloads') : null,
+    counts.uploads > 0 ? plural(counts.uploads, 'upload completed', 'uploads completed') : null,
+  ].filter(Boolean);
+  const subject =
+    first.type === 'file.downloaded' && counts.uploads === 0
+      ? 'Files were downloaded from your folder'
+      : first.type === 'file.completed' && counts.downloads === 0
+        ? 'Files were uploaded to your folder'
+        : 'Activity in your folder';
   return {
-    subject: `${siteName}: ${
-      event.type === 'file.downloaded' ? 'A file was downloaded from your folder' : 'A file was uploaded to your folder'
-    }`,
+    subject: `${siteName}: ${subject}`,
     text: [
-      what,
+      `Since ${new Date(since).toISOString()}: ${what.length > 0 ? what.join(', ') : 'activity'} in your folder.`,
+      firstLine,
       '',
       `Folder: ${folderLink}`,
-      `When: ${event.timestamp}`,
-      `File id: ${event.data.fileId ?? '-'}`,
+      'Open it with your own link (it holds the key) to see its activity list or to turn notifications off.',
+      'Notifications are gathered into one mail like this one, at most one per digest period.',
       '',
-      'You get this message because you asked to be notified for this folder. Open the folder with your',
-      'own link (it holds the key) to turn notifications off; they end when the folder is deleted.',
+      ...refusal(refuseUrl, siteName),
       '',
     ].join('\n'),
+    refuseUrl,
+  };
+}
+
+/** The one mail an address gets before it confirms: nothing but the two links. */
+export function composeConfirmation(
+  siteName: string,
+  confirmUrl: string,
+  refuseUrl: string,
+  validHours: number,
+): MailMessage {
+  return {
+    subject: `${siteName}: confirm notifications to this address`,
+    text: [
+      `Someone asked ${siteName} to send notifications about a shared folder to this address.`,
+      'Nothing is sent to it unless you confirm:',
+      '',
+      `Confirm: ${confirmUrl}`,
+      `(valid for ${validHours} hours)`,
+      '',
+      'If you did not ask for this, ignore this mail: you will get nothing more. To refuse all mail',
+      `from ${siteName} at this address, now and later: ${refuseUrl}`,
+      '',
+    ].join('\n'),
+    refuseUrl,
   };
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AppEvent, EventSink } from '../app/events.js';
+import { addressKey, CONFIRM_LINK_HOURS, consentLinks } from '../app/mail-consent.js';
 import { folderUrlBase } from '../app/services.js';
 import type { Config, WebhookEndpoint } from '../config/config.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { NewOutboxEntry, OutboxEntry } from '../store/ops-store.js';
 import { postJson } from './http-post.js';
-import { type Mailer, smtpMailer } from './mail.js';
+import { composeConfirmation, composeDigest, type Mailer, smtpMailer } from './mail.js';
+import { type MailBudget, mailBudget } from './mail-budget.js';
 import { type EventBody, endpointTarget, eventBody } from './payload.js';
 import { keyOfSecret, signedHeaders } from './signing.js';
 
@@ -31,7 +33,7 @@ export interface DeliveryObserver {
   events(events: readonly AppEvent[]): void;
 }
 
-export type TargetKind = 'webhook' | 'owner-webhook' | 'owner-mail';
+export type TargetKind = 'webhook' | 'owner-webhook' | 'owner-mail' | 'mail-confirm';
 
 const LEASE_MS = 5 * 60_000;
 const POLL_MS = 1000;
@@ -53,13 +55,16 @@ export function createNotifier(
   clock: () => number,
   observer: DeliveryObserver,
   onError: (error: unknown, context: string) => void,
+  /** The instance's signing secret, for the consent links in every mail (src/app/mail-consent.ts). */
+  signingSecret?: () => Promise<string>,
 ): Notifier {
   const ops = config.ops;
   const endpoints = new Map<string, WebhookEndpoint>(ops.webhooks.map((e) => [endpointTarget(e.url), e]));
   const mailer: Mailer | null =
-    ops.smtpUrl && ops.mailFrom
-      ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000, config.siteName)
-      : null;
+    ops.smtpUrl && ops.mailFrom ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000) : null;
+  const budget: MailBudget = mailBudget(ops.mail, store);
+  const digestMs = ops.mail.digestSeconds * 1000;
+  const links = (to: string) => consentLinks({ config, signingSecret }, to, clock());
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;
@@ -93,9 +98,64 @@ export function createNotifier(
       const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
       // Owners get no titles either: the body is the same for everyone.
       if (wanted && settings.webhookUrl) rows.push(row('owner-hook', eventBody(event, false)));
-      if (wanted && settings.email && mailer) rows.push(row('owner-mail', eventBody(event, false)));
+      // One digest per folder and digest period (issue 21.1): every event's row is due when its
+      // period ends, and the rows of one folder and period are sent as one mail (deliverDigest).
+      if (wanted && settings.email && mailer)
+        rows.push({ ...row('owner-mail', eventBody(event, false)), nextAttemptAt: periodOf(now + digestMs) });
     }
     return rows;
+  }
+
+  /** The start of the digest period `at` falls in. */
+  function periodOf(at: number): number {
+    return Math.floor(at / digestMs) * digestMs;
+  }
+
+  /** A failed delivery: retried later with backoff, or given up after its last attempt. */
+  async function failedDelivery(entry: OutboxEntry, kind: TargetKind, error: unknown): Promise<void> {
+    const attempts = entry.attempts + 1;
+    const final = attempts >= ops.webhookMaxAttempts;
+    const backoff = Math.min(MAX_BACKOFF_MS, ops.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
+    const jittered = Math.round(backoff * (0.8 + Math.random() * 0.4));
+    observer.failed(kind, final);
+    await store.ops
+      .retryOutbox(entry.id, attempts, final ? null : clock() + jittered, (error as Error).message ?? String(error))
+      .catch((e) => onError(e, 'recording a failed delivery'));
+  }
+
+  /**
+   * The owner-mail rows of one folder and digest period, as one mail: only to a confirmed address,
+   * within the folder's and the address's daily allowance and the instance's budget, and once per
+   * folder and period (rows of the period claimed later are told in no second mail); else the rows
+   * are dropped. The counts are the rows' events: others' downloads and completed uploads.
+   */
+  async function deliverDigest(rows: readonly OutboxEntry[]): Promise<void> {
+    const first = rows[0]!;
+    const folderId = first.folderId!;
+    try {
+      const settings = await store.ops.getFolderNotifications(folderId);
+      const to = settings?.email;
+      let sent = false;
+      if (to && mailer && (await store.mail.addressStatus(addressKey(to))) === 'confirmed') {
+        const since = periodOf(first.createdAt);
+        // A retry (a failed send) is a new attempt at the period's one digest.
+        if (await budget.spendDigest(folderId, addressKey(to), `${since}:${first.attempts}`, clock())) {
+          const events = rows.map((r) => JSON.parse(r.payload) as EventBody);
+          const counts = {
+            downloads: events.filter((e) => e.type === 'file.downloaded').length,
+            uploads: events.filter((e) => e.type === 'file.completed').length,
+          };
+          const { refuse } = await links(to);
+          const link = folderUrlBase(config, folderId);
+          await mailer.send(to, composeDigest(events[0]!, counts, since, link, config.siteName, refuse));
+          sent = true;
+        }
+      }
+      for (const row of rows) await store.ops.finishOutbox(row.id);
+      if (sent) observer.delivered('owner-mail');
+    } catch (error) {
+      for (const row of rows) await failedDelivery(row, 'owner-mail', error);
+    }
   }
 
   async function deliver(entry: OutboxEntry): Promise<void> {
@@ -105,14 +165,7 @@ export function createNotifier(
       await store.ops.finishOutbox(entry.id);
       if (sent) observer.delivered(kind);
     } catch (error) {
-      const attempts = entry.attempts + 1;
-      const final = attempts >= ops.webhookMaxAttempts;
-      const backoff = Math.min(MAX_BACKOFF_MS, ops.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
-      const jittered = Math.round(backoff * (0.8 + Math.random() * 0.4));
-      observer.failed(kind, final);
-      await store.ops
-        .retryOutbox(entry.id, attempts, final ? null : clock() + jittered, (error as Error).message ?? String(error))
-        .catch((e) => onError(e, 'recording a failed delivery'));
+      await failedDelivery(entry, kind, error);
     }
   }
 
@@ -141,9 +194,12 @@ export function createNotifier(
       );
       return true;
     }
-    if (entry.target === 'owner-mail') {
-      if (!settings?.email || !mailer || !entry.folderId) return false;
-      await mailer.send(settings.email, JSON.parse(entry.payload) as EventBody, folderUrlBase(config, entry.folderId));
+    if (entry.target === 'mail-confirm') {
+      const { to } = JSON.parse(entry.payload) as { to: string };
+      if (!mailer || (await store.mail.addressStatus(addressKey(to))) !== null) return false;
+      if (!(await budget.spendInstance(clock()))) return false;
+      const { confirm, refuse } = await links(to);
+      await mailer.send(to, composeConfirmation(config.siteName, confirm, refuse, CONFIRM_LINK_HOURS));
       return true;
     }
     return false;
@@ -153,7 +209,16 @@ export function createNotifier(
     let total = 0;
     for (;;) {
       const due = await store.ops.claimOutbox(clock(), LEASE_MS, BATCH);
-      await Promise.all(due.map(deliver));
+      const digests = new Map<string, OutboxEntry[]>();
+      for (const entry of due) {
+        if (entry.target !== 'owner-mail' || !entry.folderId) continue;
+        const key = `${entry.folderId}:${periodOf(entry.createdAt)}`;
+        digests.set(key, [...(digests.get(key) ?? []), entry]);
+      }
+      await Promise.all([
+        ...due.filter((e) => e.target !== 'owner-mail' || !e.folderId).map(deliver),
+        ...[...digests.values()].map(deliverDigest),
+      ]);
       total += due.length;
       if (due.length < BATCH || stopped) return total;
     }

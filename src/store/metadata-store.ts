@@ -1,5 +1,6 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
+import type { MailStore } from './mail-store.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
 import type { SchemaReport } from './schema.js';
 
@@ -183,6 +184,8 @@ export interface MetadataStore {
     outbox?: Outbox,
     quota?: StorageQuota,
   ): Promise<CreateFolderResult>;
+  /** The mail suppression list and the mail limits' counters (mail-store.ts). */
+  readonly mail: MailStore;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */

@@ -5,6 +5,7 @@ import type { SiteNotifications, SiteNotificationsUpdate } from '../../contract/
 import { compileValidator } from '../../contract/validation.js';
 import type { FolderNotifications } from '../../store/ops-store.js';
 import { forbidden, invalid, notFound } from '../errors.js';
+import { emailStatus, requestConfirmation } from '../mail-consent.js';
 import type { Services } from '../services.js';
 import { type Caller, openFolder, roleOf } from './access.js';
 
@@ -22,6 +23,7 @@ const NONE: NotificationSettings = {
   webhookSecret: null,
   onDownload: false,
   onUpload: false,
+  emailStatus: null,
 };
 // The one validation layer (src/contract/requests.ts): types, lengths, the address format and the
 // control-character rule; what needs the operator's settings is checked below.
@@ -33,7 +35,7 @@ async function openAsOwner(services: Services, folderId: unknown, caller: Caller
   return folder;
 }
 
-const view = (n: FolderNotifications | null): NotificationSettings =>
+const view = (n: FolderNotifications | null, status: NotificationSettings['emailStatus']): NotificationSettings =>
   n
     ? {
         email: n.email,
@@ -41,8 +43,14 @@ const view = (n: FolderNotifications | null): NotificationSettings =>
         webhookSecret: n.webhookSecret,
         onDownload: n.onDownload,
         onUpload: n.onUpload,
+        emailStatus: status,
       }
     : NONE;
+
+async function read(services: Services, folderId: string): Promise<NotificationSettings> {
+  const n = await services.store.ops.getFolderNotifications(folderId);
+  return view(n, await emailStatus(services, n?.email ?? null));
+}
 
 export async function getNotifications(
   services: Services,
@@ -50,7 +58,7 @@ export async function getNotifications(
   caller: Caller,
 ): Promise<NotificationSettings> {
   const folder = await openAsOwner(services, folderId, caller);
-  return view(await services.store.ops.getFolderNotifications(folder.id));
+  return read(services, folder.id);
 }
 
 export async function setNotifications(
@@ -58,12 +66,13 @@ export async function setNotifications(
   folderId: unknown,
   caller: Caller,
   body: unknown,
+  ip: string,
 ): Promise<NotificationSettings> {
   const folder = await openAsOwner(services, folderId, caller);
   const checked = validateUpdate(body);
   if (!checked.ok) throw invalid(checked.error);
   const b = checked.value;
-  const current = view(await services.store.ops.getFolderNotifications(folder.id));
+  const current = await read(services, folder.id);
   const email = b.email === undefined ? current.email : checkEmail(services, b.email);
   const webhookUrl = b.webhookUrl === undefined ? current.webhookUrl : checkWebhookUrl(services, b.webhookUrl);
   const onDownload = b.onDownload ?? current.onDownload;
@@ -91,9 +100,18 @@ export async function setNotifications(
     onUpload,
     updatedAt: services.clock(),
   };
+  // An address that has not confirmed gets a confirmation mail (once, within limits) and nothing
+  // else until it does (src/app/mail-consent.ts). Asked before storing: a caller over its limit
+  // (429) changes nothing.
+  const status =
+    email === null
+      ? null
+      : b.email !== undefined
+        ? await requestConfirmation(services, email, ip)
+        : current.emailStatus;
   if (!(await services.store.ops.setFolderNotifications(folder.id, settings)))
     throw notFound('folder not found: it may have expired or been deleted');
-  return view(settings);
+  return view(settings, status);
 }
 
 export async function clearNotifications(services: Services, folderId: unknown, caller: Caller): Promise<void> {

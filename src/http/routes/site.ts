@@ -211,7 +211,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     },
     async (request, reply) => {
       noStore(reply);
-      return setNotifications(services, request.params.folderId, callerOf(request), request.body);
+      return setNotifications(services, request.params.folderId, callerOf(request), request.body, request.ip);
     },
   );
   json.delete(notifications, { ...limited, schema: { params: folderParams } }, async (request, reply) => {

@@ -29,6 +29,7 @@ import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-row
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { insertDownload, spendDownload } from './downloads.js';
+import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
@@ -103,9 +104,11 @@ export class PostgresMetadataStore implements MetadataStore {
   private closed = false;
   readonly ops: PostgresOpsStore;
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
+  readonly mail: PostgresMailStore;
 
   private constructor(private readonly pool: pg.Pool) {
     this.ops = new PostgresOpsStore(pool);
+    this.mail = new PostgresMailStore(pool);
   }
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */

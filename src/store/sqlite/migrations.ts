@@ -1,4 +1,5 @@
 import { downloadsMigration } from '../download-rows.js';
+import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
 import { ownerMigration } from '../owner-rows.js';
 import { storageCountsMigration } from '../storage-rows.js';
@@ -56,4 +57,6 @@ export const MIGRATIONS: readonly string[] = [
   storageCountsMigration('INTEGER'),
   // 6: the download a ticket is bound to, and the bytes it may still be sent (src/store/download-rows.ts).
   downloadsMigration('INTEGER'),
+  // 7: the mail suppression list and the mail limits (issue 21.1, src/store/mail-store.ts).
+  mailMigration('INTEGER'),
 ];

@@ -23,6 +23,7 @@ import { type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { migrate, openConnection } from './connection.js';
+import { SqliteMailStore } from './mail-store.js';
 import { SqliteOpsStore } from './ops-store.js';
 import { SqliteWriter } from './writer.js';
 
@@ -38,6 +39,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly reads;
   readonly ops: SqliteOpsStore;
   readonly schema: SchemaReport;
+  readonly mail: SqliteMailStore;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
   constructor(path: string) {
@@ -46,6 +48,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.schema = migrate(this.db);
     this.writer = new SqliteWriter(path);
     this.ops = new SqliteOpsStore(this.db, this.writer);
+    this.mail = new SqliteMailStore(this.db, this.writer);
     const db = this.db;
     this.reads = {
       getFolder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),

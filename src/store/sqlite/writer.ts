@@ -1,5 +1,6 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { openConnection } from './connection.js';
+import { prepareMailWrites } from './mail-writes.js';
 import { prepareOpsWrites, type AllWriteName as WriteName, type AllWrites as Writes } from './ops-writes.js';
 import { prepareWrites } from './writes.js';
 
@@ -84,7 +85,7 @@ export class SqliteWriter {
 function runWriterThread(path: string): void {
   const db = openConnection(path);
   const ops = prepareOpsWrites(db);
-  const writes: Writes = { ...prepareWrites(db, ops.enqueueOutbox), ...ops };
+  const writes: Writes = { ...prepareWrites(db, ops.enqueueOutbox), ...ops, ...prepareMailWrites(db) };
   const port = parentPort!;
   let queue: Request[] = [];
   let closing = false;
