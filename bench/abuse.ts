@@ -22,6 +22,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { MAX_FILE_SIZE } from '../src/domain/limits.js';
+import { startSmtpReceiver } from '../test/support/receivers.js';
 import { tempDir } from '../test/support/server.js';
 import { ROOT, record, startProcess, WEBFOLDER } from './support.js';
 
@@ -71,7 +72,11 @@ if (!existsSync(join(ROOT, WEBFOLDER))) {
 }
 
 const dataDir = await tempDir('webfolder-abuse-');
+// A real SMTP server on loopback for the mail attack: what reaches it is what would reach the operator's.
+const smtp = await startSmtpReceiver();
 const server = await startProcess(WEBFOLDER, {
+  SMTP_URL: smtp.url,
+  MAIL_FROM: 'webfolder <noreply@example.org>',
   DATA_DIR: dataDir,
   LOG_LEVEL: 'fatal',
   // The floor off: the maximum create registers more than a disk holds; its signing is what is measured.
@@ -339,6 +344,64 @@ attacks['connection starvation (1,100 slow sockets, 2 addresses)'] = async (tall
   for (const s of sockets) s.destroy();
 };
 
+// ---- issue #21 finding 1: the mail attack (H1) ---------------------------------------------------------
+/**
+ * Anonymous folders, each with one file, ask for download notifications to third parties' addresses (a
+ * new address every time), and their own files are downloaded again and again: before the fix, one mail
+ * per download reached SMTP. Counts the mails that reached the SMTP server during the attack and in the
+ * 5 s after it (the delivery loop's next rounds); at most one confirmation per address is expected,
+ * within MAIL_CONFIRMATIONS_PER_CLIENT_PER_DAY and the instance budget (MAIL_BUDGET_PER_HOUR).
+ */
+const mailAttack = { addresses: 0, downloads: 0, mails: 0 };
+attacks['mail to third parties (notifications, downloads)'] = async (tally) => {
+  const folders: Array<{ folderId: string; fileId: string; owner: string }> = [];
+  for (let i = 0; i < 20; i++) {
+    const folderId = await emptyFolder(tally);
+    const owner = token();
+    const reg = await call(
+      tally,
+      'POST',
+      `/api/site/folders/${folderId}/files`,
+      { files: [{ filename: 'f', filesize: 10 }], ske: 'ske' },
+      { 'x-owner-token': owner },
+    );
+    const file = (JSON.parse(reg.text) as { files: Array<{ fileId: string; uploadUrls: Record<string, string> }> })
+      .files[0]!;
+    const u = file.uploadUrls as unknown as { head: string; path: string; tail: string; signatures: string[] };
+    await fetch(`${u.head}${u.path}/00001?${u.tail}&X-Amz-Signature=${u.signatures[0]}`, {
+      method: 'PUT',
+      body: randomBytes(10 + 21 + 17),
+    }).then((r) => r.arrayBuffer());
+    await call(tally, 'GET', `/api/site/folders/${folderId}/files/${file.fileId}/status`, undefined, {
+      'x-owner-token': owner,
+    });
+    folders.push({ folderId, fileId: file.fileId, owner });
+  }
+  return async (until) => {
+    const before = smtp.mails.length;
+    let n = 0;
+    await loop(until, async () => {
+      const f = folders[n++ % folders.length]!;
+      mailAttack.addresses++;
+      await call(
+        tally,
+        'PUT',
+        `/api/site/folders/${f.folderId}/notifications`,
+        { email: `victim${n}@example.org`, onDownload: true },
+        { 'x-owner-token': f.owner },
+      );
+      for (let d = 0; d < 5; d++) {
+        mailAttack.downloads++;
+        await call(tally, 'POST', `/api/site/folders/${f.folderId}/files/${f.fileId}/downloads`, undefined, {
+          'x-visitor-token': token(),
+        });
+      }
+    });
+    await pause(5000);
+    mailAttack.mails = smtp.mails.length - before;
+  };
+};
+
 /** Server CPU (user + system, from /proc) of `count` maximum v2 creates, one at a time, in ms each. */
 async function maxCreateCpuMs(count: number): Promise<number> {
   const cpuMs = async () => {
@@ -410,6 +473,7 @@ for (const [name, attack] of Object.entries(attacks)) {
 probe.stdin!.write('stop\n');
 await new Promise((r) => probe.once('exit', r));
 await server.stop();
+await smtp.close();
 await rm(dataDir, { recursive: true, force: true });
 
 const latencies = JSON.parse(probeOut) as Record<string, number[]>;
@@ -436,4 +500,8 @@ for (const row of rows) {
     `| ${row.name} | ${row.sent} | ${ms(p50)} (${(p50 / idle50).toFixed(1)}) | ${ms(p99)} (${(p99 / idle99).toFixed(1)}) | ${(row.peakRss / 1024 / 1024).toFixed(0)} | ${row.fiveXX} | ${row.othersFailed ?? '-'} | ${met ? 'met' : 'NOT met'} |`,
   );
 }
+if (mailAttack.addresses > 0)
+  lines.push(
+    `mail attack: ${mailAttack.addresses} third-party addresses named, ${mailAttack.downloads} downloads; ${mailAttack.mails} mails reached SMTP (before issue #21: one per download)`,
+  );
 for (const line of lines) await record(line);

@@ -46,7 +46,7 @@ export async function mailConsentRoutes(app: FastifyInstance, { services }: { se
   type Q = { Querystring: ConsentQuery };
   const options = { ...limitedBy('site'), schema: { querystring: mailConsentQuery } };
 
-  const page = (request: FastifyRequest<Q>, reply: FastifyReply, status: number, html: string) =>
+  const page = (_request: FastifyRequest<Q>, reply: FastifyReply, status: number, html: string) =>
     reply
       .status(status)
       .header('content-security-policy', CONSENT_PAGE_CSP)
