@@ -12,8 +12,10 @@ if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund --loglevel=error >/d
   echo 'Run npm install, then npm run lockfile:platforms, and commit package-lock.json.' >&2
   exit 1
 fi
-# Lint and format (Biome): the code base stays clean under them.
+# Lint and format (Biome): the code base stays clean under them. No unused export in src/ (knip,
+# knip.jsonc): an export nothing uses is removed, not left to drift.
 npx biome ci .
+npm run --silent lint:exports
 npx tsc -p tsconfig.json --noEmit
 # The build, as npm start makes it: the server into dist/ (which bin/webfolder.js runs, so its tests
 # run what an installed copy runs, never a stale earlier build) and the browser site into dist/web,

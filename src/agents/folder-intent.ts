@@ -15,7 +15,6 @@ import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 
 /** The modes an agent may pick for the empty-folder flow (spec 4.1 rule 5 excludes `request`). */
 export { AGENT_MODES };
-export type AgentMode = (typeof AGENT_MODES)[number];
 
 const FILES_REFUSAL =
   'files are not accepted here: agents create empty folders that a person uploads into (use POST /v2/folders for direct uploads)';

@@ -17,16 +17,6 @@ export type EventType =
   | 'folder.deleted'
   | 'folder.expired';
 
-export const EVENT_TYPES: readonly EventType[] = [
-  'folder.created',
-  'file.registered',
-  'file.completed',
-  'file.downloaded',
-  'folder.claimed',
-  'folder.deleted',
-  'folder.expired',
-];
-
 export interface AppEvent {
   readonly type: EventType;
   /** Epoch ms of the change. */

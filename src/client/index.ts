@@ -4,3 +4,11 @@
  * which adds disk files, state files and downloads into a directory.
  */
 export * from '../transfer/index.js';
+export {
+  clearNotifications,
+  getNotifications,
+  type NotificationChange,
+  type NotificationSettings,
+  type NotifyOptions,
+  setNotifications,
+} from './notify.js';

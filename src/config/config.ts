@@ -127,7 +127,7 @@ export interface S3Config {
   readonly forcePathStyle: boolean;
 }
 
-export { ConfigError, flagsToEnv, KNOWN_VARIABLES } from './variables.js';
+export { ConfigError, KNOWN_VARIABLES } from './variables.js';
 
 type Source = Readonly<Record<string, string | undefined>>;
 

@@ -86,10 +86,6 @@ export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
 /** The statuses the v2 contract operations may answer (spec section 7). */
 export const CONTRACT_ERROR_STATUSES: readonly number[] = [400, 404, 429, 500];
 
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
-}
-
 /** The code a bare HTTP status stands for, when nothing more precise is known. */
 export function codeForStatus(status: number): ErrorCode {
   switch (status) {

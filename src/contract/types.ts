@@ -3,7 +3,6 @@ import type {
   createRequestSchema,
   createResponseDirectSchema,
   createResponseEmptySchema,
-  errorResponseSchema,
   fileEntrySchema,
   registeredFileSchema,
   uploadStatusResponseSchema,
@@ -19,4 +18,3 @@ export type CreateResponseEmpty = FromSchema<typeof createResponseEmptySchema>;
 export type CreateResponseDirect = FromSchema<typeof createResponseDirectSchema>;
 export type CreateResponse = CreateResponseEmpty | CreateResponseDirect;
 export type UploadStatusResponse = FromSchema<typeof uploadStatusResponseSchema>;
-export type ErrorResponse = FromSchema<typeof errorResponseSchema>;

@@ -45,7 +45,7 @@ export function publishable<T>(schema: T): T {
 }
 
 // The wording lives apart from Ajv so that the page's ahead-of-time validators share it.
-export { describeError, fieldPath } from './error-text.js';
+export { describeError } from './error-text.js';
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; error: string };
 

@@ -21,9 +21,7 @@ export {
 export {
   checkPasswordParams,
   newPasswordParams,
-  PASSWORD_INFO,
   PASSWORD_KDF,
-  PASSWORD_SALT_BYTES,
   type PasswordParams,
   passwordSecret,
 } from './password.js';

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Standard Webhooks signing (standardwebhooks.com, v1): the signed content is
@@ -47,11 +47,6 @@ export function verifySignature(
     const given = Buffer.from(value, 'base64');
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
-}
-
-/** A new secret in the Standard Webhooks form (24 random bytes). */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
 }
 
 /** The HMAC key of a `whsec_<base64>` secret. */

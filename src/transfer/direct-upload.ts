@@ -1,5 +1,5 @@
 import type { SiteFolderUpdate } from '../contract/site.js';
-import type { CreateResponseDirect, FileEntry, RegisteredFile, UploadUrls } from '../contract/types.js';
+import type { CreateResponseDirect, FileEntry, RegisteredFile } from '../contract/types.js';
 import {
   createSke,
   encryptText,
@@ -10,7 +10,7 @@ import {
   passwordSecret,
 } from '../crypto/index.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
-import { blobSource, type ChunkSource, DEFAULT_CONCURRENCY } from './engine.js';
+import { blobSource, type ChunkSource } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
@@ -130,8 +130,6 @@ export interface UploadResult {
   /** Chunks this run PUT successfully (resume: only the missing ones). */
   readonly chunksSent: number;
 }
-
-export { DEFAULT_CONCURRENCY };
 
 /** Refuses what the service would refuse, before anything is created. */
 export function checkUploadFiles(files: readonly UploadFile[]): void {
@@ -391,5 +389,3 @@ export function blobFile(blob: Blob, name?: string): UploadFile {
     ...blobSource(blob),
   };
 }
-
-export type { UploadUrls };

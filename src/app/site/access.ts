@@ -2,7 +2,7 @@ import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
-import { AppError, expired, forbidden, invalid, notFound } from '../errors.js';
+import { expired, forbidden, invalid, notFound } from '../errors.js';
 import type { Services } from '../services.js';
 
 /**
@@ -135,5 +135,3 @@ export async function openFile(services: Services, folder: FolderRecord, fileId:
   if (!file || file.expiresAt <= services.clock()) throw notFound('file not found');
   return file;
 }
-
-export { AppError };

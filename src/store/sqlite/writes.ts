@@ -169,4 +169,3 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
 const sumBytes = (files: readonly { readonly filesize: number }[]) => files.reduce((sum, f) => sum + f.filesize, 0);
 
 export type Writes = ReturnType<typeof prepareWrites>;
-export type WriteName = keyof Writes;
