@@ -27,7 +27,7 @@ export function addressKey(address: string): string {
 
 const clientKey = (ip: string) => createHash('sha256').update(`webfolder mail client\n${ip}`).digest('base64url');
 
-let keys: WeakMap<() => Promise<string>, Promise<Buffer>> = new WeakMap();
+const keys = new WeakMap<() => Promise<string>, Promise<Buffer>>();
 
 function macKey(services: Pick<Services, 'signingSecret'>): Promise<Buffer> {
   const secret = services.signingSecret;
@@ -38,11 +38,6 @@ function macKey(services: Pick<Services, 'signingSecret'>): Promise<Buffer> {
     keys.set(secret, key);
   }
   return key;
-}
-
-/** For tests that replace the signing secret function. */
-export function forgetMailKeys(): void {
-  keys = new WeakMap();
 }
 
 function mac(key: Buffer, action: ConsentAction, address: string, expires: number | null): string {
