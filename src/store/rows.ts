@@ -91,3 +91,54 @@ export const toFile = (r: FileRow): FileRecord => ({
   maxDownloads: nullableInt(r.max_downloads),
   downloads: int(r.downloads),
 });
+
+/**
+ * Migration 1 of both stores: the folders and their files. `bigint` is the column type of times
+ * (epoch ms) and sizes (bytes): INTEGER in SQLite (64-bit already), BIGINT in PostgreSQL. Released:
+ * never edit, append a migration instead (like every migration function of src/store).
+ */
+export function foldersMigration(bigint: 'INTEGER' | 'BIGINT'): string {
+  return `CREATE TABLE folders (
+     id TEXT PRIMARY KEY,
+     mode TEXT NOT NULL CHECK (mode IN ('send', 'share', 'request')),
+     title TEXT NOT NULL,
+     flow TEXT NOT NULL CHECK (flow IN ('empty', 'direct')),
+     created_at ${bigint} NOT NULL,
+     ske TEXT,
+     upload_auth_hash TEXT,
+     owner_token_hash TEXT,
+     owner_public_key TEXT,
+     delete_after ${bigint} NOT NULL,
+     deleting_since ${bigint}
+   );
+   CREATE INDEX folders_delete_after ON folders (delete_after);
+   CREATE TABLE files (
+     id TEXT PRIMARY KEY,
+     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
+     position INTEGER NOT NULL,
+     filename TEXT NOT NULL,
+     mimetype TEXT,
+     filesize ${bigint} NOT NULL,
+     chunk_size ${bigint} NOT NULL,
+     chunks INTEGER NOT NULL,
+     created_at ${bigint} NOT NULL,
+     completed_at ${bigint},
+     expires_at ${bigint} NOT NULL,
+     uploader_tag TEXT,
+     sealed_key TEXT,
+     UNIQUE (folder_id, position)
+   );
+   CREATE INDEX files_expires_at ON files (expires_at);`;
+}
+
+/**
+ * Migration 2 of both stores: the folder's file and chunk counts, kept by every write that adds or
+ * removes files, so that the folder limits and deleteAfter are O(1) (see metadata-store.ts addFiles).
+ */
+export function folderCountsMigration(bigint: 'INTEGER' | 'BIGINT'): string {
+  return `ALTER TABLE folders ADD COLUMN file_count INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE folders ADD COLUMN chunk_count ${bigint} NOT NULL DEFAULT 0;
+   UPDATE folders SET
+     file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
+     chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`;
+}

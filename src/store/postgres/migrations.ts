@@ -2,6 +2,7 @@ import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
 import { ownerMigration } from '../owner-rows.js';
+import { folderCountsMigration, foldersMigration } from '../rows.js';
 import { storageCountsMigration } from '../storage-rows.js';
 
 /**
@@ -13,44 +14,10 @@ import { storageCountsMigration } from '../storage-rows.js';
  * parses them back to numbers (all stay below 2^53).
  */
 export const PG_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE folders (
-     id TEXT PRIMARY KEY,
-     mode TEXT NOT NULL CHECK (mode IN ('send', 'share', 'request')),
-     title TEXT NOT NULL,
-     flow TEXT NOT NULL CHECK (flow IN ('empty', 'direct')),
-     created_at BIGINT NOT NULL,
-     ske TEXT,
-     upload_auth_hash TEXT,
-     owner_token_hash TEXT,
-     owner_public_key TEXT,
-     delete_after BIGINT NOT NULL,
-     deleting_since BIGINT
-   );
-   CREATE INDEX folders_delete_after ON folders (delete_after);
-   CREATE TABLE files (
-     id TEXT PRIMARY KEY,
-     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
-     position INTEGER NOT NULL,
-     filename TEXT NOT NULL,
-     mimetype TEXT,
-     filesize BIGINT NOT NULL,
-     chunk_size BIGINT NOT NULL,
-     chunks INTEGER NOT NULL,
-     created_at BIGINT NOT NULL,
-     completed_at BIGINT,
-     expires_at BIGINT NOT NULL,
-     uploader_tag TEXT,
-     sealed_key TEXT,
-     UNIQUE (folder_id, position)
-   );
-   CREATE INDEX files_expires_at ON files (expires_at);`,
-  // The folder's file and chunk counts, kept by every write that adds or removes files, so that the
-  // folder limits and deleteAfter are O(1) (see metadata-store.ts addFiles).
-  `ALTER TABLE folders ADD COLUMN file_count INTEGER NOT NULL DEFAULT 0;
-   ALTER TABLE folders ADD COLUMN chunk_count BIGINT NOT NULL DEFAULT 0;
-   UPDATE folders SET
-     file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
-     chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
+  // 1: folders and their files.
+  foldersMigration('BIGINT'),
+  // 2: the folder's file and chunk counts (src/store/rows.ts folderCountsMigration).
+  folderCountsMigration('BIGINT'),
   // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
   opsMigration('BIGINT'),
   // 4: the owner's settings, download counts and the activity list (issue 12, src/store/owner-rows.ts).

@@ -2,6 +2,7 @@ import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
 import { ownerMigration } from '../owner-rows.js';
+import { folderCountsMigration, foldersMigration } from '../rows.js';
 import { storageCountsMigration } from '../storage-rows.js';
 
 /**
@@ -9,44 +10,10 @@ import { storageCountsMigration } from '../storage-rows.js';
  * Never edit a released entry: append a new one.
  */
 export const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE folders (
-     id TEXT PRIMARY KEY,
-     mode TEXT NOT NULL CHECK (mode IN ('send', 'share', 'request')),
-     title TEXT NOT NULL,
-     flow TEXT NOT NULL CHECK (flow IN ('empty', 'direct')),
-     created_at INTEGER NOT NULL,
-     ske TEXT,
-     upload_auth_hash TEXT,
-     owner_token_hash TEXT,
-     owner_public_key TEXT,
-     delete_after INTEGER NOT NULL,
-     deleting_since INTEGER
-   );
-   CREATE INDEX folders_delete_after ON folders (delete_after);
-   CREATE TABLE files (
-     id TEXT PRIMARY KEY,
-     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
-     position INTEGER NOT NULL,
-     filename TEXT NOT NULL,
-     mimetype TEXT,
-     filesize INTEGER NOT NULL,
-     chunk_size INTEGER NOT NULL,
-     chunks INTEGER NOT NULL,
-     created_at INTEGER NOT NULL,
-     completed_at INTEGER,
-     expires_at INTEGER NOT NULL,
-     uploader_tag TEXT,
-     sealed_key TEXT,
-     UNIQUE (folder_id, position)
-   );
-   CREATE INDEX files_expires_at ON files (expires_at);`,
-  // The folder's file and chunk counts, kept by every write that adds or removes files, so that the
-  // folder limits and deleteAfter are O(1) (see metadata-store.ts addFiles).
-  `ALTER TABLE folders ADD COLUMN file_count INTEGER NOT NULL DEFAULT 0;
-   ALTER TABLE folders ADD COLUMN chunk_count INTEGER NOT NULL DEFAULT 0;
-   UPDATE folders SET
-     file_count = (SELECT COUNT(*) FROM files WHERE files.folder_id = folders.id),
-     chunk_count = (SELECT COALESCE(SUM(chunks), 0) FROM files WHERE files.folder_id = folders.id);`,
+  // 1: folders and their files.
+  foldersMigration('INTEGER'),
+  // 2: the folder's file and chunk counts (src/store/rows.ts folderCountsMigration).
+  folderCountsMigration('INTEGER'),
   // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
   opsMigration('INTEGER'),
   // 4: the owner's settings, download counts and the activity list (issue 12, src/store/owner-rows.ts).
