@@ -20,6 +20,9 @@ export function notifySection(session: FolderSession): HTMLElement | null {
   const onDownload = h('input', { type: 'checkbox', id: 'notify-download' });
   const onUpload = uploads ? h('input', { type: 'checkbox', id: 'notify-upload' }) : null;
   const current = h('p', { id: 'notify-current', role: 'status' }, t('notify.reading'));
+  // Whether the address may be mailed (issue 21): it gets nothing but one confirmation mail until it
+  // follows the link, and nothing at all once it refused this server's mail.
+  const emailState = h('p', { id: 'notify-email-status', class: 'muted', hidden: true });
   const save = h('button', { type: 'submit', id: 'notify-save' }, t('notify.save'));
   const clear = h('button', { type: 'button', class: 'secondary', id: 'notify-clear' }, t('notify.stop'));
 
@@ -41,6 +44,15 @@ export function notifySection(session: FolderSession): HTMLElement | null {
         : '';
     current.textContent = events && to ? t('notify.on', { events, to }) : t('notify.off');
     current.dataset.state = events && to ? 'on' : 'off';
+    const pending = s.email !== null && s.emailStatus === 'pending';
+    const refused = s.email !== null && s.emailStatus === 'refused';
+    emailState.hidden = !pending && !refused;
+    emailState.dataset.state = s.emailStatus ?? 'none';
+    emailState.textContent = pending
+      ? t('notify.emailPending', { email: s.email ?? '' })
+      : refused
+        ? t('notify.emailRefused', { email: s.email ?? '' })
+        : '';
   };
   const run = async (work: () => Promise<SiteNotifications>, done: string) => {
     save.disabled = clear.disabled = true;
@@ -80,6 +92,7 @@ export function notifySection(session: FolderSession): HTMLElement | null {
     h('h2', { id: 'notify-h' }, t('notify.heading')),
     h('p', { class: 'muted' }, t('notify.private')),
     current,
+    emailState,
     form,
   );
 }
