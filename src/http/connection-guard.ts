@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { PerKeyLimit } from './per-key-limit.js';
 
 /**
  * Issue #21 finding 5: with one global connection cap, one address holding slow connections (a
@@ -24,22 +25,12 @@ export function perClientCap(options: ConnectionGuardOptions): number {
 }
 
 export function guardConnections(server: Server, options: ConnectionGuardOptions): void {
-  const cap = perClientCap(options);
-  const open = new Map<string, number>();
+  const open = new PerKeyLimit(perClientCap(options));
   // Before Node's own listener, so that a refused connection is never parsed.
   server.prependListener('connection', (socket: Socket) => {
-    const key = clientKey(socket.remoteAddress);
-    const count = open.get(key) ?? 0;
-    if (count >= cap) {
-      socket.destroy();
-      return;
-    }
-    open.set(key, count + 1);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left > 0) open.set(key, left);
-      else open.delete(key);
-    });
+    const release = open.take(clientKey(socket.remoteAddress));
+    if (release) socket.once('close', release);
+    else socket.destroy();
   });
 }
 

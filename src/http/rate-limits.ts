@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { RateLimited } from '../app/errors.js';
 import type { Config } from '../config/config.js';
+import { PerKeyLimit } from './per-key-limit.js';
 
 /**
  * Per-client-address rate limits (@fastify/rate-limit), in named buckets, each with its own limit
@@ -66,17 +67,11 @@ export function limitedBy(bucket: Bucket) {
  * or the connection is gone, whichever comes first.
  */
 export function concurrentPerClient(max: number, what: string) {
-  const inFlight = new Map<string, number>();
+  const inFlight = new PerKeyLimit(max);
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = normalizeIP(request.ip);
-    const count = inFlight.get(key) ?? 0;
-    if (count >= max) throw new RateLimited(`too many ${what} at once from this address: at most ${max}`, 1);
-    inFlight.set(key, count + 1);
-    reply.raw.once('close', () => {
-      const left = (inFlight.get(key) ?? 1) - 1;
-      if (left <= 0) inFlight.delete(key);
-      else inFlight.set(key, left);
-    });
+    const release = inFlight.take(normalizeIP(request.ip));
+    if (!release) throw new RateLimited(`too many ${what} at once from this address: at most ${max}`, 1);
+    reply.raw.once('close', release);
   };
 }
 
