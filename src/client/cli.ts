@@ -43,7 +43,7 @@ import {
   writeStateFile,
 } from './node/index.js';
 import { saveOwned } from './node/owned.js';
-import type { NotificationSettings } from './notify.js';
+import { emailStatusLine, type NotificationSettings } from './notify.js';
 import {
   activityCommand,
   deleteCommand,
@@ -523,6 +523,7 @@ async function notifyCommand(args: string[], flags: Flags, io: Io): Promise<numb
       `notify of: ${events || 'nothing'}\ne-mail: ${settings.email ?? 'none'}\nwebhook: ${settings.webhookUrl ?? 'none'}\n`,
     );
     if (settings.webhookSecret) io.stdout.write(`webhook secret: ${settings.webhookSecret}\n`);
+    io.stdout.write(emailStatusLine(settings));
   }
   return EXIT.OK;
 }

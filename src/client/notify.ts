@@ -41,3 +41,15 @@ export function setNotifications(options: NotifyOptions, change: NotificationCha
 export function clearNotifications(options: NotifyOptions): Promise<void> {
   return clientOf(options).clearNotifications();
 }
+
+/**
+ * What the owner must know about the address (issue 21): it is mailed only once it followed the link
+ * of its one confirmation mail, and never once it refused this server's mail. '' when confirmed.
+ */
+export function emailStatusLine(settings: NotificationSettings): string {
+  if (!settings.email) return '';
+  if (settings.emailStatus === 'pending')
+    return `e-mail not confirmed yet: follow the link in the mail sent to ${settings.email}\n`;
+  if (settings.emailStatus === 'refused') return `e-mail refused: ${settings.email} asked this server for no mail\n`;
+  return '';
+}

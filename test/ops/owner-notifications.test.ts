@@ -275,6 +275,7 @@ test('the CLI sets, shows and clears notifications as the owner of a direct uplo
   const shown = await cli('notify', direct.folderUrl, `--upload-auth=${direct.uploadAuth}`);
   assert.equal(shown.code, 0, shown.stderr);
   assert.match(shown.stdout, /notify of: downloads and uploads\ne-mail: me@example.org\nwebhook: none/);
+  assert.match(shown.stdout, /e-mail not confirmed yet: follow the link in the mail sent to me@example.org\n/);
   const wrong = await cli('notify', link, `--upload-auth=${newToken()}`, '--off');
   assert.equal(wrong.code, 3);
   assert.match(wrong.stderr, /only the owner/);
