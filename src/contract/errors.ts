@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   conflict: {
     status: 409,
     description:
-      'The request conflicts with the current state (for example, a chunk of a file that is already complete).',
+      'The request conflicts with the current state (for example, a chunk of a file that is already complete, or other bytes for a chunk stored already).',
   },
   request_timeout: {
     status: 408,
