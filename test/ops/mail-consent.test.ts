@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { CONFIRM_LINK_HOURS, checkConsentLink } from '../../src/app/mail-consent.js';
 import { newToken } from '../../src/domain/ids.js';
 import { chunkBody, chunkUrl, createEmpty, postJson } from '../support/api.js';
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver, until } from '../support/receivers.js';
@@ -195,6 +196,31 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
         assert.equal(header(mail, 'List-Unsubscribe-Post'), 'List-Unsubscribe=One-Click');
         assert.ok(unQuote(mail.raw).includes(`/f/${folderId}`));
       }
+    });
+
+    test('a confirmation link expires; a changed expiry or address does not match its signature', async (t) => {
+      if (!extra) return void t.skip(skip());
+      const i = await start();
+      const { folderId, owner } = await i.folderWithFile();
+      await i.put(folderId, owner, { email: 'late@example.org', onDownload: true });
+      await i.deliverAll();
+      const link = new URL(linkIn(i.mailsTo('late@example.org')[0]!, 'confirm'));
+      const query = Object.fromEntries(link.searchParams) as { address: string; sig: string; expires: string };
+      const services = i.srv.server.services;
+      await checkConsentLink(services, 'confirm', query);
+      const later = { ...services, clock: () => Date.now() + (CONFIRM_LINK_HOURS + 1) * 3600_000 };
+      await assert.rejects(checkConsentLink(later, 'confirm', query), /has expired/);
+      for (const changed of [
+        { ...query, expires: String(Number(query.expires) + 3600_000) },
+        { ...query, address: 'other@example.org' },
+      ]) {
+        const url = `${link.origin}${link.pathname}?${new URLSearchParams(changed)}`;
+        const res = await fetch(url, { method: 'POST' });
+        assert.equal(res.status, 400);
+        assert.match(await res.text(), /sig does not match/);
+      }
+      const read = await fetch(`${i.api()}/${folderId}/notifications`, { headers: owner });
+      assert.equal(((await read.json()) as { emailStatus: string }).emailStatus, 'pending');
     });
 
     test('one-click refusal (RFC 8058) stops all mail to the address, confirmations included', async (t) => {
