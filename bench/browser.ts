@@ -7,10 +7,15 @@
  *    baseline: the same file's 10 MiB slices PUT from a page by fetch, 4 at a time, to a minimal
  *    node:http server that streams each body to a file (no encryption, the page never touches the bytes);
  * 2. site download through the service worker into the browser's download manager, against the same
- *    file as a plain attachment from that minimal server, streamed from disk in 1 MiB reads.
+ *    file as a plain attachment from that minimal server, streamed from disk in 1 MiB reads, and
+ *    against the streaming ceiling of any end-to-end encrypted download (issue #25): the same bytes
+ *    passed through a service-worker stream with no cryptography (a service worker on the minimal
+ *    server fetches the file's 10 MiB slices, 3 ahead, and hands each on in 1 MiB pieces, as
+ *    webfolder's downloadStream does), saved by the same download manager.
  *
  * Targets (issue #16): upload >= 0.5 of plain, download >= 0.8, Chromium CPU seconds per GiB within
- * 1.5x of plain. For each phase it prints MB/s, Chromium's CPU seconds per GiB by process role
+ * 1.5x of plain; issue #25: download >= 0.9 of the service-worker pass-through at <= 1.25x its
+ * Chromium CPU per GiB, upload >= 0.6 of plain, Chromium's largest process within 200 MiB of plain's. For each phase it prints MB/s, Chromium's CPU seconds per GiB by process role
  * (browser, renderer, network service, ...) and by renderer thread (the page's main thread is
  * "renderer: chromium", the service worker's "renderer: ServiceWorker t", WebCrypto's pool
  * "renderer: ThreadPoolForeg"), and each Chromium process's peak VmRSS in the phase. The plain
@@ -114,9 +119,45 @@ async function transportOnly(
 }
 
 /**
+ * The pass-through baseline's service worker (scope /sw/, so the plain pages stay uncontrolled): it
+ * answers /sw/plain.bin with a stream that fetches the file's 10 MiB slices, 3 ahead, and hands each
+ * on in 1 MiB pieces: webfolder's download (src/transfer/download.ts) without the cryptography and
+ * without the crypto workers' hand-offs.
+ */
+const PASS_THROUGH_WORKER = `
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  if (!event.request.url.endsWith('/sw/plain.bin')) return;
+  const total = ${size}, slice = ${CHUNK_MIB * MIB}, count = Math.ceil(total / slice), ahead = 3;
+  const pending = new Map();
+  let index = 0;
+  const start = (n) => {
+    if (n < count && !pending.has(n))
+      pending.set(n, fetch('/slice/' + n).then((r) => { if (!r.ok) throw new Error('slice ' + n); return r.arrayBuffer(); }));
+  };
+  const body = new ReadableStream({
+    async pull(controller) {
+      if (index === count) { controller.close(); return; }
+      for (let n = index; n <= index + ahead; n++) start(n);
+      const bytes = new Uint8Array(await pending.get(index));
+      pending.delete(index);
+      for (let at = 0; at < bytes.length; at += 1048576) controller.enqueue(bytes.subarray(at, at + 1048576));
+      index++;
+    },
+  }, { highWaterMark: 1 });
+  event.respondWith(new Response(body, { headers: {
+    'content-type': 'application/octet-stream',
+    'content-length': String(total),
+    'content-disposition': 'attachment; filename="passthrough.bin"',
+  } }));
+});`;
+
+/**
  * The plain baselines: a minimal node:http server with no encryption and no webfolder. `GET /` is a
  * page with a file input, `PUT /up/<n>` streams a body to a file (no fsync), `GET /plain.bin` sends
- * the test file as an attachment, streamed from disk in 1 MiB reads as common static servers do.
+ * the test file as an attachment, streamed from disk in 1 MiB reads as common static servers do,
+ * `GET /slice/<n>` its n-th 10 MiB slice, and /sw/ the pass-through service worker and its page.
  */
 async function plainServer(file: string, dir: string): Promise<{ url: string; close(): void }> {
   const server = createServer((req, res) => {
@@ -124,6 +165,22 @@ async function plainServer(file: string, dir: string): Promise<{ url: string; cl
       const out = createWriteStream(join(dir, `up-${req.url.slice(4).replace(/\W/g, '')}`));
       req.pipe(out);
       out.on('finish', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
+      return;
+    }
+    const slice = /^\/slice\/(\d+)$/.exec(req.url ?? '');
+    if (slice) {
+      const start = Number(slice[1]) * CHUNK_MIB * MIB;
+      const end = Math.min(size, start + CHUNK_MIB * MIB) - 1;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(end - start + 1) });
+      createReadStream(file, { start, end, highWaterMark: MIB }).pipe(res);
+      return;
+    }
+    if (req.url === '/sw/sw.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(PASS_THROUGH_WORKER);
+      return;
+    }
+    if (req.url === '/sw/') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>pass-through');
       return;
     }
     if (req.url === '/plain.bin') {
@@ -174,6 +231,21 @@ async function plainDownload(browser: BenchBrowser, plain: { url: string }, down
   return performance.now() - t0;
 }
 
+/** The pass-through ceiling: the same bytes through a service-worker stream, no cryptography. */
+async function passThroughDownload(browser: BenchBrowser, plain: { url: string }, downloads: string): Promise<number> {
+  await browser.navigate(`${plain.url}/sw/`);
+  await browser.evaluate(`navigator.serviceWorker.register('/sw/sw.js', { scope: '/sw/' }).then(() => true)`);
+  await browser.waitFor('navigator.serviceWorker.controller');
+  const { finished } = await browser.nextDownload(downloads);
+  const t0 = performance.now();
+  await browser.evaluate(
+    `(() => { const a = document.createElement('a'); a.href = '/sw/plain.bin'; document.body.append(a); a.click(); a.remove(); })()`,
+  );
+  const bytes = await finished;
+  if (bytes !== size) throw new Error(`pass-through download: ${bytes} bytes, expected ${size}`);
+  return performance.now() - t0;
+}
+
 interface Phase {
   readonly label: string;
   readonly ms: number;
@@ -184,6 +256,8 @@ interface Phase {
 }
 
 const GIB = size / (1024 * MIB);
+/** The largest Chromium process's peak VmRSS in the phase (MiB). */
+const largestProcess = (p: Phase) => Math.max(0, ...Object.values(p.memory).map((m) => m.peak));
 const chromiumCpu = (p: Phase) =>
   Object.entries(p.cpu)
     .filter(([k]) => k.startsWith('chromium '))
@@ -200,7 +274,7 @@ function describe(p: Phase): string[] {
     .map(([k, m]) => `${k} ${m.peak.toFixed(0)} (+${(m.peak - m.start).toFixed(0)})`)
     .join(', ');
   return [
-    `${p.label}: ${mbps(p.ms).toFixed(0)} MB/s, Chromium ${(chromiumCpu(p) / GIB).toFixed(1)} CPU s/GiB`,
+    `${p.label}: ${mbps(p.ms).toFixed(0)} MB/s, Chromium ${(chromiumCpu(p) / GIB).toFixed(1)} CPU s/GiB, largest process ${largestProcess(p).toFixed(0)} MiB`,
     `  CPU s/GiB: ${cpu}`,
     `  peak RSS MiB (growth in the phase): ${memory}`,
   ];
@@ -267,8 +341,15 @@ async function main() {
     const plainDownBefore = await phase('plain download (attachment, download manager), before', () =>
       plainDownload(browser, plain, downloads),
     );
-    await rm(downloads, { recursive: true, force: true });
-    await mkdir(downloads);
+    const clearDownloads = async () => {
+      await rm(downloads, { recursive: true, force: true });
+      await mkdir(downloads);
+    };
+    await clearDownloads();
+    const passBefore = await phase('service-worker pass-through download (no cryptography), before', () =>
+      passThroughDownload(browser, plain, downloads),
+    );
+    await clearDownloads();
 
     await browser.navigate(folderUrl);
     await browser.waitFor(`document.querySelector('#file-input')`);
@@ -319,6 +400,10 @@ async function main() {
     const plainUpAfter = await phase('plain upload, after', () => plainUpload(browser, plain, file));
     await clearUploads();
     const plainDownAfter = await phase('plain download, after', () => plainDownload(browser, plain, downloads));
+    await clearDownloads();
+    const passAfter = await phase('service-worker pass-through download, after', () =>
+      passThroughDownload(browser, plain, downloads),
+    );
     plain.close();
 
     const avg = (a: Phase, b: Phase) => ({
@@ -327,6 +412,8 @@ async function main() {
     });
     const plainUp = avg(plainUpBefore, plainUpAfter);
     const plainDown = avg(plainDownBefore, plainDownAfter);
+    const pass = avg(passBefore, passAfter);
+    const largest = (...ps: Phase[]) => Math.max(...ps.map(largestProcess));
     const context = `Chromium ${browser.version} headless (DevTools without Network), ${sizeMiB} MiB, CHUNK_SIZE_MIB=${CHUNK_MIB}, server data on ${process.env.BENCH_DATA_DIR ?? tmpdir()}`;
     await record(`browser: ${context}`);
     const verdict = (ratio: number, target: number, higherIsBetter = true) =>
@@ -340,6 +427,26 @@ async function main() {
       await record(
         `browser: ${name} ${mbps(site.ms).toFixed(0)} MB/s vs plain ${base.rate.toFixed(0)} MB/s -> ratio ${rate.toFixed(2)} (target >= ${target}: ${verdict(rate, target)}); Chromium CPU ${(chromiumCpu(site) / GIB).toFixed(1)} s/GiB vs plain ${base.cpu.toFixed(1)} -> ${cpuRatio.toFixed(2)}x (target <= 1.5: ${verdict(cpuRatio, 1.5, false)})`,
       );
+    }
+    {
+      const rate = mbps(down.ms) / pass.rate;
+      const cpuRatio = chromiumCpu(down) / GIB / pass.cpu;
+      await record(
+        `browser: download ${mbps(down.ms).toFixed(0)} MB/s vs service-worker pass-through ${pass.rate.toFixed(0)} MB/s -> ratio ${rate.toFixed(2)} (target >= 0.9: ${verdict(rate, 0.9)}); Chromium CPU ${(chromiumCpu(down) / GIB).toFixed(1)} s/GiB vs ${pass.cpu.toFixed(1)} -> ${cpuRatio.toFixed(2)}x (target <= 1.25: ${verdict(cpuRatio, 1.25, false)})`,
+      );
+      const upRate = mbps(up.ms) / plainUp.rate;
+      await record(
+        `browser: upload vs plain -> ${upRate.toFixed(2)} (issue #25 target >= 0.6: ${verdict(upRate, 0.6)})`,
+      );
+      for (const [name, site, base] of [
+        ['upload', up, largest(plainUpBefore, plainUpAfter)],
+        ['download', down, largest(plainDownBefore, plainDownAfter)],
+      ] as const) {
+        const over = largestProcess(site) - base;
+        await record(
+          `browser: ${name} largest Chromium process ${largestProcess(site).toFixed(0)} MiB vs plain ${base.toFixed(0)} MiB -> +${over.toFixed(0)} MiB (target <= +200: ${verdict(over, 200, false)}); pass-through ${largest(passBefore, passAfter).toFixed(0)} MiB`,
+        );
+      }
     }
     for (const [name, pooled, without] of [
       ['upload', up, unpooled.up],
