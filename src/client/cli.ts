@@ -460,6 +460,7 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
       : {
           onFile: (f: { name: string; size: number; path: string }) =>
             io.stderr.write(`saved ${f.path} (${formatBytes(f.size)})\n`),
+          onWaiting: waitingLine(io),
         }),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(result)}\n`);
@@ -468,6 +469,16 @@ async function downloadCommand(args: string[], flags: Flags, io: Io, signal: Abo
   for (const f of limited)
     io.stderr.write(`webfolder: "${f.name}" was not downloaded: its download limit is used up (the owner set it)\n`);
   return limited.length > 0 ? EXIT.SERVER : EXIT.OK;
+}
+
+/** A file still being uploaded: one line each time the download waits for another chunk. */
+function waitingLine(io: Io): (f: { name: string; chunk: number; chunks: number }) => void {
+  let last = '';
+  return (f) => {
+    const line = `waiting for "${f.name}": chunk ${f.chunk} of ${f.chunks} is still being uploaded\n`;
+    if (line !== last) io.stderr.write(line);
+    last = line;
+  };
 }
 
 async function createCommand(args: string[], flags: Flags, io: Io): Promise<number> {

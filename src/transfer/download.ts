@@ -1,5 +1,7 @@
 import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { MIB } from '../domain/chunk-plan.js';
+import type { Arrival } from './arriving.js';
+import { WebfolderError } from './errors.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
 import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
 import { type HttpOptions, linkedController } from './retry.js';
@@ -54,6 +56,12 @@ export interface DownloadStreamOptions extends HttpOptions {
    * and the first and last are cut to the range after their whole-chunk integrity check.
    */
   readonly range?: ByteRange;
+  /**
+   * The file may still be arriving (its upload is running, issue #25): a chunk the site answers 404
+   * for is waited for through this (arriving.ts) and fetched again, and the stream completes when the
+   * last chunk has come. Without it, a missing chunk fails the download.
+   */
+  readonly arrival?: Arrival;
 }
 
 /**
@@ -91,7 +99,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, ...rest } = options;
+  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, arrival, ...rest } = options;
   const http: HttpOptions = { ...rest, signal };
   // The chunks to hand on, each with the part of its plaintext wanted (all of it without a range).
   const slices: ChunkSlice[] = options.range
@@ -115,7 +123,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
       }
     }
     keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
-    return openChunk(file, k, { http, decrypt, key: keyPromise });
+    return openChunk(file, k, { http, decrypt, key: keyPromise, ...(arrival ? { arrival } : {}) });
   };
   const start = (i: number) => {
     const k = slices[i]?.n;
@@ -163,6 +171,8 @@ export async function openChunk(
     readonly decrypt?: DownloadStreamOptions['decrypt'];
     /** The file's key, imported once by a caller that opens many chunks. */
     readonly key?: Promise<FolderKey>;
+    /** Waits for a chunk not stored yet (DownloadStreamOptions.arrival). */
+    readonly arrival?: Arrival;
   } = {},
 ): Promise<Uint8Array> {
   const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
@@ -170,13 +180,27 @@ export async function openChunk(
   const key = await (options.key ?? (typeof file.key === 'string' ? importSecret(file.key) : file.key));
   const expected = plaintextChunkLength(plan, k);
   const where = `chunk ${k} of ${file.name}`;
-  const fetchMessage = async () => {
-    const message = await fetchChunkBytes(
+  const fetchOnce = () =>
+    fetchChunkBytes(
       siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
       file.credentials,
       `GET chunk ${k}/${plan.chunks} of ${file.name}`,
       options.http ?? {},
     );
+  const fetchArriving = async (arrival: Arrival) => {
+    for (;;) {
+      try {
+        const message = await fetchOnce();
+        arrival.arrived(k);
+        return message;
+      } catch (error) {
+        if (!(error instanceof WebfolderError && error.status === 404)) throw error;
+        await arrival.wait(k, error, options.http?.signal);
+      }
+    }
+  };
+  const fetchMessage = async () => {
+    const message = await (options.arrival ? fetchArriving(options.arrival) : fetchOnce());
     if (message.length !== encryptedLength(expected)) {
       throw new IntegrityError(
         `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,

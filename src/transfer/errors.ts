@@ -150,3 +150,13 @@ export async function readFailure(response: Response): Promise<Failure> {
   if (s3Message) return { message: s3Message, code: s3 };
   return { message: text.slice(0, 200) || response.statusText || `HTTP ${response.status}`, code: null };
 }
+
+/**
+ * A download of a file still arriving (issue #25) that can never complete: its upload was cancelled
+ * (the file was removed), the folder was deleted or expired, or no chunk arrived for too long.
+ * Nothing of the file is presented as complete (the CLI removes its partial file).
+ */
+export class UploadEndedError extends WebfolderClientError {
+  override name = 'UploadEndedError';
+  readonly code = 'upload_ended';
+}

@@ -1,6 +1,7 @@
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type FolderKey, IntegrityError } from '../../crypto/index.js';
+import { type ArrivalOptions, arrivalOf } from '../../transfer/arriving.js';
 import { downloadStream } from '../../transfer/download.js';
 import { InputError, WebfolderError } from '../../transfer/errors.js';
 import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
@@ -16,11 +17,22 @@ export { listFolder } from '../../transfer/folder.js';
  * only once the whole file verified. A name with folders (`a/sub/b.txt`) is saved in the same
  * folders below `destination` (src/transfer/names.ts). Existing files are never overwritten: a
  * numbered name is chosen instead.
+ *
+ * A file whose upload is still running is downloaded as it arrives (issue #25): each chunk is
+ * fetched once stored, the download completes when the upload does, and if the upload is cancelled
+ * or the folder deleted it fails with UploadEndedError and the partial file is removed. With
+ * `waitForUploads: false` such files are skipped instead.
  */
 export interface DownloadOptions extends SiteOptions {
   /** Chunks in flight at once (default 4: the one being written and three fetched ahead). */
   readonly concurrency?: number;
   readonly onFile?: (file: { name: string; size: number; path: string }) => void;
+  /** Download files still arriving as they arrive (default true); false skips them. */
+  readonly waitForUploads?: boolean;
+  /** Told when a file still arriving waits for chunk `chunk` of `chunks`. */
+  readonly onWaiting?: (file: { name: string; chunk: number; chunks: number }) => void;
+  /** How a file still arriving is waited for (pauses, when a stalled sender is given up). */
+  readonly arrival?: Omit<ArrivalOptions, 'onWaiting'>;
 }
 
 export interface DownloadResult {
@@ -61,7 +73,7 @@ export async function download(
       skip(file, 'sealed', 'sealed to the folder owner (request mode)');
       continue;
     }
-    if (!file.complete) {
+    if (!file.complete && options.waitForUploads === false) {
       skip(file, 'incomplete', 'upload not complete');
       continue;
     }
@@ -111,7 +123,20 @@ async function downloadFile(
       fileId: file.fileId,
       credentials: { ...listing.client.credentialHeaders(), 'x-download-ticket': ticket },
     },
-    { ...http, ...(options.concurrency !== undefined ? { ahead: Math.max(0, options.concurrency - 1) } : {}) },
+    {
+      ...http,
+      ...(options.concurrency !== undefined ? { ahead: Math.max(0, options.concurrency - 1) } : {}),
+      ...(file.complete
+        ? {}
+        : {
+            arrival: arrivalOf(listing.client, file.fileId, file.name, {
+              ...options.arrival,
+              ...(options.onWaiting
+                ? { onWaiting: (chunk: number) => options.onWaiting?.({ name: file.name, chunk, chunks: file.chunks }) }
+                : {}),
+            }),
+          }),
+    },
   );
   const part = `${path}.webfolder-part`;
   const handle = await open(part, 'w', 0o600);

@@ -1,0 +1,93 @@
+import { UploadEndedError, WebfolderError } from './errors.js';
+import { sleep } from './retry.js';
+import type { SiteClient } from './site-client.js';
+
+/**
+ * Downloading a file while its upload is still running (issue #25). Chunks are independent RFC 8188
+ * messages, so a recipient needs no more than the chunks stored so far to start: the download
+ * pipeline (download.ts openChunk) fetches each chunk as usual, and when the site answers 404 for
+ * one that has not arrived yet it asks its `Arrival` to wait. The arrival looks at the folder's
+ * listing, after a pause that grows while nothing changes, and says:
+ * - ask again: the file is still arriving (or has just completed);
+ * - never: the file is gone from the listing (its upload was cancelled), the folder is gone
+ *   (deleted or expired), or no chunk came for `stallMs` (the sender stopped): UploadEndedError.
+ *
+ * Several chunks fetched ahead wait at once; they share one look at the listing.
+ */
+export interface Arrival {
+  /**
+   * Called when chunk `k` answered 404 (`notFound`). Resolves when it is worth asking for the chunk
+   * again; rejects with UploadEndedError when it will never come, and rethrows `notFound` when the
+   * file is complete and the chunk still missing (a real fault, not a wait).
+   */
+  wait(k: number, notFound: WebfolderError, signal?: AbortSignal): Promise<void>;
+  /** Chunk `k` arrived: the stall clock restarts. */
+  arrived(k: number): void;
+}
+
+export interface ArrivalOptions {
+  /** Told each time a chunk is waited for (the CLI prints it once per chunk). */
+  readonly onWaiting?: (k: number) => void;
+  /** First pause between looks, doubling up to `maxPauseMs` (defaults 250 and 2000). */
+  readonly pauseMs?: number;
+  readonly maxPauseMs?: number;
+  /** Give up when no chunk arrived for this long (default 15 minutes). */
+  readonly stallMs?: number;
+  /** The clock (tests). */
+  readonly now?: () => number;
+}
+
+const DEFAULT_STALL_MS = 15 * 60_000;
+
+export function arrivalOf(client: SiteClient, fileId: string, name: string, options: ArrivalOptions = {}): Arrival {
+  const now = options.now ?? Date.now;
+  const firstPause = options.pauseMs ?? 250;
+  const maxPause = options.maxPauseMs ?? 2000;
+  const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
+  let pause = firstPause;
+  let lastArrival = now();
+  let complete = false;
+  // One look at a time, shared by every chunk waiting.
+  let look: Promise<void> | null = null;
+
+  const lookAtListing = async (signal?: AbortSignal): Promise<void> => {
+    await sleep(pause, signal);
+    pause = Math.min(maxPause, pause * 2);
+    let files: Awaited<ReturnType<SiteClient['listAll']>>;
+    try {
+      files = await client.listAll();
+    } catch (error) {
+      if (error instanceof WebfolderError && (error.status === 404 || error.status === 410))
+        throw new UploadEndedError(
+          `the folder was deleted or expired while "${name}" was arriving: the download is incomplete and was not kept`,
+        );
+      throw error;
+    }
+    const file = files.find((f) => f.fileId === fileId);
+    if (!file)
+      throw new UploadEndedError(
+        `the upload of "${name}" was cancelled (the file was removed): the download is incomplete and was not kept`,
+      );
+    if (file.complete) complete = true;
+    else if (now() - lastArrival > stallMs)
+      throw new UploadEndedError(
+        `no part of "${name}" arrived for ${Math.round(stallMs / 60_000)} minutes: the sender stopped; the download is incomplete and was not kept`,
+      );
+  };
+
+  return {
+    async wait(k, notFound, signal) {
+      // Complete, yet this chunk is missing: not a wait, a fault of the store.
+      if (complete) throw notFound;
+      options.onWaiting?.(k);
+      look ??= lookAtListing(signal).finally(() => {
+        look = null;
+      });
+      await look;
+    },
+    arrived() {
+      lastArrival = now();
+      pause = firstPause;
+    },
+  };
+}
