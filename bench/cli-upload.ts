@@ -12,22 +12,30 @@
  * 4. "cli": `webfolder upload <file> --json --quiet` as a child process.
  * The three run interleaved for BENCH_ROUNDS rounds (default 2); each method's best round is
  * compared (the round least disturbed by other work on a shared machine). Throughput is plaintext
- * bytes per second for all three. Prints the ratios and appends them to docs/benchmarks.md under
- * "Client". Not part of the test run.
+ * bytes per second for all three.
+ * 5. Downloads the same way (issue #25), of one uploaded copy of the file: "raw" GETs every chunk
+ *    with a download ticket, 4 in flight, and drops the bytes (no decryption, no disk); "library"
+ *    download() into a directory (fetch + RFC 8188 decryption + write + fsync + rename); "cli"
+ *    `webfolder download <link> <dir> --json` as a child process, with its peak RSS.
+ * 6. The CLI's memory whatever the file size: a sparse file of BENCH_SPARSE_MIB (default 4096) MiB
+ *    uploaded and downloaded by the CLI, peak RSS of each compared with the BENCH_SIZE_MIB file's.
+ * Prints the ratios and appends them to docs/benchmarks.md under "Client". Not part of the test run.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { chunkUrl, upload } from '../src/client/node/index.js';
+import { chunkUrl, download, listFolder, upload } from '../src/client/node/index.js';
 import type { CreateResponseDirect } from '../src/contract/types.js';
 import { encryptedLength, plaintextChunkLength } from '../src/domain/chunk-plan.js';
+import { siteChunkUrl } from '../src/transfer/urls.js';
 import { spawnServer } from '../test/support/server.js';
 
 const MIB = 1024 * 1024;
 const ROOT = new URL('../', import.meta.url).pathname;
 const SIZE = Number(process.env.BENCH_SIZE_MIB ?? 2048) * MIB;
+const SPARSE = Number(process.env.BENCH_SPARSE_MIB ?? 4096) * MIB;
 const CONCURRENCY = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 let serverOutput = () => '';
@@ -97,7 +105,8 @@ async function libraryUpload(server: string, path: string, size: number): Promis
 /** Peak resident memory of the CLI child process (KiB -> bytes), reported by a preloaded exit hook. */
 let cliPeakRss = 0;
 
-async function cliUpload(server: string, path: string, size: number, stateDir: string): Promise<number> {
+/** `webfolder <args>` as a child process; returns its wall seconds, sets cliPeakRss, and its stdout. */
+async function cliRun(server: string, args: string[], stateDir: string): Promise<{ seconds: number; stdout: string }> {
   const hook = join(stateDir, '..', 'maxrss-hook.mjs');
   await writeFile(
     hook,
@@ -105,35 +114,67 @@ async function cliUpload(server: string, path: string, size: number, stateDir: s
     "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n",
   );
   let stderr = '';
+  let stdout = '';
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--import',
-        hook,
-        join(ROOT, 'src/client/cli.ts'),
-        'upload',
-        path,
-        '--json',
-        '--quiet',
-        '--concurrency',
-        String(CONCURRENCY),
-      ],
+      ['--import', 'tsx', '--import', hook, join(ROOT, 'src/client/cli.ts'), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('exit', resolve);
   });
   if (code !== 0) throw new Error(`cli exited ${code}: ${stderr}`);
   cliPeakRss = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? 0) * 1024;
-  return size / ((performance.now() - started) / 1000);
+  return { seconds: (performance.now() - started) / 1000, stdout };
+}
+
+async function cliUpload(server: string, path: string, size: number, stateDir: string): Promise<number> {
+  const args = ['upload', path, '--json', '--quiet', '--concurrency', String(CONCURRENCY)];
+  return size / (await cliRun(server, args, stateDir)).seconds;
+}
+
+/** The download baseline: every chunk GET with a ticket, 4 in flight, bytes dropped (no decryption, no disk). */
+async function rawGet(link: string, size: number): Promise<number> {
+  const listing = await listFolder(link, {});
+  const file = listing.files[0]!;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const { ticket } = await listing.client.startDownload(file.fileId);
+  const headers = { ...listing.client.credentialHeaders(), 'x-download-ticket': ticket };
+  let next = 1;
+  const worker = async () => {
+    while (next <= file.chunks) {
+      const n = next++;
+      const res = await fetch(siteChunkUrl(listing.siteApi, listing.folderId, file.fileId, n), { headers });
+      if (!res.ok) throw new Error(`GET ${n}: ${res.status} ${await res.text()}\n${serverOutput()}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  lastCpuSeconds = cpuSince(cpu);
+  return size / elapsed;
+}
+
+async function libraryDownload(link: string, dir: string, size: number): Promise<number> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await download(link, dir, { concurrency: CONCURRENCY });
+  if (result.files.length !== 1) throw new Error(`library download saved ${result.files.length} files`);
+  const elapsed = (performance.now() - started) / 1000;
+  lastCpuSeconds = cpuSince(cpu);
+  return size / elapsed;
+}
+
+async function cliDownload(server: string, link: string, dir: string, size: number, stateDir: string): Promise<number> {
+  return size / (await cliRun(server, ['download', link, dir, '--json'], stateDir)).seconds;
 }
 
 const mbs = (bytesPerSecond: number) => `${(bytesPerSecond / MIB).toFixed(0)} MiB/s`;
@@ -191,6 +232,53 @@ async function main(): Promise<void> {
         `round ${round}: cli ${mbs(samples.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
       );
     }
+    // Downloads of one uploaded copy, interleaved the same way; the saved file is removed each time.
+    const kept = await upload([file], { server: server.baseUrl, concurrency: CONCURRENCY });
+    const saved = join(work, 'saved');
+    const clearSaved = async () => {
+      await rm(saved, { recursive: true, force: true });
+      await mkdir(saved);
+    };
+    await clearSaved();
+    const down = { raw: [] as number[], lib: [] as number[], cli: [] as number[] };
+    const downCpu = { raw: [] as number[], lib: [] as number[] };
+    const downRss: number[] = [];
+    await rawGet(kept.link, SIZE); // warm-up
+    for (let round = 1; round <= ROUNDS; round++) {
+      down.raw.push(await rawGet(kept.link, SIZE));
+      downCpu.raw.push(lastCpuSeconds);
+      down.lib.push(await libraryDownload(kept.link, saved, SIZE));
+      downCpu.lib.push(lastCpuSeconds);
+      await clearSaved();
+      down.cli.push(await cliDownload(server.baseUrl, kept.link, saved, SIZE, join(work, 'state')));
+      downRss.push(cliPeakRss);
+      await clearSaved();
+      process.stdout.write(
+        `round ${round}: download raw GET ${mbs(down.raw.at(-1)!)}, library ${mbs(down.lib.at(-1)!)} (client CPU ${downCpu.lib.at(-1)!.toFixed(1)} s), cli ${mbs(down.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
+      );
+    }
+    await clearBlobs();
+
+    // The CLI's memory on a file far larger than the one above: a sparse file (zeros, no disk).
+    const sparse = join(work, 'sparse.bin');
+    await writeFile(sparse, '');
+    await truncate(sparse, SPARSE);
+    const sparseUp = await cliRun(
+      server.baseUrl,
+      ['upload', sparse, '--json', '--quiet', '--concurrency', String(CONCURRENCY)],
+      join(work, 'state'),
+    );
+    const sparseUpRss = cliPeakRss;
+    await rm(sparse);
+    const sparseLink = (JSON.parse(sparseUp.stdout) as { link: string }).link;
+    const sparseDown = await cliRun(server.baseUrl, ['download', sparseLink, saved, '--json'], join(work, 'state'));
+    const sparseDownRss = cliPeakRss;
+    await clearSaved();
+    await clearBlobs();
+    process.stdout.write(
+      `sparse ${SPARSE / MIB} MiB: cli upload ${mbs(SPARSE / sparseUp.seconds)} peak RSS ${(sparseUpRss / MIB).toFixed(0)} MiB, download ${mbs(SPARSE / sparseDown.seconds)} peak RSS ${(sparseDownRss / MIB).toFixed(0)} MiB\n`,
+    );
+
     const best = (xs: number[]) => Math.max(...xs);
     const raw = best(samples.raw);
     const lib = best(samples.lib);
@@ -201,6 +289,9 @@ async function main(): Promise<void> {
     const libCpu = Math.min(...cpu.lib);
     const peakRss = Math.max(...rss);
     process.stdout.write(`ratio library/raw ${libRatio.toFixed(2)}, cli/raw ${cliRatio.toFixed(2)} (target >= 0.8)\n`);
+    process.stdout.write(
+      `download ratio library/raw ${(best(down.lib) / best(down.raw)).toFixed(2)}, cli/raw ${(best(down.cli) / best(down.raw)).toFixed(2)} (target >= 0.8)\n`,
+    );
     const all = (xs: number[]) => xs.map((x) => (x / MIB).toFixed(0)).join(', ');
 
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -219,10 +310,18 @@ PUTs of pre-generated random bodies of the exact encrypted length (no file readi
 | library \`upload()\` (read at offset + RFC 8188 encryption + PUT) | ${mbs(lib)} | ${all(samples.lib)} | ${libRatio.toFixed(2)} |
 | CLI \`webfolder upload --quiet\` (child process via tsx) | ${mbs(cli)} | ${all(samples.cli)} | ${cliRatio.toFixed(2)} |
 
+| raw chunk GETs (ticket, bytes dropped) | ${mbs(best(down.raw))} | ${all(down.raw)} | 1.00 |
+| library \`download()\` (GET + RFC 8188 decryption + write + fsync + rename) | ${mbs(best(down.lib))} | ${all(down.lib)} | ${(best(down.lib) / best(down.raw)).toFixed(2)} |
+| CLI \`webfolder download\` (child process via tsx) | ${mbs(best(down.cli))} | ${all(down.cli)} | ${(best(down.cli) / best(down.raw)).toFixed(2)} |
+
 Client CPU time (user + system, in-process runs, lowest round): raw ${rawCpu.toFixed(1)} s, library ${libCpu.toFixed(1)} s for
 ${SIZE / MIB} MiB; reading and encryption cost ${mbs(SIZE / Math.max(0.001, libCpu - rawCpu))} of client CPU. Peak RSS of the CLI
 process: ${(peakRss / MIB).toFixed(0)} MiB for the ${SIZE / MIB} MiB file (never held in memory: one plaintext buffer and up to
 ${CONCURRENCY} ciphertext chunks at a time). Target: >= 0.8 including encryption.
+Download client CPU (lowest round): raw ${Math.min(...downCpu.raw).toFixed(1)} s, library ${Math.min(...downCpu.lib).toFixed(1)} s;
+peak RSS of the CLI download: ${(Math.max(...downRss) / MIB).toFixed(0)} MiB. Memory whatever the file size: a sparse
+${SPARSE / MIB} MiB file through the CLI, upload peak RSS ${(sparseUpRss / MIB).toFixed(0)} MiB (${mbs(SPARSE / sparseUp.seconds)}),
+download peak RSS ${(sparseDownRss / MIB).toFixed(0)} MiB (${mbs(SPARSE / sparseDown.seconds)}).
 `;
     if (!process.env.BENCH_NO_RECORD) await appendFile(join(ROOT, 'docs', 'benchmarks.md'), section);
   } finally {
