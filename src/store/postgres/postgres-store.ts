@@ -1,12 +1,6 @@
 import pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import {
-  ACTIVITY_KEPT,
-  folderLimitRefusal,
-  NO_QUOTA,
-  overFolderQuota,
-  type StorageQuota,
-} from '../../domain/limits.js';
+import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type {
   ActivityRecord,
@@ -28,10 +22,12 @@ import type {
 import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { appendFiles } from './add-files.js';
 import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
+import { FILE_COLUMNS, FOLDER_COLUMNS, fileParams, folderParams, INSERT_FILE, INSERT_FOLDER } from './sql.js';
 import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
 
 /**
@@ -48,52 +44,6 @@ import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './stora
  *   pg type parsers are left alone.
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
-
-const WRITTEN_FOLDER_COLUMNS =
-  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after, expires_at, max_downloads, note, password, created_by';
-const FOLDER_COLUMNS = `${WRITTEN_FOLDER_COLUMNS}, file_count`;
-const FILE_COLUMNS =
-  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads';
-
-const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
-const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
-
-const folderParams = (f: Omit<FolderRecord, 'fileCount'>) => [
-  f.id,
-  f.mode,
-  f.title,
-  f.flow,
-  f.createdAt,
-  f.ske,
-  f.uploadAuthHash,
-  f.ownerTokenHash,
-  f.ownerPublicKey,
-  f.deleteAfter,
-  f.settings.expiresAt,
-  f.settings.maxDownloads,
-  f.settings.note,
-  f.settings.password,
-  f.createdBy,
-];
-
-const fileParams = (f: FileRecord) => [
-  f.id,
-  f.folderId,
-  f.position,
-  f.filename,
-  f.mimetype,
-  f.filesize,
-  f.chunkSize,
-  f.chunks,
-  f.createdAt,
-  f.completedAt,
-  f.expiresAt,
-  f.uploaderTag,
-  f.sealedKey,
-  f.maxDownloads,
-  f.downloads,
-];
 
 export interface PostgresStoreOptions {
   /** Pool size per node (default 10). */
@@ -229,62 +179,7 @@ export class PostgresMetadataStore implements MetadataStore {
     files: readonly Omit<NewFile, 'position'>[],
     options: AddFilesOptions,
   ): Promise<AddFilesResult> {
-    return this.transaction(async (client) => {
-      // Locking the folder row serialises concurrent appends (positions stay dense and unique, the
-      // counts and limits exact) and makes a concurrent beginFolderDeletion wait, then see the new
-      // deleteAfter. Every refusal is decided before anything is written; a throw rolls back all.
-      const { rows: found } = await client.query<{
-        delete_after: string;
-        file_count: number;
-        chunk_count: string;
-        byte_count: string;
-        owner_token_hash: string | null;
-        expires_at: string | null;
-      }>(
-        'SELECT delete_after, file_count, chunk_count, byte_count, owner_token_hash, expires_at FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
-        [folderId],
-      );
-      const folder = found[0];
-      if (!folder) return 'absent';
-      const held = { fileCount: folder.file_count, chunkCount: Number(folder.chunk_count) };
-      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-      const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
-      if (refusal) return refusal;
-      const quota = options.quota ?? NO_QUOTA;
-      const bytes = sumBytes(files);
-      if (overFolderQuota(Number(folder.byte_count), bytes, quota)) return 'folder-quota';
-      const claim = options.claim;
-      if (claim && folder.owner_token_hash !== null) return 'claim-lost';
-      if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
-      if (claim) {
-        await client.query(
-          'UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3) WHERE id = $4',
-          [claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId],
-        );
-      }
-      const { rows } = await client.query<{ next: number }>(
-        'SELECT COALESCE(MAX(position) + 1, 0)::int AS next FROM files WHERE folder_id = $1',
-        [folderId],
-      );
-      let position = rows[0]!.next;
-      const chosen = folder.expires_at === null ? null : Number(folder.expires_at);
-      const expiries = files.map((f) => effectiveFileExpiry(chosen, f.expiresAt));
-      for (const [i, file] of files.entries())
-        await client.query(
-          INSERT_FILE,
-          fileParams(fullFile({ ...file, position: position++, expiresAt: expiries[i]! })),
-        );
-      const deleteAfter = deleteAfterWith(
-        { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count },
-        expiries,
-      );
-      await client.query(
-        'UPDATE folders SET delete_after = $1, file_count = $2, chunk_count = $3, byte_count = byte_count + $4 WHERE id = $5',
-        [deleteAfter, held.fileCount + files.length, held.chunkCount + chunks, bytes, folderId],
-      );
-      await appendOutbox(client, options.outbox ?? []);
-      return 'added';
-    });
+    return this.transaction((client) => appendFiles(client, folderId, files, options));
   }
 
   async claimOwner(
