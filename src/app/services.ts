@@ -2,7 +2,7 @@ import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/
 import type { Config } from '../config/config.js';
 import { folderPagePath } from '../contract/paths.js';
 import type { MetadataStore } from '../store/metadata-store.js';
-import type { EventSink } from './events.js';
+import type { EventSink } from './event-types.js';
 
 /**
  * What the use cases work with: configuration, the two storage ports and the clock. Built once by

@@ -1,5 +1,5 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
-import type { Mode } from '../domain/modes.js';
+import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
 import type { MailStore } from './mail-store.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
 import type { SchemaReport } from './schema.js';
@@ -13,48 +13,7 @@ import type { SchemaReport } from './schema.js';
  * Chunk presence is not kept here: the blob store is its single source of truth (a chunk exists once
  * its object exists), so direct-to-S3 uploads need no call back into the API.
  */
-export type Flow = 'empty' | 'direct';
-
-export interface FolderRecord {
-  readonly id: string;
-  readonly mode: Mode;
-  readonly title: string;
-  readonly flow: Flow;
-  readonly createdAt: number;
-  /** Key check (the secret encrypted under itself); set by the creator or by the first uploader. */
-  readonly ske: string | null;
-  /** SHA-256 of the direct-upload `uploadAuth` token; null in the empty-folder flow. */
-  readonly uploadAuthHash: string | null;
-  /** SHA-256 of the browser owner's credential; null while ownerless. */
-  readonly ownerTokenHash: string | null;
-  /** Public key the owner's browser published at claim time (request mode); opaque to the server. */
-  readonly ownerPublicKey: string | null;
-  /** When the sweeper may delete the folder (domain/lifecycle.ts folderDeleteAfter). */
-  readonly deleteAfter: number;
-  /** The owner's settings (issue 12); absent in a new record means none (null, or 'api'). */
-  readonly settings: FolderSettings;
-  /** Where the folder was made: the site's create-and-claim, or the API. */
-  readonly createdBy: FolderCreator;
-  /** File records the folder has (expired ones not yet swept included); 0 for a new record. */
-  readonly fileCount: number;
-}
-
-export type FolderCreator = 'site' | 'api';
-
-/** What a folder's owner chose. Opaque values (note, password) are stored as given. */
-export interface FolderSettings {
-  /**
-   * The expiry the owner chose (epoch ms): every file of the folder expires then, the ones added
-   * later too (domain/owner-settings.ts effectiveFileExpiry); null: each file its own.
-   */
-  readonly expiresAt: number | null;
-  /** Default download limit of the folder's files; null: none. */
-  readonly maxDownloads: number | null;
-  /** The encrypted note to recipients. */
-  readonly note: string | null;
-  /** The password's key derivation parameters as JSON text (src/contract/site.ts PasswordParams). */
-  readonly password: string | null;
-}
+export type { Flow, FolderCreator, FolderRecord, FolderSettings };
 
 export const NO_SETTINGS: FolderSettings = { expiresAt: null, maxDownloads: null, note: null, password: null };
 

@@ -1,4 +1,4 @@
-import type { FolderRecord } from './metadata-store.js';
+import type { FolderRecord } from './folder-record.js';
 
 /**
  * The operations part of the metadata port (`MetadataStore.ops`): the notification outbox, the
