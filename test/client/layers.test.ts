@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { importsOf, ROOT, sourceFiles } from '../support/imports.js';
 
 /**
  * The client side's layer rules, read from the import statements themselves:
@@ -10,28 +10,13 @@ import { test } from 'node:test';
  * - src/transfer is isomorphic: no node: module;
  * - the page (web/src) reaches into src/ only for the transfer core and those pure folders.
  */
-const ROOT = resolve(new URL('../../', import.meta.url).pathname);
 const PURE = ['src/domain', 'src/contract', 'src/crypto'];
-
-async function sources(dir: string): Promise<string[]> {
-  const entries = await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => join(e.parentPath, e.name));
-}
-
-/** Every module specifier a file imports or re-exports (static and dynamic). */
-async function importsOf(file: string): Promise<string[]> {
-  const text = await readFile(file, 'utf8');
-  const found = new Set<string>();
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]/g)) found.add(m[1]!);
-  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.add(m[1]!);
-  return [...found];
-}
 
 /** Imports of `dir`'s files that resolve into src/ outside the allowed folders. */
 async function violations(dir: string, allowed: readonly string[], forbidNode = false): Promise<string[]> {
   const out: string[] = [];
-  for (const file of await sources(dir)) {
-    for (const spec of await importsOf(file)) {
+  for (const file of await sourceFiles(dir)) {
+    for (const { specifier: spec } of await importsOf(file)) {
       const where = relative(ROOT, file);
       if (spec.startsWith('node:')) {
         if (forbidNode) out.push(`${where} imports ${spec}`);

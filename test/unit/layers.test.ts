@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { test } from 'node:test';
+import { importsOf, ROOT, sourceFiles } from '../support/imports.js';
 
 /**
  * The layers of the whole code base, read from the import statements themselves: every import in
@@ -47,8 +47,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   admin: ['app', 'config', 'contract', 'domain', 'notify', 'ops', 'root', 'store'],
 };
 
-const ROOT = resolve(new URL('../../', import.meta.url).pathname);
-
 function folderOf(path: string): string {
   const rel = relative(ROOT, path);
   if (rel.startsWith('web/src/')) return 'web';
@@ -60,17 +58,9 @@ function folderOf(path: string): string {
 async function edges(): Promise<[string, string, string, string][]> {
   const out: [string, string, string, string][] = [];
   for (const dir of ['src', 'web/src']) {
-    for (const entry of await readdir(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile() || !/\.(ts|tsx|mts)$/.test(entry.name)) continue;
-      const file = join(entry.parentPath, entry.name);
-      const text = await readFile(file, 'utf8');
-      const specifiers = [
-        ...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s*['"]([^'"]+)['"]/g),
-        ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g),
-      ].map((m) => m[1]!);
-      for (const specifier of specifiers) {
-        if (!specifier.startsWith('.')) continue;
-        const target = resolve(dirname(file), specifier);
+    for (const file of await sourceFiles(dir)) {
+      for (const { target } of await importsOf(file)) {
+        if (target === null) continue;
         const from = folderOf(file);
         const to = folderOf(target);
         if (from !== to) out.push([from, to, relative(ROOT, file), relative(ROOT, target)]);
@@ -122,4 +112,31 @@ test('the table itself has no cycle, so that following it cannot make one', () =
       remaining.delete(k);
     }
   }
+});
+
+test('no module imports itself through others (type imports included)', async () => {
+  const graph = new Map<string, string[]>();
+  for (const dir of ['src', 'web/src'])
+    for (const file of await sourceFiles(dir))
+      graph.set(
+        relative(ROOT, file),
+        (await importsOf(file)).flatMap(({ target }) =>
+          target === null ? [] : [relative(ROOT, target).replace(/\.js$/, '.ts')],
+        ),
+      );
+  assert.ok(graph.size > 100, 'the scan sees the modules');
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (node: string, path: string[]) => {
+    if (state.get(node) === 'done') return;
+    if (state.get(node) === 'open') {
+      cycles.push([...path.slice(path.indexOf(node)), node].join(' -> '));
+      return;
+    }
+    state.set(node, 'open');
+    for (const next of graph.get(node) ?? []) visit(next, [...path, node]);
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) visit(node, []);
+  assert.deepEqual(cycles, []);
 });
