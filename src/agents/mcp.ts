@@ -1,11 +1,12 @@
 import {
   type CallToolResult,
+  fromJsonSchema,
   McpServer,
   type StandardSchemaWithJSON,
   type ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod';
 import type { Services } from '../app/services.js';
+import { type AgentFolderResult, agentFolderResultSchema } from '../contract/agents.js';
 import type { ErrorBody, ErrorCode } from '../contract/errors.js';
 import { agentFolderRequestSchema } from '../contract/requests.js';
 import { publishable } from '../contract/validation.js';
@@ -14,7 +15,6 @@ import { OPENAPI_VERSION, SERVICE_NAME } from '../discovery/surfaces.js';
 import { MAX_TITLE_LENGTH, UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { currentCreateGate } from './create-gate.js';
 import {
-  AGENT_MODES,
   checkAgentRequest,
   createFolderForAgent,
   HANDOFF_STEPS,
@@ -59,16 +59,14 @@ const createInput: StandardSchemaWithJSON<Record<string, unknown>> = {
   },
 };
 
-const createOutput = z.object({
-  folderUrl: z.string().describe('Share link including the secret key after "#". Give it to the person in full.'),
-  folderUrlBase: z.string().describe('The share link without the secret key (not enough to open the folder).'),
-  folderId: z.string(),
-  mode: z.enum(AGENT_MODES),
-  uploadRequiredWithinHours: z.number().describe('The person must upload at least one file within this many hours.'),
-  instructions: z.string().describe('What to tell the person.'),
-});
-
-export type CreateToolOutput = z.infer<typeof createOutput>;
+/**
+ * The tool's structured answer: the contract's schema, checked by the SDK's own JSON Schema
+ * validator, and published (tools/list, the server card) with its dialect named, MCP's default
+ * 2020-12, as zod published it before: without it, the 2025-06-18 SDK's client checked a tool
+ * error's `{error, code}` against the schema and refused it (seen in test/agents/mcp.test.ts).
+ */
+const createOutputSchema = { $schema: 'https://json-schema.org/draft/2020-12/schema', ...agentFolderResultSchema };
+const createOutput = fromJsonSchema<AgentFolderResult>(createOutputSchema);
 
 /**
  * Annotations, stated truthfully: creating a folder writes state (not read-only), never changes or
@@ -107,7 +105,7 @@ export function toolDefinitions(): McpToolDefinition[] {
       title: CREATE_ANNOTATIONS.title,
       description: CREATE_DESCRIPTION,
       inputSchema: { ...createInputSchema },
-      outputSchema: z.toJSONSchema(createOutput),
+      outputSchema: { ...createOutputSchema },
       annotations: CREATE_ANNOTATIONS,
     },
     {
@@ -147,11 +145,11 @@ export function buildMcpServer(services: Services, onInternalError: (error: unkn
         const intent = checkAgentRequest(args);
         await currentCreateGate.getStore()?.();
         const folder = await createFolderForAgent(services, intent);
-        const output: CreateToolOutput = {
+        const output: AgentFolderResult = {
           folderUrl: folder.folderUrl,
           folderUrlBase: folder.folderUrlBase,
           folderId: folder.folderId,
-          mode: folder.mode as CreateToolOutput['mode'],
+          mode: folder.mode as AgentFolderResult['mode'],
           uploadRequiredWithinHours: folder.uploadRequiredWithinHours,
           instructions: HANDOFF_STEPS,
         };
