@@ -1,7 +1,7 @@
 import { createFolder } from '../app/create-folder.js';
 import { AppError, invalid } from '../app/errors.js';
 import type { Services } from '../app/services.js';
-import { AGENT_MODES, type AgentFolderRequest, agentFolderRequestSchema } from '../contract/requests.js';
+import { type AgentFolderRequest, agentFolderRequestSchema } from '../contract/requests.js';
 import type { CreateResponseEmpty } from '../contract/types.js';
 import { compileValidator } from '../contract/validation.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
@@ -12,9 +12,6 @@ import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
  * in `createFolder` (the use case behind POST /v2/folders), so validation, limits and the 24-hour
  * rule cannot drift between them; this module only narrows the request to the empty-folder flow.
  */
-
-/** The modes an agent may pick for the empty-folder flow (spec 4.1 rule 5 excludes `request`). */
-export { AGENT_MODES };
 
 const FILES_REFUSAL =
   'files are not accepted here: agents create empty folders that a person uploads into (use POST /v2/folders for direct uploads)';
