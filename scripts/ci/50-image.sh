@@ -10,12 +10,12 @@ cd "$(dirname "$0")/../.."
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 need=()
-for tool in podman buildah runc mmdebstrap; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
+for tool in podman buildah runc mmdebstrap podman-compose; do command -v "$tool" >/dev/null 2>&1 || need+=("$tool"); done
 if [ "${#need[@]}" -gt 0 ]; then
   echo "installing: ${need[*]}"
   $SUDO apt-get update -q -o DPkg::Lock::Timeout=300
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends \
-    podman buildah runc mmdebstrap uidmap
+    podman buildah runc mmdebstrap podman-compose uidmap
 fi
 podman --version
 command -v systemd-analyze >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends systemd
