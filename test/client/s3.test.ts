@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { download, getUploadStatus, upload } from '../../src/client/node/index.js';
+import { download, getUploadStatus, type UploadState, upload } from '../../src/client/node/index.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { type S3Service, startS3, type Unavailable } from '../support/services.js';
 
@@ -46,5 +46,48 @@ describe('client against the S3 backend', { skip: SKIP }, () => {
     const out = join(dir, 'out');
     await download(result.link, out);
     assert.ok((await readFile(join(out, 'to-s3.bin'))).equals(content));
+  });
+
+  test('a file with a download limit downloads while it arrives: waiting spends nothing of its ticket', async () => {
+    // The sender's chunks 2 and 3 wait at a gate until the recipient has waited for chunk 2 (issue #25).
+    const content = randomBytes(11 * MIB + 5);
+    const path = join(dir, 'arriving-s3.bin');
+    await writeFile(path, content);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let ready!: (s: UploadState) => void;
+    const state = new Promise<UploadState>((resolve) => {
+      ready = resolve;
+    });
+    const sending = upload([path], {
+      server: server.baseUrl,
+      concurrency: 1,
+      maxDownloads: 1,
+      onState: (s) => ready(s),
+      fetch: async (url, init) => {
+        if (init?.method === 'PUT' && /\/0000[23]\?/.test(url)) await gate;
+        return fetch(url, init);
+      },
+    });
+    const s = await state;
+    let waits = 0;
+    let waited!: () => void;
+    const waitedFor2 = new Promise<void>((resolve) => {
+      waited = resolve;
+    });
+    const receiving = download(`${s.folderUrl}#${s.secret}`, join(dir, 'arriving-out'), {
+      arrival: { pauseMs: 20, maxPauseMs: 50 },
+      onWaiting: ({ chunk }) => {
+        if (chunk === 2 && ++waits === 5) waited(); // several looks, each of which would have been charged
+      },
+    });
+    await Promise.race([waitedFor2, receiving.then(() => assert.fail('the download ended without waiting'))]);
+    open();
+    await sending;
+    const got = await receiving;
+    assert.equal(got.files.length, 1);
+    assert.ok((await readFile(join(dir, 'arriving-out', 'arriving-s3.bin'))).equals(content));
   });
 });

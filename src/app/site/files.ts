@@ -330,6 +330,15 @@ export async function siteChunk(
   const length = encryptedChunkLength(file, n);
   const range = parseRange(rangeHeader, length);
   if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
+  const presigner = services.capabilities.downloadPresigner;
+  // A file still arriving (issue #25): with object storage, the 404 of a chunk not yet in the bucket
+  // would come from the bucket after the presigned URL was handed out and charged, so a recipient
+  // waiting for it would spend its download on each look. Its presence is checked first (one listing
+  // of the file's chunks, only while the file is not known complete), and nothing is charged.
+  if (presigner && file.completedAt === null) {
+    const stored = await blobs.listChunks(ref);
+    if (stored.get(n) !== length) throw notFound(`chunk ${n} is not uploaded`);
+  }
   // What is asked for is charged to the ticket's download before anything is read (downloads.ts).
   const sending = range === null ? length : range.end - range.start + 1;
   const charge = await requireTicket(services, folder, file, role, ticket, sending);
@@ -343,9 +352,8 @@ export async function siteChunk(
     if (ticket !== undefined && (await ticketOpens(services, ticket, folder.id, file.id, services.clock()))) return;
     await emit(services, fileEvent('file.downloaded', services.clock(), folder, file, role));
   };
-  const presigner = services.capabilities.downloadPresigner;
   if (presigner) {
-    // No existence check here (a LIST per chunk): a missing object answers 404 from the storage,
+    // No existence check here for a complete file (a LIST per chunk): a missing object answers 404 from the storage,
     // and a chunk of the wrong length fails decryption in the browser, never shown as data.
     const url = await presigner.presignDownload(ref, n, services.clock() + 15 * 60 * 1000);
     await downloaded();
