@@ -20,7 +20,7 @@
  * "renderer: chromium", the service worker's "renderer: ServiceWorker t", WebCrypto's pool
  * "renderer: ThreadPoolForeg"), and each Chromium process's peak VmRSS in the phase. The plain
  * baselines run before and after the site's transfers and are averaged, so drift on a shared machine
- * hits both. The site runs twice: with the page's crypto workers (web/src/crypto-pool.ts), then
+ * hits both. The site runs twice: with the page's crypto workers (web/src/workers/crypto-pool.ts), then
  * without them (encryption on the page's thread, decryption on the service worker's), in a fresh
  * folder, and the bench prints the ratio. BENCH_EXTRA=1 adds raw WebCrypto and transport-only phases.
  *
@@ -388,7 +388,7 @@ async function main() {
       return { up, down };
     };
     const { up, down } = await sitePhases('');
-    // The same without the page's crypto workers (web/src/crypto-pool.ts): encryption on the page's
+    // The same without the page's crypto workers (web/src/workers/crypto-pool.ts): encryption on the page's
     // thread and decryption on the service worker's, as before them, in a fresh folder and page.
     await browser.evaluate(`localStorage.setItem('webfolder.cryptoWorkers', '0')`);
     await browser.navigate(await newFolder());

@@ -13,8 +13,8 @@ const outDir = here('../dist/web');
 
 /** The workers as classic scripts at the site's root: the service worker and the crypto worker. */
 const WORKERS = [
-  { entry: './src/sw.ts', name: 'webfolderServiceWorker', file: 'sw.js' },
-  { entry: './src/crypto-worker.ts', name: 'webfolderCryptoWorker', file: 'crypto-worker.js' },
+  { entry: './src/workers/sw.ts', name: 'webfolderServiceWorker', file: 'sw.js' },
+  { entry: './src/workers/crypto-worker.ts', name: 'webfolderCryptoWorker', file: 'crypto-worker.js' },
 ];
 
 function workers(): Plugin {

@@ -8,7 +8,7 @@ import { fetchChunkBytes } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
 
 /**
- * What a media element's `Range` request is answered with (web/src/sw.ts): the plaintext bytes of
+ * What a media element's `Range` request is answered with (web/src/workers/sw.ts): the plaintext bytes of
  * `range`, fetched and decrypted a few RFC 8188 records at a time. Each piece asks the chunk's
  * address for only its records (`Range` within the encrypted chunk: the local backend answers 206,
  * object storage too), plus the chunk's 21-byte header once per chunk, and each record is

@@ -11,7 +11,7 @@ export { type ByteRange, contentRange, parseRange } from '../domain/byte-range.j
 
 /**
  * Byte ranges of a file's plaintext mapped to its chunks: what a media element's `Range` request
- * needs (the service worker answers it, web/src/sw.ts) and what `downloadStream(file, {range})`
+ * needs (the service worker answers it, web/src/workers/sw.ts) and what `downloadStream(file, {range})`
  * fetches. Only the chunks a range touches are fetched and decrypted, one at a time, so seeking in
  * a large video costs at most one chunk before the first byte, whatever the file's size.
  */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { AbortedError, download, resume, type UploadState, upload } from '../../src/client/node/index.js';
-import { openSession, parseFragment, type SiteStore } from '../../web/src/session.js';
+import { type FolderSession, openSession, parseFragment, type SiteStore } from '../../web/src/state/index.js';
 import { useCliServer } from '../support/cli.js';
 import { which } from '../support/which.js';
 
@@ -131,8 +131,8 @@ describe('upload with expiry, a one-download limit and a password', () => {
     assert.equal(await unlock('Grüße aus Koln'), null, 'a wrong password does not open it in the page either');
     // The same word with a decomposed ü (another keyboard): NFC makes it the same password.
     const session = await unlock('Gru\u0308ße aus Köln');
-    assert.ok(session && typeof session === 'object' && 'listFiles' in session);
-    const [listed] = await (session as { listFiles(): Promise<{ name: string | null }[]> }).listFiles();
+    assert.ok(session && typeof session === 'object' && 'reader' in session);
+    const [listed] = await (session as FolderSession).reader.listFiles();
     assert.equal(listed!.name, 'for-the-page.txt');
   });
 
@@ -254,7 +254,7 @@ describe('request', () => {
     });
     assert.ok('client' in session, JSON.stringify(session));
     assert.equal(session.info.isOwner, false);
-    const outcome = await session.upload([
+    const outcome = await session.uploads.upload([
       { file: new File([content], 'scan.pdf', { lastModified: 1_700_000_000_000 }), path: 'scans/scan.pdf' },
     ]);
     assert.equal(outcome.state, 'complete', JSON.stringify(outcome));

@@ -15,7 +15,7 @@ import {
 } from './browser.js';
 
 /**
- * The page's crypto workers (web/src/crypto-pool.ts): uploads are encrypted and service-worker
+ * The page's crypto workers (web/src/workers/crypto-pool.ts): uploads are encrypted and service-worker
  * downloads decrypted in dedicated workers the page starts, and both still work, byte for byte,
  * when the workers cannot start, and a download goes on when the page that lent its workers closes.
  */

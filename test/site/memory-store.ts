@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { PendingUpload, Receipt, SiteStore } from '../../web/src/session.js';
+import type { PendingUpload, Receipt, SiteStore } from '../../web/src/state/index.js';
 
-/** The page's storage (web/src/storage.ts) over a Map, for the session driven without a browser. */
+/** The page's storage (web/src/adapters/storage.ts) over a Map, for the session driven without a browser. */
 export function memoryStore(): SiteStore & { data: Map<string, string> } {
   const data = new Map<string, string>();
   const pending = (id: string): PendingUpload[] => JSON.parse(data.get(`uploads:${id}`) ?? '[]') as PendingUpload[];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SiteFile } from '../../src/contract/site.js';
+import type { OpenedFile } from '../../web/src/state/index.js';
 import {
   canThumbnail,
   isImageFolder,
@@ -13,10 +14,9 @@ import {
   typeIcon,
   Viewer,
   viewerKey,
-} from '../../web/src/preview.js';
-import type { OpenedFile } from '../../web/src/session.js';
+} from '../../web/src/state/preview.js';
 
-/** The viewer's DOM-free state (web/src/preview.ts): kinds, safe types, ways, next/previous, keys. */
+/** The viewer's DOM-free state (web/src/state/preview.ts): kinds, safe types, ways, next/previous, keys. */
 
 describe('previewType', () => {
   test('the extension decides first, then the uploader’s type', () => {

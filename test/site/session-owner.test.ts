@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { downloadStream } from '../../src/transfer/download.js';
 import { WebfolderError } from '../../src/transfer/errors.js';
-import { createFolder } from '../../web/src/create.js';
+import { createFolder } from '../../web/src/state/create.js';
 import {
   type FolderSession,
   openSession,
@@ -11,12 +11,12 @@ import {
   parseFragment,
   type SessionOptions,
   type SiteStore,
-} from '../../web/src/session.js';
+} from '../../web/src/state/index.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
- * The page's issue-12 protocols without a browser (web/src/create.ts, web/src/session.ts) against a
+ * The page's issue-12 protocols without a browser (web/src/state/create.ts, web/src/state) against a
  * real server: create and claim in one step, the password, tickets, owner settings, receipts and
  * the live-update poll.
  */
@@ -60,9 +60,9 @@ describe('folder session: owner controls (no browser)', () => {
     assert.equal(session.info.maxDownloads, 2);
     assert.ok(session.info.note && !session.info.note.includes('dich'), 'the server holds ciphertext');
     assert.equal(await session.note(), 'Für dich — 안녕');
-    await session.updateFolder({ note: 'changed' });
+    await session.ownerActions.updateFolder({ note: 'changed' });
     assert.equal(await session.note(), 'changed');
-    await session.updateFolder({ note: null });
+    await session.ownerActions.updateFolder({ note: null });
     assert.equal(session.info.note, null);
     // A visitor reads the same folder as a visitor.
     const visitor = (await open(created.link, created.folderId, memoryStore())) as FolderSession;
@@ -80,7 +80,10 @@ describe('folder session: owner controls (no browser)', () => {
     })) as FolderSession;
     assert.ok('client' in owner, 'opened without asking');
     const content = randomBytes(6 * 1024 * 1024);
-    assert.equal((await owner.upload([{ file: file(content, 'secret.bin'), path: 'secret.bin' }])).state, 'complete');
+    assert.equal(
+      (await owner.uploads.upload([{ file: file(content, 'secret.bin'), path: 'secret.bin' }])).state,
+      'complete',
+    );
     assert.ok(owner.shareLink('https://x.example/f/id').endsWith(`#${owner.linkSecret}`));
     assert.notEqual(owner.secret, owner.linkSecret);
 
@@ -89,9 +92,9 @@ describe('folder session: owner controls (no browser)', () => {
     assert.equal(await locked.unlock('four random words HERE'), null);
     const visitor = await locked.unlock('four random words here');
     assert.ok(visitor);
-    const [listed] = await visitor.listFiles();
+    const [listed] = await visitor.reader.listFiles();
     assert.equal(listed!.name, 'secret.bin');
-    assert.ok((await readAll(downloadStream(await visitor.startDownload(listed!)))).equals(content));
+    assert.ok((await readAll(downloadStream(await visitor.reader.startDownload(listed!)))).equals(content));
   });
 
   test('tickets: each download counts; past the limit the server refuses; the owner is not counted', async () => {
@@ -99,33 +102,33 @@ describe('folder session: owner controls (no browser)', () => {
     const created = await createFolder(siteApi(), store, { mode: 'send', maxDownloads: 1 });
     const owner = (await open(created.link, created.folderId, store)) as FolderSession;
     const content = randomBytes(1000);
-    await owner.upload([{ file: file(content, 'once.txt'), path: 'once.txt' }]);
+    await owner.uploads.upload([{ file: file(content, 'once.txt'), path: 'once.txt' }]);
     const visitor = (await open(created.link, created.folderId, memoryStore())) as FolderSession;
-    const [listed] = await visitor.listFiles();
+    const [listed] = await visitor.reader.listFiles();
     assert.equal(listed!.file.downloadsLeft, 1);
     // Without a ticket the chunks of a limited file are refused.
-    await assert.rejects(readAll(downloadStream(visitor.downloadFile(listed!))), /ticket|403/i);
-    const ticketed = await visitor.startDownload(listed!);
+    await assert.rejects(readAll(downloadStream(visitor.reader.downloadFile(listed!))), /ticket|403/i);
+    const ticketed = await visitor.reader.startDownload(listed!);
     assert.ok(ticketed.credentials['x-download-ticket'], 'the ticket travels with the credentials');
     assert.ok((await readAll(downloadStream(ticketed))).equals(content));
-    await assert.rejects(visitor.startDownload(listed!), (error: unknown) => {
+    await assert.rejects(visitor.reader.startDownload(listed!), (error: unknown) => {
       assert.ok(error instanceof WebfolderError);
       assert.equal(error.status, 410);
       assert.equal(error.serverCode, 'download_limit_reached');
       return true;
     });
-    const [mine] = await owner.listFiles();
-    assert.ok((await readAll(downloadStream(await owner.startDownload(mine!)))).equals(content));
-    const [after] = await owner.listFiles();
+    const [mine] = await owner.reader.listFiles();
+    assert.ok((await readAll(downloadStream(await owner.reader.startDownload(mine!)))).equals(content));
+    const [after] = await owner.reader.listFiles();
     assert.equal(after!.file.downloads, 1, "the owner's download is not counted");
-    const events = await owner.activity();
+    const events = await owner.ownerActions.activity();
     assert.deepEqual(
       events.map((e) => e.kind),
       ['download', 'upload'],
     );
     // A file's own limit wins over the folder's: raising it lets the visitor download again.
-    await owner.updateFile(mine!.file.fileId, 2);
-    assert.ok(await visitor.startDownload(listed!));
+    await owner.ownerActions.updateFile(mine!.file.fileId, 2);
+    assert.ok(await visitor.reader.startDownload(listed!));
   });
 
   test('request mode: a visitor keeps a receipt; the owner opens the sealed file; delete file and folder', async () => {
@@ -137,27 +140,27 @@ describe('folder session: owner controls (no browser)', () => {
     const visitorStore = memoryStore();
     const visitor = (await open(created.link, created.folderId, visitorStore)) as FolderSession;
     const content = randomBytes(2000);
-    assert.equal((await visitor.upload([{ file: file(content, 'cv.pdf'), path: 'cv.pdf' }])).state, 'complete');
-    const receipts = visitor.receipts();
+    assert.equal((await visitor.uploads.upload([{ file: file(content, 'cv.pdf'), path: 'cv.pdf' }])).state, 'complete');
+    const receipts = visitor.uploads.receipts();
     assert.deepEqual(
       receipts.map((r) => [r.name, r.size]),
       [['cv.pdf', 2000]],
     );
     assert.deepEqual(visitorStore.receipts(created.folderId), receipts, 'kept in the browser store');
-    assert.deepEqual(owner.receipts(), [], "the owner's uploads get no receipt");
+    assert.deepEqual(owner.uploads.receipts(), [], "the owner's uploads get no receipt");
 
     // The owner's poll notices the new file ('changed': same rights, other files).
     const changed = new Promise<number>((resolve) => owner.on('changed', (info) => resolve(info.fileCount)));
     const stop = owner.watch(50);
     assert.equal(await changed, 1);
     stop();
-    const [sealed] = await owner.listFiles();
+    const [sealed] = await owner.reader.listFiles();
     assert.equal(sealed!.name, 'cv.pdf');
-    assert.ok((await readAll(downloadStream(await owner.startDownload(sealed!)))).equals(content));
+    assert.ok((await readAll(downloadStream(await owner.reader.startDownload(sealed!)))).equals(content));
 
-    await owner.deleteFile(sealed!.file.fileId);
+    await owner.ownerActions.deleteFile(sealed!.file.fileId);
     assert.equal(owner.info.fileCount, 0);
-    await owner.deleteFolder();
+    await owner.ownerActions.deleteFolder();
     assert.equal(store.ownerSecretOf(created.folderId), null, 'the owner secret is forgotten');
     assert.equal(((await open(created.link, created.folderId, memoryStore())) as { kind: string }).kind, 'not-found');
   });

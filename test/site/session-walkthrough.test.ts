@@ -9,7 +9,7 @@ import {
   parseFragment,
   speedometer,
   type UploadProgress,
-} from '../../web/src/session.js';
+} from '../../web/src/state/index.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
@@ -75,25 +75,25 @@ describe('session: the walk-through fixes (no browser)', () => {
     const { transport, held } = holdingTransport(() => true);
     const session = await openNew(transport);
     const progress: UploadProgress[] = [];
-    session.on('progress', (p) => {
+    session.uploads.on('progress', (p) => {
       progress.push({ ...p });
       fileIds = p.files.map((f) => f.fileId);
     });
-    const running = session.upload([{ file: file(randomBytes(6 * MIB), 'a.bin'), path: 'a.bin' }]);
+    const running = session.uploads.upload([{ file: file(randomBytes(6 * MIB), 'a.bin'), path: 'a.bin' }]);
     await held;
-    assert.ok(fileIds.length === 1 && session.isUploading(fileIds[0]!), 'uploading while this page sends it');
+    assert.ok(fileIds.length === 1 && session.uploads.isUploading(fileIds[0]!), 'uploading while this page sends it');
     assert.ok(
       progress.some((p) => p.sent > 0),
       'half-sent bytes counted',
     );
-    session.cancelUpload();
+    session.uploads.cancel();
     const outcome = await running;
     assert.equal(outcome.state, 'cancelled');
     const last = progress.at(-1)!;
     assert.equal(last.sent, 0, 'the unfinished bytes are dropped');
     for (const p of progress) assert.ok(p.speed >= 0, `speed ${p.speed}`);
     assert.deepEqual(progress.map((p) => p.files[0]!.state).slice(-1), ['cancelled']);
-    assert.equal(session.isUploading(fileIds[0]!), false, 'a cancelled file is not "uploading"');
+    assert.equal(session.uploads.isUploading(fileIds[0]!), false, 'a cancelled file is not "uploading"');
   });
 
   test('files picked right after Cancel: the cancelled upload reports nothing once the new one runs', async () => {
@@ -106,15 +106,15 @@ describe('session: the walk-through fixes (no browser)', () => {
     let firstIds: string[] = [];
     const session = await openNew(transport);
     const seen: Array<readonly string[]> = [];
-    session.on('progress', (p) => {
+    session.uploads.on('progress', (p) => {
       seen.push(p.files.map((f) => f.name));
       if (firstIds.length === 0) firstIds = p.files.map((f) => f.fileId);
     });
-    const first = session.upload([{ file: file(randomBytes(6 * MIB), 'first.bin'), path: 'first.bin' }]);
+    const first = session.uploads.upload([{ file: file(randomBytes(6 * MIB), 'first.bin'), path: 'first.bin' }]);
     await held;
     // Cancel and pick again in the same turn, as a quick person does.
-    session.cancelUpload();
-    const second = session.upload([{ file: file(randomBytes(3000), 'second.txt'), path: 'second.txt' }]);
+    session.uploads.cancel();
+    const second = session.uploads.upload([{ file: file(randomBytes(3000), 'second.txt'), path: 'second.txt' }]);
     const b = await second;
     settle();
     const a = await first;

@@ -14,7 +14,7 @@ import {
   type SessionOptions,
   type SiteStore,
   type UploadProgress,
-} from '../../web/src/session.js';
+} from '../../web/src/state/index.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { exhaustCreateBudget } from './budget.js';
 import { memoryStore } from './memory-store.js';
@@ -73,19 +73,22 @@ describe('folder session (no browser)', () => {
     const store = memoryStore();
     const session = await open(link, folderId, options(store));
     assert.equal(session.info.owned, false);
-    const announced: string[] = [];
+    // A session in a log or a message shows its folder, never its secrets.
+    const shown = JSON.stringify(session);
+    assert.ok(shown.includes(folderId) && !shown.includes(session.secret), shown);
+    const claimed: string[] = [];
     const progress: UploadProgress[] = [];
-    session.on('announce', (text) => announced.push(text));
-    const stop = session.on('progress', (p) => progress.push(p));
+    session.uploads.on('claimed', (role) => claimed.push(role));
+    const stop = session.uploads.on('progress', (p) => progress.push(p));
     const content = randomBytes(11 * MIB + 5);
-    const outcome = await session.upload([
+    const outcome = await session.uploads.upload([
       { file: file(content, 'big.bin'), path: 'big.bin' },
       { file: file(new Uint8Array(), 'empty.txt'), path: 'empty.txt' },
     ]);
     stop();
     assert.equal(outcome.state, 'complete');
     assert.equal(outcome.skippedEmpty, 1);
-    assert.deepEqual(announced, ['You are now the owner of this folder.']);
+    assert.deepEqual(claimed, ['owner']);
     assert.equal(session.info.isOwner, true);
     assert.ok(store.ownerSecretOf(folderId), 'the owner secret is kept');
     assert.deepEqual(store.pendingUploads(folderId), [], 'nothing is left to resume');
@@ -97,9 +100,9 @@ describe('folder session (no browser)', () => {
     const visitor = await open(link, folderId, options(memoryStore()));
     assert.equal(visitor.info.isOwner, false);
     assert.equal(visitor.info.rights.upload, false);
-    const [listed] = await visitor.listFiles();
+    const [listed] = await visitor.reader.listFiles();
     assert.equal(listed!.name, 'big.bin');
-    assert.ok((await readAll(downloadStream(visitor.downloadFile(listed!)))).equals(content));
+    assert.ok((await readAll(downloadStream(visitor.reader.downloadFile(listed!)))).equals(content));
   });
 
   test('resume: after a failed upload only the missing chunks are sent, and what was stored counts as sent', async () => {
@@ -112,7 +115,7 @@ describe('folder session (no browser)', () => {
       folderId,
       options(store, { transport: first.transport, http: { retry: { retries: 0 } } }),
     );
-    const failed = await session.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
+    const failed = await session.uploads.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
     assert.equal(failed.state, 'failed');
     assert.deepEqual(first.puts, [1]);
     assert.equal(store.pendingUploads(folderId).length, 1, 'the unfinished upload is remembered');
@@ -121,14 +124,14 @@ describe('folder session (no browser)', () => {
     const again = await open(link, folderId, options(store, { transport: second.transport }));
     assert.equal(again.info.isOwner, true, 'the owner secret survived');
     const progress: UploadProgress[] = [];
-    again.on('progress', (p) => progress.push(p));
-    const done = await again.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
+    again.uploads.on('progress', (p) => progress.push(p));
+    const done = await again.uploads.upload([{ file: file(content, 'r.bin'), path: 'r.bin' }]);
     assert.equal(done.state, 'complete');
     assert.deepEqual(second.puts.sort(), [2, 3]);
     assert.equal(progress[0]!.sent, 5 * MIB, 'chunk 1 was already on the server');
     assert.deepEqual(store.pendingUploads(folderId), []);
-    const [listed] = await again.listFiles();
-    assert.ok((await readAll(downloadStream(again.downloadFile(listed!)))).equals(content));
+    const [listed] = await again.reader.listFiles();
+    assert.ok((await readAll(downloadStream(again.reader.downloadFile(listed!)))).equals(content));
   });
 
   test('cancel stops the upload and keeps it resumable', async () => {
@@ -137,11 +140,11 @@ describe('folder session (no browser)', () => {
     let session!: FolderSession;
     // Every PUT fails, so the upload is surely in flight when cancelled.
     const { transport } = countingTransport(() => {
-      session.cancelUpload();
+      session.uploads.cancel();
       return true;
     });
     session = await open(link, folderId, options(store, { transport }));
-    const outcome = await session.upload([{ file: file(randomBytes(6 * MIB), 'c.bin'), path: 'c.bin' }]);
+    const outcome = await session.uploads.upload([{ file: file(randomBytes(6 * MIB), 'c.bin'), path: 'c.bin' }]);
     assert.equal(outcome.state, 'cancelled');
     assert.equal(outcome.files[0]!.state, 'cancelled');
     assert.equal(store.pendingUploads(folderId).length, 1);
@@ -150,7 +153,7 @@ describe('folder session (no browser)', () => {
   test('keys: none, damaged, wrong; unknown folder', async () => {
     const { folderId, link } = await newFolder('send');
     const owner = await open(link, folderId, options(memoryStore()));
-    await owner.upload([{ file: file(randomBytes(100), 'a.txt'), path: 'a.txt' }]);
+    await owner.uploads.upload([{ file: file(randomBytes(100), 'a.txt'), path: 'a.txt' }]);
     const kind = async (hash: string, id = folderId) =>
       ((await openSession(id, parseFragment(hash), options(memoryStore()))) as OpenFailure).kind;
     assert.equal(await kind(''), 'no-key');
@@ -203,13 +206,13 @@ describe('folder session under a tiny create budget', () => {
     session.on('waiting', (w) => waits.push(w));
     await exhaustCreateBudget(limited.baseUrl);
     const content = randomBytes(1234);
-    const outcome = await session.upload([{ file: file(content, 'after-wait.txt'), path: 'after-wait.txt' }]);
+    const outcome = await session.uploads.upload([{ file: file(content, 'after-wait.txt'), path: 'after-wait.txt' }]);
     assert.equal(outcome.state, 'complete');
     assert.ok(waits.length >= 1, 'the registration waited');
     assert.equal(waits[0]!.operation, 'register files');
     assert.equal(waits[0]!.status, 429);
     assert.ok(waits[0]!.seconds >= 1 && waits[0]!.seconds <= 7, `waits the Retry-After (${waits[0]!.seconds} s)`);
-    const [listed] = await session.listFiles();
-    assert.ok((await readAll(downloadStream(session.downloadFile(listed!)))).equals(content));
+    const [listed] = await session.reader.listFiles();
+    assert.ok((await readAll(downloadStream(session.reader.downloadFile(listed!)))).equals(content));
   });
 });

@@ -7,7 +7,7 @@ import { createFolder, newContext, SKIP, screenshot, useBrowserFixture, watch, w
 import { png, webm } from './media.js';
 
 /**
- * Thumbnails made at upload (web/src/thumbnail.ts, web/src/session.ts): the page that uploads an
+ * Thumbnails made at upload (web/src/adapters/thumbnail.ts, web/src/state): the page that uploads an
  * image or a video stores an encrypted thumbnail beside it, the server holds only ciphertext, and
  * the grid shows the stored one without fetching the file; a file uploaded by the client library
  * has none, and the grid makes one from the file itself.

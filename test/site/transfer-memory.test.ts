@@ -15,7 +15,7 @@ import { createFolder, SKIP } from './browser.js';
  * (a controlled page's requests are all offered to its fetch handler, bodies included), and the
  * worker's copy of each body was freed only when the worker's garbage collector ran, which it hardly
  * did: 1 GiB uploaded grew Chromium's browser process by 1 GiB. The worker now routes PUTs straight
- * to the network (web/src/sw.ts). This samples every process of the browser's tree (VmRSS every
+ * to the network (web/src/workers/sw.ts). This samples every process of the browser's tree (VmRSS every
  * 100 ms, and each one's VmHWM at the end) and checks that none rose more than BOUND above its size
  * with the page open and idle.
  *

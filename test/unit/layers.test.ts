@@ -7,7 +7,9 @@ import { importsOf, ROOT, sourceFiles } from '../support/imports.js';
  * The layers of the whole code base, read from the import statements themselves: every import in
  * src/ and web/src between two folders must be allowed by the table below, and the folders must form
  * no cycle. A folder is a top-level folder of src/ (`src/http/routes/api.ts` is in `http`); the
- * composition root (src/server.ts, src/backends.ts, src/main.ts) is `root`; the page is `web`.
+ * composition root (src/server.ts, src/backends.ts, src/main.ts) is `root`. The page's folders are
+ * `web/<folder>` (web/src/views/files.ts is in `web/views`), and its top-level files each their own
+ * (`web/main`, `web/core`, `web/config`).
  */
 const ALLOWED: Record<string, readonly string[]> = {
   // Pure rules: imports nothing of ours.
@@ -34,7 +36,21 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Client side: no server code (test/client/layers.test.ts checks the details).
   transfer: ['contract', 'crypto', 'domain'],
   client: ['contract', 'crypto', 'domain', 'transfer'],
-  web: ['contract', 'crypto', 'domain', 'transfer'],
+  // The page. It reaches the shared code through one entry, web/src/core.ts, and nothing else does.
+  'web/core': ['contract', 'crypto', 'domain', 'transfer'],
+  // The settings the server writes into the page.
+  'web/config': [],
+  // The folder page's state and protocols: DOM-free, words-free (the views say things).
+  'web/state': ['web/core'],
+  // The crypto workers, the service worker and their typed channels.
+  'web/workers': ['web/config', 'web/core'],
+  // The browser's parts plugged into the state: storage, XMLHttpRequest, downloads, drops, thumbnails.
+  'web/adapters': ['web/config', 'web/core', 'web/state', 'web/workers'],
+  // The message catalogs; the chosen language is kept by the storage adapter.
+  'web/i18n': ['web/adapters'],
+  'web/views': ['web/adapters', 'web/config', 'web/core', 'web/i18n', 'web/state', 'web/workers'],
+  // The router.
+  'web/main': ['web/config', 'web/i18n', 'web/state', 'web/views'],
   // Delivery of the use cases' events (webhooks, mail) from the store's outbox.
   notify: ['app', 'config', 'contract', 'domain', 'store'],
   // Operations beside the transport: health, readiness, metrics, start-up and shutdown; they watch
@@ -49,7 +65,10 @@ const ALLOWED: Record<string, readonly string[]> = {
 
 function folderOf(path: string): string {
   const rel = relative(ROOT, path);
-  if (rel.startsWith('web/src/')) return 'web';
+  if (rel.startsWith('web/src/')) {
+    const [first = '', ...rest] = rel.slice('web/src/'.length).split('/');
+    return `web/${rest.length > 0 ? first : first.replace(/\.(js|ts)$/, '')}`;
+  }
   const parts = rel.split('/');
   return parts.length > 2 ? parts[1]! : 'root';
 }
@@ -73,6 +92,11 @@ async function edges(): Promise<[string, string, string, string][]> {
 test('every import between folders is allowed by the layer table', async () => {
   const found = await edges();
   assert.ok(found.length > 50, 'the scan sees the imports');
+  for (const folder of ['web/state', 'web/views', 'web/workers', 'web/adapters', 'web/core'])
+    assert.ok(
+      found.some(([from]) => from === folder),
+      `the scan sees the page's folder ${folder}`,
+    );
   const wrong = found
     .filter(([from, to]) => !(ALLOWED[from] ?? []).includes(to))
     .map(([from, to, file, target]) => `${from} -> ${to}: ${file} imports ${target}`);

@@ -1,15 +1,15 @@
 import { siteConfig } from './config.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
 import { t } from './i18n/index.js';
-import type { FolderSession } from './session.js';
-import { h } from './ui.js';
+import type { FolderSession } from './state/index.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
+import { h } from './views/ui.js';
 
 /**
  * The page's entry: the router. Each page is a view (web/src/views); the folder page's state and
- * protocols live in the DOM-free session (web/src/session.ts), its transfers in src/transfer.
+ * protocols live in the DOM-free session (web/src/state), its transfers in src/transfer.
  */
 const config = siteConfig();
 await chooseLanguage();

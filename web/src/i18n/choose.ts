@@ -1,4 +1,4 @@
-import { savedLanguage, saveLanguage } from '../storage.js';
+import { savedLanguage, saveLanguage } from '../adapters/storage.js';
 import { isLanguage, LANGUAGES, type Language, language, pickLanguage, setLanguage, t } from './index.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
-import { h, main, render, setTitle } from '../ui.js';
+import { h, main, render, setTitle } from './ui.js';
 
 /** A page that only explains what went wrong, with a way on. */
 export function showError(config: SiteConfig, title: string, text: string): void {

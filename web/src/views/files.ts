@@ -1,14 +1,13 @@
-import type { DownloadFile } from '../../../src/transfer/download.js';
-import { saveName } from '../../../src/transfer/names.js';
 import type { SiteConfig } from '../config.js';
-import { type DownloadJob, download, onDownloadError } from '../download.js';
+import type { DownloadFile } from '../core.js';
+import { saveName } from '../core.js';
 import { t } from '../i18n/index.js';
-import { canThumbnail, isImageFolder, typeIcon, Viewer } from '../preview.js';
-import type { FolderSession, OpenedFile } from '../session.js';
-import { thumbnailUrl } from '../thumbnail.js';
-import { describeError, formatBytes, h, notice } from '../ui.js';
+import type { FolderSession, OpenedFile } from '../state/index.js';
+import { isImageFolder, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
-import { openViewer } from './viewer.js';
+import { downloadStatus } from './download-status.js';
+import { downloadable, downloadCounts, fileRow, type RowContext } from './file-row.js';
+import { describeError, formatBytes, h, notice } from './ui.js';
 
 /** The folder's files as the page shows them: the summary that leads the page, and the list. */
 export interface FilesView {
@@ -35,7 +34,7 @@ const LIVE_ROWS = 200;
 
 export function filesView(session: FolderSession, config: SiteConfig): FilesView {
   const list = h('ul', { class: 'files', id: 'files', 'aria-busy': 'true' });
-  const status = h('div', { id: 'download-status', role: 'status' });
+  const status = downloadStatus(config);
   const all = h('button', { type: 'button', id: 'download-all', disabled: true }, t('files.downloadAll'));
   const line = h('p', { id: 'folder-summary', class: 'summary-line' }, summaryText(session));
   const note = h('p', { id: 'note', class: 'note', hidden: true });
@@ -51,7 +50,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     line,
     note,
     h('div', { class: 'row' }, all),
-    status,
+    status.element,
   );
   // An empty folder has nothing to sum up (its deadline notice says what to do); shown once files come.
   const showSummary = () => {
@@ -64,34 +63,9 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     h('h2', { id: 'files-h' }, t('files.heading')),
     list,
   );
-  onDownloadError((message) => status.replaceChildren(notice(t('files.downloadFailed', { reason: message }), 'error')));
-  /** Starts a download; `prepare` asks for its tickets and may add a remark (files left out). */
-  let started = 0;
-  const start = async (label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>) => {
-    const mine = ++started;
-    status.replaceChildren(t('files.starting', { name: label }));
-    status.removeAttribute('data-download-path');
-    status.removeAttribute('data-download-state');
-    try {
-      const { job, leftOut = '' } = await prepare();
-      // The service worker says when the browser has every byte: "saving" turns to "downloaded"
-      // (unless another download has taken the status line since).
-      const path = await download(config, job, () => {
-        if (started !== mine) return;
-        status.dataset.downloadState = 'done';
-        status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
-      });
-      // Which way the download went ('service-worker' or 'memory'), for tests and support.
-      status.setAttribute('data-download-path', path);
-      status.replaceChildren(
-        (path === 'service-worker'
-          ? t('files.savingSw', { name: label })
-          : t('files.downloadedMemory', { name: label })) + leftOut,
-      );
-    } catch (error) {
-      status.replaceChildren(notice(t('files.downloadFailed', { reason: describeError(error) }), 'error'));
-    }
-    // The counts changed (a download is counted as it starts).
+  /** Starts a download, then shows the new counts (a download is counted as it starts). */
+  const start: typeof status.start = async (label, prepare) => {
+    await status.start(label, prepare);
     void reload();
   };
   // The list arrives a page at a time (a folder may hold thousands of files): the next page loads
@@ -113,7 +87,11 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     // One ticket per download: asked for as it starts (the server counts it, or refuses past the limit).
     void start(name, async () => ({
       // A browser cannot save into folders: `a/sub/b.txt` is saved as `b.txt` (src/transfer/names.ts).
-      job: { kind: 'file', name: saveName(name, 'file'), files: [{ ...(await session.startDownload(o)), name }] },
+      job: {
+        kind: 'file',
+        name: saveName(name, 'file'),
+        files: [{ ...(await session.reader.startDownload(o)), name }],
+      },
     }));
   };
   // An image folder is a grid of thumbnails made in this browser as rows come into view; other
@@ -129,137 +107,23 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
           }
         })
       : null;
-  const thumb = (o: OpenedFile, name: string): HTMLElement => {
-    const box = h('span', { class: 'thumb', 'aria-hidden': 'true' }, typeIcon(o));
-    if (grid && thumbnails && canThumbnail(o)) {
-      (box as HTMLElement & { makeThumbnail?: () => void }).makeThumbnail = () => {
-        thumbnailUrl(session, o)
-          .then((url) => box.replaceChildren(h('img', { src: url, alt: '', title: name, class: 'thumb-image' })))
-          .catch(() => {}); // the icon stays
-      };
-      thumbnails.observe(box);
-    }
-    return box;
+  const ctx: RowContext = {
+    session,
+    config,
+    viewer: () => viewer,
+    grid: () => grid === true,
+    thumbnails,
+    download: downloadOne,
+    reload: () => void reload(true),
   };
-  const counts = (o: OpenedFile): HTMLElement => {
-    const f = o.file;
-    const count = t('files.downloads', { count: f.downloads });
-    const text =
-      f.downloadsLeft === null
-        ? count
-        : f.downloadsLeft === 0
-          ? t('files.limitReached')
-          : t('files.downloadsLeft', { count: f.downloadsLeft });
-    return h(
-      'span',
-      {
-        class: 'muted count',
-        'data-downloads': f.downloads,
-        'data-left': f.downloadsLeft === null ? 'none' : f.downloadsLeft,
-      },
-      // The owner sees the count and the limit; a visitor what is left.
-      session.info.isOwner && f.downloadsLeft !== null ? `${count} · ${text}` : text,
-    );
-  };
-  const manage = (o: OpenedFile, name: string): HTMLElement | null => {
-    if (!session.info.isOwner) return null;
-    const fileId = o.file.fileId;
-    const limit = h('input', {
-      type: 'number',
-      min: 1,
-      max: 1_000_000,
-      inputmode: 'numeric',
-      class: 'file-limit',
-      placeholder:
-        session.info.maxDownloads === null
-          ? t('owner.noLimit')
-          : t('owner.folderLimit', { count: session.info.maxDownloads }),
-      value: o.file.maxDownloads ?? undefined,
-      'aria-label': t('owner.fileLimitOf', { name }),
-    });
-    const said = h('span', { role: 'status', class: 'muted' });
-    const save = h('button', { type: 'button', class: 'secondary save-limit' }, t('owner.saveLimit'));
-    save.addEventListener('click', () => {
-      const value = limit.value.trim() ? Number(limit.value) : null;
-      void session
-        .updateFile(fileId, value)
-        .then(() => {
-          said.textContent = t('owner.saved');
-          void reload(true);
-        })
-        .catch((error: unknown) => said.replaceChildren(notice(describeError(error), 'error')));
-    });
-    const remove = h('button', { type: 'button', class: 'danger delete-file' }, t('owner.deleteFile'));
-    remove.addEventListener('click', () => {
-      if (!confirm(t('owner.deleteFileConfirm', { name }))) return;
-      remove.disabled = true;
-      void session.deleteFile(fileId).catch((error: unknown) => {
-        remove.disabled = false;
-        said.replaceChildren(notice(describeError(error), 'error'));
-      });
-    });
-    return h(
-      'details',
-      { class: 'file-manage' },
-      h('summary', { 'aria-label': t('owner.manageNamed', { name }) }, t('owner.manage')),
-      h('div', { class: 'row' }, limit, save, remove),
-      said,
-    );
-  };
-  /** A visitor's file with no download left (the owner is not limited). */
-  const exhausted = (o: OpenedFile) => o.file.downloadsLeft === 0 && !session.info.isOwner;
-  const row = (o: OpenedFile) => {
-    const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
-
-    const button = h(
-      'button',
-      {
-        type: 'button',
-        class: 'secondary download',
-        disabled: !o.file.complete || !o.secret || exhausted(o),
-        'aria-label': t('files.downloadNamed', { name }),
-      },
-      // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
-      t(
-        o.file.complete
-          ? 'files.download'
-          : session.isUploading(o.file.fileId)
-            ? 'files.uploading'
-            : 'files.incomplete',
-      ),
-    );
-    button.addEventListener('click', () => downloadOne(o));
-    const fileId = o.file.fileId;
-    // A name opens the viewer when this browser can read the file and it is complete.
-    const label = viewer.has(o)
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'link open',
-            onclick: () => openViewer(session, config, viewer, fileId, downloadOne),
-          },
-          name,
-        )
-      : name;
-    return h(
-      'li',
-      { 'data-file-id': fileId },
-      thumb(o, name),
-      h('span', { class: 'name' }, label),
-      h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
-      o.file.complete ? counts(o) : null,
-      button,
-      manage(o, name),
-    );
-  };
+  const row = (o: OpenedFile) => fileRow(ctx, o);
   const ready = () => loaded.filter((o) => o.file.complete && o.secret);
   const failed = (error: unknown) => {
     list.replaceChildren(h('li', {}, notice(t('files.loadFailed', { reason: describeError(error) }), 'error')));
   };
   const loadMore = (): Promise<void> => {
     loading ??= (async () => {
-      const page = await session.listPage(cursor);
+      const page = await session.reader.listPage(cursor);
       cursor = page.nextCursor;
       loaded.push(...page.opened);
       viewer.add(page.opened);
@@ -289,7 +153,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     if (!list.isConnected || cursor !== null) return;
     if (!force && list.querySelector('details.file-manage[open]')) return;
     await loading;
-    const page = await session.listPage(null);
+    const page = await session.reader.listPage(null);
     if (page.nextCursor !== null) return;
     // The same files in the same states: only the counts change, in the rows on screen (a row
     // replaced under someone's pointer or a script's hold would lose the click).
@@ -301,9 +165,9 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     if (same) {
       for (const o of page.opened) {
         const li = list.querySelector<HTMLElement>(`li[data-file-id="${CSS.escape(o.file.fileId)}"]`);
-        li?.querySelector('.count')?.replaceWith(counts(o));
+        li?.querySelector('.count')?.replaceWith(downloadCounts(session, o));
         const button = li?.querySelector<HTMLButtonElement>('button.download');
-        if (button) button.disabled = !o.file.complete || !o.secret || exhausted(o);
+        if (button) button.disabled = !downloadable(session, o);
       }
       loaded = page.opened;
       return;
@@ -338,7 +202,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
   all.addEventListener('click', () => {
     void (async () => {
       while (cursor) await loadMore();
-      const zipName = session.zipName();
+      const zipName = session.reader.zipName();
       await start(zipName, async () => {
         // A ticket per file, as each is a download; files past their limit are left out (and said).
         const files: DownloadFile[] = [];
@@ -346,7 +210,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
         let lastError: unknown = null;
         for (const o of ready()) {
           try {
-            files.push(await session.startDownload(o));
+            files.push(await session.reader.startDownload(o));
           } catch (error) {
             lastError = error;
             refused.push(o.name ?? o.file.fileId);

@@ -1,13 +1,12 @@
-import type { FolderInfo } from '../../../src/contract/site.js';
+import { startServiceWorker } from '../adapters/download.js';
+import { browserStore, takeUnlocked } from '../adapters/storage.js';
+import { makeThumbnail } from '../adapters/thumbnail.js';
+import { xhrFetch } from '../adapters/xhr.js';
 import type { SiteConfig } from '../config.js';
-import { cryptoPool } from '../crypto-pool.js';
-import { startServiceWorker } from '../download.js';
+import type { FolderInfo } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
-import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../session.js';
-import { browserStore, takeUnlocked } from '../storage.js';
-import { makeThumbnail } from '../thumbnail.js';
-import { announce, describeError, formatDuration, h, render, setTitle } from '../ui.js';
-import { xhrFetch } from '../xhr.js';
+import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../state/index.js';
+import { cryptoPool } from '../workers/crypto-pool.js';
 import { showError } from './error.js';
 import { filesView } from './files.js';
 import { notifySection } from './notify.js';
@@ -15,6 +14,7 @@ import { activitySection, ownerSection } from './owner.js';
 import { passwordPrompt } from './password.js';
 import { receiptSection } from './receipt.js';
 import { ownerKeySection, shareSection } from './share.js';
+import { announce, describeError, formatDuration, h, render, setTitle } from './ui.js';
 import { uploadSection } from './upload.js';
 
 const MODE_TEXT: Record<FolderInfo['mode'], MessageKey> = {
@@ -76,14 +76,17 @@ function unlockedOf(folderId: string): { unlocked?: string } {
 function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal): void {
   // Subscribed once for the page's lifetime (one session per page load, or per fragment).
   const stopInfo = session.on('info', () => renderFolder(session, config));
-  const stopAnnounce = session.on('announce', announce);
+  // The claim of the first upload, said to assistive technology.
+  const stopAnnounce = session.uploads.on('claimed', (role) =>
+    announce(t(role === 'owner' ? 'session.nowOwner' : 'session.someoneElse')),
+  );
   // Live updates: others' uploads, counts, a claim, settings (polled while the page is visible).
   const stopWatch = session.watch();
   signal?.addEventListener('abort', () => {
     stopInfo();
     stopAnnounce();
     stopWatch();
-    session.cancelUpload();
+    session.uploads.cancel();
   });
   void startServiceWorker(config);
   renderFolder(session, config);

@@ -1,11 +1,11 @@
-import type { Mode } from '../../../src/contract/site.js';
-import { MAX_NOTE_CHARS } from '../../../src/domain/limits.js';
+import { browserStore, handOverUnlocked } from '../adapters/storage.js';
 import type { SiteConfig } from '../config.js';
-import { createFolder } from '../create.js';
+import type { Mode } from '../core.js';
+import { MAX_NOTE_CHARS } from '../core.js';
 import { t, tParts } from '../i18n/index.js';
-import { browserStore, handOverUnlocked } from '../storage.js';
-import { describeError, h, notice, render, setTitle } from '../ui.js';
+import { createFolder } from '../state/create.js';
 import { expiryChoices } from './expiry.js';
+import { describeError, h, notice, render, setTitle } from './ui.js';
 
 /**
  * The home page: a new folder, owned by this browser from the moment it is made (create and claim

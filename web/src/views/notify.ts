@@ -1,7 +1,7 @@
-import type { SiteNotifications } from '../../../src/contract/site.js';
+import type { SiteNotifications } from '../core.js';
 import { t } from '../i18n/index.js';
-import type { FolderSession } from '../session.js';
-import { announce, describeError, h } from '../ui.js';
+import type { FolderSession } from '../state/index.js';
+import { announce, describeError, h } from './ui.js';
 
 /**
  * The owner's notification control: an e-mail address and the events to be told about (someone
@@ -66,7 +66,7 @@ export function notifySection(session: FolderSession): HTMLElement | null {
       save.disabled = clear.disabled = false;
     }
   };
-  void run(async () => (await session.notifications())!, t('notify.loaded'));
+  void run(async () => (await session.ownerActions.notifications())!, t('notify.loaded'));
 
   const form = h(
     'form',
@@ -81,11 +81,15 @@ export function notifySection(session: FolderSession): HTMLElement | null {
     event.preventDefault();
     const address = email.value.trim() || null;
     void run(
-      () => session.setNotifications(address, { download: onDownload.checked, upload: onUpload?.checked ?? false }),
+      () =>
+        session.ownerActions.setNotifications(address, {
+          download: onDownload.checked,
+          upload: onUpload?.checked ?? false,
+        }),
       t('notify.saved'),
     );
   });
-  clear.addEventListener('click', () => void run(() => session.clearNotifications(), t('notify.stopped')));
+  clear.addEventListener('click', () => void run(() => session.ownerActions.clearNotifications(), t('notify.stopped')));
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' },

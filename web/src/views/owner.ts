@@ -1,10 +1,10 @@
-import { MAX_NOTE_CHARS } from '../../../src/domain/limits.js';
 import type { SiteConfig } from '../config.js';
+import { MAX_NOTE_CHARS } from '../core.js';
 import { t } from '../i18n/index.js';
-import type { FolderSession } from '../session.js';
-import { announce, describeError, h, notice, render, setTitle } from '../ui.js';
+import type { FolderSession } from '../state/index.js';
 import { formatDate } from './dates.js';
 import { expiryChoices } from './expiry.js';
+import { announce, describeError, h, notice, render, setTitle } from './ui.js';
 
 /**
  * The owner's controls: how long the files stay, the folder's download limit, the note to
@@ -37,7 +37,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     'click',
     () =>
       void act(t('settings.expiryChanged'), () =>
-        session.updateFolder({ expiresAt: Date.now() + Number(expiry.value) * 3_600_000 }),
+        session.ownerActions.updateFolder({ expiresAt: Date.now() + Number(expiry.value) * 3_600_000 }),
       ),
   );
   const until =
@@ -58,7 +58,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     'click',
     () =>
       void act(t('settings.limitSaved'), () =>
-        session.updateFolder({ maxDownloads: limit.value.trim() ? Number(limit.value) : null }),
+        session.ownerActions.updateFolder({ maxDownloads: limit.value.trim() ? Number(limit.value) : null }),
       ),
   );
 
@@ -70,14 +70,15 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
   const setNote = h('button', { type: 'button', class: 'secondary', id: 'save-note' }, t('settings.saveNote'));
   setNote.addEventListener(
     'click',
-    () => void act(t('settings.noteSaved'), () => session.updateFolder({ note: note.value.trim() || null })),
+    () =>
+      void act(t('settings.noteSaved'), () => session.ownerActions.updateFolder({ note: note.value.trim() || null })),
   );
 
   const remove = h('button', { type: 'button', class: 'danger', id: 'delete-folder' }, t('settings.delete'));
   remove.addEventListener('click', () => {
     if (!confirm(t('settings.deleteConfirm'))) return;
     remove.disabled = true;
-    void session
+    void session.ownerActions
       .deleteFolder()
       .then(() => {
         setTitle(t('settings.deleted'));
@@ -127,7 +128,7 @@ export function activitySection(
   if (!session.info.isOwner) return null;
   const list = h('ul', { id: 'activity', class: 'activity', 'aria-busy': 'true' });
   const load = async () => {
-    const events = await session.activity();
+    const events = await session.ownerActions.activity();
     await files?.ready;
     const known = files?.names() ?? new Map<string, string>();
     list.removeAttribute('aria-busy');

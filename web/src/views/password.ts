@@ -1,6 +1,6 @@
 import { t } from '../i18n/index.js';
-import type { FolderSession, PasswordRequired } from '../session.js';
-import { describeError, h, notice, render, setTitle } from '../ui.js';
+import type { FolderSession, PasswordRequired } from '../state/index.js';
+import { describeError, h, notice, render, setTitle } from './ui.js';
 
 /**
  * The password prompt of a folder that has one: the link's key alone does not decrypt it. The

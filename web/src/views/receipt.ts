@@ -1,7 +1,7 @@
 import { t } from '../i18n/index.js';
-import type { FolderSession } from '../session.js';
-import { formatBytes, h } from '../ui.js';
+import type { FolderSession } from '../state/index.js';
 import { formatDate } from './dates.js';
+import { formatBytes, h } from './ui.js';
 
 /**
  * Request mode, visitor: a receipt of what this browser sent (the folder's files are listed to
@@ -9,7 +9,7 @@ import { formatDate } from './dates.js';
  */
 export function receiptSection(session: FolderSession): HTMLElement | null {
   if (session.info.mode !== 'request' || session.info.isOwner) return null;
-  const sent = session.receipts();
+  const sent = session.uploads.receipts();
   if (sent.length === 0) return null;
   return h(
     'section',

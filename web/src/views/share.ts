@@ -1,7 +1,7 @@
 import { renderSVG } from 'uqr';
 import { t } from '../i18n/index.js';
-import type { FolderSession } from '../session.js';
-import { announce, h } from '../ui.js';
+import type { FolderSession } from '../state/index.js';
+import { announce, h } from './ui.js';
 
 /** The share link (with its QR code) and, for the owner, the owner key. */
 function copyButton(id: string, text: () => string, label: string): HTMLButtonElement {

@@ -1,8 +1,8 @@
-import { WebfolderError } from '../../../src/transfer/errors.js';
-import { filesFromDrop } from '../drop.js';
+import { filesFromDrop } from '../adapters/drop.js';
+import { WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
-import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../session.js';
-import { announce, describeError, formatBytes, formatDuration, h, main, notice } from '../ui.js';
+import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../state/index.js';
+import { announce, describeError, formatBytes, formatDuration, h, main, notice } from './ui.js';
 
 /**
  * One upload area per folder session, kept across redraws: the folder page is drawn again whenever
@@ -33,7 +33,7 @@ export function uploadSection(session: FolderSession): HTMLElement {
   const dirInput = h('input', { type: 'file', id: 'folder-input', multiple: true, webkitdirectory: true });
   const state = stateOf(session);
   // While an upload runs, its own files are pending: no "did not finish" note for them.
-  const pending = state.running ? [] : session.pendingUploads();
+  const pending = state.running ? [] : session.uploads.pending();
   const resumeNote = pending.length
     ? notice(t('upload.resume', { count: pending.length, names: pending.map((p) => p.name).join(', ') }))
     : null;
@@ -90,7 +90,7 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
   if (empty > 0) messages.push(notice(t('upload.emptySkipped', { count: empty })));
   area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, t('upload.encrypting')));
   const view = progressView(session, area);
-  const stop = session.on('progress', (p) => {
+  const stop = session.uploads.on('progress', (p) => {
     if (current()) view.paint(p);
   });
   const waiting = waitingView(area);
@@ -99,7 +99,7 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
   });
   let outcome: UploadOutcome;
   try {
-    outcome = await session.upload(picked);
+    outcome = await session.uploads.upload(picked);
   } catch (error) {
     if (!current()) return;
     state.running = false;
@@ -185,7 +185,7 @@ function progressView(session: FolderSession, area: HTMLElement) {
   const overall = h('progress', { id: 'overall-progress', max: 1, value: 0, 'aria-label': t('upload.overall') });
   const overallText = h('p', { class: 'progress-line', id: 'upload-status', role: 'status' });
   const cancel = h('button', { type: 'button', class: 'secondary', id: 'cancel-upload' }, t('upload.cancel'));
-  cancel.addEventListener('click', () => session.cancelUpload());
+  cancel.addEventListener('click', () => session.uploads.cancel());
   let last = 0;
   let latest: UploadProgress | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;

@@ -1,14 +1,15 @@
-import { downloadStream } from '../../../src/transfer/download.js';
+import { ask, startServiceWorker } from '../adapters/download.js';
+import { renderMarkdown } from '../adapters/markdown.js';
 import type { SiteConfig } from '../config.js';
-import { ask, startServiceWorker } from '../download.js';
+import { downloadStream } from '../core.js';
 import { t } from '../i18n/index.js';
-import { renderMarkdown } from '../markdown.js';
-import { MEMORY_LIMIT, type PreviewPlan, previewPlan, TEXT_LIMIT, type Viewer, viewerKey } from '../preview.js';
-import type { FolderSession, OpenedFile } from '../session.js';
-import { describeError, formatBytes, h } from '../ui.js';
+import type { FolderSession, OpenedFile } from '../state/index.js';
+import { MEMORY_LIMIT, type PreviewPlan, previewPlan, TEXT_LIMIT, type Viewer, viewerKey } from '../state/preview.js';
+import type { ToServiceWorker } from '../workers/sw-protocol.js';
+import { describeError, formatBytes, h } from './ui.js';
 
 /**
- * The viewer: a file of the folder shown over the page, decrypted in this browser (web/src/preview.ts
+ * The viewer: a file of the folder shown over the page, decrypted in this browser (web/src/state/preview.ts
  * decides how). Images, PDFs and text are decrypted whole into a Blob and shown from a `blob:` URL
  * (an `<img>`, an `<embed>` of the browser's PDF viewer, a `<pre>`); video and audio stream through
  * the service worker's `<site>/media/<id>`, which answers the element's Range requests. Nothing of
@@ -28,22 +29,13 @@ export function openViewer(
   const title = h('h2', { id: 'viewer-title' });
   const position = h('span', { class: 'muted', id: 'viewer-position' });
   const content = h('div', { class: 'viewer-content', id: 'viewer-content' });
-  const prev = h(
-    'button',
-    { type: 'button', class: 'secondary', id: 'viewer-prev', 'aria-label': t('viewer.previous') },
-    '←',
-  );
-  const next = h(
-    'button',
-    { type: 'button', class: 'secondary', id: 'viewer-next', 'aria-label': t('viewer.next') },
-    '→',
-  );
+  /** A button that shows a sign and says its name to assistive technology. */
+  const iconButton = (id: string, label: string, sign: string) =>
+    h('button', { type: 'button', class: 'secondary', id, 'aria-label': label }, sign);
+  const prev = iconButton('viewer-prev', t('viewer.previous'), '←');
+  const next = iconButton('viewer-next', t('viewer.next'), '→');
   const save = h('button', { type: 'button', id: 'viewer-download' }, t('viewer.download'));
-  const close = h(
-    'button',
-    { type: 'button', class: 'secondary', id: 'viewer-close', 'aria-label': t('viewer.close') },
-    '✕',
-  );
+  const close = iconButton('viewer-close', t('viewer.close'), '✕');
   const dialog = h(
     'div',
     { class: 'viewer', id: 'viewer', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'viewer-title' },
@@ -145,13 +137,18 @@ async function stream(
   fallback: (why: string) => void,
 ): Promise<void> {
   const id = crypto.randomUUID();
-  const job = { type: 'media', id, file: await session.startDownload(opened), mediaType: plan.type };
+  const job: ToServiceWorker = {
+    type: 'media',
+    id,
+    file: await session.reader.startDownload(opened),
+    mediaType: plan.type,
+  };
   if (!(await ask(worker, job))) throw new Error(t('viewer.noWorker'));
   // Keeps the job registered (and restores it after the browser stopped an idle worker).
   const keep = setInterval(() => worker.postMessage(job), 20_000);
   undo.push(() => {
     clearInterval(keep);
-    worker.postMessage({ type: 'forget-media', id });
+    worker.postMessage({ type: 'forget-media', id } satisfies ToServiceWorker);
   });
   const media = h(plan.kind === 'audio' ? 'audio' : 'video', {
     controls: true,
@@ -180,7 +177,9 @@ async function inMemory(
 ): Promise<void> {
   const limit = plan.kind === 'text' || plan.kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
   if (opened.file.filesize > limit) throw new Error(t('viewer.tooLarge'));
-  const bytes = await new Response(downloadStream(await session.startDownload(opened), { signal })).arrayBuffer();
+  const bytes = await new Response(
+    downloadStream(await session.reader.startDownload(opened), { signal }),
+  ).arrayBuffer();
   if (signal.aborted) return;
   if (plan.kind === 'text' || plan.kind === 'markdown') {
     const text = new TextDecoder('utf-8').decode(bytes);

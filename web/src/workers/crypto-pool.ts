@@ -1,12 +1,10 @@
-import { encryptChunk } from '../../src/crypto/index.js';
-import { DecryptorGoneError, type DownloadFile } from '../../src/transfer/download.js';
-import type { ChunkSource } from '../../src/transfer/engine.js';
-import { blobSource } from '../../src/transfer/engine.js';
-import type { SiteConfig } from './config.js';
+import type { SiteConfig } from '../config.js';
+import type { ChunkSource } from '../core.js';
+import { blobSource, DecryptorGoneError, type DownloadFile, encryptChunk } from '../core.js';
 import { CryptoLanes } from './crypto-ports.js';
 
 /**
- * The page's crypto workers (web/src/crypto-worker.ts): encryption for uploads and decryption for
+ * The page's crypto workers (web/src/workers/crypto-worker.ts): encryption for uploads and decryption for
  * downloads run there, one chunk per worker at a time, instead of on the page's thread (which also
  * draws the page and drives the chunk PUTs) or the service worker's (which also feeds the download's
  * response). A service worker cannot start workers, so for a download the page lends it one port

@@ -1,15 +1,15 @@
-import type { Mode } from '../../src/contract/site.js';
+import type { HttpOptions, Mode } from '../core.js';
 import {
   createSke,
   deriveOwnerCredentials,
   encryptText,
   generateSecret,
   importSecret,
-} from '../../src/crypto/index.js';
-import { newPasswordParams, passwordSecret } from '../../src/crypto/password.js';
-import type { HttpOptions } from '../../src/transfer/retry.js';
-import { SiteClient } from '../../src/transfer/site-client.js';
-import type { SiteStore } from './session.js';
+  newPasswordParams,
+  passwordSecret,
+  SiteClient,
+} from '../core.js';
+import type { SiteStore } from './types.js';
 
 /** What the home page asks for a new folder. */
 export interface NewFolder {

@@ -1,4 +1,4 @@
-import type { Fetch } from '../../src/transfer/retry.js';
+import type { Fetch } from '../core.js';
 
 /**
  * The page's chunk transport: XMLHttpRequest, the one browser API that reports bytes of a request

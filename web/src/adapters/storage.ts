@@ -1,5 +1,5 @@
-import { base64UrlEncode } from '../../src/crypto/index.js';
-import type { PendingUpload, Receipt, SiteStore } from './session.js';
+import { base64UrlEncode } from '../core.js';
+import type { PendingUpload, Receipt, SiteStore } from '../state/index.js';
 
 /**
  * What the site keeps in the browser (localStorage, this origin only):
@@ -98,7 +98,7 @@ export function takeUnlocked(folderId: string): string | null {
   }
 }
 
-/** The session's storage (web/src/session.ts), over this browser's localStorage. */
+/** The session's storage (web/src/state), over this browser's localStorage. */
 export const browserStore: SiteStore = {
   ownerSecretOf,
   saveOwnerSecret,

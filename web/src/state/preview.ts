@@ -1,4 +1,4 @@
-import type { OpenedFile } from './session.js';
+import type { OpenedFile } from './types.js';
 
 /**
  * What the viewer shows, without a DOM: which kind of preview a file gets, which way its bytes come

@@ -1,10 +1,16 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
-import { contentDisposition, type DownloadFile, downloadStream, uniqueNames } from '../../src/transfer/download.js';
-import { mediaStream } from '../../src/transfer/media-stream.js';
-import { contentRange, parseRange } from '../../src/transfer/range.js';
+import {
+  contentDisposition,
+  contentRange,
+  type DownloadFile,
+  downloadStream,
+  mediaStream,
+  parseRange,
+  uniqueNames,
+} from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
-import type { DownloadJob } from './download.js';
+import { type DownloadJob, type FromServiceWorker, type ServiceWorkerAck, toServiceWorker } from './sw-protocol.js';
 
 /**
  * The service worker: streamed downloads. The page hands it a job (file list, secrets, credential
@@ -33,7 +39,7 @@ interface PendingDownload {
 const jobs = new Map<string, PendingDownload>();
 interface MediaJob {
   readonly file: DownloadFile;
-  /** From the viewer's allowlist (web/src/preview.ts), never the uploader's string. */
+  /** From the viewer's allowlist (web/src/state/preview.ts), never the uploader's string. */
   readonly type: string;
   timer?: ReturnType<typeof setTimeout>;
 }
@@ -63,8 +69,9 @@ self.addEventListener('activate', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string; id?: string; job?: DownloadJob } | null;
-  if (data?.type === 'download' && data.id && data.job) {
+  const data = toServiceWorker(event.data);
+  const ack: ServiceWorkerAck = { ok: true };
+  if (data?.type === 'download') {
     const id = data.id;
     const lent = event.ports.slice(1);
     const source = event.source;
@@ -74,27 +81,31 @@ self.addEventListener('message', (event) => {
       if (!jobs.delete(id)) return;
       for (const port of lent) port.close();
     }, 60_000);
-    event.ports[0]?.postMessage({ ok: true });
-  } else if (data?.type === 'media' && data.id) {
-    const m = event.data as { id: string; file: DownloadFile; mediaType: string };
+    event.ports[0]?.postMessage(ack);
+  } else if (data?.type === 'media') {
+    const m = data;
     const previous = media.get(m.id);
     if (previous) clearTimeout(previous.timer);
     const job: MediaJob = { file: m.file, type: m.mediaType };
     job.timer = setTimeout(() => media.delete(m.id), 120_000);
     media.set(m.id, job);
-    event.ports[0]?.postMessage({ ok: true });
-  } else if (data?.type === 'forget-media' && data.id) {
+    event.ports[0]?.postMessage(ack);
+  } else if (data?.type === 'forget-media') {
     clearTimeout(media.get(data.id)?.timer);
     media.delete(data.id);
   } else if (data?.type === 'ping') {
-    event.ports[0]?.postMessage({ ok: true });
+    event.ports[0]?.postMessage(ack);
   }
 });
 
 /** Tells the pages how a download ended: failed (`download-error`), or every byte handed to the browser (`download-done`). */
 async function report(id: string, message: string | null) {
   for (const client of await self.clients.matchAll({ type: 'window' }))
-    client.postMessage(message === null ? { type: 'download-done', id } : { type: 'download-error', id, message });
+    client.postMessage(
+      (message === null
+        ? { type: 'download-done', id }
+        : { type: 'download-error', id, message }) satisfies FromServiceWorker,
+    );
 }
 
 /** `stream` with its end reported to the pages, and `finish` run once however it ends. */

@@ -1,4 +1,4 @@
-import type { PickedFile } from './session.js';
+import type { PickedFile } from '../state/index.js';
 
 /** Files from a drop: folders are walked (webkitGetAsEntry), keeping their relative paths. */
 export async function filesFromDrop(data: DataTransfer): Promise<PickedFile[]> {

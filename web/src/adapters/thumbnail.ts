@@ -1,13 +1,11 @@
-import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { MAX_THUMBNAIL_BYTES } from '../../src/domain/limits.js';
-import { downloadStream } from '../../src/transfer/download.js';
-import { previewType, THUMBNAIL_SIZE, thumbnailSize } from './preview.js';
-import type { FolderSession, OpenedFile } from './session.js';
+import { downloadStream, encryptedLength, MAX_THUMBNAIL_BYTES } from '../core.js';
+import type { FolderSession, OpenedFile } from '../state/index.js';
+import { previewType, THUMBNAIL_SIZE, thumbnailSize } from '../state/preview.js';
 
 /**
  * Thumbnails for the folder's grid. A file uploaded from the page has one stored beside it, made at
  * upload from the picked file (an image scaled down, a video's first frame) and encrypted under the
- * file's key (web/src/session.ts sends it): the grid fetches and decrypts that. A file without one
+ * file's key (web/src/state sends it): the grid fetches and decrypts that. A file without one
  * (uploaded by the CLI or the API, or one the browser could not draw) gets one made here: the image
  * is decrypted like the viewer does, drawn scaled on an OffscreenCanvas, and kept as a `blob:` URL
  * for the page's lifetime; nothing is uploaded then. Two are made at a time, in the order the rows
@@ -31,7 +29,7 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
 /** The grid's picture of a file: its stored thumbnail, else (images only) one made in this browser. */
 export function thumbnailUrl(session: FolderSession, opened: OpenedFile): Promise<string> {
   return slot(async () => {
-    const stored = await session.thumbnail(opened).catch(() => null);
+    const stored = await session.reader.thumbnail(opened).catch(() => null);
     if (stored) return URL.createObjectURL(new Blob([stored as Uint8Array<ArrayBuffer>], { type: sniff(stored) }));
     if (previewType(opened.name ?? '', opened.mimetype).kind !== 'image') throw new Error('no thumbnail');
     // Fetching a file with a download limit needs a ticket, which counts a download: not for a tile.
@@ -47,7 +45,7 @@ function sniff(bytes: Uint8Array): string {
 
 async function localThumbnail(session: FolderSession, opened: OpenedFile): Promise<string> {
   const { type } = previewType(opened.name ?? '', opened.mimetype);
-  const bytes = await new Response(downloadStream(session.downloadFile(opened))).arrayBuffer();
+  const bytes = await new Response(downloadStream(session.reader.downloadFile(opened))).arrayBuffer();
   const bitmap = await createImageBitmap(new Blob([bytes], { type }), { imageOrientation: 'from-image' });
   try {
     return URL.createObjectURL(await encode(bitmap, THUMBNAIL_SIZE, 0.8));

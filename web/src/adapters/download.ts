@@ -1,12 +1,8 @@
 import { makeZip } from 'client-zip';
-import {
-  type DownloadFile,
-  type DownloadStreamOptions,
-  downloadStream,
-  uniqueNames,
-} from '../../src/transfer/download.js';
-import type { SiteConfig } from './config.js';
-import { cryptoPool } from './crypto-pool.js';
+import type { SiteConfig } from '../config.js';
+import { type DownloadStreamOptions, downloadStream, uniqueNames } from '../core.js';
+import { cryptoPool } from '../workers/crypto-pool.js';
+import { type DownloadJob, fromServiceWorker, type ToServiceWorker } from '../workers/sw-protocol.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
@@ -17,12 +13,7 @@ import { cryptoPool } from './crypto-pool.js';
  */
 export type DownloadPath = 'service-worker' | 'memory';
 
-/** A download as the page hands it to its service worker (structured-cloneable: plain data). */
-export interface DownloadJob {
-  readonly kind: 'file' | 'zip';
-  readonly name: string;
-  readonly files: readonly DownloadFile[];
-}
+export type { DownloadJob };
 
 let registration: Promise<ServiceWorker | null> | undefined;
 
@@ -77,11 +68,11 @@ function listen(): void {
   if (listening || !('serviceWorker' in navigator)) return;
   listening = true;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
-    const d = e.data as { type?: string; id?: string; message?: string } | null;
+    const d = fromServiceWorker(e.data);
     if (d?.type === 'download-error') {
-      if (d.id) whenDone.delete(d.id);
-      reportError?.(d.message ?? 'the download failed');
-    } else if (d?.type === 'download-done' && d.id) {
+      whenDone.delete(d.id);
+      reportError?.(d.message || 'the download failed');
+    } else if (d?.type === 'download-done') {
       whenDone.get(d.id)?.();
       whenDone.delete(d.id);
     }
@@ -89,7 +80,11 @@ function listen(): void {
 }
 
 /** Posts `message` (with `lent` ports after the answer port) and waits up to 2 s for the worker's answer. */
-export function ask(worker: ServiceWorker, message: unknown, lent: readonly MessagePort[] = []): Promise<boolean> {
+export function ask(
+  worker: ServiceWorker,
+  message: ToServiceWorker,
+  lent: readonly MessagePort[] = [],
+): Promise<boolean> {
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     const timer = setTimeout(() => resolve(false), 2000);

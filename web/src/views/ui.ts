@@ -1,6 +1,6 @@
-import { NetworkError, WebfolderError } from '../../src/transfer/errors.js';
-import { siteConfig } from './config.js';
-import { language, t } from './i18n/index.js';
+import { siteConfig } from '../config.js';
+import { NetworkError, WebfolderError } from '../core.js';
+import { language, t } from '../i18n/index.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
 type Child = Node | string | null | undefined | false;

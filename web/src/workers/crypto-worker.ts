@@ -1,10 +1,9 @@
 /// <reference lib="webworker" />
-import { encryptChunk } from '../../src/crypto/index.js';
-import { openChunk } from '../../src/transfer/download.js';
+import { encryptChunk, openChunk } from '../core.js';
 import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
 
 /**
- * A crypto worker: a dedicated worker the page starts (web/src/crypto-pool.ts) so that chunk
+ * A crypto worker: a dedicated worker the page starts (web/src/workers/crypto-pool.ts) so that chunk
  * encryption and decryption, the transfers' main CPU cost, run off the page's thread and off the
  * service worker's, on as many cores as the pool has workers. It answers requests from the page
  * itself and from ports the page lends to its service worker for a download (a service worker

@@ -1,11 +1,9 @@
-import { type FolderKey, IntegrityError } from '../../src/crypto/index.js';
-import { DecryptorGoneError, type DownloadFile } from '../../src/transfer/download.js';
-import { InputError } from '../../src/transfer/errors.js';
+import { DecryptorGoneError, type DownloadFile, type FolderKey, InputError, IntegrityError } from '../core.js';
 
 /**
  * The messages between the threads that need a chunk encrypted or decrypted (the page's upload, a
  * download in the service worker or the page) and the page's crypto workers
- * (web/src/crypto-worker.ts), which run the transfer core's own `encryptChunk` and `openChunk` off
+ * (web/src/workers/crypto-worker.ts), which run the transfer core's own `encryptChunk` and `openChunk` off
  * those threads. One request, one reply, matched by id; the bytes travel as transferred buffers,
  * never copied, in both directions.
  *

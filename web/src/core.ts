@@ -1,0 +1,40 @@
+/**
+ * The page's one entry into the code it shares with the library, the CLI and the server: the
+ * transfer core (src/transfer), the cryptography (src/crypto), and the contract's types and the
+ * domain's limits it shows. Everything in web/src imports them from here and nowhere else
+ * (test/unit/layers.test.ts), so what the page depends on is one list.
+ */
+export type { ErrorCode } from '../../src/contract/errors.js';
+export type {
+  FolderInfo,
+  SiteActivity,
+  SiteFile,
+  SiteFileEntry,
+  SiteFolderUpdate,
+  SiteNotifications,
+  SiteNotificationsUpdate,
+  SiteRegisteredFile,
+} from '../../src/contract/site.js';
+export {
+  base64UrlEncode,
+  CryptoFormatError,
+  checkSke,
+  createSke,
+  decryptChunk,
+  decryptText,
+  deriveOwnerCredentials,
+  encryptChunk,
+  encryptText,
+  type FolderKey,
+  generateSecret,
+  IntegrityError,
+  importSecret,
+  newPasswordParams,
+  type OwnerCredentials,
+  openSealedSecret,
+  passwordSecret,
+  sealSecret,
+} from '../../src/crypto/index.js';
+export { encryptedLength } from '../../src/domain/chunk-plan.js';
+export { MAX_NOTE_CHARS, MAX_THUMBNAIL_BYTES } from '../../src/domain/limits.js';
+export * from '../../src/transfer/index.js';

@@ -1,0 +1,86 @@
+import {
+  type DownloadFile,
+  decryptChunk,
+  decryptText,
+  importSecret,
+  openSealedSecret,
+  type SiteFile,
+} from '../core.js';
+import type { OpenedFile, SessionCore } from './types.js';
+
+/**
+ * What a reader of an opened folder does: lists its files (names decrypted where this browser can;
+ * sealed files for the owner only), fetches their thumbnails, and prepares downloads.
+ */
+export class Reader {
+  constructor(private readonly session: SessionCore) {}
+
+  /** Every file of the folder, with names decrypted where this browser can. */
+  async listFiles(): Promise<OpenedFile[]> {
+    const files = await this.session.client.listAll();
+    return Promise.all(files.map((f) => this.openFile(f)));
+  }
+
+  /** One page of the folder's files (the first without `cursor`), opened as listFiles does; `nextCursor` null on the last. */
+  async listPage(cursor: string | null = null): Promise<{ opened: OpenedFile[]; nextCursor: string | null }> {
+    const { files, nextCursor } = await this.session.client.list({ cursor });
+    return { opened: await Promise.all(files.map((f) => this.openFile(f))), nextCursor };
+  }
+
+  private async openFile(file: SiteFile): Promise<OpenedFile> {
+    try {
+      let secret = this.session.secret;
+      let key = this.session.key;
+      if (file.sealedKey) {
+        if (!this.session.owner) return { file, name: null, mimetype: null, secret: null };
+        secret = await openSealedSecret(this.session.owner.privateKey, file.sealedKey);
+        key = await importSecret(secret);
+      }
+      const mimetype = file.mimetype ? await decryptText(key, file.mimetype).catch(() => null) : null;
+      return { file, name: await decryptText(key, file.filename), mimetype, secret };
+    } catch {
+      return { file, name: null, mimetype: null, secret: null };
+    }
+  }
+
+  /** A file's stored thumbnail, decrypted (the image's bytes), or null when it has none. */
+  async thumbnail(opened: OpenedFile): Promise<Uint8Array | null> {
+    if (!opened.secret) return null;
+    const stored = await this.session.client.thumbnail(opened.file.fileId);
+    return stored && decryptChunk(await importSecret(opened.secret), stored);
+  }
+
+  /** What `downloadStream` (in the page or its service worker) needs to fetch and decrypt a file. */
+  downloadFile(opened: OpenedFile): DownloadFile {
+    if (!opened.secret) throw new Error('this browser cannot decrypt this file');
+    const { client } = this.session;
+    return {
+      name: opened.name ?? opened.file.fileId,
+      size: opened.file.filesize,
+      chunkSize: opened.file.chunkSize,
+      chunks: opened.file.chunks,
+      key: opened.secret,
+      siteApi: client.siteApi,
+      folderId: this.session.folderId,
+      fileId: opened.file.fileId,
+      credentials: client.credentialHeaders(),
+    };
+  }
+
+  /**
+   * What a download needs, with its ticket: every download, zip entry and viewer open asks the
+   * server first, which counts it (the owner's are not counted) and refuses past the limit
+   * (410 `download_limit_reached`, the server's words shown). The ticket travels as a header to the
+   * site's chunk endpoint only, with the other credentials (also from the service worker).
+   */
+  async startDownload(opened: OpenedFile): Promise<DownloadFile> {
+    const file = this.downloadFile(opened);
+    const { ticket } = await this.session.client.startDownload(opened.file.fileId);
+    return { ...file, credentials: { ...file.credentials, 'x-download-ticket': ticket } };
+  }
+
+  /** The name of the "download all" archive. */
+  zipName(): string {
+    return `${this.session.info.title.replace(/[\\/:*?"<>|]+/g, '_') || 'webfolder'}.zip`;
+  }
+}

@@ -1,0 +1,164 @@
+import { thumbnailUrl } from '../adapters/thumbnail.js';
+import type { SiteConfig } from '../config.js';
+import { t } from '../i18n/index.js';
+import type { FolderSession, OpenedFile } from '../state/index.js';
+import { canThumbnail, typeIcon, type Viewer } from '../state/preview.js';
+import { describeError, formatBytes, h, notice } from './ui.js';
+import { openViewer } from './viewer.js';
+
+/** What a row needs of its list: the session, the viewer of the files loaded so far, and the list's actions. */
+export interface RowContext {
+  readonly session: FolderSession;
+  readonly config: SiteConfig;
+  /** The viewer stepping through the files loaded so far (replaced as the list reloads). */
+  viewer(): Viewer;
+  /** Whether the list is a grid of thumbnails (an image folder). */
+  grid(): boolean;
+  /** Watches a thumbnail box and makes its image as it comes into view; null without IntersectionObserver. */
+  readonly thumbnails: IntersectionObserver | null;
+  download(opened: OpenedFile): void;
+  /** Loads the list again (after the owner changed a file's limit). */
+  reload(): void;
+}
+
+type Thumbnailed = HTMLElement & { makeThumbnail?: () => void };
+
+/** A visitor's file with no download left (the owner is not limited). */
+export function exhausted(session: FolderSession, o: OpenedFile): boolean {
+  return o.file.downloadsLeft === 0 && !session.info.isOwner;
+}
+
+/** Whether a file's Download button can be used. */
+export function downloadable(session: FolderSession, o: OpenedFile): boolean {
+  return o.file.complete && Boolean(o.secret) && !exhausted(session, o);
+}
+
+/** The downloads of a file: the owner sees the count and the limit; a visitor what is left. */
+export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLElement {
+  const f = o.file;
+  const count = t('files.downloads', { count: f.downloads });
+  const text =
+    f.downloadsLeft === null
+      ? count
+      : f.downloadsLeft === 0
+        ? t('files.limitReached')
+        : t('files.downloadsLeft', { count: f.downloadsLeft });
+  return h(
+    'span',
+    {
+      class: 'muted count',
+      'data-downloads': f.downloads,
+      'data-left': f.downloadsLeft === null ? 'none' : f.downloadsLeft,
+    },
+    session.info.isOwner && f.downloadsLeft !== null ? `${count} · ${text}` : text,
+  );
+}
+
+/** An image folder's thumbnail, made in this browser as the row comes into view; other files show an icon by type. */
+function thumb(ctx: RowContext, o: OpenedFile, name: string): HTMLElement {
+  const box: Thumbnailed = h('span', { class: 'thumb', 'aria-hidden': 'true' }, typeIcon(o));
+  if (ctx.grid() && ctx.thumbnails && canThumbnail(o)) {
+    box.makeThumbnail = () => {
+      thumbnailUrl(ctx.session, o)
+        .then((url) => box.replaceChildren(h('img', { src: url, alt: '', title: name, class: 'thumb-image' })))
+        .catch(() => {}); // the icon stays
+    };
+    ctx.thumbnails.observe(box);
+  }
+  return box;
+}
+
+/** The owner's controls of one file: its own download limit, and Delete. */
+function manage(ctx: RowContext, o: OpenedFile, name: string): HTMLElement | null {
+  const { session } = ctx;
+  if (!session.info.isOwner) return null;
+  const fileId = o.file.fileId;
+  const limit = h('input', {
+    type: 'number',
+    min: 1,
+    max: 1_000_000,
+    inputmode: 'numeric',
+    class: 'file-limit',
+    placeholder:
+      session.info.maxDownloads === null
+        ? t('owner.noLimit')
+        : t('owner.folderLimit', { count: session.info.maxDownloads }),
+    value: o.file.maxDownloads ?? undefined,
+    'aria-label': t('owner.fileLimitOf', { name }),
+  });
+  const said = h('span', { role: 'status', class: 'muted' });
+  const save = h('button', { type: 'button', class: 'secondary save-limit' }, t('owner.saveLimit'));
+  save.addEventListener('click', () => {
+    const value = limit.value.trim() ? Number(limit.value) : null;
+    void session.ownerActions
+      .updateFile(fileId, value)
+      .then(() => {
+        said.textContent = t('owner.saved');
+        ctx.reload();
+      })
+      .catch((error: unknown) => said.replaceChildren(notice(describeError(error), 'error')));
+  });
+  const remove = h('button', { type: 'button', class: 'danger delete-file' }, t('owner.deleteFile'));
+  remove.addEventListener('click', () => {
+    if (!confirm(t('owner.deleteFileConfirm', { name }))) return;
+    remove.disabled = true;
+    void session.ownerActions.deleteFile(fileId).catch((error: unknown) => {
+      remove.disabled = false;
+      said.replaceChildren(notice(describeError(error), 'error'));
+    });
+  });
+  return h(
+    'details',
+    { class: 'file-manage' },
+    h('summary', { 'aria-label': t('owner.manageNamed', { name }) }, t('owner.manage')),
+    h('div', { class: 'row' }, limit, save, remove),
+    said,
+  );
+}
+
+/** One file of the list: thumbnail or icon, name (opens the viewer), size, counts, Download, the owner's controls. */
+export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
+  const { session } = ctx;
+  const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
+  const button = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary download',
+      disabled: !downloadable(session, o),
+      'aria-label': t('files.downloadNamed', { name }),
+    },
+    // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
+    t(
+      o.file.complete
+        ? 'files.download'
+        : session.uploads.isUploading(o.file.fileId)
+          ? 'files.uploading'
+          : 'files.incomplete',
+    ),
+  );
+  button.addEventListener('click', () => ctx.download(o));
+  const fileId = o.file.fileId;
+  // A name opens the viewer when this browser can read the file and it is complete.
+  const label = ctx.viewer().has(o)
+    ? h(
+        'button',
+        {
+          type: 'button',
+          class: 'link open',
+          onclick: () => openViewer(session, ctx.config, ctx.viewer(), fileId, (opened) => ctx.download(opened)),
+        },
+        name,
+      )
+    : name;
+  return h(
+    'li',
+    { 'data-file-id': fileId },
+    thumb(ctx, o, name),
+    h('span', { class: 'name' }, label),
+    h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
+    o.file.complete ? downloadCounts(session, o) : null,
+    button,
+    manage(ctx, o, name),
+  );
+}

@@ -1,0 +1,58 @@
+import type { DownloadFile } from '../core.js';
+
+/**
+ * The messages between the page and its service worker (web/src/workers/sw.ts), typed on both
+ * sides as the crypto workers' channel is (./crypto-ports.ts). Everything is structured-cloneable
+ * plain data; each request from the page carries a reply port first (`ask` in
+ * web/src/adapters/download.ts), on which the worker answers `{ ok: true }` once it holds the job.
+ *
+ * Page → worker:
+ * - `download`: a download the page is about to open at `<site>/dl/<id>` (ports after the reply
+ *   port: crypto worker ports lent for its decryption);
+ * - `media`: a file the viewer plays from `<site>/media/<id>` (sent again every 20 s to keep it);
+ * - `forget-media`: the viewer closed (no reply port);
+ * - `ping`: is a worker there.
+ *
+ * Worker → pages: how a download ended (`download-done`: every byte handed to the browser).
+ */
+
+/** A download as the page hands it to its service worker. */
+export interface DownloadJob {
+  readonly kind: 'file' | 'zip';
+  readonly name: string;
+  readonly files: readonly DownloadFile[];
+}
+
+export type ToServiceWorker =
+  | { readonly type: 'download'; readonly id: string; readonly job: DownloadJob }
+  | { readonly type: 'media'; readonly id: string; readonly file: DownloadFile; readonly mediaType: string }
+  | { readonly type: 'forget-media'; readonly id: string }
+  | { readonly type: 'ping' };
+
+export type FromServiceWorker =
+  | { readonly type: 'download-done'; readonly id: string }
+  | { readonly type: 'download-error'; readonly id: string; readonly message: string };
+
+/** The answer on a request's reply port. */
+export interface ServiceWorkerAck {
+  readonly ok: true;
+}
+
+const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>(['download', 'media', 'forget-media', 'ping']);
+const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>(['download-done', 'download-error']);
+
+function typed(data: unknown, types: ReadonlySet<string>): data is { type: string; id?: unknown } {
+  return typeof data === 'object' && data !== null && types.has((data as { type?: unknown }).type as string);
+}
+
+/** A message the worker received, if it is one of the page's (anything else is ignored). */
+export function toServiceWorker(data: unknown): ToServiceWorker | null {
+  if (!typed(data, TO_WORKER)) return null;
+  if (data.type !== 'ping' && typeof data.id !== 'string') return null;
+  return data as ToServiceWorker;
+}
+
+/** A message a page received from the worker, if it is one (anything else is ignored). */
+export function fromServiceWorker(data: unknown): FromServiceWorker | null {
+  return typed(data, FROM_WORKER) && typeof data.id === 'string' ? (data as FromServiceWorker) : null;
+}
