@@ -3,6 +3,7 @@ import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { chunkBody, chunkUrl, createDirect, createEmpty, getJson, putChunk } from '../support/api.js';
+import { until } from '../support/poll.js';
 import { startServer, tempDir } from '../support/server.js';
 
 const HOUR = 3600;
@@ -40,7 +41,10 @@ test('an empty ownerless folder is gone after 24 h; a fresh one and a live uploa
 
     // 25 h later: the empty folder is deleted; the direct upload lives on (files last 48 h).
     srv = await startServer({ DATA_DIR: dataDir, FREE_DOWNLOAD_HOURS: '48', CLOCK_OFFSET_SECONDS: String(25 * HOUR) });
-    await waitFor(async () => (await srv.server.services.store.getFolder(empty.folderId)) === null);
+    await until(
+      'the empty folder to be swept',
+      async () => (await srv.server.services.store.getFolder(empty.folderId)) === null,
+    );
     assert.ok(await srv.server.services.store.getFolder(direct.folderId));
     const status = await getJson(`${srv.baseUrl}/v2/folders/${direct.folderId}/files/${done!.fileId}/upload-status`);
     assert.equal(status.status, 200);
@@ -49,8 +53,14 @@ test('an empty ownerless folder is gone after 24 h; a fresh one and a live uploa
     // 49 h later: every file has expired, so the folder goes with every byte.
     srv = await startServer({ DATA_DIR: dataDir, FREE_DOWNLOAD_HOURS: '48', CLOCK_OFFSET_SECONDS: String(49 * HOUR) });
     // The folder reads as absent from the moment its deletion begins; its bytes go right after.
-    await waitFor(async () => (await srv.server.services.store.getFolder(direct.folderId)) === null);
-    await waitFor(async () => (await srv.server.services.store.foldersDue(Number.MAX_SAFE_INTEGER, 1000)).length === 0);
+    await until(
+      'the expired folder to be swept',
+      async () => (await srv.server.services.store.getFolder(direct.folderId)) === null,
+    );
+    await until(
+      'no folder left due',
+      async () => (await srv.server.services.store.foldersDue(Number.MAX_SAFE_INTEGER, 1000)).length === 0,
+    );
     const gone = await getJson<{ error: string }>(
       `${srv.baseUrl}/v2/folders/${direct.folderId}/files/${pending!.fileId}/upload-status`,
     );
@@ -62,11 +72,3 @@ test('an empty ownerless folder is gone after 24 h; a fresh one and a live uploa
     await rm(dataDir, { recursive: true, force: true });
   }
 });
-
-async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import type { UploadUrls } from '../../src/contract/types.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl, createDirect, putChunk } from '../support/api.js';
+import { until } from '../support/poll.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -67,15 +68,6 @@ function head(method: string, url: string, headers: Record<string, string | numb
   const lines = [`${method} ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
   for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
   return `${lines.join('\r\n')}\r\n\r\n`;
-}
-
-/** Polls `condition` until it holds (or fails after `ms`: the condition, never a sleep, is what a test waits for). */
-async function until(condition: () => Promise<boolean> | boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const FILESIZE = 300_000;
@@ -181,7 +173,7 @@ describe('slow and greedy clients', () => {
       head('PUT', chunkUrl(urls, 1), { 'Content-Type': 'application/octet-stream', 'Content-Length': LENGTH }),
     );
     c.socket.write(randomBytes(100));
-    await until(async () => (await incoming()).length === 1, 'the temporary file of the upload');
+    await until('the temporary file of the upload', async () => (await incoming()).length === 1);
     // One byte every 100 ms: far below 16 KiB/s, yet never idle long enough for the idle timeout.
     const trickle = setInterval(() => c.socket.writable && c.socket.write(randomBytes(1)), 100);
     try {
@@ -189,7 +181,7 @@ describe('slow and greedy clients', () => {
     } finally {
       clearInterval(trickle);
     }
-    await until(async () => (await incoming()).length === 0, 'the temporary file to be removed');
+    await until('the temporary file to be removed', async () => (await incoming()).length === 0);
     const status = await fetch(
       `${server.baseUrl}/v2/folders/${urls.path.split('/')[0]}/files/${urls.path.split('/')[1]}/upload-status`,
     );
@@ -207,7 +199,7 @@ describe('slow and greedy clients', () => {
       c.socket.write(randomBytes(1000));
       held.push(c);
     }
-    await until(async () => (await incoming()).length === 2, 'two uploads in flight');
+    await until('two uploads in flight', async () => (await incoming()).length === 2);
     const urls = await oneChunkFile(server.baseUrl);
     const refused = await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(LENGTH));
     assert.equal(refused.status, 429);
@@ -216,12 +208,12 @@ describe('slow and greedy clients', () => {
     assert.equal(refused.headers.get('retry-after'), '1');
     // Once they finish (here: give up), the client may upload again.
     for (const c of held) c.socket.destroy();
-    await until(async () => (await incoming()).length === 0, 'the held uploads to end');
+    await until('the held uploads to end', async () => (await incoming()).length === 0);
     let status = 0;
-    await until(async () => {
+    await until('the cap to free up', async () => {
       status = (await putChunk(chunkUrl(urls, 1), urls.headers, randomBytes(LENGTH))).status;
       return status !== 429;
-    }, 'the cap to free up');
+    });
     assert.equal(status, 200);
   });
 
@@ -251,7 +243,7 @@ describe('connection cap', () => {
     held[0]!.socket.write(head('GET', `${server.baseUrl}/openapi.json`, { Connection: 'close' }));
     assert.match(await held[0]!.waitFor(/^HTTP\/1\.1 \d{3}/), /200/);
     for (const c of held) c.socket.destroy();
-    await until(async () => (await fetch(`${server.baseUrl}/openapi.json`)).status === 200, 'a free slot');
+    await until('a free slot', async () => (await fetch(`${server.baseUrl}/openapi.json`)).status === 200);
   });
 });
 

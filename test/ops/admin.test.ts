@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { newToken } from '../../src/domain/ids.js';
 import { chunkBody, chunkUrl, createDirect, createEmpty, putChunk } from '../support/api.js';
-import { startHookReceiver, until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
+import { startHookReceiver } from '../support/receivers.js';
 import { startServer } from '../support/server.js';
 
 /**

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { keyOfSecret } from '../../src/notify/signing.js';
 import { COMMITS } from '../support/crash-after-commit.js';
-import { type HookReceiver, startHookReceiver, until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
+import { type HookReceiver, startHookReceiver } from '../support/receivers.js';
 import { spawnServer, tempDir } from '../support/server.js';
 import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 

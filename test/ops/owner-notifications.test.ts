@@ -4,7 +4,8 @@ import type { NotificationSettings } from '../../src/app/site/notifications.js';
 import { newToken } from '../../src/domain/ids.js';
 import { keyOfSecret } from '../../src/notify/signing.js';
 import { chunkBody, chunkUrl, createEmpty, postJson } from '../support/api.js';
-import { type SmtpReceiver, startHookReceiver, startSmtpReceiver, until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
+import { type SmtpReceiver, startHookReceiver, startSmtpReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**

@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import type { CreateResponseDirect, CreateResponseEmpty, UploadStatusResponse } from '../../src/contract/types.js';
 import { CHROMIUM_ARGS } from '../site/browser.js';
 import { chunkBody, chunkUrl } from '../support/api.js';
-import { until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
 import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson } from '../support/api.js';
-import { until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
 import { type SpawnedServer, scrapeMetrics, spawnServer, tempDir } from '../support/server.js';
 
 /**

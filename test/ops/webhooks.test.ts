@@ -5,7 +5,8 @@ import { sweep } from '../../src/app/sweeper.js';
 import { newToken } from '../../src/domain/ids.js';
 import { keyOfSecret } from '../../src/notify/signing.js';
 import { chunkBody, chunkUrl, createDirect, createEmpty, postJson, putChunk } from '../support/api.js';
-import { type HookReceiver, startHookReceiver, until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
+import { type HookReceiver, startHookReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
  * A real Chromium for the site's end-to-end tests (Debian's package, driven by playwright-core).
@@ -131,4 +132,39 @@ export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixt
     if (fixture.dir) await rm(fixture.dir, { recursive: true, force: true });
   });
   return fixture;
+}
+
+/** The S3 backend (s3rver, or TEST_S3_ENDPOINT) of a Chromium suite. */
+export interface S3BrowserSuite {
+  /** false, or why the suite skips (no Chromium, no S3): pass it to `describe`. */
+  readonly skip: string | boolean;
+  /** The service; read only when the suite runs. */
+  readonly storage: S3Service;
+}
+
+/**
+ * Starts S3 for a Chromium suite, at the file's top level (before `describe`). Without Chromium there
+ * is nothing to run: s3rver is stopped at once (its child process would otherwise keep the file alive).
+ */
+export async function s3ForBrowser(): Promise<S3BrowserSuite> {
+  const s3 = await startS3();
+  if (SKIP && !isUnavailable(s3)) await s3.stop();
+  return { skip: SKIP || (isUnavailable(s3) ? s3.skip : false), storage: s3 as S3Service };
+}
+
+/**
+ * The browser fixture on the S3 backend, in a fresh bucket (`env` added to the server's, e.g. another
+ * S3_ENDPOINT); S3 stops after the suite, once the fixture's own hooks have closed the server. Call
+ * inside `describe`.
+ */
+export function useS3BrowserFixture(
+  suite: S3BrowserSuite,
+  env: Record<string, string> = {},
+): BrowserFixture & { readonly bucket: string } {
+  const bucket = suite.skip ? '' : suite.storage.freshBucket();
+  const fixture = useBrowserFixture(suite.skip ? {} : { ...suite.storage.env(bucket), ...env });
+  after(async () => {
+    if (!suite.skip) await suite.storage.stop();
+  });
+  return Object.assign(fixture, { bucket });
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
-import { bytes, downloadBytes, newContext, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { describe, test } from 'node:test';
+import { bytes, downloadBytes, newContext, s3ForBrowser, useS3BrowserFixture, watch, writeTemp } from './browser.js';
 
 /**
  * The page's download tickets on the S3 backend, in Chromium: a file with a one-download limit is
@@ -11,17 +10,11 @@ import { bytes, downloadBytes, newContext, SKIP, useBrowserFixture, watch, write
  */
 const MIB = 1024 * 1024;
 
-const s3 = await startS3();
-if (SKIP && !isUnavailable(s3)) await s3.stop();
-const skip = SKIP || (isUnavailable(s3) ? s3.skip : false);
-const storage = s3 as S3Service;
-const bucket = isUnavailable(s3) ? '' : storage.freshBucket();
+const suite = await s3ForBrowser();
+const { skip, storage } = suite;
 
 describe('site on S3: a one-download file (Chromium)', { skip }, () => {
-  const fx = useBrowserFixture(isUnavailable(s3) ? {} : storage.env(bucket));
-  after(async () => {
-    await storage.stop();
-  });
+  const fx = useS3BrowserFixture(suite);
 
   test('the first visitor downloads it through the service worker, the second is refused', async () => {
     const ownerCtx = await newContext(fx.browser);

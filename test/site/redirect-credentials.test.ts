@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { type BucketProxy, bucketReport, startBucketProxy } from '../client/bucket-proxy.js';
-import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import { leaks, startStandIns } from '../support/stand-in.js';
 import {
   bytes,
   createFolder,
   downloadBytes,
   newContext,
-  SKIP,
-  useBrowserFixture,
+  s3ForBrowser,
+  useS3BrowserFixture,
   watch,
   writeTemp,
 } from './browser.js';
@@ -23,17 +22,14 @@ import {
  * (Every client call over the transfer core: test/client/outbound-calls.test.ts.)
  */
 const MIB = 1024 * 1024;
-const s3 = await startS3();
-if (SKIP && !isUnavailable(s3)) await s3.stop();
-const skip = SKIP || (isUnavailable(s3) ? s3.skip : false);
-const storage = s3 as S3Service;
+const suite = await s3ForBrowser();
+const { skip, storage } = suite;
 const proxy: BucketProxy | null = skip ? null : await startBucketProxy(storage.endpoint);
 
 describe('site on S3: chunk downloads never carry credentials to the bucket (Chromium)', { skip }, () => {
-  const fx = useBrowserFixture(skip ? {} : { ...storage.env(storage.freshBucket()), S3_ENDPOINT: proxy!.endpoint });
+  const fx = useS3BrowserFixture(suite, proxy ? { S3_ENDPOINT: proxy.endpoint } : {});
   after(async () => {
     await proxy?.close();
-    await storage.stop();
   });
 
   test('owner and visitor downloads reach the bucket without X-Owner-Token or X-Visitor-Token', async () => {

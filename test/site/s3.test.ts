@@ -1,20 +1,19 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3';
 import { BUCKET_CORS_RULES } from '../../src/blobs/s3/s3-blob-store.js';
 import { upload } from '../../src/client/node/index.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import {
   type BrowserFixture,
   bytes,
   createFolder,
   downloadBytes,
   newContext,
-  SKIP,
-  useBrowserFixture,
+  s3ForBrowser,
+  useS3BrowserFixture,
   watch,
   writeTemp,
 } from './browser.js';
@@ -28,20 +27,12 @@ import { playsAndSeeks, png, webm } from './media.js';
  */
 const MIB = 1024 * 1024;
 
-const s3 = await startS3();
-// Without Chromium there is nothing to run: stop s3rver at once (its child process would otherwise
-// keep this file alive).
-if (SKIP && !isUnavailable(s3)) await s3.stop();
-const skip = SKIP || (isUnavailable(s3) ? s3.skip : false);
-
-const storage = s3 as S3Service;
-const bucket = isUnavailable(s3) ? '' : storage.freshBucket();
+const suite = await s3ForBrowser();
+const { skip, storage } = suite;
 
 describe('site on S3: upload and download in Chromium', { skip }, () => {
-  const fx = useBrowserFixture(isUnavailable(s3) ? {} : storage.env(bucket));
-  after(async () => {
-    await storage.stop(); // after the fixture's own hooks have closed the server
-  });
+  const fx = useS3BrowserFixture(suite);
+  const { bucket } = fx;
 
   function client(): S3Client {
     return new S3Client({

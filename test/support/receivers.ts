@@ -128,18 +128,3 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
-
-/** Polls `check` until it returns a value other than undefined/false (no fixed sleeps in tests). */
-export async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { until } from './poll.js';
 import { freePort } from './server.js';
 import { which } from './which.js';
 
@@ -49,15 +50,6 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     runExitHooks();
     process.exit(signal === 'SIGTERM' ? 143 : 130);
   });
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} did not become ready within ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -160,7 +152,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
 
 async function postgresFromUrl(adminUrl: string, stopServer: () => Promise<void>): Promise<PostgresService> {
   const admin = new pg.Client({ connectionString: adminUrl });
-  await until('PostgreSQL', async () => {
+  await ready('PostgreSQL', async () => {
     const probe = new pg.Client({ connectionString: adminUrl });
     await probe.connect();
     await probe.end();
@@ -225,7 +217,7 @@ export async function startRedis(): Promise<RedisService | Unavailable> {
 async function redisFromUrl(url: string, stopServer: () => Promise<void>): Promise<RedisService> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   client.on('error', () => {}); // refused while the server starts: `until` retries
-  await until('Redis', async () => {
+  await ready('Redis', async () => {
     if (client.status === 'wait') await client.connect();
     return (await client.ping()) === 'PONG';
   });
@@ -309,7 +301,7 @@ export async function startS3(): Promise<S3Service | Unavailable> {
     exitHooks.add(cleanup);
     endpoint = `http://127.0.0.1:${port}`;
     try {
-      await until('s3rver', async () => {
+      await ready('s3rver', async () => {
         if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
         await fetch(`${endpoint}/`);
         return true;
@@ -347,4 +339,13 @@ export async function startS3(): Promise<S3Service | Unavailable> {
 
 export function isUnavailable(value: object): value is Unavailable {
   return 'skip' in value;
+}
+
+/** A service is ready when `check` holds (a failing check is not ready yet); the one poll of the suites. */
+function ready(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<true> {
+  return until(
+    `${what} to become ready`,
+    () => check().catch(() => false) as Promise<boolean>,
+    timeoutMs,
+  ) as Promise<true>;
 }
