@@ -272,8 +272,8 @@ describe('one client address cannot starve the others', () => {
     try {
       // Three quarters of 40 stay open for the attacker; the others were closed on arrival.
       await until(
-        () => attacker.filter((c) => c.socket.destroyed).length === 20,
         'the connections past the cap to close',
+        () => attacker.filter((c) => c.socket.destroyed).length === 20,
       );
       const served = await Promise.all(
         Array.from({ length: 7 }, async () => {

@@ -9,8 +9,8 @@ import { ProtocolError } from '../../src/transfer/errors.js';
 import { RedirectRefusedError } from '../../src/transfer/outbound.js';
 import { fetchChunkBytes, SiteClient } from '../../src/transfer/site-client.js';
 import { createFolder, getUploadStatus, putChunk } from '../../src/transfer/v2.js';
-import { createFolder as pageCreateFolder } from '../../web/src/create.js';
-import { openSession, parseFragment } from '../../web/src/session.js';
+import { createFolder as pageCreateFolder } from '../../web/src/state/create.js';
+import { openSession, parseFragment } from '../../web/src/state/index.js';
 import { memoryStore } from '../site/memory-store.js';
 import { leaks, type StandIns, startStandIns } from '../support/stand-in.js';
 
@@ -83,12 +83,12 @@ const CALLS: { name: string; call: () => Promise<unknown>; json: boolean }[] = [
     json: true,
   },
   {
-    name: 'page: createFolder (web/src/create.ts)',
+    name: 'page: createFolder (web/src/state/create.ts)',
     call: () => pageCreateFolder(`${s.home}/api/site`, memoryStore(), { mode: 'send', title: 't' }, noRetry),
     json: true,
   },
   {
-    name: 'page: openSession (web/src/session.ts)',
+    name: 'page: openSession (web/src/state/open.ts)',
     call: async () => {
       const opened = await openSession(FOLDER, parseFragment('#AAAAAAAAAAAAAAAAAAAAAA'), {
         siteApi: `${s.home}/api/site`,

@@ -14,7 +14,7 @@ import {
   t,
   tParts,
 } from '../../web/src/i18n/index.js';
-import { formatBytes } from '../../web/src/ui.js';
+import { formatBytes } from '../../web/src/views/ui.js';
 
 /**
  * The site's message catalogs (web/src/i18n/messages/<locale>.json, ICU MessageFormat): complete,
