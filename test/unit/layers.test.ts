@@ -38,8 +38,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   client: ['contract', 'crypto', 'domain', 'transfer'],
   // The page. It reaches the shared code through one entry, web/src/core.ts, and nothing else does.
   'web/core': ['contract', 'crypto', 'domain', 'transfer'],
-  // The settings the server writes into the page.
-  'web/config': [],
+  // The settings the server writes into the page (the site API's path is the contract's).
+  'web/config': ['web/core'],
   // The folder page's state and protocols: DOM-free, words-free (the views say things).
   'web/state': ['web/core'],
   // The crypto workers, the service worker and their typed channels.

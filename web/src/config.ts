@@ -1,4 +1,4 @@
-import { SITE_API_PATH } from '../../src/contract/paths.js';
+import { SITE_API_PATH } from './core.js';
 
 /** Settings the server writes into the page (a meta tag: the CSP allows no inline script). */
 export interface SiteConfig {

@@ -5,6 +5,7 @@
  * (test/unit/layers.test.ts), so what the page depends on is one list.
  */
 export type { ErrorCode } from '../../src/contract/errors.js';
+export { SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
   FolderInfo,
   SiteActivity,
