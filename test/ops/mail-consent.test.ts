@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { CONFIRM_LINK_HOURS, checkConsentLink } from '../../src/app/mail-consent.js';
 import { newToken } from '../../src/domain/ids.js';
 import { chunkBody, chunkUrl, createEmpty, postJson } from '../support/api.js';
-import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver, until } from '../support/receivers.js';
+import { until } from '../support/poll.js';
+import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 

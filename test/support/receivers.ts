@@ -128,3 +128,6 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The one poll of the suites (test/support/poll.ts), here too for the suites that import it from here. */
+export { until } from './poll.js';
