@@ -127,8 +127,8 @@ describe('thumbnails', () => {
     assert.equal(isImageFolder([]), false);
   });
   test('icons by type', () => {
-    assert.equal(typeIcon(named('a.mp4')), '🎞');
-    assert.equal(typeIcon(named('a.bin')), '📦');
-    assert.equal(typeIcon(named(null)), '🔒');
+    assert.equal(typeIcon(named('a.mp4')), 'video');
+    assert.equal(typeIcon(named('a.bin')), 'none');
+    assert.equal(typeIcon(named(null)), 'locked');
   });
 });

@@ -193,13 +193,13 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
           (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.naturalWidth ?? null,
           (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.naturalHeight ?? null,
           (li.querySelector('img.thumb-image') as HTMLImageElement | null)?.src.slice(0, 5) ??
-            li.querySelector('.thumb')?.textContent,
+            li.querySelector<SVGElement>('.thumb svg')?.dataset.icon,
         ]),
       );
     assert.deepEqual(
       sizes.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       [
-        ['caption.txt', null, null, '📄'],
+        ['caption.txt', null, null, 'text'],
         ['small.png', 40, 30, 'blob:'],
         ['tall.png', 64, 256, 'blob:'],
         ['wide.png', 256, 171, 'blob:'],
@@ -210,7 +210,11 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
     await page.goto(link);
     await page.locator('#files li .thumb').first().waitFor();
     assert.equal(await page.locator('#files.grid').count(), 0);
-    assert.equal(await page.locator('#files li[data-file-id]:has-text("g-clip.webm") .thumb').innerText(), '🎞');
+    // Icons are the site's own SVG (no emoji font needed): drawn, not text.
+    const clipIcon = page.locator('#files li[data-file-id]:has-text("g-clip.webm") .thumb svg');
+    assert.equal(await clipIcon.getAttribute('data-icon'), 'video');
+    assert.equal(await page.locator('#files li[data-file-id]:has-text("g-clip.webm") .thumb').innerText(), '');
+    assert.ok(((await clipIcon.boundingBox())?.width ?? 0) >= 20, 'the icon is drawn');
     assert.deepEqual(problems, []);
     await context.close();
   });

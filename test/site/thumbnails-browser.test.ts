@@ -29,7 +29,7 @@ async function tiles(page: Page): Promise<Array<[string, number | null, number |
           li.querySelector('.name')?.textContent ?? '',
           img?.naturalWidth ?? null,
           img?.naturalHeight ?? null,
-          img ? img.src.slice(0, 5) : (li.querySelector('.thumb')?.textContent ?? ''),
+          img ? img.src.slice(0, 5) : (li.querySelector<SVGElement>('.thumb svg')?.dataset.icon ?? ''),
         ] as [string, number | null, number | null, string];
       }),
     )

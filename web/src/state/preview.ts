@@ -208,17 +208,10 @@ export function isImageFolder(files: readonly OpenedFile[]): boolean {
   return images.length > 0 && images.length * 2 >= readable.length;
 }
 
-const ICONS: Record<PreviewKind, string> = {
-  image: '🖼',
-  video: '🎞',
-  audio: '🎵',
-  pdf: '📕',
-  markdown: '📝',
-  text: '📄',
-  none: '📦',
-};
+/** A file's icon: a name in the site's icon set (web/src/views/icons.ts draws it). */
+export type IconName = PreviewKind | 'locked';
 
-/** The icon of a file without a thumbnail, by kind. */
-export function typeIcon(opened: OpenedFile): string {
-  return opened.name === null ? '🔒' : ICONS[previewType(opened.name, opened.mimetype).kind];
+/** The icon of a file without a thumbnail, by kind; `locked` when this browser cannot read its name. */
+export function typeIcon(opened: OpenedFile): IconName {
+  return opened.name === null ? 'locked' : previewType(opened.name, opened.mimetype).kind;
 }

@@ -3,6 +3,7 @@ import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
 import { canThumbnail, typeIcon, type Viewer } from '../state/preview.js';
+import { icon } from './icons.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 import { openViewer } from './viewer.js';
 
@@ -56,7 +57,7 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
 
 /** An image folder's thumbnail, made in this browser as the row comes into view; other files show an icon by type. */
 function thumb(ctx: RowContext, o: OpenedFile, name: string): HTMLElement {
-  const box: Thumbnailed = h('span', { class: 'thumb', 'aria-hidden': 'true' }, typeIcon(o));
+  const box: Thumbnailed = h('span', { class: 'thumb', 'aria-hidden': 'true' }, icon(typeIcon(o)));
   if (ctx.grid() && ctx.thumbnails && canThumbnail(o)) {
     box.makeThumbnail = () => {
       thumbnailUrl(ctx.session, o)
