@@ -37,5 +37,10 @@ export {
   sealSecret,
 } from '../../src/crypto/index.js';
 export { encryptedLength } from '../../src/domain/chunk-plan.js';
-export { MAX_NOTE_CHARS, MAX_THUMBNAIL_BYTES } from '../../src/domain/limits.js';
+export {
+  MAX_DOWNLOAD_LIMIT,
+  MAX_NOTE_CHARS,
+  MAX_THUMBNAIL_BYTES,
+  MAX_TITLE_LENGTH,
+} from '../../src/domain/limits.js';
 export * from '../../src/transfer/index.js';

@@ -18,9 +18,16 @@ document.getElementById('home-link')?.setAttribute('href', config.base);
 /** The page on screen: aborted when the router draws another (its session stops drawing and uploading). */
 let page: AbortController | null = null;
 let session: FolderSession | null = null;
+/** The path the router last drew. */
+let routed = '';
 
-function route(): void {
+/**
+ * Draws the page of the address bar. `focusHeading`: a folder the home page has just made (opened
+ * in this document, so that dropped files survive) gets the focus on its heading, not the body.
+ */
+function route(focusHeading = false): void {
   page?.abort();
+  routed = location.pathname;
   page = new AbortController();
   const { signal } = page;
   session = null;
@@ -28,11 +35,23 @@ function route(): void {
   const m = /^f\/([A-Za-z0-9_-]{16})\/?$/.exec(rest);
   if (m)
     void folderPage(config, m[1]!, signal).then((opened) => {
-      if (!signal.aborted) session = opened ?? null;
+      if (signal.aborted) return;
+      session = opened ?? null;
+      if (focusHeading) document.getElementById('folder-title')?.focus();
     });
-  else if (rest === '' || rest === 'index.html') homePage(config);
+  else if (rest === '' || rest === 'index.html') homePage(config, openMade);
   else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
+
+/** Opens a folder the home page made, in this document (a new history entry: Back returns home). */
+function openMade(link: string): void {
+  history.pushState(null, '', link);
+  route(true);
+}
+// Back and Forward between pages; a fragment-only change is the hashchange listener's (below).
+window.addEventListener('popstate', () => {
+  if (location.pathname !== routed) route();
+});
 
 /** The header's words and the language switch (drawn again when the language changes). */
 function header(): void {
@@ -48,7 +67,7 @@ function header(): void {
     languageSwitch(() => {
       header();
       // A folder page redraws from its session (a running upload keeps its progress); others route again.
-      if (session) void session.refresh().catch(route);
+      if (session) void session.refresh().catch(() => route());
       else route();
     }),
   );

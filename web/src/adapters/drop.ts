@@ -21,3 +21,19 @@ export async function filesFromDrop(data: DataTransfer): Promise<PickedFile[]> {
   for (const e of entries) await walk(e, '');
   return out;
 }
+
+/**
+ * Files picked on the home page, handed to the new folder's page in this document (the home page
+ * opens it without a reload, so the File objects survive): taken once by its upload card.
+ */
+const handed = new Map<string, PickedFile[]>();
+
+export function handOverFiles(folderId: string, files: PickedFile[]): void {
+  handed.set(folderId, files);
+}
+
+export function takeFiles(folderId: string): PickedFile[] | null {
+  const files = handed.get(folderId) ?? null;
+  handed.delete(folderId);
+  return files;
+}

@@ -113,7 +113,10 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   const files = info.rights.list ? filesView(session, config) : null;
   // What a visitor came for leads the page (count, size, expiry, note, Download all), so that it is
   // on the first screen of a phone; how the folder works follows.
-  const parts: (Node | null)[] = [h('h1', { id: 'folder-title' }, info.title), files?.summary ?? noteOnly(session)];
+  const parts: (Node | null)[] = [
+    h('h1', { id: 'folder-title', tabindex: -1 }, info.title),
+    files?.summary ?? noteOnly(session),
+  ];
   parts.push(
     h(
       'p',
@@ -127,14 +130,16 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   // invite sharing until someone owns it (the home page's folders are owned from the start).
   if (!info.owned && info.createdBy === 'api')
     parts.push(h('div', { class: 'notice warning', id: 'first-upload-owner' }, t('folder.firstUploadOwns')));
-  if (info.uploadDeadline !== null) {
+  // The 24-hour rule of an empty folder is told only to whoever can upload: a send-mode visitor
+  // cannot act on "Upload within …" (the owner's page tells its owner).
+  if (info.uploadDeadline !== null && info.rights.upload) {
     const left = info.uploadDeadline - Date.now();
     parts.push(
       h(
         'div',
         { class: 'notice', id: 'deadline' },
         t('folder.deadline', { time: formatDuration(left) }),
-        info.rights.upload ? ` ${t('folder.deadlinePick')}` : '',
+        ` ${t('folder.deadlinePick')}`,
       ),
     );
   }

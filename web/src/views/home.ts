@@ -1,34 +1,54 @@
+import { handOverFiles } from '../adapters/drop.js';
 import { browserStore, handOverUnlocked } from '../adapters/storage.js';
 import type { SiteConfig } from '../config.js';
 import type { Mode } from '../core.js';
-import { MAX_NOTE_CHARS } from '../core.js';
-import { t, tParts } from '../i18n/index.js';
+import { MAX_DOWNLOAD_LIMIT, MAX_NOTE_CHARS, MAX_TITLE_LENGTH } from '../core.js';
+import { type MessageKey, t, tParts } from '../i18n/index.js';
 import { createFolder } from '../state/create.js';
+import type { PickedFile } from '../state/index.js';
 import { expiryChoices } from './expiry.js';
 import { describeError, h, notice, render, setTitle } from './ui.js';
+import { pickerZone } from './upload.js';
+
+const MODE_HELP: Record<Mode, MessageKey> = { send: 'mode.send', share: 'mode.share', request: 'mode.request' };
+
+/** A field's "used / allowed" counter, so that nothing is cut at the limit without a word. */
+function counter(field: HTMLInputElement | HTMLTextAreaElement, max: number): HTMLElement {
+  const out = h('span', { class: 'muted counter', id: `${field.id}-count` });
+  const paint = () => {
+    out.textContent = t('home.counter', { count: field.value.length, max });
+  };
+  field.addEventListener('input', paint);
+  paint();
+  return out;
+}
 
 /**
  * The home page: a new folder, owned by this browser from the moment it is made (create and claim
- * in one step, `POST {api}/folders`), with its expiry, download limit, password and note; then
- * the folder page.
+ * in one step, `POST {api}/folders`), with its expiry, download limit, password and note. Dropping
+ * or picking files makes the folder with these settings and starts their upload at once (drop and
+ * go); "Create a folder" makes an empty one. Either way the folder's page opens in this document
+ * (`open`), with the focus on its heading.
  */
-export function homePage(config: SiteConfig): void {
+export function homePage(config: SiteConfig, open: (link: string) => void): void {
   setTitle();
   const hint = (id: string, text: string) => h('span', { class: 'muted hint', id }, text);
   const title = h('input', {
     type: 'text',
     id: 'new-title',
-    maxlength: 200,
+    maxlength: MAX_TITLE_LENGTH,
     autocomplete: 'off',
-    'aria-describedby': 'title-help',
+    'aria-describedby': 'title-help new-title-count',
   });
+  // Short option texts (they fit a phone's select in every language); the chosen mode explained below.
   const mode = h(
     'select',
-    { id: 'new-mode' },
+    { id: 'new-mode', 'aria-describedby': 'mode-help' },
     h('option', { value: 'send' }, t('home.modeSend')),
     h('option', { value: 'share' }, t('home.modeShare')),
     h('option', { value: 'request' }, t('home.modeRequest')),
   );
+  const modeHelp = hint('mode-help', t(MODE_HELP.send));
   // Up to the operator's maximum, the default (FREE_DOWNLOAD_HOURS) chosen and always among them.
   const choices = expiryChoices(config.maxExpiresInHours);
   if (!choices.some((c) => c.hours === config.defaultExpiresInHours))
@@ -43,18 +63,24 @@ export function homePage(config: SiteConfig): void {
     type: 'number',
     id: 'new-limit',
     min: 1,
-    max: 1_000_000,
+    max: MAX_DOWNLOAD_LIMIT,
     inputmode: 'numeric',
     placeholder: t('owner.noLimit'),
     'aria-describedby': 'limit-help',
   });
+  const limitError = h('span', { class: 'field-error', id: 'limit-error', hidden: true });
   const password = h('input', {
     type: 'password',
     id: 'new-password',
     autocomplete: 'new-password',
     'aria-describedby': 'password-help',
   });
-  const note = h('textarea', { id: 'new-note', rows: 3, maxlength: MAX_NOTE_CHARS, 'aria-describedby': 'note-help' });
+  const note = h('textarea', {
+    id: 'new-note',
+    rows: 3,
+    maxlength: MAX_NOTE_CHARS,
+    'aria-describedby': 'note-help new-note-count',
+  });
   const passwordRow = h(
     'p',
     { id: 'password-row' },
@@ -65,49 +91,113 @@ export function homePage(config: SiteConfig): void {
   // A request folder has no password: visitors' files are sealed to the owner's key instead.
   mode.addEventListener('change', () => {
     passwordRow.hidden = mode.value === 'request';
+    modeHelp.textContent = t(MODE_HELP[mode.value as Mode]);
   });
+
+  /**
+   * The limit, checked by the page (not the browser's bubble, which speaks the browser's language):
+   * empty for none, or a whole number from 1 to MAX_DOWNLOAD_LIMIT. Undefined when it is wrong.
+   */
+  const limitValue = (): number | null | undefined => {
+    const text = limit.value.trim();
+    const value = Number(text);
+    // A number field whose text is not a number (e.g. "1e") reads as "" but is not valid.
+    const ok =
+      text === '' ? !limit.validity.badInput : Number.isInteger(value) && value >= 1 && value <= MAX_DOWNLOAD_LIMIT;
+    limitError.hidden = ok;
+    limitError.textContent = ok ? '' : t('home.limitInvalid');
+    // Also what the browser reports for the field (assistive tools read it), in the page's language.
+    limit.setCustomValidity(limitError.textContent);
+    if (ok) limit.removeAttribute('aria-invalid');
+    else limit.setAttribute('aria-invalid', 'true');
+    limit.setAttribute('aria-describedby', ok ? 'limit-help' : 'limit-error limit-help');
+    if (!ok) return undefined;
+    return text === '' ? null : value;
+  };
+  limit.addEventListener('input', () => {
+    if (limit.hasAttribute('aria-invalid')) limitValue();
+  });
+
   const status = h('div', { role: 'status', id: 'create-status' });
   const button = h('button', { type: 'submit' }, t('home.create'));
+  let busy = false;
+  const create = async (files: PickedFile[] | null): Promise<void> => {
+    if (busy) return;
+    const maxDownloads = limitValue();
+    if (maxDownloads === undefined) {
+      limit.focus();
+      return;
+    }
+    busy = button.disabled = true;
+    const withPassword = password.value !== '' && mode.value !== 'request';
+    status.replaceChildren(t(withPassword ? 'home.creatingPassword' : 'home.creating'));
+    try {
+      const created = await createFolder(
+        new URL(config.api, location.href).href,
+        browserStore,
+        {
+          mode: mode.value as Mode,
+          title: title.value.trim(),
+          expiresInHours: Number(expiry.value),
+          ...(maxDownloads !== null ? { maxDownloads } : {}),
+          note: note.value.trim(),
+          password: password.value,
+        },
+        { retry: { retries: 2 } },
+      );
+      // A password folder's derived key goes to its page in this tab only, once (never kept).
+      if (created.unlocked) handOverUnlocked(created.folderId, created.unlocked);
+      if (files) handOverFiles(created.folderId, files);
+      open(created.link);
+    } catch (error) {
+      status.replaceChildren(notice(t('home.createFailed', { reason: describeError(error) }), 'error'));
+      busy = button.disabled = false;
+    }
+  };
   const form = h(
     'form',
     {
-      onsubmit: async (e: Event) => {
+      // The page checks the fields itself, in its own language (docs/site.md).
+      novalidate: true,
+      onsubmit: (e: Event) => {
         e.preventDefault();
-        button.disabled = true;
-        const withPassword = password.value !== '' && mode.value !== 'request';
-        status.replaceChildren(t(withPassword ? 'home.creatingPassword' : 'home.creating'));
-        try {
-          const created = await createFolder(
-            new URL(config.api, location.href).href,
-            browserStore,
-            {
-              mode: mode.value as Mode,
-              title: title.value.trim(),
-              expiresInHours: Number(expiry.value),
-              ...(limit.value.trim() ? { maxDownloads: Number(limit.value) } : {}),
-              note: note.value.trim(),
-              password: password.value,
-            },
-            { retry: { retries: 2 } },
-          );
-          // A password folder's derived key goes to its page in this tab only, once (never kept).
-          if (created.unlocked) handOverUnlocked(created.folderId, created.unlocked);
-          location.href = created.link;
-        } catch (error) {
-          status.replaceChildren(notice(t('home.createFailed', { reason: describeError(error) }), 'error'));
-          button.disabled = false;
-        }
+        void create(null);
       },
     },
-    h('p', {}, h('label', { for: 'new-mode' }, t('home.modeLabel')), mode),
-    h('p', {}, h('label', { for: 'new-title' }, t('home.titleLabel')), title, hint('title-help', t('home.titleHelp'))),
+    h('p', {}, h('label', { for: 'new-mode' }, t('home.modeLabel')), mode, modeHelp),
+    h(
+      'p',
+      {},
+      h('label', { for: 'new-title' }, t('home.titleLabel')),
+      title,
+      counter(title, MAX_TITLE_LENGTH),
+      hint('title-help', t('home.titleHelp')),
+    ),
     h('p', {}, h('label', { for: 'new-expiry' }, t('home.expiryLabel')), expiry),
-    h('p', {}, h('label', { for: 'new-limit' }, t('home.limitLabel')), limit, hint('limit-help', t('home.limitHelp'))),
+    h(
+      'p',
+      {},
+      h('label', { for: 'new-limit' }, t('home.limitLabel')),
+      limit,
+      limitError,
+      hint('limit-help', t('home.limitHelp')),
+    ),
     passwordRow,
-    h('p', {}, h('label', { for: 'new-note' }, t('home.noteLabel')), note, hint('note-help', t('home.noteHelp'))),
+    h(
+      'p',
+      {},
+      h('label', { for: 'new-note' }, t('home.noteLabel')),
+      note,
+      counter(note, MAX_NOTE_CHARS),
+      hint('note-help', t('home.noteHelp')),
+    ),
+    h('p', { class: 'muted', id: 'settings-later' }, t('home.settingsLater')),
     button,
     status,
   );
+  const drop = pickerZone(t('home.dropHere'), (files) => {
+    if (files.length) void create(files);
+  });
   render(
     h('h1', {}, t('home.heading')),
     h('p', {}, t('home.intro')),
@@ -115,6 +205,7 @@ export function homePage(config: SiteConfig): void {
       'section',
       { class: 'card', 'aria-labelledby': 'create-h' },
       h('h2', { id: 'create-h' }, t('home.newFolder')),
+      drop,
       form,
     ),
     h('p', { class: 'muted' }, ...tParts('home.docs', { link: h('a', { href: config.docsUrl }, t('home.docsLink')) })),

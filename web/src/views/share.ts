@@ -28,13 +28,15 @@ function copyButton(id: string, text: () => string, label: string): HTMLButtonEl
 export function ownerKeySection(session: FolderSession): HTMLElement | null {
   const link = session.ownerLink(location.href);
   if (!link) return null;
-  const input = h('input', {
-    type: 'text',
+  // A text area, sized to its content: the whole link on screen, where a one-line field showed its start.
+  const input = h('textarea', {
     id: 'owner-link',
     readonly: true,
-    value: link,
+    rows: 3,
+    spellcheck: 'false',
     'aria-describedby': 'owner-help',
   });
+  input.value = link;
   return h(
     'section',
     { class: 'card owner-key', 'aria-labelledby': 'owner-h', id: 'owner-key' },

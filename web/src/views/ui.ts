@@ -77,7 +77,13 @@ export function formatDuration(ms: number): string {
 
 /** Replaces the page's main content. */
 export function render(...children: (Node | string | null | false)[]): void {
-  main().replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== false));
+  // A redraw (live update, upload finished) keeps the focus on the same control when it is drawn
+  // again: replacing the page under it would drop a keyboard or screen-reader user on the body.
+  const focused = document.activeElement?.id;
+  const root = main();
+  const within = focused ? root.contains(document.activeElement) : false;
+  root.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== false));
+  if (focused && within) document.getElementById(focused)?.focus({ preventScroll: true });
 }
 
 /** What to tell a person about a failure: the server's own words, or what went wrong locally. */

@@ -1,4 +1,4 @@
-import { filesFromDrop } from '../adapters/drop.js';
+import { filesFromDrop, takeFiles } from '../adapters/drop.js';
 import { WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../state/index.js';
@@ -29,8 +29,6 @@ function stateOf(session: FolderSession): UploadState {
 
 /** The upload card: pickers, drop zone, the resume note, and the progress of a running upload. */
 export function uploadSection(session: FolderSession): HTMLElement {
-  const fileInput = h('input', { type: 'file', id: 'file-input', multiple: true });
-  const dirInput = h('input', { type: 'file', id: 'folder-input', multiple: true, webkitdirectory: true });
   const state = stateOf(session);
   // While an upload runs, its own files are pending: no "did not finish" note for them.
   const pending = state.running ? [] : session.uploads.pending();
@@ -39,9 +37,44 @@ export function uploadSection(session: FolderSession): HTMLElement {
     : null;
   if (resumeNote) resumeNote.id = 'resume-note';
   const start = (items: PickedFile[]) => {
+    if (items.length) void startUpload(session, items, state);
+  };
+  const drop = pickerZone(t('upload.drop'), start);
+  // Files dropped on the home page: this new folder's upload starts at once (drop and go).
+  const handed = takeFiles(session.folderId);
+  if (handed) queueMicrotask(() => start(handed));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'upload-h' },
+    h('h2', { id: 'upload-h' }, t('upload.heading')),
+    resumeNote,
+    drop,
+    state.area,
+  );
+}
+
+/**
+ * The file and folder pickers in a drop zone (the folder page's upload card and the home page). Each
+ * picker is named once: its visible words are the input's name, and hidden from the tree beside it.
+ */
+export function pickerZone(words: string, onFiles: (items: PickedFile[]) => void): HTMLElement {
+  const fileInput = h('input', {
+    type: 'file',
+    id: 'file-input',
+    multiple: true,
+    'aria-label': t('upload.chooseFiles'),
+  });
+  const dirInput = h('input', {
+    type: 'file',
+    id: 'folder-input',
+    multiple: true,
+    webkitdirectory: true,
+    'aria-label': t('upload.chooseFolder'),
+  });
+  const start = (items: PickedFile[]) => {
     fileInput.value = '';
     dirInput.value = '';
-    if (items.length) void startUpload(session, items, state);
+    onFiles(items);
   };
   fileInput.addEventListener('change', () =>
     start([...(fileInput.files ?? [])].map((file) => ({ file, path: file.name }))),
@@ -52,12 +85,12 @@ export function uploadSection(session: FolderSession): HTMLElement {
   const drop = h(
     'div',
     { class: 'drop', id: 'drop-zone' },
-    h('p', {}, t('upload.drop')),
+    h('p', {}, words),
     h(
       'div',
       { class: 'row' },
-      h('label', { class: 'pick' }, fileInput, h('span', {}, t('upload.chooseFiles'))),
-      h('label', { class: 'pick' }, dirInput, h('span', {}, t('upload.chooseFolder'))),
+      h('label', { class: 'pick' }, fileInput, h('span', { 'aria-hidden': 'true' }, t('upload.chooseFiles'))),
+      h('label', { class: 'pick' }, dirInput, h('span', { 'aria-hidden': 'true' }, t('upload.chooseFolder'))),
     ),
   );
   drop.addEventListener('dragover', (e) => {
@@ -70,14 +103,7 @@ export function uploadSection(session: FolderSession): HTMLElement {
     drop.classList.remove('over');
     if (e.dataTransfer) void filesFromDrop(e.dataTransfer).then(start);
   });
-  return h(
-    'section',
-    { class: 'card', 'aria-labelledby': 'upload-h' },
-    h('h2', { id: 'upload-h' }, t('upload.heading')),
-    resumeNote,
-    drop,
-    state.area,
-  );
+  return drop;
 }
 
 async function startUpload(session: FolderSession, picked: PickedFile[], state: UploadState): Promise<void> {
