@@ -58,8 +58,10 @@ Usage:
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
 Files are encrypted on this machine before they leave it; the key exists only in the share link
-(after "#"). A folder holds at most 10 files: archive more into one file first. A relative path
-keeps its folders in the name (a/b.txt), and download recreates them.
+(after "#"). A path may be a directory: its files are uploaded with their paths inside it
+(photos/2024/a.jpg; empty files are left out). A relative path keeps its folders in the name
+(a/b.txt), and download recreates them. One upload makes one folder of any number of files, up
+to the server's limit per folder (MAX_FILES_PER_FOLDER, 10,000 by default), as the site does.
 
 Options:
   --server URL       API and site address (default: $WEBFOLDER_SERVER, else ${DEFAULT_SERVER});

@@ -1,3 +1,4 @@
+import { formatBytes as formatSize } from '../domain/sizes.js';
 import type { UploadEvent } from '../transfer/direct-upload.js';
 
 /**
@@ -134,15 +135,12 @@ function pct(done: number, total: number): string {
   return `${(total > 0 ? Math.floor((done / total) * 100) : 100).toString().padStart(3)}%`;
 }
 
+/**
+ * Sizes as the site writes them (src/domain/sizes.ts), in English: a terminal's output is read by
+ * scripts and logs as well as people, and the CLI's other words are English.
+ */
 export function formatBytes(n: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+  return formatSize(n, 'en');
 }
 
 export function formatDuration(seconds: number): string {

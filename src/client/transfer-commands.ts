@@ -20,7 +20,7 @@ import {
 } from './cli-common.js';
 import {
   defaultStateDir,
-  diskFile,
+  diskFiles,
   download,
   latestStateFile,
   readStateFile,
@@ -101,7 +101,8 @@ interface Settings {
 }
 
 export async function uploadCommand(paths: string[], flags: Flags, io: Io, signal: AbortSignal): Promise<number> {
-  if (paths.length === 0) throw new UsageError('upload needs at least one file: webfolder upload <paths...>');
+  if (paths.length === 0)
+    throw new UsageError('upload needs at least one file or directory: webfolder upload <paths...>');
   const server = serverOf(flags, io);
   const mode = modeOf(flags);
   const concurrency = concurrencyOf(flags);
@@ -112,7 +113,9 @@ export async function uploadCommand(paths: string[], flags: Flags, io: Io, signa
   const passwordSource = passwordOf(flags, io, 'new');
   if (passwordSource && mode === 'request')
     throw new UsageError('a request folder cannot have a password: its files are sealed to the owner instead');
-  const files = await Promise.all(paths.map((p) => diskFile(p)));
+  const { files, skippedEmpty } = await diskFiles(paths);
+  if (skippedEmpty.length > 0 && !flags.quiet)
+    io.stderr.write(`left out ${skippedEmpty.length} empty file(s): the service takes files of at least 1 byte\n`);
   const password = typeof passwordSource === 'function' ? await passwordSource() : passwordSource;
   const settings: Settings = {
     ...(expires !== undefined ? { expiresAt: Date.now() + expires } : {}),

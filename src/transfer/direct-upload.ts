@@ -1,5 +1,5 @@
 import type { SiteFolderUpdate } from '../contract/site.js';
-import type { CreateResponseDirect, FileEntry, RegisteredFile } from '../contract/types.js';
+import type { CreateResponseDirect, FileEntry } from '../contract/types.js';
 import {
   createSke,
   encryptText,
@@ -12,10 +12,20 @@ import {
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
 import { blobSource, type ChunkSource } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
+import { registrationBatches } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
 import { shareLink, type UploadState, type UploadStateFile } from './state.js';
-import { checkedPlan, type Registrar, type RunFile, registerFiles, resumeFile, UploadRun } from './upload-run.js';
+import {
+  checkedPlan,
+  type EncryptedEntry,
+  type RegisteredPlan,
+  type Registrar,
+  type RunFile,
+  registerFiles,
+  resumeFile,
+  UploadRun,
+} from './upload-run.js';
 import { siteApiFor } from './urls.js';
 import { createFolder, getUploadStatus, type Mode } from './v2.js';
 
@@ -134,11 +144,6 @@ export interface UploadResult {
 /** Refuses what the service would refuse, before anything is created. */
 export function checkUploadFiles(files: readonly UploadFile[]): void {
   if (files.length === 0) throw new InputError('nothing to upload: give at least one file');
-  if (files.length > MAX_FILES_PER_REQUEST) {
-    throw new InputError(
-      `a folder holds at most ${MAX_FILES_PER_REQUEST} files and ${files.length} were given: archive them into one file (zip, tar) or upload them in several folders`,
-    );
-  }
   files.forEach((f, i) => {
     if (!f.name) throw new InputError(`file ${i + 1} has no name`);
     if (!Number.isSafeInteger(f.size) || f.size <= 0)
@@ -149,8 +154,9 @@ export function checkUploadFiles(files: readonly UploadFile[]): void {
 }
 
 /**
- * Encrypts names and bytes under a fresh folder secret, registers the files (one folder, up to 10
- * files), uploads every chunk with bounded parallelism and retries, checks upload-status, and
+ * Encrypts names and bytes under a fresh folder secret, registers the files (one folder: the v2
+ * create takes the first MAX_FILES_PER_REQUEST, the site's registration the rest, as the page adds
+ * files to a folder; the server's MAX_FILES_PER_FOLDER bounds the whole), uploads every chunk with bounded parallelism and retries, checks upload-status, and
  * returns the share link. The upload run (upload-run.ts) does the work; this module only registers
  * through the v2 API.
  */
@@ -167,9 +173,11 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
   const key = await importSecret(keySecret);
   const ske = await createSke(key);
   let created: CreateResponseDirect | null = null;
+  let registered: readonly RegisteredPlan[] = [];
   const http = httpOptions(options);
   const registrar: Registrar = {
-    register: async (entries) => {
+    register: async (all) => {
+      const entries = all.slice(0, MAX_FILES_PER_REQUEST);
       const folder = await createFolder({
         server: options.server,
         ...(options.title !== undefined ? { title: options.title } : {}),
@@ -184,7 +192,8 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
       });
       await applySettings(folder.folderUrl, folder.folderId, folder.uploadAuth, password, key, options);
       created = folder;
-      return folder.files;
+      registered = [...folder.files, ...(await registerRest(folder, all.slice(entries.length), options))];
+      return registered;
     },
     missing: () => Promise.reject(new Error('no folder yet')),
   };
@@ -203,7 +212,7 @@ export async function upload(files: readonly UploadFile[], options: UploadOption
     secret,
     ...(keySecret !== secret ? { key: keySecret } : {}),
     ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    files: folder.files.map((r, i) => stateFile(files[i]!, r)),
+    files: registered.map((r, i) => stateFile(files[i]!, r)),
   };
   await options.onState?.(state);
   return transfer(state, runFiles, v2Registrar(state, http), options);
@@ -281,7 +290,39 @@ export async function resumeUpload(
   return transfer(state, runFiles, registrar, options);
 }
 
-function stateFile(file: UploadFile, registered: RegisteredFile): UploadStateFile {
+/**
+ * The files past the v2 create's ten, registered as the folder's owner (its uploadAuth) through the
+ * site's registration, in the batches it accepts. Should that fail, the half-made folder is deleted
+ * (best effort): a folder missing some of the files asked for is not what the person wanted.
+ */
+async function registerRest(
+  folder: CreateResponseDirect,
+  rest: readonly EncryptedEntry[],
+  options: UploadOptions,
+): Promise<RegisteredPlan[]> {
+  if (rest.length === 0) return [];
+  const client = new SiteClient(
+    siteApiFor(folder.folderUrl, options.site),
+    folder.folderId,
+    { uploadAuth: folder.uploadAuth },
+    httpOptions(options),
+  );
+  const out: RegisteredPlan[] = [];
+  try {
+    for (const batch of registrationBatches(rest, (e) => e.filesize, folder.files[0]!.chunkSize)) {
+      const answer = await client.register(
+        batch.map(({ filename, filesize, mimetype }) => ({ filename, filesize, ...(mimetype ? { mimetype } : {}) })),
+      );
+      out.push(...answer.files);
+    }
+  } catch (error) {
+    await client.deleteFolder().catch(() => undefined);
+    throw error;
+  }
+  return out;
+}
+
+function stateFile(file: UploadFile, registered: RegisteredPlan): UploadStateFile {
   return {
     path: file.path ?? null,
     name: file.name,

@@ -149,7 +149,7 @@ describe('progress', () => {
     view.handle({ type: 'file-complete', file: 0 });
     view.finish();
     assert.ok(!out.includes('\x1b'), 'no escape sequences');
-    assert.match(out, /uploading 1 file\(s\), 100 B/);
+    assert.match(out, /uploading 1 file\(s\), 100 bytes/);
     assert.match(out, /done: a\.bin/);
     assert.ok(out.split('\n').length < 20, 'a line per 10 %, not per chunk');
   });
@@ -167,8 +167,11 @@ describe('progress', () => {
     assert.match(out, /total/);
   });
   test('formats', () => {
-    assert.equal(formatBytes(1536), '1.5 KiB');
-    assert.equal(formatBytes(2 * 1024 ** 3), '2.0 GiB');
+    // Decimal units, as the site writes them (issue #24 item 6: the same file, the same size).
+    assert.equal(formatBytes(5_000_000), '5.00 MB');
+    assert.equal(formatBytes(1536), '1.54 kB');
+    assert.equal(formatBytes(12_345_678_901), '12.3 GB');
+    assert.equal(formatBytes(999), '999 bytes');
     assert.equal(formatDuration(65), '1:05');
     assert.equal(formatDuration(3725), '1:02:05');
     assert.equal(formatDuration(NaN), '--:--');

@@ -43,4 +43,5 @@ export {
   MAX_THUMBNAIL_BYTES,
   MAX_TITLE_LENGTH,
 } from '../../src/domain/limits.js';
+export { formatBytes as formatSize } from '../../src/domain/sizes.js';
 export * from '../../src/transfer/index.js';

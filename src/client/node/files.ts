@@ -1,5 +1,5 @@
-import { open, stat } from 'node:fs/promises';
-import { basename, isAbsolute, normalize, resolve, sep } from 'node:path';
+import { open, readdir, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { UploadFile } from '../../transfer/direct-upload.js';
 import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
 import { uploadName } from '../../transfer/names.js';
@@ -18,8 +18,7 @@ export async function diskFile(path: string, options: { name?: string; mimetype?
   } catch (error) {
     throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  if (info.isDirectory())
-    throw new InputError(`${path} is a directory: archive it into one file (zip, tar) and upload that`);
+  if (info.isDirectory()) throw new InputError(`${path} is a directory: upload it with diskFiles`);
   if (!info.isFile()) throw new InputError(`${path} is not a regular file`);
   return fileSource(
     absolute,
@@ -28,6 +27,47 @@ export async function diskFile(path: string, options: { name?: string; mimetype?
     info.mtimeMs,
     options.mimetype ?? guessMimetype(absolute),
   );
+}
+
+/** What the paths given to `upload` hold: their files, and the empty ones left out. */
+export interface DiskSelection {
+  readonly files: UploadFile[];
+  /** Empty files found inside directories: the service takes files of at least 1 byte, so they stay behind. */
+  readonly skippedEmpty: string[];
+}
+
+/**
+ * The files of command-line paths, as the site's folder picker gives them: a file as itself, a
+ * directory as every regular file below it (sorted, symbolic links not followed), each named by the
+ * directory's stored name and its path inside it (`photos/2024/a.jpg`), so download recreates the
+ * tree. Empty files inside a directory are left out and reported, as the site does; an empty file
+ * named on its own is still refused by the upload (the person asked for it by name).
+ */
+export async function diskFiles(paths: readonly string[]): Promise<DiskSelection> {
+  const files: UploadFile[] = [];
+  const skippedEmpty: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => null);
+    if (!info?.isDirectory()) {
+      files.push(await diskFile(path));
+      continue;
+    }
+    const top = resolve(path);
+    const prefix = uploadNameOf(path);
+    const entries = await readdir(top, { recursive: true, withFileTypes: true });
+    const found = entries
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath ?? e.path, e.name))
+      .sort();
+    for (const absolute of found) {
+      const inside = relative(top, absolute).split(sep).join('/');
+      const file = await diskFile(absolute, { name: uploadName(`${prefix}/${inside}`, basename(absolute)) });
+      if (file.size === 0) skippedEmpty.push(`${prefix}/${inside}`);
+      else files.push(file);
+    }
+    if (found.length === 0) throw new InputError(`${path} is an empty directory: there is nothing to upload`);
+  }
+  return { files, skippedEmpty };
 }
 
 /**

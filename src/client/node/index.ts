@@ -11,7 +11,7 @@ import {
 } from '../../transfer/direct-upload.js';
 import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
 import { parseUploadState, type UploadState } from '../../transfer/state.js';
-import { diskFile, fileSource } from './files.js';
+import { diskFiles, fileSource } from './files.js';
 import { nodeFetch } from './transport.js';
 
 /**
@@ -20,12 +20,16 @@ import { nodeFetch } from './transport.js';
  */
 export * from '../index.js';
 export { type DownloadOptions, type DownloadResult, download } from './download.js';
-export { diskFile, fileSource, guessMimetype, uploadNameOf } from './files.js';
+export { diskFile, diskFiles, fileSource, guessMimetype, uploadNameOf } from './files.js';
 export { failFast, nodeFetch, ServerUnreachableError, withOriginAuthorization } from './transport.js';
 
-/** Uploads files given as paths (or ready UploadFile sources). */
+/**
+ * Uploads files given as paths (a directory: its files, with their paths inside it; see diskFiles)
+ * or as ready UploadFile sources.
+ */
 export async function upload(files: readonly (string | UploadFile)[], options: UploadOptions): Promise<UploadResult> {
-  const sources = await Promise.all(files.map((f) => (typeof f === 'string' ? diskFile(f) : f)));
+  const sources: UploadFile[] = [];
+  for (const f of files) sources.push(...(typeof f === 'string' ? (await diskFiles([f])).files : [f]));
   return uploadCore(sources, { ...options, fetch: options.fetch ?? nodeFetch });
 }
 

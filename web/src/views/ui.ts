@@ -1,5 +1,5 @@
 import { siteConfig } from '../config.js';
-import { NetworkError, WebfolderError } from '../core.js';
+import { formatSize, NetworkError, WebfolderError } from '../core.js';
 import { language, t } from '../i18n/index.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
@@ -45,25 +45,11 @@ export function notice(text: string, kind: 'info' | 'error' | 'ok' = 'info'): HT
 }
 
 /**
- * A size in decimal units (1 MB = 1,000,000 bytes) written the person's way by Intl: "5,25 Mo" in
- * French, "5.25 MB" in English; bytes spelled out ("999 octets", "3 bajty").
+ * A size written the person's way ("5,00 Mo" in French, "5.00 MB" in English): the one rule the CLI
+ * shares (src/domain/sizes.ts), here in the page's language.
  */
 export function formatBytes(n: number): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
-  let i = 0;
-  let v = n;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
-    i++;
-  }
-  const digits = i === 0 ? 0 : v < 10 ? 2 : 1;
-  return new Intl.NumberFormat(language(), {
-    style: 'unit',
-    unit: units[i],
-    unitDisplay: i === 0 ? 'long' : 'short',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(v);
+  return formatSize(n, language());
 }
 
 export function formatDuration(ms: number): string {
