@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { siteNotificationsUpdateSchema } from '../../contract/requests.js';
 import type { SiteNotifications, SiteNotificationsUpdate } from '../../contract/site.js';
-import { compileValidator } from '../../contract/validation.js';
 import type { FolderNotifications } from '../../store/ops-store.js';
 import { forbidden, invalid, notFound } from '../errors.js';
 import { emailStatus, requestConfirmation } from '../mail-consent.js';
@@ -25,9 +23,6 @@ const NONE: NotificationSettings = {
   onUpload: false,
   emailStatus: null,
 };
-// The one validation layer (src/contract/requests.ts): types, lengths, the address format and the
-// control-character rule; what needs the operator's settings is checked below.
-const validateUpdate = compileValidator<SiteNotificationsUpdate>(siteNotificationsUpdateSchema);
 
 async function openAsOwner(services: Services, folderId: unknown, caller: Caller) {
   const folder = await openFolder(services, folderId);
@@ -65,13 +60,11 @@ export async function setNotifications(
   services: Services,
   folderId: unknown,
   caller: Caller,
-  body: unknown,
+  /** Checked by its route against siteNotificationsUpdateSchema; what needs the operator's settings is checked here. */
+  b: SiteNotificationsUpdate,
   ip: string,
 ): Promise<NotificationSettings> {
   const folder = await openAsOwner(services, folderId, caller);
-  const checked = validateUpdate(body);
-  if (!checked.ok) throw invalid(checked.error);
-  const b = checked.value;
   const current = await read(services, folder.id);
   const email = b.email === undefined ? current.email : checkEmail(services, b.email);
   const webhookUrl = b.webhookUrl === undefined ? current.webhookUrl : checkWebhookUrl(services, b.webhookUrl);
