@@ -20,6 +20,8 @@ type Events = {
   waiting: Waiting;
   /** A poll found the same rights but maybe other files, counts or settings: refresh in place. */
   changed: FolderInfo;
+  /** A poll was answered 404: the folder was deleted or has expired since the page opened it. */
+  gone: null;
 };
 
 /** What decides the page's layout: a change here redraws it; anything else refreshes in place. */
@@ -113,6 +115,7 @@ export class FolderSession extends Emitter<Events> implements SessionCore {
           if (error instanceof WebfolderError && error.status === 404) stopped = true;
           return null;
         });
+        if (stopped) this.emit('gone', null);
         if (now && !stopped) {
           this.info = now;
           if (shape(before) !== shape(now)) this.emit('info', now);

@@ -76,6 +76,8 @@ function unlockedOf(folderId: string): { unlocked?: string } {
 function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal): void {
   // Subscribed once for the page's lifetime (one session per page load, or per fragment).
   const stopInfo = session.on('info', () => renderFolder(session, config));
+  // Deleted or expired while open: say so instead of leaving buttons that can only fail.
+  const stopGone = session.on('gone', () => showError(config, t('error.folderNotFound'), t('folder.gone')));
   // The claim of the first upload, said to assistive technology.
   const stopAnnounce = session.uploads.on('claimed', (role) =>
     announce(t(role === 'owner' ? 'session.nowOwner' : 'session.someoneElse')),
@@ -84,6 +86,7 @@ function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal)
   const stopWatch = session.watch();
   signal?.addEventListener('abort', () => {
     stopInfo();
+    stopGone();
     stopAnnounce();
     stopWatch();
     session.uploads.cancel();
@@ -134,14 +137,21 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   // cannot act on "Upload within …" (the owner's page tells its owner).
   if (info.uploadDeadline !== null && info.rights.upload) {
     const left = info.uploadDeadline - Date.now();
-    parts.push(
-      h(
-        'div',
-        { class: 'notice', id: 'deadline' },
-        t('folder.deadline', { time: formatDuration(left) }),
-        ` ${t('folder.deadlinePick')}`,
-      ),
+    const deadline = h(
+      'div',
+      { class: 'notice', id: 'deadline' },
+      t('folder.deadline', { time: formatDuration(left) }),
+      ` ${t('folder.deadlinePick')}`,
     );
+    parts.push(deadline);
+    // Someone else's first file, seen by a live update, ends the rule: the notice goes with it.
+    const stop = session.on('changed', (now) => {
+      if (!deadline.isConnected) return stop();
+      if (now.uploadDeadline === null) {
+        deadline.remove();
+        stop();
+      }
+    });
   }
   if (info.rights.upload) parts.push(uploadSection(session));
   parts.push(receiptSection(session));

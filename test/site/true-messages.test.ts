@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+
+/**
+ * Issue 24, item 4: messages that stay true on an open page. The empty folder's 24-hour notice goes
+ * when someone else's file arrives by live update, and a page whose folder was deleted says so
+ * (before: an uncaught 404 in the console and Download buttons that could only fail).
+ */
+describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
+  const fx = useBrowserFixture();
+
+  test("the empty-folder notice goes when a visitor's file arrives; a deleted folder is said", async () => {
+    const ownerCtx = await fx.browser.newContext();
+    const owner = await ownerCtx.newPage();
+    owner.on('dialog', (d) => void d.accept());
+    await owner.goto(`${fx.server.baseUrl}/`);
+    await owner.locator('#new-mode').selectOption('share');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
+    await owner.locator('#role[data-role="owner"]').waitFor();
+    await owner.locator('#deadline').waitFor();
+
+    const visitorCtx = await fx.browser.newContext();
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(owner.url());
+    await visitor.locator('#role[data-role="visitor"]').waitFor();
+    const path = await writeTemp(fx.dir, 'arrives.txt', Buffer.from('from a visitor'));
+    await visitor.setInputFiles('#file-input', [path]);
+    await visitor.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+
+    // The owner's page learns of the file by its poll, and the "upload within" rule no longer holds.
+    await owner.locator('#files li[data-file-id]').first().waitFor({ timeout: 30_000 });
+    await owner.locator('#deadline').waitFor({ state: 'detached', timeout: 30_000 });
+
+    // The owner deletes the folder: the visitor's open page says it is gone, without a reload.
+    await owner.locator('#delete-folder').click();
+    await owner.locator('#folder-deleted').waitFor();
+    await visitor.locator('h1', { hasText: 'Folder not found' }).waitFor({ timeout: 30_000 });
+    assert.match(await visitor.locator('main').innerText(), /deleted or has expired while this page was open/);
+    assert.equal(await visitor.locator('button.download').count(), 0, 'no Download button that can only fail');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+});
