@@ -8,7 +8,7 @@ import { compileValidator } from '../../src/contract/validation.js';
 import { postJson } from '../support/api.js';
 import { instanceOf, stringLeaves, withString } from '../support/schema-instance.js';
 import { type RunningServer, startServer } from '../support/server.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { onEveryStore, type StoreSuite } from '../support/stores.js';
 
 /**
  * Issue 21.2: every string field of every route goes through the contract's schemas, and the one
@@ -66,7 +66,7 @@ async function snapshot(read: () => Promise<Record<string, unknown[]>>): Promise
   return JSON.stringify(await read());
 }
 
-function suite(store: string, env: () => Promise<Record<string, string> | null>, skip: () => string) {
+const suite: StoreSuite = (store, env, skip) => {
   describe(`control characters in every string field of every route (${store})`, () => {
     let server: RunningServer | null = null;
     let dump: () => Promise<Record<string, unknown[]>> = async () => ({});
@@ -220,7 +220,7 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
       assert.equal(await snapshot(dump), before, 'the refused requests changed nothing in the store');
     });
   });
-}
+};
 
 async function send(
   baseUrl: string,
@@ -239,25 +239,4 @@ async function send(
   return { status: res.status, text: await res.text() };
 }
 
-suite(
-  'SQLite',
-  async () => ({}),
-  () => '',
-);
-
-let pgs: PostgresService | null = null;
-let pgSkip = '';
-suite(
-  'PostgreSQL',
-  async () => {
-    const made = await startPostgres();
-    if (isUnavailable(made)) {
-      pgSkip = made.skip;
-      return null;
-    }
-    pgs = made;
-    return { DATABASE_URL: await made.freshDatabase() };
-  },
-  () => pgSkip,
-);
-after(async () => pgs?.stop());
+onEveryStore(suite);

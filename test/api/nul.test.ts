@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createEmpty } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { onEveryStore, type StoreSuite } from '../support/stores.js';
 
 /**
  * NUL characters (U+0000) in any string field are refused as 400 invalid_request by the one
@@ -35,7 +35,7 @@ function refused(answer: Answer, field: RegExp, what: string): void {
 
 const OWNER = 'A'.repeat(43);
 
-function suite(store: string, env: () => Promise<Record<string, string> | null>, skip: () => string) {
+const suite: StoreSuite = (store, env, skip) => {
   describe(`NUL characters are refused (${store})`, () => {
     let server: RunningServer | null = null;
     before(async () => {
@@ -109,27 +109,6 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
       assert.match(JSON.stringify(a2a.body), /title must not contain control characters/);
     });
   });
-}
+};
 
-suite(
-  'SQLite',
-  async () => ({}),
-  () => '',
-);
-
-let pgs: PostgresService | null = null;
-let pgSkip = '';
-suite(
-  'PostgreSQL',
-  async () => {
-    const made = await startPostgres();
-    if (isUnavailable(made)) {
-      pgSkip = made.skip;
-      return null;
-    }
-    pgs = made;
-    return { DATABASE_URL: await made.freshDatabase() };
-  },
-  () => pgSkip,
-);
-after(async () => pgs?.stop());
+onEveryStore(suite);

@@ -6,7 +6,7 @@ import { chunkBody, chunkUrl, createEmpty, postJson } from '../support/api.js';
 import { until } from '../support/poll.js';
 import { type ReceivedMail, type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer } from '../support/server.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { onEveryStore, type StoreSuite } from '../support/stores.js';
 
 /**
  * Issue 21.1, no spam relay: anyone may make a folder and name any address for its notifications,
@@ -111,7 +111,7 @@ async function instance(env: Record<string, string>, smtp?: SmtpReceiver): Promi
   return new Instance(srv, receiver);
 }
 
-function suite(store: string, env: () => Promise<Record<string, string> | null>, skip: () => string) {
+const suite: StoreSuite = (store, env, skip) => {
   describe(`mail consent, limits and digests (${store})`, () => {
     let extra: Record<string, string> | null = null;
     const running: Instance[] = [];
@@ -288,33 +288,13 @@ function suite(store: string, env: () => Promise<Record<string, string> | null>,
       assert.equal(i.mailsTo('capped@example.org').length, 2, 'MAIL_PER_FOLDER_PER_DAY=1');
     });
   });
-}
+};
 
-suite(
-  'SQLite',
-  async () => ({}),
-  () => '',
-);
-
-let pgs: PostgresService | null = null;
-let pgSkip = '';
-suite(
-  'PostgreSQL',
-  async () => {
-    if (pgs) return { DATABASE_URL: await pgs.freshDatabase() };
-    const made = await startPostgres();
-    if (isUnavailable(made)) {
-      pgSkip = made.skip;
-      return null;
-    }
-    pgs = made;
-    return { DATABASE_URL: await made.freshDatabase() };
-  },
-  () => pgSkip,
-);
+const postgres = onEveryStore(suite);
 
 test('the instance budget holds across two nodes of one PostgreSQL', async (t) => {
-  if (!pgs) return void t.skip(pgSkip);
+  const pgs = postgres.cluster();
+  if (!pgs) return void t.skip(postgres.skip());
   const database = await pgs.freshDatabase();
   const smtp = await startSmtpReceiver();
   const shared = { DATABASE_URL: database, MAIL_BUDGET_PER_HOUR: '3', SIGNING_SECRET: 's'.repeat(32) };
@@ -332,4 +312,3 @@ test('the instance budget holds across two nodes of one PostgreSQL', async (t) =
     await smtp.close();
   }
 });
-after(async () => pgs?.stop());
