@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { distance } from 'fastest-levenshtein';
 import { InputError } from '../transfer/errors.js';
 import type { Fetch } from '../transfer/retry.js';
 import { parseShareLink } from '../transfer/state.js';
@@ -145,21 +146,10 @@ function closestOption(name: string): string {
   let best: string | null = null;
   let bestDistance = 3;
   for (const known of Object.keys(OPTIONS)) {
-    const d = editDistance(name, known);
+    const d = distance(name, known);
     if (d < bestDistance) [best, bestDistance] = [known, d];
   }
   return best ? ` (did you mean --${best}?)` : '';
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** The server address as given: --server, else $WEBFOLDER_SERVER, else the default. */

@@ -1,3 +1,4 @@
+import { distance } from 'fastest-levenshtein';
 import { MIN_CHUNK_SIZE_MIB } from '../domain/chunk-plan.js';
 
 /**
@@ -257,18 +258,6 @@ export function flagsToEnv(
     out[name] = value;
   }
   return out;
-}
-
-/** Edit distance (insertions, deletions, substitutions) between two short names. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** Name prefixes shared by two or more variables (`S3_`, `RATE_LIMIT_`, `MAX_` ...): a family. */
