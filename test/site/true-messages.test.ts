@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 /**
  * Issue 24, item 4: messages that stay true on an open page. The empty folder's 24-hour notice goes
  * when someone else's file arrives by live update, and a page whose folder was deleted says so
- * (before: an uncaught 404 in the console and Download buttons that could only fail).
+ * (before: an uncaught 404 in the console and Download buttons that could only fail). Item 2: the
+ * viewer's Download and "Download all" agree with a file's limit, as the list's button does.
  */
 describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
   const fx = useBrowserFixture();
@@ -39,6 +40,33 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     await visitor.locator('h1', { hasText: 'Folder not found' }).waitFor({ timeout: 30_000 });
     assert.match(await visitor.locator('main').innerText(), /deleted or has expired while this page was open/);
     assert.equal(await visitor.locator('button.download').count(), 0, 'no Download button that can only fail');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test("a used-up file: the viewer's Download and Download all are disabled, as the row's is", async () => {
+    const content = Buffer.from('only once');
+    const path = await writeTemp(fx.dir, 'once.bin', content);
+    const ownerCtx = await fx.browser.newContext();
+    const owner = await ownerCtx.newPage();
+    await owner.goto(`${fx.server.baseUrl}/`);
+    await owner.locator('#new-mode').selectOption('send');
+    await owner.locator('#new-limit').fill('1');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
+    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+
+    const visitorCtx = await fx.browser.newContext({ acceptDownloads: true });
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(owner.url());
+    await visitor.locator('#download-all:enabled').waitFor();
+    const got = await downloadBytes(visitor, () => visitor.locator('#files li[data-file-id] button.download').click());
+    assert.ok(got.content.equals(content));
+    await visitor.locator('#files li[data-file-id] button.download:disabled').waitFor({ timeout: 30_000 });
+    await visitor.locator('#download-all:disabled').waitFor({ timeout: 30_000 });
+    await visitor.locator('#files button.open', { hasText: 'once.bin' }).click();
+    await visitor.locator('#viewer').waitFor();
+    assert.equal(await visitor.locator('#viewer-download').isDisabled(), true, 'no enabled Download in the viewer');
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });

@@ -1,5 +1,20 @@
 import type { OpenedFile } from './types.js';
 
+/** Who looks: the owner is never limited by a file's download count. */
+interface Looker {
+  readonly info: { readonly isOwner: boolean };
+}
+
+/** A visitor's file with no download left (the owner is not limited). */
+function exhausted(session: Looker, o: OpenedFile): boolean {
+  return o.file.downloadsLeft === 0 && !session.info.isOwner;
+}
+
+/** Whether a file can be downloaded: the list's button, the viewer's and Download all agree on it. */
+export function downloadable(session: Looker, o: OpenedFile): boolean {
+  return o.file.complete && Boolean(o.secret) && !exhausted(session, o);
+}
+
 /**
  * What the viewer shows, without a DOM: which kind of preview a file gets, which way its bytes come
  * (streamed by the service worker, decrypted into memory, or only downloaded) and which file is

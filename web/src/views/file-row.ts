@@ -2,7 +2,7 @@ import { thumbnailUrl } from '../adapters/thumbnail.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { canThumbnail, typeIcon, type Viewer } from '../state/preview.js';
+import { canThumbnail, downloadable, typeIcon, type Viewer } from '../state/preview.js';
 import { icon } from './icons.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 import { openViewer } from './viewer.js';
@@ -23,16 +23,6 @@ export interface RowContext {
 }
 
 type Thumbnailed = HTMLElement & { makeThumbnail?: () => void };
-
-/** A visitor's file with no download left (the owner is not limited). */
-export function exhausted(session: FolderSession, o: OpenedFile): boolean {
-  return o.file.downloadsLeft === 0 && !session.info.isOwner;
-}
-
-/** Whether a file's Download button can be used. */
-export function downloadable(session: FolderSession, o: OpenedFile): boolean {
-  return o.file.complete && Boolean(o.secret) && !exhausted(session, o);
-}
 
 /** The downloads of a file: the owner sees the count and the limit; a visitor what is left. */
 export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLElement {

@@ -3,10 +3,10 @@ import type { DownloadFile } from '../core.js';
 import { saveName } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { isImageFolder, Viewer } from '../state/preview.js';
+import { downloadable, isImageFolder, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
 import { downloadStatus } from './download-status.js';
-import { downloadable, downloadCounts, fileRow, type RowContext } from './file-row.js';
+import { downloadCounts, fileRow, type RowContext } from './file-row.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 
 /** The folder's files as the page shows them: the summary that leads the page, and the list. */
@@ -117,7 +117,8 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     reload: () => void reload(true),
   };
   const row = (o: OpenedFile) => fileRow(ctx, o);
-  const ready = () => loaded.filter((o) => o.file.complete && o.secret);
+  // What Download all can fetch: readable, complete files with a download left for this visitor.
+  const ready = () => loaded.filter((o) => downloadable(session, o));
   const failed = (error: unknown) => {
     list.replaceChildren(h('li', {}, notice(t('files.loadFailed', { reason: describeError(error) }), 'error')));
   };
@@ -170,6 +171,9 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
         if (button) button.disabled = !downloadable(session, o);
       }
       loaded = page.opened;
+      // The viewer opens files by id: give it the fresh counts, so its Download agrees with the row.
+      viewer = new Viewer(loaded);
+      all.disabled = ready().length === 0;
       return;
     }
     loaded = page.opened;

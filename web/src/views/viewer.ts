@@ -4,7 +4,15 @@ import type { SiteConfig } from '../config.js';
 import { downloadStream } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { MEMORY_LIMIT, type PreviewPlan, previewPlan, TEXT_LIMIT, type Viewer, viewerKey } from '../state/preview.js';
+import {
+  downloadable,
+  MEMORY_LIMIT,
+  type PreviewPlan,
+  previewPlan,
+  TEXT_LIMIT,
+  type Viewer,
+  viewerKey,
+} from '../state/preview.js';
 import type { ToServiceWorker } from '../workers/sw-protocol.js';
 import { describeError, formatBytes, h } from './ui.js';
 
@@ -54,6 +62,8 @@ export function openViewer(
       count: viewer.files.length,
     });
     prev.disabled = next.disabled = viewer.files.length < 2;
+    // A used-up file's Download could only fail: disabled, as in the list.
+    save.disabled = !downloadable(session, opened);
     cleanup = showFile(session, config, opened, name, content, () => onDownload(opened));
   };
   const shut = () => {
