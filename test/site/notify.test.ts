@@ -49,6 +49,7 @@ describe('site: owner notifications (Chromium)', { skip: SKIP }, () => {
     await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     await owner.locator('#role[data-role="owner"]').waitFor();
     await owner.locator('#notify-current[data-state="off"]').waitFor();
+    assert.equal(await owner.locator('#notify-no-mail').count(), 0, 'a server with SMTP_URL offers e-mail');
 
     await owner.fill('#notify-email', 'owner@example.org');
     await owner.check('#notify-download');
@@ -90,5 +91,27 @@ describe('site: owner notifications (Chromium)', { skip: SKIP }, () => {
     assert.equal(await visitor.locator('#notify').count(), 0, 'a visitor does not see the control');
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+});
+
+/** Issue 24, item 4: a server without SMTP_URL refuses an address, so the page offers none and says why first. */
+describe('site: owner notifications on a server that sends no mail (Chromium)', { skip: SKIP }, () => {
+  const fx = useBrowserFixture();
+
+  test('no e-mail field, plain words instead, and the setting still shown', async () => {
+    const ctx = await newContext(fx.browser);
+    const owner = await ctx.newPage();
+    const problems = watch(owner);
+    await owner.goto(`${fx.server.baseUrl}/`);
+    await owner.locator('#new-mode').selectOption('share');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
+    await owner.locator('#role[data-role="owner"]').waitFor();
+    await owner.locator('#notify-current[data-state="off"]').waitFor();
+    assert.match(await owner.locator('#notify-no-mail').innerText(), /This server sends no e-mail/);
+    assert.equal(await owner.locator('#notify-email').count(), 0, 'no address field a Save would refuse');
+    assert.equal(await owner.locator('#notify-save').count(), 0);
+    assert.equal(await owner.locator('#notify-clear').count(), 1, 'stopping a webhook still works');
+    assert.deepEqual(problems, []);
+    await ctx.close();
   });
 });

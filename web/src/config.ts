@@ -16,6 +16,8 @@ export interface SiteConfig {
   /** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), linked from the footer when set. */
   readonly imprintUrl: string | null;
   readonly privacyUrl: string | null;
+  /** Whether the server sends e-mail (SMTP_URL is set): without it the page offers no address field. */
+  readonly mail: boolean;
 }
 
 /** The server's defaults (FREE_DOWNLOAD_HOURS, MAX_EXPIRES_HOURS, SITE_NAME…), for a page served without settings. */
@@ -25,6 +27,7 @@ const DEFAULTS = {
   siteName: 'webfolder',
   imprintUrl: null,
   privacyUrl: null,
+  mail: false,
 };
 
 let cached: SiteConfig | undefined;

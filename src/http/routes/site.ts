@@ -110,6 +110,8 @@ export function sitePageHtml(config: Config): string | null {
     siteName: config.siteName,
     imprintUrl: config.imprintUrl,
     privacyUrl: config.privacyUrl,
+    // Whether the owner's controls may offer e-mail: without SMTP_URL the server refuses an address.
+    mail: config.ops.smtpUrl !== null,
   });
   // The instance's name is in the page as served (no flash of the default before the script runs).
   const name = escapeHtml(config.siteName);

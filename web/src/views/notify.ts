@@ -1,3 +1,4 @@
+import { siteConfig } from '../config.js';
 import type { SiteNotifications } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../state/index.js';
@@ -67,6 +68,22 @@ export function notifySection(session: FolderSession): HTMLElement | null {
     }
   };
   void run(async () => (await session.ownerActions.notifications())!, t('notify.loaded'));
+  clear.addEventListener('click', () => void run(() => session.ownerActions.clearNotifications(), t('notify.stopped')));
+  const heading = [
+    h('h2', { id: 'notify-h' }, t('notify.heading')),
+    h('p', { class: 'muted' }, t('notify.private')),
+    current,
+  ];
+  // A server without SMTP_URL refuses an address: say so before anything is typed, offer no field,
+  // and keep what still works (the setting as it stands, a webhook set by the API, and stopping it).
+  if (!siteConfig().mail)
+    return h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' },
+      ...heading,
+      h('p', { id: 'notify-no-mail' }, t('notify.noMail')),
+      h('div', { class: 'row' }, clear),
+    );
 
   const form = h(
     'form',
@@ -89,14 +106,5 @@ export function notifySection(session: FolderSession): HTMLElement | null {
       t('notify.saved'),
     );
   });
-  clear.addEventListener('click', () => void run(() => session.ownerActions.clearNotifications(), t('notify.stopped')));
-  return h(
-    'section',
-    { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' },
-    h('h2', { id: 'notify-h' }, t('notify.heading')),
-    h('p', { class: 'muted' }, t('notify.private')),
-    current,
-    emailState,
-    form,
-  );
+  return h('section', { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' }, ...heading, emailState, form);
 }
