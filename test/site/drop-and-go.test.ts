@@ -97,6 +97,30 @@ describe('site: drop and go (Chromium)', { skip: SKIP }, () => {
     await context.close();
   });
 
+  test('request mode has no limit field (visitors cannot download there), and no limit is sent', async () => {
+    const context = await fx.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${fx.server.baseUrl}/`);
+    await page.locator('#new-mode').selectOption('send');
+    // Typed before switching: once hidden it neither stops the form nor reaches the server.
+    await page.locator('#new-limit').fill('0');
+    await page.locator('#new-mode').selectOption('request');
+    await page.locator('#limit-row').waitFor({ state: 'hidden' });
+    assert.equal(await page.locator('#new-limit').isVisible(), false);
+    await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
+    await page.locator('#role[data-role="owner"]').waitFor();
+    const id = /\/f\/([A-Za-z0-9_-]{16})/.exec(page.url())![1]!;
+    const info = (await (await fetch(`${fx.server.baseUrl}/api/site/folders/${id}`)).json()) as Record<string, unknown>;
+    assert.equal(info.mode, 'request');
+    assert.equal(info.maxDownloads ?? null, null);
+    // Back on the home page, another mode shows the field again.
+    await page.goto(`${fx.server.baseUrl}/`);
+    await page.locator('#new-mode').selectOption('request');
+    await page.locator('#new-mode').selectOption('share');
+    await page.locator('#new-limit').waitFor({ state: 'visible' });
+    await context.close();
+  });
+
   test("an empty send folder's 24-hour rule is told to its uploader, not to a visitor", async () => {
     const context = await fx.browser.newContext();
     const page = await context.newPage();

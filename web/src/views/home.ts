@@ -88,9 +88,19 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     password,
     hint('password-help', t('home.passwordHelp')),
   );
+  // Visitors of a request folder upload only: they never download, so a limit means nothing there.
+  const limitRow = h(
+    'p',
+    { id: 'limit-row' },
+    h('label', { for: 'new-limit' }, t('home.limitLabel')),
+    limit,
+    limitError,
+    hint('limit-help', t('home.limitHelp')),
+  );
   // A request folder has no password: visitors' files are sealed to the owner's key instead.
   mode.addEventListener('change', () => {
     passwordRow.hidden = mode.value === 'request';
+    limitRow.hidden = mode.value === 'request';
     modeHelp.textContent = t(MODE_HELP[mode.value as Mode]);
   });
 
@@ -123,7 +133,8 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
   let busy = false;
   const create = async (files: PickedFile[] | null): Promise<void> => {
     if (busy) return;
-    const maxDownloads = limitValue();
+    // A limit typed before switching to request mode is not sent (nor checked): the field is hidden.
+    const maxDownloads = mode.value === 'request' ? null : limitValue();
     if (maxDownloads === undefined) {
       limit.focus();
       return;
@@ -174,14 +185,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
       hint('title-help', t('home.titleHelp')),
     ),
     h('p', {}, h('label', { for: 'new-expiry' }, t('home.expiryLabel')), expiry),
-    h(
-      'p',
-      {},
-      h('label', { for: 'new-limit' }, t('home.limitLabel')),
-      limit,
-      limitError,
-      hint('limit-help', t('home.limitHelp')),
-    ),
+    limitRow,
     passwordRow,
     h(
       'p',
