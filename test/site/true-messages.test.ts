@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { bytes, downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 /**
  * Issue 24, item 4: messages that stay true on an open page. The empty folder's 24-hour notice goes
@@ -42,6 +42,48 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     assert.equal(await visitor.locator('button.download').count(), 0, 'no Download button that can only fail');
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test('the "did not finish" note goes while that upload resumes', async () => {
+    const ctx = await fx.browser.newContext();
+    const page = await ctx.newPage();
+    const problems = watch(page);
+    await page.goto(`${fx.server.baseUrl}/`);
+    await page.locator('#new-mode').selectOption('share');
+    await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
+    await page.locator('#role[data-role="owner"]').waitFor();
+    // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
+    await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));
+    const path = await writeTemp(fx.dir, 'resumes.bin', bytes(2 * 5 * 1024 * 1024, 91));
+    await page.setInputFiles('#file-input', path);
+    await page.locator('#cancel-upload').click();
+    await page.locator('#upload-status[data-state="cancelled"]').waitFor();
+    await page.reload();
+    await page.unroute('**/v2/uploads/**');
+    await page.locator('#resume-note', { hasText: 'resumes.bin' }).waitFor();
+
+    // The same file again: while its first chunk is held on its way, the note is gone.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent = () => {};
+    const sending = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    await page.route('**/v2/uploads/**', async (route) => {
+      sent();
+      await held;
+      await route.continue();
+    });
+    await page.setInputFiles('#file-input', path);
+    await sending;
+    assert.equal(await page.locator('#resume-note').count(), 0, 'no "did not finish" while it resumes');
+    release();
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('#resume-note').count(), 0, 'nothing left unfinished');
+    assert.deepEqual(problems, []);
+    await ctx.close();
   });
 
   test("a used-up file: the viewer's Download and Download all are disabled, as the row's is", async () => {

@@ -13,6 +13,8 @@ import { announce, describeError, formatBytes, formatDuration, h, main, notice }
  */
 interface UploadState {
   readonly area: HTMLElement;
+  /** The "did not finish" note on screen, if any: it goes when an upload starts (it may be that one resuming). */
+  note: HTMLElement | null;
   run: number;
   running: boolean;
 }
@@ -21,7 +23,7 @@ const states = new WeakMap<FolderSession, UploadState>();
 function stateOf(session: FolderSession): UploadState {
   let state = states.get(session);
   if (!state) {
-    state = { area: h('div', { id: 'upload-area' }), run: 0, running: false };
+    state = { area: h('div', { id: 'upload-area' }), note: null, run: 0, running: false };
     states.set(session, state);
   }
   return state;
@@ -36,6 +38,7 @@ export function uploadSection(session: FolderSession): HTMLElement {
     ? notice(t('upload.resume', { count: pending.length, names: pending.map((p) => p.name).join(', ') }))
     : null;
   if (resumeNote) resumeNote.id = 'resume-note';
+  state.note = resumeNote;
   const start = (items: PickedFile[]) => {
     if (items.length) void startUpload(session, items, state);
   };
@@ -111,6 +114,10 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
   const current = () => state.run === run;
   const { area } = state;
   state.running = true;
+  // The note would say "did not finish" while the upload it names resumes; the redraw after this
+  // upload shows it again for whatever is still unfinished.
+  state.note?.remove();
+  state.note = null;
   const empty = picked.filter((i) => i.file.size === 0).length;
   const messages: HTMLElement[] = [];
   if (empty > 0) messages.push(notice(t('upload.emptySkipped', { count: empty })));
