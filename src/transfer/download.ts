@@ -234,7 +234,7 @@ export async function openChunk(
 export { uniqueNames } from './names.js';
 
 /** A Content-Disposition for a download of `name` (ASCII fallback plus RFC 5987 UTF-8). */
-export function contentDisposition(name: string): string {
+export function contentDisposition(name: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }

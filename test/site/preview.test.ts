@@ -134,13 +134,25 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
     await screenshot(page, 'viewer-markdown');
     await assertNothingRan(page);
 
-    // A PDF: the browser's own viewer, in an <embed> of a blob: URL.
+    // A PDF: the browser's own viewer, in a frame of the service worker's media/<id>/<name>, so
+    // that viewer's title and "Save" name are the file's, not a blob's UUID (issue 24, item 5).
     await page.locator('#viewer-next').click();
     await page.locator('#viewer-title', { hasText: 'f-paper.pdf' }).waitFor();
-    const embed = page.locator('#viewer-content[data-way="memory"] embed#viewer-pdf');
+    const embed = page.locator('#viewer-content[data-way="memory"] #viewer-pdf');
     await embed.waitFor();
-    assert.equal(await embed.getAttribute('type'), 'application/pdf');
-    assert.match((await embed.getAttribute('src')) ?? '', /^blob:/);
+    const src = (await embed.getAttribute('src')) ?? '';
+    assert.match(src, /\/media\/[0-9a-f-]{36}\/f-paper\.pdf$/);
+    const served = await page.evaluate(async (url) => {
+      const r = await fetch(url);
+      return {
+        type: r.headers.get('content-type'),
+        disposition: r.headers.get('content-disposition'),
+        size: (await r.arrayBuffer()).byteLength,
+      };
+    }, src);
+    assert.equal(served.type, 'application/pdf');
+    assert.equal(served.disposition, `inline; filename="f-paper.pdf"; filename*=UTF-8''f-paper.pdf`);
+    assert.equal(served.size, pdf('Hello PDF').length);
     await pdfViewerShown(page);
     await screenshot(page, 'viewer-pdf');
 

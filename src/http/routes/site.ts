@@ -65,9 +65,10 @@ export function siteCspDirectives(config: Config): Record<string, string[]> {
     'style-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:'],
     // The viewer (web/src/views/viewer.ts) plays decrypted media from blob: URLs when no service
-    // worker streams it, and shows a PDF as an <embed> of a blob: (the browser's PDF viewer, which
+    // worker streams it, and then shows a PDF as an <embed> of a blob: (the browser's PDF viewer, which
     // runs none of the site's script; Chromium loads it in a frame, hence frame-src and object-src
-    // blob:). blob: URLs can only be made by the page's own script, which frames no other blob.
+    // blob:). blob: URLs can only be made by the page's own script, which frames no other blob. With
+    // a service worker the PDF is a frame of its <site>/media/<id>/<name> ('self').
     'media-src': ["'self'", 'blob:'],
     'connect-src': [...connect],
     'worker-src': ["'self'"],

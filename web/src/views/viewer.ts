@@ -1,7 +1,7 @@
 import { ask, startServiceWorker } from '../adapters/download.js';
 import { renderMarkdown } from '../adapters/markdown.js';
 import type { SiteConfig } from '../config.js';
-import { downloadStream } from '../core.js';
+import { downloadStream, saveName } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
 import {
@@ -19,7 +19,8 @@ import { describeError, formatBytes, h } from './ui.js';
 /**
  * The viewer: a file of the folder shown over the page, decrypted in this browser (web/src/state/preview.ts
  * decides how). Images, PDFs and text are decrypted whole into a Blob and shown from a `blob:` URL
- * (an `<img>`, an `<embed>` of the browser's PDF viewer, a `<pre>`); video and audio stream through
+ * (an `<img>`, a `<pre>`; a PDF from the service worker's `media/<id>/<name>` in a frame, so the
+ * browser's PDF viewer names it by the file, else an `<embed>` of a blob:); video and audio stream through
  * the service worker's `<site>/media/<id>`, which answers the element's Range requests. Nothing of
  * the file is ever a document of the site's origin: HTML is text, SVG an image, the PDF a plugin
  * embed (which runs none of the site's script and gives the file no access to the page).
@@ -125,7 +126,7 @@ function showFile(
     if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
     try {
       if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);
-      else await inMemory(session, opened, name, plan, content, undo, fallback, stop.signal);
+      else await inMemory(session, config, worker, opened, name, plan, content, undo, fallback, stop.signal);
       if (!stop.signal.aborted) content.setAttribute('data-way', plan.way);
     } catch (error) {
       if (!stop.signal.aborted) fallback(t('viewer.failed', { reason: describeError(error) }));
@@ -177,6 +178,8 @@ async function stream(
 
 async function inMemory(
   session: FolderSession,
+  config: SiteConfig,
+  worker: ServiceWorker | null,
   opened: OpenedFile,
   name: string,
   plan: PreviewPlan,
@@ -200,7 +203,12 @@ async function inMemory(
     );
     return;
   }
-  const url = URL.createObjectURL(new Blob([bytes], { type: plan.type }));
+  const blob = new Blob([bytes], { type: plan.type });
+  if (plan.kind === 'pdf' && worker) {
+    content.replaceChildren(await namedDocument(config, worker, blob, name, plan, undo));
+    return;
+  }
+  const url = URL.createObjectURL(blob);
   undo.push(() => URL.revokeObjectURL(url));
   let element: HTMLElement;
   if (plan.kind === 'image') {
@@ -213,4 +221,32 @@ async function inMemory(
     element.addEventListener('error', () => fallback(t('viewer.cannotPlay')), { once: true });
   }
   content.replaceChildren(element);
+}
+
+/**
+ * A PDF shown from the service worker's `<site>/media/<id>/<name>`: the browser's PDF viewer takes
+ * its title and its "Save" name from that URL and its Content-Disposition, where a `blob:` URL gave
+ * it a UUID. Without a service worker the PDF is shown from a `blob:` URL, as before.
+ */
+async function namedDocument(
+  config: SiteConfig,
+  worker: ServiceWorker,
+  blob: Blob,
+  name: string,
+  plan: PreviewPlan,
+  undo: Array<() => void>,
+): Promise<HTMLElement> {
+  const id = crypto.randomUUID();
+  const file = saveName(name, 'document.pdf');
+  const job: ToServiceWorker = { type: 'document', id, blob, name: file, mediaType: plan.type };
+  if (!(await ask(worker, job))) throw new Error(t('viewer.noWorker'));
+  const keep = setInterval(() => worker.postMessage(job), 20_000);
+  undo.push(() => {
+    clearInterval(keep);
+    worker.postMessage({ type: 'forget-media', id } satisfies ToServiceWorker);
+  });
+  const src = `${config.base}media/${id}/${encodeURIComponent(file)}`;
+  // A frame, not an <embed>: a plugin's request never reaches a service worker (it went to the
+  // server and failed). The frame holds the browser's PDF viewer, which runs none of the site's script.
+  return h('iframe', { src, id: 'viewer-pdf', title: name });
 }

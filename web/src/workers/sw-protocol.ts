@@ -10,6 +10,8 @@ import type { DownloadFile } from '../core.js';
  * - `download`: a download the page is about to open at `<site>/dl/<id>` (ports after the reply
  *   port: crypto worker ports lent for its decryption);
  * - `media`: a file the viewer plays from `<site>/media/<id>` (sent again every 20 s to keep it);
+ * - `document`: a decrypted file (a PDF) the viewer shows from `<site>/media/<id>/<name>`, so the
+ *   browser's viewer names it (title, "Save as") by the file's name, not a blob's UUID (kept alike);
  * - `forget-media`: the viewer closed (no reply port);
  * - `ping`: is a worker there.
  *
@@ -26,6 +28,13 @@ export interface DownloadJob {
 export type ToServiceWorker =
   | { readonly type: 'download'; readonly id: string; readonly job: DownloadJob }
   | { readonly type: 'media'; readonly id: string; readonly file: DownloadFile; readonly mediaType: string }
+  | {
+      readonly type: 'document';
+      readonly id: string;
+      readonly blob: Blob;
+      readonly name: string;
+      readonly mediaType: string;
+    }
   | { readonly type: 'forget-media'; readonly id: string }
   | { readonly type: 'ping' };
 
@@ -38,7 +47,13 @@ export interface ServiceWorkerAck {
   readonly ok: true;
 }
 
-const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>(['download', 'media', 'forget-media', 'ping']);
+const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>([
+  'download',
+  'media',
+  'document',
+  'forget-media',
+  'ping',
+]);
 const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>(['download-done', 'download-error']);
 
 function typed(data: unknown, types: ReadonlySet<string>): data is { type: string; id?: unknown } {

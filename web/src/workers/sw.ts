@@ -38,7 +38,8 @@ interface PendingDownload {
 }
 const jobs = new Map<string, PendingDownload>();
 interface MediaJob {
-  readonly file: DownloadFile;
+  /** A file streamed from the server (video, audio), or one the page decrypted whole (a PDF). */
+  readonly file: DownloadFile | { readonly blob: Blob; readonly name: string };
   /** From the viewer's allowlist (web/src/state/preview.ts), never the uploader's string. */
   readonly type: string;
   timer?: ReturnType<typeof setTimeout>;
@@ -82,11 +83,12 @@ self.addEventListener('message', (event) => {
       for (const port of lent) port.close();
     }, 60_000);
     event.ports[0]?.postMessage(ack);
-  } else if (data?.type === 'media') {
+  } else if (data?.type === 'media' || data?.type === 'document') {
     const m = data;
     const previous = media.get(m.id);
     if (previous) clearTimeout(previous.timer);
-    const job: MediaJob = { file: m.file, type: m.mediaType };
+    const file = m.type === 'media' ? m.file : { blob: m.blob, name: m.name };
+    const job: MediaJob = { file, type: m.mediaType };
     job.timer = setTimeout(() => media.delete(m.id), 120_000);
     media.set(m.id, job);
     event.ports[0]?.postMessage(ack);
@@ -136,6 +138,7 @@ function withErrors(id: string, stream: ReadableStream<Uint8Array>, finish: () =
 /** A media element's request: 206 with the asked bytes, 200 with all of them, or 416. */
 function mediaResponse(job: MediaJob, rangeHeader: string | null): Response {
   const { file } = job;
+  if ('blob' in file) return documentResponse(file, job.type);
   const headers = new Headers({
     'content-type': job.type,
     'accept-ranges': 'bytes',
@@ -156,11 +159,30 @@ function mediaResponse(job: MediaJob, rangeHeader: string | null): Response {
   return new Response(mediaStream(file, wanted), { status: range ? 206 : 200, headers });
 }
 
+/**
+ * A decrypted document shown by the browser's own viewer (a PDF in the viewer's frame): inline, with
+ * the file's name, which that viewer shows and saves under. No `sandbox` here: Chromium refuses to
+ * show a PDF in a sandboxed document; its PDF viewer runs none of the site's script either way.
+ */
+function documentResponse(file: { readonly blob: Blob; readonly name: string }, type: string): Response {
+  return new Response(file.blob, {
+    headers: {
+      'content-type': type,
+      'content-length': String(file.blob.size),
+      'content-disposition': contentDisposition(file.name, 'inline'),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'",
+    },
+  });
+}
+
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   const scope = new URL(self.registration.scope);
   if (url.origin === scope.origin && url.pathname.startsWith(`${scope.pathname}media/`)) {
-    const job = media.get(url.pathname.slice(`${scope.pathname}media/`.length));
+    // `media/<id>` or `media/<id>/<name>` (the name is there for the browser's viewer only).
+    const job = media.get(url.pathname.slice(`${scope.pathname}media/`.length).split('/')[0]!);
     if (job) event.respondWith(mediaResponse(job, event.request.headers.get('range')));
     return;
   }
