@@ -4,7 +4,7 @@ import type { Arrival } from './arriving.js';
 import { WebfolderError } from './errors.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
 import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
-import { type HttpOptions, linkedController } from './retry.js';
+import { DOWNLOAD_RETRY, type HttpOptions, linkedController } from './retry.js';
 import { fetchChunkBytes } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
 
@@ -180,12 +180,14 @@ export async function openChunk(
   const key = await (options.key ?? (typeof file.key === 'string' ? importSecret(file.key) : file.key));
   const expected = plaintextChunkLength(plan, k);
   const where = `chunk ${k} of ${file.name}`;
+  // An outage does not end a download early (DOWNLOAD_RETRY), unless the caller chose its own policy.
+  const http: HttpOptions = { ...options.http, retry: options.http?.retry ?? DOWNLOAD_RETRY };
   const fetchOnce = () =>
     fetchChunkBytes(
       siteChunkUrl(file.siteApi, file.folderId, file.fileId, k),
       file.credentials,
       `GET chunk ${k}/${plan.chunks} of ${file.name}`,
-      options.http ?? {},
+      http,
     );
   const fetchArriving = async (arrival: Arrival) => {
     for (;;) {

@@ -84,6 +84,7 @@ export type { Fetch, HttpOptions, RetryInfo, RetryOptions, TransportInit } from 
 export {
   backoffDelay,
   DEFAULT_RETRY,
+  DOWNLOAD_RETRY,
   exchange,
   isRedirect,
   isRetryableStatus,

@@ -53,6 +53,20 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
   maxRetryAfterMs: 300_000,
 };
 
+/**
+ * The policy of a download's chunk fetches (`openChunk`, wherever it runs) when the caller names none.
+ * A limited download is counted when it starts, and its ticket lets it go on for 24 h (docs/site.md
+ * "What counts as a download"): giving up during an outage would lose the recipient's download
+ * (issue #24 item 2: DEFAULT_RETRY gave up during a 45 s outage). So attempts go on for minutes:
+ * 30 retries, each at most 15 s apart (up to ~6.5 min in all, ~3 min on average with the jitter).
+ */
+export const DOWNLOAD_RETRY: Required<RetryOptions> = {
+  retries: 30,
+  baseDelayMs: 500,
+  maxDelayMs: 15_000,
+  maxRetryAfterMs: 300_000,
+};
+
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
