@@ -82,7 +82,6 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
   describe(`MetadataStore contract: ${name}`, () => {
     let harness: StoreHarness | null = null;
     let skip: string | null = null;
-    const opened: MetadataStore[] = [];
 
     before(async () => {
       const made = await factory();
@@ -90,7 +89,6 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       else harness = made;
     });
     after(async () => {
-      await Promise.allSettled(opened.map((s) => s.close()));
       await harness?.stop();
     });
 
@@ -102,8 +100,13 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
           return;
         }
         const { store, peer } = await harness.open();
-        opened.push(store, peer);
-        await body(store, peer);
+        // Closed with the test, not the file: two pools a test, kept open for 38 tests, took every
+        // one of the throwaway PostgreSQL cluster's connections ("too many clients already").
+        try {
+          await body(store, peer);
+        } finally {
+          await Promise.allSettled([store.close(), peer.close()]);
+        }
       });
 
     it('createFolder then getFolder, getFile and listFiles return exactly what was stored', async (store) => {
