@@ -112,4 +112,35 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
+
+  test('a chunk the server refuses: its words on the page, not "GET chunk 1/1 … answered 400"', async () => {
+    const path = await writeTemp(fx.dir, 'refused.bin', Buffer.from('refused on the way'));
+    const ownerCtx = await fx.browser.newContext();
+    const owner = await ownerCtx.newPage();
+    await owner.goto(`${fx.server.baseUrl}/`);
+    await owner.locator('#new-mode').selectOption('send');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
+    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+
+    const visitorCtx = await fx.browser.newContext({ acceptDownloads: true });
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(owner.url());
+    await visitor.locator('#files li[data-file-id] button.download:enabled').waitFor();
+    // Every chunk GET (the page's, its workers', its service worker's) is refused as a server would.
+    await visitorCtx.route('**/chunks/**', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'this chunk cannot be read now', code: 'invalid_request' }),
+      }),
+    );
+    await visitor.locator('#files li[data-file-id] button.download').click();
+    await visitor.locator('#download-status .notice.error').waitFor({ timeout: 60_000 });
+    const said = await visitor.locator('#download-status').innerText();
+    assert.equal(said, 'Download failed: this chunk cannot be read now');
+    assert.doesNotMatch(said, /GET chunk|answered/);
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
 });

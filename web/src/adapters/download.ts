@@ -2,7 +2,12 @@ import { makeZip } from 'client-zip';
 import type { SiteConfig } from '../config.js';
 import { type DownloadStreamOptions, downloadStream, uniqueNames } from '../core.js';
 import { cryptoPool } from '../workers/crypto-pool.js';
-import { type DownloadJob, fromServiceWorker, type ToServiceWorker } from '../workers/sw-protocol.js';
+import {
+  type DownloadJob,
+  fromServiceWorker,
+  type ToServiceWorker,
+  type TransferFailure,
+} from '../workers/sw-protocol.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
@@ -49,7 +54,7 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
   return registration;
 }
 
-let reportError: ((message: string) => void) | null = null;
+let reportError: ((failure: TransferFailure) => void) | null = null;
 let listening = false;
 /** What to do when the service worker has handed a download's last byte to the browser, by download id. */
 const whenDone = new Map<string, () => void>();
@@ -59,7 +64,7 @@ const whenDone = new Map<string, () => void>();
  * One listener for the page's lifetime; each render of the files view only replaces the handler
  * (a listener added per render would pile up and report into views no longer shown).
  */
-export function onDownloadError(handler: (message: string) => void): void {
+export function onDownloadError(handler: (failure: TransferFailure) => void): void {
   reportError = handler;
   listen();
 }
@@ -71,7 +76,7 @@ function listen(): void {
     const d = fromServiceWorker(e.data);
     if (d?.type === 'download-error') {
       whenDone.delete(d.id);
-      reportError?.(d.message || 'the download failed');
+      reportError?.(d.failure);
     } else if (d?.type === 'download-done') {
       whenDone.get(d.id)?.();
       whenDone.delete(d.id);

@@ -1,7 +1,7 @@
 import { type DownloadJob, download, onDownloadError } from '../adapters/download.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
-import { describeError, h, notice } from './ui.js';
+import { describeError, describeFailure, h, notice } from './ui.js';
 
 /** The line that tells a download's state ("starting", "saving", "downloaded", a failure). */
 export interface DownloadStatus {
@@ -18,7 +18,7 @@ export interface DownloadStatus {
 export function downloadStatus(config: SiteConfig): DownloadStatus {
   const status = h('div', { id: 'download-status', role: 'status' });
   const failed = (text: string) => status.replaceChildren(notice(t('files.downloadFailed', { reason: text }), 'error'));
-  onDownloadError(failed);
+  onDownloadError((failure) => failed(describeFailure(failure)));
   let started = 0;
   const start = async (label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>) => {
     const mine = ++started;

@@ -1,6 +1,7 @@
 import { siteConfig } from '../config.js';
-import { formatSize, NetworkError, WebfolderError } from '../core.js';
+import { formatSize } from '../core.js';
 import { language, t } from '../i18n/index.js';
+import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
 type Child = Node | string | null | undefined | false;
@@ -74,7 +75,19 @@ export function render(...children: (Node | string | null | false)[]): void {
 
 /** What to tell a person about a failure: the server's own words, or what went wrong locally. */
 export function describeError(error: unknown): string {
-  if (error instanceof NetworkError) return t('error.network');
-  if (error instanceof WebfolderError) return error.serverMessage;
-  return error instanceof Error ? error.message : String(error);
+  return describeFailure(transferFailure(error));
+}
+
+/**
+ * A transfer's failure in the person's words, wherever it happened (this page or its service
+ * worker): the one place where the client library's errors become the catalog's messages. The
+ * technical detail ("GET chunk 10/29 of a.bin: network error: Failed to fetch") goes to the console.
+ */
+export function describeFailure(failure: TransferFailure): string {
+  if (failure.code === 'network') {
+    console.warn(failure.detail);
+    return t('error.network');
+  }
+  if (failure.serverMessage !== null) return failure.serverMessage;
+  return failure.detail;
 }

@@ -1,4 +1,12 @@
-import { DecryptorGoneError, type DownloadFile, type FolderKey, InputError, IntegrityError } from '../core.js';
+import {
+  DecryptorGoneError,
+  type DownloadFile,
+  type FolderKey,
+  InputError,
+  IntegrityError,
+  NetworkError,
+  WebfolderError,
+} from '../core.js';
 
 /**
  * The messages between the threads that need a chunk encrypted or decrypted (the page's upload, a
@@ -20,22 +28,62 @@ export type CryptoRequest =
 
 export type CryptoReply =
   | { readonly id: number; readonly bytes: Uint8Array }
-  | { readonly id: number; readonly failure: 'integrity' | 'input' | 'other'; readonly message: string };
+  | ({ readonly id: number; readonly message: string } & Failure);
+
+/**
+ * What a failed request was, so that the asking thread throws the class the transfer core would
+ * have thrown (and the page's words for it follow: web/src/views/ui.ts `describeFailure`).
+ */
+type Failure =
+  | { readonly failure: 'integrity' | 'input' | 'other' }
+  | { readonly failure: 'network'; readonly operation: string; readonly cause: string }
+  | {
+      readonly failure: 'server';
+      readonly operation: string;
+      readonly status: number;
+      readonly serverMessage: string;
+      readonly serverCode: string | null;
+      readonly retryAfterSeconds: number | null;
+    };
 
 /** Sent on a lent port when its borrower is done with it: the worker closes its end too. */
 export const CLOSE_PORT = 'close';
 
 /** The reply's failure kind for an error thrown while serving a request. */
-export function failureOf(error: unknown): 'integrity' | 'input' | 'other' {
-  if (error instanceof IntegrityError) return 'integrity';
-  if (error instanceof InputError) return 'input';
-  return 'other';
+export function failureOf(error: unknown): Failure {
+  if (error instanceof IntegrityError) return { failure: 'integrity' };
+  if (error instanceof InputError) return { failure: 'input' };
+  if (error instanceof NetworkError)
+    return {
+      failure: 'network',
+      operation: error.operation,
+      cause: error.cause instanceof Error ? error.cause.message : String(error.cause),
+    };
+  if (error instanceof WebfolderError)
+    return {
+      failure: 'server',
+      operation: error.operation,
+      status: error.status,
+      serverMessage: error.serverMessage,
+      serverCode: error.serverCode,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  return { failure: 'other' };
 }
 
 /** The error a caller sees for a failed request: the same class the transfer core would have thrown. */
 function errorOf(reply: Extract<CryptoReply, { failure: string }>): Error {
   if (reply.failure === 'integrity') return new IntegrityError(reply.message);
   if (reply.failure === 'input') return new InputError(reply.message);
+  if (reply.failure === 'network') return new NetworkError(reply.operation, new Error(reply.cause));
+  if (reply.failure === 'server')
+    return new WebfolderError(
+      reply.status,
+      reply.serverMessage,
+      reply.operation,
+      reply.retryAfterSeconds,
+      reply.serverCode,
+    );
   return new Error(reply.message);
 }
 

@@ -21,7 +21,7 @@ async function serve(request: CryptoRequest & { id: number }, reply: Reply): Pro
         : await openChunk(request.file, request.chunk);
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
-    reply({ id: request.id, failure: failureOf(error), message: (error as Error).message });
+    reply({ id: request.id, ...failureOf(error), message: (error as Error).message });
   }
 }
 

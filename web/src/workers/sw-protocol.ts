@@ -1,4 +1,4 @@
-import type { DownloadFile } from '../core.js';
+import { type DownloadFile, WebfolderClientError, WebfolderError } from '../core.js';
 
 /**
  * The messages between the page and its service worker (web/src/workers/sw.ts), typed on both
@@ -40,7 +40,27 @@ export type ToServiceWorker =
 
 export type FromServiceWorker =
   | { readonly type: 'download-done'; readonly id: string }
-  | { readonly type: 'download-error'; readonly id: string; readonly message: string };
+  | { readonly type: 'download-error'; readonly id: string; readonly failure: TransferFailure };
+
+/**
+ * Why a transfer failed, as plain data (it crosses from the service worker to the page): the client
+ * library's `code` (`network`, `server_refused`…), the server's own sentence when it refused, and the
+ * technical detail ("GET chunk 10/29 of a.bin: network error: Failed to fetch") for the console.
+ * The page turns it into words in one place (`describeFailure`, web/src/views/ui.ts).
+ */
+export interface TransferFailure {
+  readonly code: string;
+  readonly serverMessage: string | null;
+  readonly detail: string;
+}
+
+export function transferFailure(error: unknown): TransferFailure {
+  return {
+    code: error instanceof WebfolderClientError ? error.code : 'failed',
+    serverMessage: error instanceof WebfolderError ? error.serverMessage : null,
+    detail: error instanceof Error ? error.message : String(error),
+  };
+}
 
 /** The answer on a request's reply port. */
 export interface ServiceWorkerAck {

@@ -10,7 +10,14 @@ import {
   uniqueNames,
 } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
-import { type DownloadJob, type FromServiceWorker, type ServiceWorkerAck, toServiceWorker } from './sw-protocol.js';
+import {
+  type DownloadJob,
+  type FromServiceWorker,
+  type ServiceWorkerAck,
+  type TransferFailure,
+  toServiceWorker,
+  transferFailure,
+} from './sw-protocol.js';
 
 /**
  * The service worker: streamed downloads. The page hands it a job (file list, secrets, credential
@@ -101,12 +108,12 @@ self.addEventListener('message', (event) => {
 });
 
 /** Tells the pages how a download ended: failed (`download-error`), or every byte handed to the browser (`download-done`). */
-async function report(id: string, message: string | null) {
+async function report(id: string, failure: TransferFailure | null) {
   for (const client of await self.clients.matchAll({ type: 'window' }))
     client.postMessage(
-      (message === null
+      (failure === null
         ? { type: 'download-done', id }
-        : { type: 'download-error', id, message }) satisfies FromServiceWorker,
+        : { type: 'download-error', id, failure }) satisfies FromServiceWorker,
     );
 }
 
@@ -124,7 +131,7 @@ function withErrors(id: string, stream: ReadableStream<Uint8Array>, finish: () =
         } else controller.enqueue(value);
       } catch (error) {
         finish();
-        void report(id, (error as Error).message);
+        void report(id, transferFailure(error));
         controller.error(error);
       }
     },
