@@ -143,4 +143,39 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
+
+  test('opening a limited file in the viewer asks first, and only the explicit Open counts', async () => {
+    const path = await writeTemp(fx.dir, 'twice.txt', Buffer.from('read me twice'));
+    const ownerCtx = await fx.browser.newContext();
+    const owner = await ownerCtx.newPage();
+    await owner.goto(`${fx.server.baseUrl}/`);
+    await owner.locator('#new-mode').selectOption('send');
+    await owner.locator('#new-limit').fill('2');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
+    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+
+    const visitorCtx = await fx.browser.newContext();
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(owner.url());
+    await visitor.locator('#files li .count[data-left="2"]').waitFor();
+    const open = () => visitor.locator('#files button.open', { hasText: 'twice.txt' }).click();
+    await open();
+    await visitor.locator('#viewer-counted').waitFor();
+    assert.match(await visitor.locator('#viewer-counted').innerText(), /Downloads left: 2/);
+    assert.equal(await visitor.locator('#viewer-open').innerText(), 'Open (uses 1 download)');
+    assert.equal(await visitor.locator('#viewer-text').count(), 0, 'nothing shown (nor fetched) before Open');
+    // Closed without opening: nothing was counted.
+    await visitor.locator('#viewer-close').click();
+    await visitor.reload();
+    await visitor.locator('#files li .count[data-left="2"]').waitFor();
+    await open();
+    await visitor.locator('#viewer-open').click();
+    assert.equal(await visitor.locator('#viewer-text').innerText(), 'read me twice');
+    await visitor.locator('#viewer-close').click();
+    await visitor.reload();
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
 });

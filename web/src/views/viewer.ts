@@ -124,6 +124,8 @@ function showFile(
     const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null);
     content.setAttribute('data-kind', plan.kind);
     if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
+    // Showing a limited file fetches it, which counts a download (issue #24 item 2): never silently.
+    if (!(await counted(session, opened, content, stop.signal))) return;
     try {
       if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);
       else await inMemory(session, config, worker, opened, name, plan, content, undo, fallback, stop.signal);
@@ -135,6 +137,26 @@ function showFile(
   return () => {
     for (const u of undo) u();
   };
+}
+
+/**
+ * For a visitor's file with downloads left, says that opening it counts one and waits for an explicit
+ * "Open"; true at once when nothing is counted (no limit, the owner). False when the viewer moved on.
+ * A used-up file is not asked about: its fetch is refused and the viewer says so.
+ */
+function counted(session: FolderSession, opened: OpenedFile, content: HTMLElement, signal: AbortSignal) {
+  const left = opened.file.downloadsLeft;
+  if (left === null || left === 0 || session.info.isOwner) return Promise.resolve(true);
+  return new Promise<boolean>((resolve) => {
+    signal.addEventListener('abort', () => resolve(false), { once: true });
+    const open = h('button', { type: 'button', id: 'viewer-open' }, t('viewer.openCounted'));
+    open.addEventListener('click', () => {
+      content.replaceChildren(h('p', { class: 'muted', role: 'status' }, t('viewer.decrypting')));
+      resolve(true);
+    });
+    content.replaceChildren(h('p', { id: 'viewer-counted' }, t('viewer.countedWarning', { left })), open);
+    open.focus();
+  });
 }
 
 async function stream(
