@@ -178,4 +178,27 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
+
+  test("the activity line of a file deleted on this page keeps the file's name", async () => {
+    const ctx = await fx.browser.newContext();
+    const page = await ctx.newPage();
+    page.on('dialog', (d) => void d.accept());
+    const problems = watch(page);
+    await page.goto(`${fx.server.baseUrl}/`);
+    await page.locator('#new-mode').selectOption('share');
+    await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
+    await page.locator('#role[data-role="owner"]').waitFor();
+    await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'kept-name.txt', Buffer.from('soon gone'))]);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    await page.locator('#activity li[data-kind="upload"]', { hasText: 'kept-name.txt' }).waitFor({ timeout: 30_000 });
+    await page.locator('#files li[data-file-id] details.file-manage summary').click();
+    await page.locator('#files li[data-file-id] .delete-file').click();
+    await page.locator('#activity li[data-kind="delete"]').waitFor({ timeout: 30_000 });
+    const lines = await page.locator('#activity').innerText();
+    assert.match(lines, /Deleted kept-name\.txt/);
+    assert.match(lines, /Uploaded kept-name\.txt/);
+    assert.doesNotMatch(lines, /a file no longer here/);
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  });
 });

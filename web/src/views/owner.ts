@@ -120,6 +120,12 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
 
 const KIND_TEXT = { upload: 'activity.upload', download: 'activity.download', delete: 'activity.delete' } as const;
 
+/**
+ * Every name this page decrypted, by file id, for as long as the page lives: a file deleted here
+ * keeps its name in the activity list (the server keeps no name it could read; docs/decisions.md).
+ */
+const seenNames = new WeakMap<FolderSession, Map<string, string>>();
+
 /** The newest uploads, downloads and deletions, with times (and addresses if the operator keeps them). */
 export function activitySection(
   session: FolderSession,
@@ -130,7 +136,9 @@ export function activitySection(
   const load = async () => {
     const events = await session.ownerActions.activity();
     await files?.ready;
-    const known = files?.names() ?? new Map<string, string>();
+    const known = seenNames.get(session) ?? new Map<string, string>();
+    seenNames.set(session, known);
+    for (const [id, name] of files?.names() ?? []) known.set(id, name);
     list.removeAttribute('aria-busy');
     list.replaceChildren(
       ...(events.length
