@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import type { RouteOptions } from 'fastify';
 import pg from 'pg';
 import { compileValidator } from '../../src/contract/validation.js';
+import { openConnection } from '../../src/store/sqlite/connection.js';
 import { postJson } from '../support/api.js';
 import { instanceOf, stringLeaves, withString } from '../support/schema-instance.js';
 import { type RunningServer, startServer } from '../support/server.js';
@@ -98,7 +98,8 @@ const suite: StoreSuite = (store, env, skip) => {
         };
         closeDump = () => client.end();
       } else {
-        const db = new Database(join(server.dataDir, 'webfolder.db'), { readonly: true });
+        // The store's own driver choice: better-sqlite3 12 on Node 20, 13 on Node 22 and later.
+        const db = openConnection(join(server.dataDir, 'webfolder.db'));
         dump = async () => {
           const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
             name: string;
