@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
+import { until } from '../support/poll.js';
 import {
   bytes,
   createFolder,
@@ -353,7 +354,8 @@ describe('site: languages, walk-through fixes, 404, dark mode (Chromium)', { ski
         assert.ok(ratio >= 4.5, `${a} on ${b}: ${ratio.toFixed(2)} (${scheme.names[a]} / ${scheme.names[b]})`);
       }
     const summary = page.locator('details.qr-toggle > summary');
-    const box = (await summary.boundingBox())!;
+    // boundingBox() does not wait, and a live update may redraw the share card under it: poll for the box.
+    const box = await until('the QR toggle laid out', async () => (await summary.boundingBox()) ?? undefined);
     assert.ok(box.height >= 44 && box.width >= 44, `QR toggle ${box.width}x${box.height}`);
     // The ways to pass the link on (e-mail, share sheet where there is one) come just before the toggle.
     await page.locator('.share-ways > :last-child').focus();
