@@ -34,6 +34,9 @@ export async function folderPage(
   folderId: string,
   signal?: AbortSignal,
 ): Promise<FolderSession | null> {
+  // The page this one replaces goes at once: a folder made on the home page opens in the same
+  // document, and the home page's pickers must not take a pick meant for this folder while it opens.
+  render(h('p', { id: 'loading', role: 'status' }, t('site.loading')));
   const fragment = parseFragment(location.hash);
   const opened = await openSession(folderId, fragment, {
     siteApi: new URL(config.api, location.href).href,
