@@ -39,6 +39,8 @@ export interface Config {
   readonly uploadUrlTtlSeconds: number;
   /** HMAC key for the local backend's chunk URLs; generated and kept in DATA_DIR when absent. */
   readonly signingSecret: string | null;
+  /** The break-glass admin token (`Authorization: Bearer`), at least 32 characters; null: none. */
+  readonly adminToken: string | null;
   readonly sweepIntervalSeconds: number;
   readonly maxJsonBodyBytes: number;
   readonly rateLimit: {
@@ -158,6 +160,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
     activityIps: v.ACTIVITY_IPS,
     uploadUrlTtlSeconds: v.UPLOAD_URL_TTL_SECONDS,
     signingSecret: v.SIGNING_SECRET,
+    adminToken: v.ADMIN_TOKEN,
     sweepIntervalSeconds: v.SWEEP_INTERVAL_SECONDS,
     maxJsonBodyBytes: v.MAX_JSON_BODY_BYTES,
     rateLimit: {

@@ -177,6 +177,9 @@ export const VARIABLES = {
   LOG_FORMAT: oneOf(['auto', 'json', 'pretty'], 'auto'),
   SHUTDOWN_GRACE_SECONDS: int(30, 0, 3600),
   METRICS_TOKEN: text(null, minLength(16)),
+  // The break-glass admin token (src/http/admin-guard.ts). Not trimmed: every character counts; a
+  // short one is refused at start, as a guessable token would open every folder's record.
+  ADMIN_TOKEN: { read: (raw, name) => (raw?.length ? minLength(32)(raw, name) : null) } as Variable<string | null>,
   METRICS_PORT: int(0, 0, 65535),
   METRICS_HOST: text('127.0.0.1'),
   // Scale-out backends
