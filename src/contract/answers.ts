@@ -66,6 +66,7 @@ const siteFile = object({
   chunkSize: int,
   chunks: int,
   complete: bool,
+  storedChunks: int,
   createdAt: int,
   expiresAt: int,
   sealedKey: strOrNull,

@@ -167,6 +167,11 @@ export interface SiteFile {
   readonly chunkSize: number;
   readonly chunks: number;
   readonly complete: boolean;
+  /**
+   * Chunks stored so far (`chunks` once complete): the progress of a file still arriving, which a
+   * visitor can download at once (issue #25; the chunks not stored yet are waited for).
+   */
+  readonly storedChunks: number;
   readonly createdAt: number;
   readonly expiresAt: number;
   readonly sealedKey: string | null;

@@ -231,9 +231,10 @@ export async function siteFileView(
   /** The file's chunk listing, when the caller listed it already. */
   stored?: ReadonlyMap<number, number>,
 ): Promise<SiteFile> {
-  const complete =
-    f.completedAt !== null ||
-    (!services.capabilities.chunkReceiver && (await fileProgress(services, f, stored)).complete);
+  // A file not recorded complete is looked at: its stored chunks are its progress (a visitor sees it
+  // arriving), and on object storage, which never calls back, they also say whether it is complete.
+  const progress = f.completedAt === null ? await fileProgress(services, f, stored) : null;
+  const complete = progress === null || (!services.capabilities.chunkReceiver && progress.complete);
   const limit = effectiveLimit(f.maxDownloads, folder.settings.maxDownloads);
   return {
     fileId: f.id,
@@ -243,6 +244,7 @@ export async function siteFileView(
     chunkSize: f.chunkSize,
     chunks: f.chunks,
     complete,
+    storedChunks: progress === null ? f.chunks : f.chunks - progress.missing.length,
     createdAt: f.createdAt,
     expiresAt: f.expiresAt,
     sealedKey: f.sealedKey,
