@@ -91,3 +91,26 @@ export function arrivalOf(client: SiteClient, fileId: string, name: string, opti
     },
   };
 }
+
+/**
+ * `fetchOnce` for chunk `k` (a whole chunk, some of its records, or the page's crypto workers'
+ * fetch-and-open), asked again each time `arrival` says so while the site answers 404: the one loop
+ * every reader of an arriving file runs.
+ */
+export async function untilArrived<T>(
+  arrival: Arrival,
+  k: number,
+  fetchOnce: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  for (;;) {
+    try {
+      const got = await fetchOnce();
+      arrival.arrived(k);
+      return got;
+    } catch (error) {
+      if (!(error instanceof WebfolderError && error.status === 404)) throw error;
+      await arrival.wait(k, error, signal);
+    }
+  }
+}

@@ -1,11 +1,10 @@
 import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { MIB } from '../domain/chunk-plan.js';
-import type { Arrival } from './arriving.js';
-import { WebfolderError } from './errors.js';
+import { type Arrival, type ArrivalOptions, arrivalOf, untilArrived } from './arriving.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
 import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
 import { DOWNLOAD_RETRY, type HttpOptions, linkedController } from './retry.js';
-import { fetchChunkBytes } from './site-client.js';
+import { fetchChunkBytes, SiteClient } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
 
 /**
@@ -33,6 +32,11 @@ export interface DownloadFile {
   readonly fileId: string;
   /** Credential headers for the site's own address (never sent to object storage). */
   readonly credentials: Readonly<Record<string, string>>;
+  /**
+   * The file was not complete when its download started (its upload is running, issue #25): a chunk
+   * not stored yet is waited for (arriving.ts) unless the caller passes its own `arrival`.
+   */
+  readonly arriving?: boolean;
 }
 
 export interface DownloadStreamOptions extends HttpOptions {
@@ -99,8 +103,10 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, arrival, ...rest } = options;
+  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, arrival: given, ...rest } = options;
   const http: HttpOptions = { ...rest, signal };
+  // One arrival per download: the chunks fetched ahead share its look at the listing.
+  const arrival = given ?? (file.arriving ? arrivalOfDownload(file) : undefined);
   // The chunks to hand on, each with the part of its plaintext wanted (all of it without a range).
   const slices: ChunkSlice[] = options.range
     ? rangeChunks(plan, options.range)
@@ -112,8 +118,11 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   // their results are handed on strictly in chunk order, and the first failure ends the stream.
   const open = async (k: number): Promise<Uint8Array> => {
     if (options.open) {
+      const elsewhere = options.open;
+      const openThere = () => elsewhere(file, k);
       try {
-        const plaintext = await options.open(file, k);
+        // The workers answer a chunk not stored yet with the site's 404: waited for here, once per download.
+        const plaintext = await (arrival ? untilArrived(arrival, k, openThere, signal) : openThere());
         const expected = plaintextChunkLength(plan, k);
         if (plaintext.length !== expected)
           throw new IntegrityError(`chunk ${k} of ${file.name} has ${plaintext.length} bytes, expected ${expected}`);
@@ -189,20 +198,9 @@ export async function openChunk(
       `GET chunk ${k}/${plan.chunks} of ${file.name}`,
       http,
     );
-  const fetchArriving = async (arrival: Arrival) => {
-    for (;;) {
-      try {
-        const message = await fetchOnce();
-        arrival.arrived(k);
-        return message;
-      } catch (error) {
-        if (!(error instanceof WebfolderError && error.status === 404)) throw error;
-        await arrival.wait(k, error, options.http?.signal);
-      }
-    }
-  };
   const fetchMessage = async () => {
-    const message = await (options.arrival ? fetchArriving(options.arrival) : fetchOnce());
+    const { arrival } = options;
+    const message = await (arrival ? untilArrived(arrival, k, fetchOnce, options.http?.signal) : fetchOnce());
     if (message.length !== encryptedLength(expected)) {
       throw new IntegrityError(
         `${where} has ${message.length} bytes, expected ${encryptedLength(expected)}: it is truncated or damaged`,
@@ -230,6 +228,22 @@ export async function openChunk(
   if (plaintext.length !== expected)
     throw new IntegrityError(`${where} has ${plaintext.length} bytes, expected ${expected}`);
   return plaintext;
+}
+
+/**
+ * The arrival of a file a download was started for while it was incomplete (`DownloadFile.arriving`):
+ * the page's service worker and its in-memory fallback have no SiteClient, only the file's plain
+ * data, so the listing is asked with the same credentials the chunks are (not the ticket, which
+ * the listing does not take).
+ */
+export function arrivalOfDownload(file: DownloadFile, options: ArrivalOptions = {}): Arrival {
+  const c = file.credentials;
+  const client = new SiteClient(file.siteApi, file.folderId, {
+    ownerToken: c['x-owner-token'],
+    visitorToken: c['x-visitor-token'],
+    uploadAuth: c['x-upload-auth'],
+  });
+  return arrivalOf(client, file.fileId, file.name, options);
 }
 
 /** Zip entries' names: the rule of names.ts (kept exported here, where the page and its worker import it). */

@@ -1,6 +1,7 @@
 import { decryptChunkRecords, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { RFC8188_HEADER_LENGTH } from '../domain/chunk-plan.js';
-import type { DownloadFile } from './download.js';
+import { untilArrived } from './arriving.js';
+import { arrivalOfDownload, type DownloadFile } from './download.js';
 import { filePlan } from './plan.js';
 import { type ByteRange, type RecordPiece, rangePieces } from './range.js';
 import { type HttpOptions, linkedController } from './retry.js';
@@ -41,14 +42,19 @@ export function mediaStream(
   let keyPromise: Promise<FolderKey> | undefined;
   // Each chunk's header (its salt), fetched once per chunk this stream touches.
   const headers = new Map<number, Promise<Uint8Array>>();
-  const fetchBytes = (n: number, what: string, bytes: ByteRange) =>
-    fetchChunkBytes(
-      siteChunkUrl(file.siteApi, file.folderId, file.fileId, n),
-      file.credentials,
-      `GET ${what} of chunk ${n}/${plan.chunks} of ${file.name}`,
-      http,
-      bytes,
-    );
+  // A file still arriving plays what has arrived: a piece not stored yet is waited for (arriving.ts).
+  const arrival = file.arriving ? arrivalOfDownload(file) : undefined;
+  const fetchBytes = (n: number, what: string, bytes: ByteRange) => {
+    const fetchOnce = () =>
+      fetchChunkBytes(
+        siteChunkUrl(file.siteApi, file.folderId, file.fileId, n),
+        file.credentials,
+        `GET ${what} of chunk ${n}/${plan.chunks} of ${file.name}`,
+        http,
+        bytes,
+      );
+    return arrival ? untilArrived(arrival, n, fetchOnce, http.signal) : fetchOnce();
+  };
   const headerOf = (n: number) => {
     let header = headers.get(n);
     if (!header) {

@@ -66,6 +66,20 @@ describe('previewPlan', () => {
     assert.equal(previewPlan('a.md', null, TEXT_LIMIT + 1, true).way, 'download');
     assert.equal(previewPlan('a.bin', null, 10, true).way, 'download');
   });
+  test('a file still arriving: media streams what has arrived, the rest is shown once complete', () => {
+    assert.equal(previewPlan('v.mp4', null, 10 * MEMORY_LIMIT, true, true).way, 'stream');
+    assert.equal(previewPlan('a.mp3', null, MEMORY_LIMIT, true, true).way, 'stream');
+    for (const [name, sw] of [
+      ['a.png', true],
+      ['a.pdf', true],
+      ['a.txt', true],
+      ['v.mp4', false],
+    ] as const) {
+      const plan = previewPlan(name, null, 1000, sw, true);
+      assert.equal(plan.way, 'download', name);
+      assert.match(plan.reason!, /still arriving/);
+    }
+  });
 });
 
 function opened(id: string, complete = true, secret: string | null = 's'): OpenedFile {
@@ -73,18 +87,19 @@ function opened(id: string, complete = true, secret: string | null = 's'): Opene
 }
 
 describe('Viewer', () => {
-  test('steps through readable complete files, wrapping around', () => {
+  test('steps through readable files (arriving ones too), wrapping around', () => {
     const viewer = new Viewer([opened('a'), opened('b', false), opened('c', true, null)]);
     viewer.add([opened('d'), opened('e')]);
     assert.deepEqual(
       viewer.files.map((f) => f.file.fileId),
-      ['a', 'd', 'e'],
+      ['a', 'b', 'd', 'e'],
     );
     assert.equal(viewer.current, null);
     assert.equal(viewer.next(), null);
-    assert.equal(viewer.open('b'), false);
+    assert.equal(viewer.open('c'), false);
+    assert.equal(viewer.open('b'), true);
     assert.equal(viewer.open('d'), true);
-    assert.equal(viewer.position(), '2 of 3');
+    assert.equal(viewer.position(), '3 of 4');
     assert.equal(viewer.next()?.file.fileId, 'e');
     assert.equal(viewer.next()?.file.fileId, 'a');
     assert.equal(viewer.previous()?.file.fileId, 'e');

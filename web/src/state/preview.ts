@@ -10,9 +10,13 @@ function exhausted(session: Looker, o: OpenedFile): boolean {
   return o.file.downloadsLeft === 0 && !session.info.isOwner;
 }
 
-/** Whether a file can be downloaded: the list's button, the viewer's and Download all agree on it. */
+/**
+ * Whether a file can be downloaded: the list's button and the viewer's agree on it (Download all
+ * takes the complete ones). A file still arriving can be (issue #25): its download waits for each
+ * chunk as it is stored and ends with the upload, or says the upload stopped.
+ */
 export function downloadable(session: Looker, o: OpenedFile): boolean {
-  return o.file.complete && Boolean(o.secret) && !exhausted(session, o);
+  return Boolean(o.secret) && !exhausted(session, o);
 }
 
 /**
@@ -111,11 +115,31 @@ export interface PreviewPlan {
 
 const MIB = 1024 * 1024;
 
-/** How a file is previewed, given whether a service worker controls the page. */
-export function previewPlan(name: string, mimetype: string | null, size: number, serviceWorker: boolean): PreviewPlan {
+/**
+ * How a file is previewed, given whether a service worker controls the page and whether the file is
+ * still arriving (its upload is running). An arriving video or audio streams: the service worker
+ * answers the element's ranges as their records are stored, so it plays what has arrived and waits
+ * at the edge. Everything else is decoded whole (an image, a PDF, text need all their bytes, and
+ * the memory way would hold the viewer on "decrypting" for the whole upload): it is shown once
+ * complete, and its download can start at once.
+ */
+export function previewPlan(
+  name: string,
+  mimetype: string | null,
+  size: number,
+  serviceWorker: boolean,
+  arriving = false,
+): PreviewPlan {
   const { kind, type } = previewType(name, mimetype);
   if (kind === 'none') return { kind, type, way: 'download', reason: 'This type of file cannot be shown here.' };
   if ((kind === 'video' || kind === 'audio') && serviceWorker) return { kind, type, way: 'stream' };
+  if (arriving)
+    return {
+      kind,
+      type,
+      way: 'download',
+      reason: 'This file is still arriving: it is shown here once complete. Its download can start now.',
+    };
   const limit = kind === 'text' || kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
   if (size > limit) {
     const why =
@@ -136,9 +160,9 @@ export class Viewer {
     this.add(files);
   }
 
-  /** Adds files (the list arrives a page at a time); only those this browser can read, complete on the server. */
+  /** Adds files (the list arrives a page at a time); only those this browser can read (arriving ones too: previewPlan). */
   add(files: readonly OpenedFile[]): void {
-    this.list.push(...files.filter((f) => f.file.complete && f.secret !== null));
+    this.list.push(...files.filter((f) => f.secret !== null));
   }
 
   get files(): readonly OpenedFile[] {

@@ -64,6 +64,8 @@ export class Reader {
       folderId: this.session.folderId,
       fileId: opened.file.fileId,
       credentials: client.credentialHeaders(),
+      // Still arriving (issue #25): the download waits for the chunks not stored yet.
+      ...(opened.file.complete ? {} : { arriving: true }),
     };
   }
 

@@ -45,6 +45,28 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
   );
 }
 
+/** Whether a row's Download is enabled: `downloadable`, and not a file this page is sending. */
+export function rowDownloadable(session: FolderSession, o: OpenedFile): boolean {
+  return downloadable(session, o) && (o.file.complete || !session.uploads.isUploading(o.file.fileId));
+}
+
+/**
+ * A file still arriving (its upload is running): how much of it the server holds, from the listing's
+ * stored chunks, as the owner sees it. The row's Download can start at once (issue #25).
+ */
+export function arrivingStatus(o: OpenedFile): HTMLElement {
+  const { storedChunks, chunks } = o.file;
+  const percent = chunks > 0 ? Math.floor((100 * storedChunks) / chunks) : 0;
+  const text = t('files.arriving', { percent });
+  return h(
+    'span',
+    { class: 'muted arriving', 'data-stored': storedChunks, 'data-chunks': chunks },
+    h('progress', { max: chunks, value: storedChunks, 'aria-label': text }),
+    ' ',
+    text,
+  );
+}
+
 /** An image folder's thumbnail, made in this browser as the row comes into view; other files show an icon by type. */
 function thumb(ctx: RowContext, o: OpenedFile, name: string): HTMLElement {
   const box: Thumbnailed = h('span', { class: 'thumb', 'aria-hidden': 'true' }, icon(typeIcon(o)));
@@ -111,22 +133,19 @@ function manage(ctx: RowContext, o: OpenedFile, name: string): HTMLElement | nul
 export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
   const { session } = ctx;
   const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
+  // An incomplete file is "Uploading…" while this page sends it; one arriving from elsewhere can be
+  // downloaded at once (its chunks are waited for), unless this browser cannot read it.
+  const uploadingHere = !o.file.complete && session.uploads.isUploading(o.file.fileId);
+  const canDownload = rowDownloadable(session, o);
   const button = h(
     'button',
     {
       type: 'button',
       class: 'secondary download',
-      disabled: !downloadable(session, o),
+      disabled: !canDownload,
       'aria-label': t('files.downloadNamed', { name }),
     },
-    // An incomplete file is "Uploading…" only while this page sends it (a cancelled one is not).
-    t(
-      o.file.complete
-        ? 'files.download'
-        : session.uploads.isUploading(o.file.fileId)
-          ? 'files.uploading'
-          : 'files.incomplete',
-    ),
+    t(o.file.complete || canDownload ? 'files.download' : uploadingHere ? 'files.uploading' : 'files.incomplete'),
   );
   button.addEventListener('click', () => ctx.download(o));
   const fileId = o.file.fileId;
@@ -148,7 +167,7 @@ export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
     thumb(ctx, o, name),
     h('span', { class: 'name' }, label),
     h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
-    o.file.complete ? downloadCounts(session, o) : null,
+    o.file.complete ? downloadCounts(session, o) : arrivingStatus(o),
     button,
     manage(ctx, o, name),
   );

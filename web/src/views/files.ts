@@ -6,7 +6,7 @@ import type { FolderSession, OpenedFile } from '../state/index.js';
 import { downloadable, isImageFolder, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
 import { downloadStatus } from './download-status.js';
-import { downloadCounts, fileRow, type RowContext } from './file-row.js';
+import { arrivingStatus, downloadCounts, fileRow, type RowContext, rowDownloadable } from './file-row.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 
 /** The folder's files as the page shows them: the summary that leads the page, and the list. */
@@ -117,8 +117,9 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     reload: () => void reload(true),
   };
   const row = (o: OpenedFile) => fileRow(ctx, o);
-  // What Download all can fetch: readable, complete files with a download left for this visitor.
-  const ready = () => loaded.filter((o) => downloadable(session, o));
+  // What Download all can fetch: readable, complete files with a download left for this visitor
+  // (a file still arriving is downloaded on its own, from its row).
+  const ready = () => loaded.filter((o) => o.file.complete && downloadable(session, o));
   const failed = (error: unknown) => {
     list.replaceChildren(h('li', {}, notice(t('files.loadFailed', { reason: describeError(error) }), 'error')));
   };
@@ -167,8 +168,9 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       for (const o of page.opened) {
         const li = list.querySelector<HTMLElement>(`li[data-file-id="${CSS.escape(o.file.fileId)}"]`);
         li?.querySelector('.count')?.replaceWith(downloadCounts(session, o));
+        li?.querySelector('.arriving')?.replaceWith(arrivingStatus(o));
         const button = li?.querySelector<HTMLButtonElement>('button.download');
-        if (button) button.disabled = !downloadable(session, o);
+        if (button) button.disabled = !rowDownloadable(session, o);
       }
       loaded = page.opened;
       // The viewer opens files by id: give it the fresh counts, so its Download agrees with the row.

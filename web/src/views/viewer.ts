@@ -121,7 +121,7 @@ function showFile(
   void (async () => {
     const worker = await startServiceWorker(config);
     if (stop.signal.aborted) return;
-    const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null);
+    const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null, !opened.file.complete);
     content.setAttribute('data-kind', plan.kind);
     if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
     // Showing a limited file fetches it, which counts a download (issue #24 item 2): never silently.
