@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import { auditView } from './app/audit.js';
 import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
@@ -25,6 +26,7 @@ import { createNotifier, type Notifier } from './notify/notifier.js';
 import { readinessChecks } from './ops/health.js';
 import { Metrics } from './ops/metrics.js';
 import { opsRoutes, startMetricsServer } from './ops/routes.js';
+import type { NewAuditEntry } from './store/audit-store.js';
 
 /**
  * The composition root: opens the backends chosen by configuration, builds the services the use
@@ -80,7 +82,17 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     (error, context) => logError(error, context),
     signingSecret,
   );
-  const services = composeServices({ config, store, blobs, clock, events: notifier, signingSecret });
+  // AUDIT_STREAM=log: each audit entry as one log line of a stable shape (docs/organisations.md).
+  let auditStream: ((entry: NewAuditEntry) => void) | undefined;
+  const services = composeServices({
+    config,
+    store,
+    blobs,
+    clock,
+    events: notifier,
+    signingSecret,
+    ...(config.ops.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
+  });
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, {
@@ -117,6 +129,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   logError = (error, context) => {
     app.log.error({ err: error }, `${context} failed`);
   };
+  auditStream = (entry) => app.log.info({ auditEntry: auditView(entry) }, 'audit');
   // Each migration this start applied, so an upgrade's schema change is in the log (docs/deployment.md#upgrades).
   for (const version of store.schema.applied)
     app.log.info({ store: store.schema.store, migration: version }, `applied schema migration ${version}`);

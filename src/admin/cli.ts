@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { withEvents } from '../app/events.js';
+import { NO_ACTOR, recordAudit } from '../app/audit.js';
 import { composeServices, type Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
@@ -157,11 +158,14 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
       }
       case 'delete': {
         const folderId = folderIdOf(args[0]);
-        const deleted = await takeDown(composeServices({ config, store, blobs, clock }), folderId);
+        const services = composeServices({ config, store, blobs, clock });
+        const deleted = await takeDown(services, folderId);
         if (!deleted) {
           io.stderr.write(`webfolder admin: no folder ${folderId} (or it is being deleted already)\n`);
           return 3;
         }
+        // The operator at the machine: no account, no address (docs/organisations.md#audit-log).
+        await recordAudit(services, { ...NO_ACTOR, action: 'folder.delete', folderId, detail: { by: 'admin-cli' } });
         out(`deleted folder ${folderId} (its bytes and its record)`, { deleted: folderId });
         return 0;
       }

@@ -11,6 +11,7 @@ import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { NewFolder } from '../store/metadata-store.js';
+import { type Actor, NO_ACTOR, recordAudit } from './audit.js';
 import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
 import { quotaRefused, storageQuota } from './quota.js';
@@ -23,17 +24,32 @@ import { folderUrlBase, type Services } from './services.js';
  * schema, the agents' own schema, v1's): validated once, where it arrives. What no schema of this
  * shape states readably is checked here: a non-empty files[] needs encryption.ske (spec 4.1 rule 2).
  */
-export async function createFolder(services: Services, request: CreateRequest): Promise<CreateResponse> {
+export async function createFolder(
+  services: Services,
+  request: CreateRequest,
+  actor: Actor = NO_ACTOR,
+): Promise<CreateResponse> {
   const now = services.clock();
   const folderId = newId();
   const mode = request.mode ?? DEFAULT_MODE;
   const title = request.title ?? defaultTitle(now);
   const files = request.files ?? [];
-  if (files.length === 0) return createEmptyFolder(services, { folderId, mode, title, now });
   const ske = request.encryption?.ske;
-  if (!ske) throw invalid('encryption.ske is required when files are given');
-  return createDirectUpload(services, { folderId, mode, title, now, ske, files });
+  if (files.length > 0 && !ske) throw invalid('encryption.ske is required when files are given');
+  const created =
+    files.length === 0 || !ske
+      ? await createEmptyFolder(services, { folderId, mode, title, now })
+      : await createDirectUpload(services, { folderId, mode, title, now, ske, files });
+  await recordAudit(services, {
+    ...actor,
+    action: 'folder.create',
+    folderId,
+    detail: { flow: files.length === 0 ? 'empty' : 'direct', mode, files: files.length, bytes: sumSizes(files) },
+  });
+  return created;
 }
+
+const sumSizes = (files: readonly FileEntry[]) => files.reduce((sum, f) => sum + f.filesize, 0);
 
 interface FolderBasics {
   folderId: string;

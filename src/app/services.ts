@@ -1,6 +1,7 @@
 import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
 import { folderPagePath } from '../contract/paths.js';
+import type { NewAuditEntry } from '../store/audit-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { EventSink } from './event-types.js';
 
@@ -23,6 +24,8 @@ export interface Services {
    * needed: download tickets derive their key from it (app/site/downloads.ts).
    */
   readonly signingSecret?: () => Promise<string>;
+  /** Where recorded audit entries are also sent as they happen (AUDIT_STREAM=log: the log). */
+  readonly auditStream?: (entry: NewAuditEntry) => void;
 }
 
 /** The services over these parts, with the blob store's capabilities resolved once. */

@@ -10,9 +10,12 @@ import type { Services } from './services.js';
 export interface SweepResult {
   readonly foldersDeleted: number;
   readonly filesDeleted: number;
+  /** Audit entries past AUDIT_RETENTION_DAYS, deleted. */
+  readonly auditPruned: number;
 }
 
 const BATCH = 100;
+const AUDIT_BATCH = 1000;
 /** How long a sweeper may hold a folder before another may take over its deletion. */
 export const DELETION_LEASE_MS = 10 * 60_000;
 
@@ -49,7 +52,15 @@ export async function sweep(services: Services): Promise<SweepResult> {
     }
     if (expired.length < BATCH) break;
   }
-  return { foldersDeleted, filesDeleted };
+  // The audit log keeps AUDIT_RETENTION_DAYS; batches keep each delete's transaction short.
+  const auditBefore = now - services.config.ops.audit.retentionDays * 24 * 3600_000;
+  let auditPruned = 0;
+  for (;;) {
+    const pruned = await store.audit.prune(auditBefore, AUDIT_BATCH);
+    auditPruned += pruned;
+    if (pruned < AUDIT_BATCH) break;
+  }
+  return { foldersDeleted, filesDeleted, auditPruned };
 }
 
 /** Runs `sweep` now and then every `intervalMs`, never overlapping itself. Returns a stop function. */

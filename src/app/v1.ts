@@ -1,5 +1,6 @@
 import type { UploadStatusResponse } from '../contract/types.js';
 import type { V1CreateRequest, V1CreateResponse } from '../contract/v1.js';
+import { type Actor, NO_ACTOR } from './audit.js';
 import { createFolder } from './create-folder.js';
 import { invalid } from './errors.js';
 import type { Services } from './services.js';
@@ -12,11 +13,15 @@ import { uploadStatus } from './upload-status.js';
  * v1 fields. Nothing else of v1 exists (docs/direct-upload.md). The request was checked against
  * v1CreateRequestSchema by its route.
  */
-export async function createV1Webfolder(services: Services, request: V1CreateRequest): Promise<V1CreateResponse> {
+export async function createV1Webfolder(
+  services: Services,
+  request: V1CreateRequest,
+  actor: Actor = NO_ACTOR,
+): Promise<V1CreateResponse> {
   const { title, ske, files } = request;
   // v1 has no empty-folder flow: a delivery webfolder is created with its files.
   if (files.length === 0) throw invalid('files must have at least 1 item');
-  const created = await createFolder(services, { title, mode: 'send', encryption: { ske }, files });
+  const created = await createFolder(services, { title, mode: 'send', encryption: { ske }, files }, actor);
   // A create with files always answers the direct variant; the check narrows the type.
   if (!('uploadAuth' in created)) throw new Error('create with files answered without uploadAuth');
   return {

@@ -97,6 +97,19 @@ export interface OpsConfig {
   readonly quotaTotalBytes: number | null;
   /** Most registered bytes one folder may hold; null: no quota. */
   readonly quotaFolderBytes: number | null;
+  /** Most registered bytes one account's folders may hold unless an admin set its own; null: no quota. */
+  readonly quotaAccountBytes: number | null;
+  /** The audit log (issue 26, src/app/audit.ts). */
+  readonly audit: AuditConfig;
+}
+
+export interface AuditConfig {
+  /** Entries older than this are deleted by the sweeper. */
+  readonly retentionDays: number;
+  /** 'hashed': each entry keeps a keyed hash of the client's address; 'off': no address at all. */
+  readonly clientAddress: 'off' | 'hashed';
+  /** 'log': every entry is also written to the log as one JSON line (`auditEntry`), for syslog and collectors. */
+  readonly stream: 'off' | 'log';
 }
 
 export interface Limits {
@@ -231,6 +244,12 @@ function opsConfig(v: Values): OpsConfig {
     },
     quotaTotalBytes: v.QUOTA_TOTAL_MIB,
     quotaFolderBytes: v.QUOTA_FOLDER_MIB,
+    quotaAccountBytes: v.QUOTA_ACCOUNT_MIB,
+    audit: {
+      retentionDays: v.AUDIT_RETENTION_DAYS,
+      clientAddress: v.AUDIT_CLIENT_ADDRESS,
+      stream: v.AUDIT_STREAM,
+    },
   };
 }
 

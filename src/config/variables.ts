@@ -220,6 +220,12 @@ export const VARIABLES = {
   // Quotas
   QUOTA_TOTAL_MIB: mibOrNone(),
   QUOTA_FOLDER_MIB: mibOrNone(),
+  // Per account (issue 26): the default for every signed-in account; an admin may set one per account.
+  QUOTA_ACCOUNT_MIB: mibOrNone(),
+  // Audit log (issue 26; src/app/audit.ts)
+  AUDIT_RETENTION_DAYS: int(365, 1, 100 * 365),
+  AUDIT_CLIENT_ADDRESS: oneOf(['off', 'hashed'], 'off'),
+  AUDIT_STREAM: oneOf(['off', 'log'], 'off'),
 } satisfies Record<string, Variable<unknown>>;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -1,4 +1,5 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
+import type { AuditStore } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
 import type { MailStore } from './mail-store.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
@@ -145,6 +146,8 @@ export interface MetadataStore {
   ): Promise<CreateFolderResult>;
   /** The mail suppression list and the mail limits' counters (mail-store.ts). */
   readonly mail: MailStore;
+  /** The audit log (audit-store.ts, issue 26). */
+  readonly audit: AuditStore;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */

@@ -12,6 +12,7 @@ import { emptyFolderDeadline } from '../../domain/lifecycle.js';
 import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
 import { defaultTitle } from '../../domain/titles.js';
 import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
+import { type Actor, NO_ACTOR, recordAudit } from '../audit.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { type AppEvent, withEvents } from '../events.js';
 import { folderUrlBase, type Services } from '../services.js';
@@ -41,6 +42,7 @@ export async function createOwnedFolder(
   services: Services,
   caller: Caller,
   request: SiteCreateFolderRequest,
+  actor: Actor = NO_ACTOR,
 ): Promise<SiteCreateFolderResponse> {
   if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the folder is created owned by its sender');
   if (request.mode === 'request' && !request.ownerPublicKey)
@@ -84,6 +86,12 @@ export async function createOwnedFolder(
     { ...base, type: 'folder.claimed', by: 'owner' },
   ];
   await withEvents(services, events, (outbox) => services.store.createFolder(folder, [], outbox));
+  await recordAudit(services, {
+    ...actor,
+    action: 'folder.create',
+    folderId,
+    detail: { flow: 'site', mode: request.mode, files: 0, bytes: 0 },
+  });
   return { folderId, folderUrl: folderUrlBase(config, folderId), uploadDeadline: deleteAfter };
 }
 
@@ -93,6 +101,7 @@ export async function updateFolder(
   folderId: unknown,
   caller: Caller,
   change: SiteFolderUpdate,
+  actor: Actor = NO_ACTOR,
 ): Promise<FolderInfo> {
   const folder = await openAsOwner(services, folderId, caller, "change the folder's settings");
   const now = services.clock();
@@ -117,6 +126,18 @@ export async function updateFolder(
     throw conflict(
       'the password can only be set once, before any file is uploaded: files already encrypted without it would not change',
     );
+  // What changed, never the note's (encrypted) text or the password's parameters.
+  await recordAudit(services, {
+    ...actor,
+    action: 'folder.settings',
+    folderId: folder.id,
+    detail: {
+      ...(change.expiresAt !== undefined ? { expiresAt: change.expiresAt } : {}),
+      ...(change.maxDownloads !== undefined ? { maxDownloads: change.maxDownloads } : {}),
+      ...(change.note !== undefined ? { note: change.note === null ? 'removed' : 'set' } : {}),
+      ...(change.password ? { password: 'set' } : {}),
+    },
+  });
   return folderInfo(services, folder.id, caller);
 }
 
@@ -127,11 +148,18 @@ export async function updateFile(
   fileId: unknown,
   caller: Caller,
   change: SiteFileUpdate,
+  actor: Actor = NO_ACTOR,
 ): Promise<SiteFile> {
   const folder = await openAsOwner(services, folderId, caller, "change a file's download limit");
   const file = await openFile(services, folder, fileId);
   const updated = await services.store.updateFile(folder.id, file.id, change.maxDownloads);
   if (!updated) throw notFound('file not found');
+  await recordAudit(services, {
+    ...actor,
+    action: 'folder.settings',
+    folderId: folder.id,
+    detail: { fileId: file.id, maxDownloads: change.maxDownloads },
+  });
   return siteFileView(services, folder, updated, caller);
 }
 
@@ -140,7 +168,12 @@ export async function updateFile(
  * are deleted, then its record with its files, notification settings and activity. Answered once
  * all of that is done; a crash in between leaves a tombstone the sweeper finishes.
  */
-export async function deleteFolder(services: Services, folderId: unknown, caller: Caller): Promise<void> {
+export async function deleteFolder(
+  services: Services,
+  folderId: unknown,
+  caller: Caller,
+  actor: Actor = NO_ACTOR,
+): Promise<void> {
   const folder = await openAsOwner(services, folderId, caller, 'delete the folder');
   const { store, blobs } = services;
   if (!(await store.beginOwnerDeletion(folder.id, services.clock())))
@@ -148,6 +181,7 @@ export async function deleteFolder(services: Services, folderId: unknown, caller
   await blobs.deleteFolder(folder.id);
   const deleted = { type: 'folder.deleted', at: services.clock(), folderId: folder.id, by: 'owner' } as const;
   await withEvents(services, [deleted], (outbox) => store.finishFolderDeletion(folder.id, outbox));
+  await recordAudit(services, { ...actor, action: 'folder.delete', folderId: folder.id, detail: { by: 'owner' } });
 }
 
 /**
@@ -160,10 +194,12 @@ export async function deleteFile(
   fileId: unknown,
   caller: Caller,
   ip: string | null,
+  actor: Actor = NO_ACTOR,
 ): Promise<void> {
   const folder = await openAsOwner(services, folderId, caller, 'delete files');
   const file = await openFile(services, folder, fileId);
   if (!(await services.store.deleteFile(folder.id, file.id))) throw notFound('file not found');
   await services.blobs.deleteFile({ folderId: folder.id, fileId: file.id });
   await recordActivity(services, folder.id, 'delete', file.id, ip);
+  await recordAudit(services, { ...actor, action: 'file.delete', folderId: folder.id, detail: { fileId: file.id } });
 }

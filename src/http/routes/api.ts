@@ -9,6 +9,7 @@ import {
   errorResponseSchema,
   uploadStatusResponseSchema,
 } from '../../contract/schemas.js';
+import { actorOf } from '../actor.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -32,7 +33,7 @@ export async function apiRoutes(scope: FastifyInstance, { services }: { services
         response: { 200: createResponseSchema, '4xx': errorResponseSchema, '5xx': errorResponseSchema },
       },
     },
-    async (request) => createFolder(services, request.body),
+    async (request) => createFolder(services, request.body, actorOf(request)),
   );
 
   app.get(

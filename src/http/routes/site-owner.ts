@@ -11,6 +11,7 @@ import {
   siteFileUpdateSchema,
   siteFolderUpdateSchema,
 } from '../../contract/requests.js';
+import { actorOf } from '../actor.js';
 import { limitedBy } from '../rate-limits.js';
 import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
@@ -37,7 +38,9 @@ export async function siteOwnerRoutes(
     { ...limitedBy('create'), schema: { body: siteCreateFolderSchema, response: { 201: answers.siteCreateFolder } } },
     async (request, reply) => {
       noStore(reply);
-      return reply.status(201).send(await createOwnedFolder(services, callerOf(request), request.body));
+      return reply
+        .status(201)
+        .send(await createOwnedFolder(services, callerOf(request), request.body, actorOf(request)));
     },
   );
   app.patch(
@@ -45,11 +48,11 @@ export async function siteOwnerRoutes(
     { ...site, schema: { params: folderParams, body: siteFolderUpdateSchema, response: { 200: answers.folderInfo } } },
     async (request, reply) => {
       noStore(reply);
-      return updateFolder(services, request.params.folderId, callerOf(request), request.body);
+      return updateFolder(services, request.params.folderId, callerOf(request), request.body, actorOf(request));
     },
   );
   app.delete(folder, { ...site, schema: { params: folderParams } }, async (request, reply) => {
-    await deleteFolder(services, request.params.folderId, callerOf(request));
+    await deleteFolder(services, request.params.folderId, callerOf(request), actorOf(request));
     return noStore(reply).status(204).send();
   });
   app.patch(
@@ -58,12 +61,12 @@ export async function siteOwnerRoutes(
     async (request, reply) => {
       noStore(reply);
       const p = request.params;
-      return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body);
+      return updateFile(services, p.folderId, p.fileId, callerOf(request), request.body, actorOf(request));
     },
   );
   app.delete(file, { ...site, schema: { params: fileParams } }, async (request, reply) => {
     const p = request.params;
-    await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip);
+    await deleteFile(services, p.folderId, p.fileId, callerOf(request), request.ip, actorOf(request));
     return noStore(reply).status(204).send();
   });
   app.post(

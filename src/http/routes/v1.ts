@@ -4,6 +4,7 @@ import { createV1Webfolder, v1UploadCheck } from '../../app/v1.js';
 import { v1CheckParams, v1CheckQuery } from '../../contract/requests.js';
 import { errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
 import { v1CreateRequestSchema, v1CreateResponseSchema } from '../../contract/v1.js';
+import { actorOf } from '../actor.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -26,7 +27,7 @@ export async function v1Routes(scope: FastifyInstance, { services }: { services:
       ...limitedBy('create'),
       schema: { body: v1CreateRequestSchema, response: { 200: v1CreateResponseSchema, ...errors } },
     },
-    async (request) => createV1Webfolder(services, request.body),
+    async (request) => createV1Webfolder(services, request.body, actorOf(request)),
   );
 
   app.get(

@@ -1,3 +1,4 @@
+import { auditMigration } from '../audit-store.js';
 import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
@@ -30,4 +31,6 @@ export const PG_MIGRATIONS: readonly string[] = [
   downloadsMigration('BIGINT'),
   // 7: the mail suppression list and the mail limits (issue 21.1, src/store/mail-store.ts).
   mailMigration('BIGINT'),
+  // 8: the audit log (issue 26, src/store/audit-store.ts).
+  auditMigration('BIGINT', 'BIGSERIAL PRIMARY KEY'),
 ];

@@ -23,6 +23,7 @@ import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-row
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { appendFiles } from './add-files.js';
+import { PostgresAuditStore } from './audit-store.js';
 import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
@@ -55,10 +56,12 @@ export class PostgresMetadataStore implements MetadataStore {
   readonly ops: PostgresOpsStore;
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
   readonly mail: PostgresMailStore;
+  readonly audit: PostgresAuditStore;
 
   private constructor(private readonly pool: pg.Pool) {
     this.ops = new PostgresOpsStore(pool);
     this.mail = new PostgresMailStore(pool);
+    this.audit = new PostgresAuditStore(pool);
   }
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */

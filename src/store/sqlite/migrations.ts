@@ -1,3 +1,4 @@
+import { auditMigration } from '../audit-store.js';
 import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
@@ -26,4 +27,6 @@ export const MIGRATIONS: readonly string[] = [
   downloadsMigration('INTEGER'),
   // 7: the mail suppression list and the mail limits (issue 21.1, src/store/mail-store.ts).
   mailMigration('INTEGER'),
+  // 8: the audit log (issue 26, src/store/audit-store.ts).
+  auditMigration('INTEGER', 'INTEGER PRIMARY KEY AUTOINCREMENT'),
 ];

@@ -22,6 +22,7 @@ import type {
 import { type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { SqliteAuditStore } from './audit-store.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteMailStore } from './mail-store.js';
 import { SqliteOpsStore } from './ops-store.js';
@@ -40,6 +41,7 @@ export class SqliteMetadataStore implements MetadataStore {
   readonly ops: SqliteOpsStore;
   readonly schema: SchemaReport;
   readonly mail: SqliteMailStore;
+  readonly audit: SqliteAuditStore;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
   constructor(path: string) {
@@ -49,6 +51,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.writer = new SqliteWriter(path);
     this.ops = new SqliteOpsStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
+    this.audit = new SqliteAuditStore(this.db, this.writer);
     const db = this.db;
     this.reads = {
       getFolder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { prepareAuditWrites } from './audit-writes.js';
 import { openConnection } from './connection.js';
 import { prepareMailWrites } from './mail-writes.js';
 import { prepareOpsWrites, type AllWriteName as WriteName, type AllWrites as Writes } from './ops-writes.js';
@@ -85,7 +86,12 @@ export class SqliteWriter {
 function runWriterThread(path: string): void {
   const db = openConnection(path);
   const ops = prepareOpsWrites(db);
-  const writes: Writes = { ...prepareWrites(db, ops.enqueueOutbox), ...ops, ...prepareMailWrites(db) };
+  const writes: Writes = {
+    ...prepareWrites(db, ops.enqueueOutbox),
+    ...ops,
+    ...prepareMailWrites(db),
+    ...prepareAuditWrites(db),
+  };
   const port = parentPort!;
   let queue: Request[] = [];
   let closing = false;
