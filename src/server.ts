@@ -12,6 +12,7 @@ import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
+import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
 import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
@@ -173,6 +174,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(docsRoutes, { services });
   await app.register(siteRoutes, { services });
   await app.register(mailConsentRoutes, { services });
+  await app.register(adminAuditRoutes, { services });
 
   const stopSweeper =
     options.sweeper === false

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { withEvents } from '../app/events.js';
 import { NO_ACTOR, recordAudit } from '../app/audit.js';
+import { withEvents } from '../app/events.js';
 import { composeServices, type Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';

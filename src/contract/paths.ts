@@ -22,3 +22,6 @@ export const SITE_API_PATH = '/api/site';
 export function chunkName(n: number): string {
   return String(n).padStart(5, '0');
 }
+
+/** The admin API's audit log (issue 26): the listing, and `.jsonl` after it for the export. */
+export const AUDIT_API_PATH = '/api/admin/audit';

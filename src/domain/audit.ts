@@ -17,9 +17,6 @@ export const AUDIT_ACTIONS = [
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const isAuditAction = (value: string): value is AuditAction =>
-  (AUDIT_ACTIONS as readonly string[]).includes(value);
-
 /** A detail value: what an entry may carry beside who, what and which folder. */
 export type AuditDetailValue = string | number | boolean | null;
 
