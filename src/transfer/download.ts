@@ -53,8 +53,9 @@ export interface DownloadStreamOptions extends HttpOptions {
    * Fetches and decrypts a whole chunk elsewhere (the page's crypto workers run `openChunk` for the
    * service worker, whose thread then only feeds the response). It must do what `openChunk` does;
    * the length is checked again here. If it throws DecryptorGoneError, the chunk is opened here.
+   * It is handed `onRetry`, to tell the retry policy's waits where the chunk is fetched.
    */
-  readonly open?: (file: DownloadFile, k: number) => Promise<Uint8Array>;
+  readonly open?: (file: DownloadFile, k: number, onRetry?: HttpOptions['onRetry']) => Promise<Uint8Array>;
   /**
    * Only these plaintext bytes (a media element's `Range`): only the chunks they touch are fetched,
    * and the first and last are cut to the range after their whole-chunk integrity check.
@@ -119,7 +120,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const open = async (k: number): Promise<Uint8Array> => {
     if (options.open) {
       const elsewhere = options.open;
-      const openThere = () => elsewhere(file, k);
+      const openThere = () => elsewhere(file, k, options.onRetry);
       try {
         // The workers answer a chunk not stored yet with the site's 404: waited for here, once per download.
         const plaintext = await (arrival ? untilArrived(arrival, k, openThere, signal) : openThere());

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { bytes, downloadBytes, launch, newContext, SKIP, watch, writeTemp } from './browser.js';
+import { bytes, downloadBytes, launch, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -36,42 +36,107 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  test('cut 20 times in a row, the one download completes, byte for byte, and is then used up', async () => {
+  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+
+  /** A send folder made on the home page with one file uploaded; its share link and the owner's context. */
+  async function folderWithFile(limit: string, content: Buffer, name: string) {
     const ownerCtx = await newContext(browser);
     const owner = await ownerCtx.newPage();
     await owner.goto(`${gate.url}/`);
     await owner.locator('#new-mode').selectOption('send');
-    await owner.locator('#new-limit').fill('1');
+    await owner.locator('#new-limit').fill(limit);
     await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-    const content = bytes(3 * 1024 * 1024 + 5, 41);
-    await owner.setInputFiles('#file-input', [await writeTemp(dir, 'once.bin', content)]);
+    await owner.setInputFiles('#file-input', [await writeTemp(dir, name, content)]);
     await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-    const link = owner.url();
+    return { ownerCtx, link: owner.url() };
+  }
+
+  test('cut 20 times in a row, the one download completes, byte for byte, and is then used up', async () => {
+    const content = bytes(3 * 1024 * 1024 + 5, 41);
+    const { ownerCtx, link } = await folderWithFile('1', content, 'once.bin');
 
     const visitorCtx = await newContext(browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="1"]').waitFor();
-    const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
     gate.hold(chunk);
     const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
     // The outage: each request for the chunk is cut once it reaches the gate. The old policy gave up
     // after 9 attempts (DEFAULT_RETRY: 8 retries); Chromium itself may send a request cut on a reused
     // connection once more, so 20 cuts are more than 9 attempts in any case.
     const CUTS = 20;
+    // What the person reads while the retries wait (issue #24 item 2): the service worker's and the
+    // crypto workers' retry policy tells the page each wait, with its attempt.
+    const status = visitor.locator('#download-status');
+    const told = new Set<string>();
     for (let cut = 1; cut <= CUTS; cut++) {
-      await until(`chunk request ${cut} at the gate`, () => gate.held().length > 0, 120_000);
+      await until(
+        `chunk request ${cut} at the gate`,
+        async () => {
+          // State, attempt and words read at once (the line moves on when the wait ends).
+          const [state, line] = await status.evaluate((e) => [
+            e.dataset.downloadState,
+            `${e.dataset.attempt}: ${e.textContent}`,
+          ]);
+          if (state === 'waiting') told.add(line!);
+          return gate.held().length > 0;
+        },
+        120_000,
+      );
       gate.drop();
       if (cut < CUTS) gate.hold(chunk);
     }
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content), 'the download completed after the outage');
+    assert.ok(told.size >= 2, `the page said it was waiting, attempt by attempt: ${[...told].join(' | ')}`);
+    for (const line of told)
+      assert.match(
+        line,
+        /^\d+: Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
+      );
+    await visitor.locator('#download-status[data-download-state="done"]').waitFor();
     // The download was delivered: the file is used up for this visitor and for any other.
     await visitor.reload();
     await visitor.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test('the server asks to slow down mid-download: the line counts its wait down (screenshots, en and de)', async () => {
+    const { ownerCtx, link } = await folderWithFile('', bytes(200_000, 43), 'slow.bin');
+    for (const [lang, locale, words] of [
+      ['en', 'en-US', /^Waiting: the server asked to slow down; retrying in \d+ s \(attempt 1\)/],
+      ['de', 'de-DE', /^Warten: Der Server bittet um eine Pause; neuer Versuch in \d+ s \(Versuch 1\)/],
+    ] as const) {
+      const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport: { width: 1280, height: 800 } });
+      const visitor = await ctx.newPage();
+      const problems = watch(visitor);
+      await visitor.goto(link);
+      await visitor.locator('#files li button.download').waitFor();
+      gate.hold(chunk);
+      await visitor.locator('#files li button.download').click();
+      await until('the chunk request at the gate', () => gate.held().length > 0);
+      // A 429 with Retry-After: the retry policy waits exactly that long, and the page says so.
+      gate.answer(429, { 'retry-after': '300' });
+      const status = visitor.locator('#download-status[data-download-state="waiting"]');
+      await status.waitFor();
+      assert.match((await status.textContent()) ?? '', words);
+      for (const scheme of ['light', 'dark'] as const) {
+        await visitor.emulateMedia({ colorScheme: scheme });
+        for (const [size, viewport] of [
+          ['desktop', { width: 1280, height: 800 }],
+          ['phone', { width: 390, height: 844 }],
+        ] as const) {
+          await visitor.setViewportSize(viewport);
+          await status.waitFor();
+          await screenshot(visitor, `download-waiting-${lang}-${size}-${scheme}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+      await ctx.close();
+    }
+    await ownerCtx.close();
   });
 });

@@ -18,6 +18,11 @@ export interface Gate {
   release(): void;
   /** Stops holding: closes the held requests' connections without forwarding them. */
   drop(): void;
+  /**
+   * Stops holding: answers the held requests itself with `status` (and `headers`), as a server or a
+   * proxy in front of it would (a 429 with Retry-After, a 404), without forwarding them.
+   */
+  answer(status: number, headers?: Record<string, string>, body?: { error: string; code: string }): void;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,12 @@ export async function startGate(targetPort: number): Promise<Gate> {
     drop() {
       for (const { res } of waiting) res.destroy();
       stopHolding();
+    },
+    answer(status, headers = {}, body = { error: `answered ${status} by the test's gate`, code: 'gate' }) {
+      for (const { res } of stopHolding()) {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(body));
+      }
     },
     async close() {
       gate.drop();

@@ -1,9 +1,11 @@
 import { makeZip } from 'client-zip';
 import type { SiteConfig } from '../config.js';
-import { type DownloadStreamOptions, downloadStream, uniqueNames } from '../core.js';
+import { type DownloadStreamOptions, downloadStream, type RetryInfo, uniqueNames } from '../core.js';
 import { cryptoPool } from '../workers/crypto-pool.js';
 import {
   type DownloadJob,
+  type DownloadWait,
+  downloadWait,
   fromServiceWorker,
   type ToServiceWorker,
   type TransferFailure,
@@ -18,7 +20,18 @@ import {
  */
 export type DownloadPath = 'service-worker' | 'memory';
 
-export type { DownloadJob };
+export type { DownloadJob, DownloadWait };
+
+/**
+ * What a started download tells the page: the last byte handed to the browser, a wait before a
+ * retry, and (through the service worker) its failure; without `failed`, a failure goes to the
+ * `onDownloadError` handler.
+ */
+export interface DownloadEvents {
+  readonly done?: () => void;
+  readonly waiting?: (wait: DownloadWait) => void;
+  readonly failed?: (failure: TransferFailure) => void;
+}
 
 let registration: Promise<ServiceWorker | null> | undefined;
 
@@ -56,8 +69,8 @@ export function startServiceWorker(config: SiteConfig): Promise<ServiceWorker | 
 
 let reportError: ((failure: TransferFailure) => void) | null = null;
 let listening = false;
-/** What to do when the service worker has handed a download's last byte to the browser, by download id. */
-const whenDone = new Map<string, () => void>();
+/** What to tell the view of each download the service worker runs, by download id. */
+const followed = new Map<string, DownloadEvents>();
 
 /**
  * Where the service worker's download failures are shown: the files view of the page on screen.
@@ -75,11 +88,15 @@ function listen(): void {
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
     const d = fromServiceWorker(e.data);
     if (d?.type === 'download-error') {
-      whenDone.delete(d.id);
-      reportError?.(d.failure);
+      const events = followed.get(d.id);
+      followed.delete(d.id);
+      if (events?.failed) events.failed(d.failure);
+      else reportError?.(d.failure);
     } else if (d?.type === 'download-done') {
-      whenDone.get(d.id)?.();
-      whenDone.delete(d.id);
+      followed.get(d.id)?.done?.();
+      followed.delete(d.id);
+    } else if (d?.type === 'download-waiting') {
+      followed.get(d.id)?.waiting?.(d.wait);
     }
   });
 }
@@ -103,18 +120,21 @@ export function ask(
 
 /**
  * Starts a download; resolves once it is under way (through the service worker) or done (in memory).
- * `onDone` runs when the service worker has handed the browser the last byte, so that the page can
- * say the download is done rather than leave "saving" on screen.
+ * `events.done` runs when the service worker has handed the browser the last byte, so that the page
+ * can say the download is done rather than leave "saving" on screen; `events.waiting` each time the
+ * retry policy waits to fetch a chunk again (an outage), wherever the chunk is fetched.
  */
-export async function download(config: SiteConfig, job: DownloadJob, onDone?: () => void): Promise<DownloadPath> {
+export async function download(
+  config: SiteConfig,
+  job: DownloadJob,
+  events: DownloadEvents = {},
+): Promise<DownloadPath> {
   const worker = await startServiceWorker(config);
   if (worker) {
     const id = crypto.randomUUID();
-    if (onDone) {
-      listen();
-      whenDone.set(id, onDone);
-      setTimeout(() => whenDone.delete(id), 24 * 3600_000);
-    }
+    listen();
+    followed.set(id, events);
+    setTimeout(() => followed.delete(id), 24 * 3600_000);
     // The page's crypto workers decrypt for the service worker (it cannot start workers itself).
     const lent = cryptoPool(config).lend();
     if (await ask(worker, { type: 'download', id, job }, lent)) {
@@ -126,9 +146,11 @@ export async function download(config: SiteConfig, job: DownloadJob, onDone?: ()
       setTimeout(() => frame.remove(), 60_000);
       return 'service-worker';
     }
+    followed.delete(id);
     for (const port of lent) port.close();
   }
-  await downloadInMemory(job, { open: cryptoPool(config).open });
+  const onRetry = events.waiting && ((info: RetryInfo) => events.waiting?.(downloadWait(info)));
+  await downloadInMemory(job, { open: cryptoPool(config).open, ...(onRetry ? { onRetry } : {}) });
   return 'memory';
 }
 
@@ -148,10 +170,15 @@ async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions
     );
     blob = await new Response(zip).blob();
   }
+  saveBlob(blob, job.name);
+}
+
+/** Hands bytes the page holds to the browser's downloads, saved as `name`. */
+export function saveBlob(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
-  a.download = job.name;
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();

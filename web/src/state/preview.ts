@@ -1,13 +1,17 @@
 import type { OpenedFile } from './types.js';
 
-/** Who looks: the owner is never limited by a file's download count. */
+/**
+ * Who looks: the owner is never limited by a file's download count, and a page that holds the
+ * ticket of an unfinished download of the file may go on with it (web/src/state/reader.ts).
+ */
 interface Looker {
   readonly info: { readonly isOwner: boolean };
+  readonly reader?: { holdsTicket(fileId: string): boolean };
 }
 
-/** A visitor's file with no download left (the owner is not limited). */
+/** A visitor's file with no download left (the owner is not limited; a kept ticket still opens it). */
 function exhausted(session: Looker, o: OpenedFile): boolean {
-  return o.file.downloadsLeft === 0 && !session.info.isOwner;
+  return o.file.downloadsLeft === 0 && !session.info.isOwner && !session.reader?.holdsTicket(o.file.fileId);
 }
 
 /**

@@ -8,11 +8,27 @@ import {
 } from '../core.js';
 import type { OpenedFile, SessionCore } from './types.js';
 
+/** A download's ticket kept by the page until the download is delivered (or the ticket is spent). */
+interface KeptTicket {
+  readonly ticket: string;
+  readonly expiresAt: number;
+}
+
+/** A kept ticket this close to its expiry is not used again: a download must be able to finish with it. */
+const TICKET_MARGIN_MS = 10 * 60_000;
+
 /**
  * What a reader of an opened folder does: lists its files (names decrypted where this browser can;
  * sealed files for the owner only), fetches their thumbnails, and prepares downloads.
  */
 export class Reader {
+  /**
+   * The tickets of downloads not yet delivered, by file id (issue #24 item 2): a download that failed
+   * (an outage longer than the retry policy, a refused chunk) and is started again by hand, or the
+   * viewer's Download after its preview, goes on with the same ticket instead of counting another.
+   */
+  private readonly tickets = new Map<string, KeptTicket>();
+
   constructor(private readonly session: SessionCore) {}
 
   /** Every file of the folder, with names decrypted where this browser can. */
@@ -73,12 +89,39 @@ export class Reader {
    * What a download needs, with its ticket: every download, zip entry and viewer open asks the
    * server first, which counts it (the owner's are not counted) and refuses past the limit
    * (410 `download_limit_reached`, the server's words shown). The ticket travels as a header to the
-   * site's chunk endpoint only, with the other credentials (also from the service worker).
+   * site's chunk endpoint only, with the other credentials (also from the service worker). A ticket
+   * kept from an unfinished download of the file is used again instead (no count), until `finished`.
    */
   async startDownload(opened: OpenedFile): Promise<DownloadFile> {
     const file = this.downloadFile(opened);
-    const { ticket } = await this.session.client.startDownload(opened.file.fileId);
-    return { ...file, credentials: { ...file.credentials, 'x-download-ticket': ticket } };
+    const id = opened.file.fileId;
+    let kept = this.kept(id);
+    if (!kept) {
+      const { ticket, expiresAt } = await this.session.client.startDownload(id);
+      kept = { ticket, expiresAt };
+      this.tickets.set(id, kept);
+    }
+    return { ...file, credentials: { ...file.credentials, 'x-download-ticket': kept.ticket } };
+  }
+
+  /** Whether this page holds a usable ticket for the file: its download can go on without a count. */
+  holdsTicket(fileId: string): boolean {
+    return this.kept(fileId) !== null;
+  }
+
+  /**
+   * The files' downloads are over: delivered (every byte handed to the browser), or their tickets
+   * refused as spent or expired. Their tickets are forgotten; the next download asks for a count.
+   */
+  finished(fileIds: readonly string[]): void {
+    for (const id of fileIds) this.tickets.delete(id);
+  }
+
+  private kept(fileId: string): KeptTicket | null {
+    const kept = this.tickets.get(fileId);
+    if (kept && kept.expiresAt - TICKET_MARGIN_MS > Date.now()) return kept;
+    this.tickets.delete(fileId);
+    return null;
   }
 
   /** The name of the "download all" archive. */

@@ -1,49 +1,135 @@
-import { type DownloadJob, download, onDownloadError } from '../adapters/download.js';
+import { type DownloadJob, type DownloadWait, download, onDownloadError, saveBlob } from '../adapters/download.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
-import { describeError, describeFailure, h, notice } from './ui.js';
+import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
+import { describeFailure, h, notice } from './ui.js';
 
-/** The line that tells a download's state ("starting", "saving", "downloaded", a failure). */
+/** How a started download ended, for the page's state (its kept tickets: web/src/state/reader.ts). */
+export interface DownloadOutcome {
+  /** Every byte of the job was handed to the browser. */
+  delivered(job: DownloadJob): void;
+  /** The job failed; answers what to add to the failure's words ('' for nothing). */
+  failed(job: DownloadJob, failure: TransferFailure): string;
+}
+
+/** The line that tells a download's state ("starting", "saving", "waiting", "downloaded", a failure). */
 export interface DownloadStatus {
   readonly element: HTMLElement;
   /**
    * Starts a download; `prepare` asks for its tickets and may add a remark (files left out).
    * Resolves when the download is handed to the browser (or failed, which the line says).
    */
-  start(label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>): Promise<void>;
+  start(
+    label: string,
+    prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>,
+    outcome?: DownloadOutcome,
+  ): Promise<void>;
   /** Says that something failed (the list could not load, Download all found nothing). */
   failed(text: string): void;
+  /** Saves bytes the page holds already (the viewer's) under `fileName`, and says so. */
+  saved(label: string, blob: Blob, fileName: string): void;
+}
+
+/** Why a download waits, in the catalog's words: the server asked to slow down, no connection, no answer. */
+function waitKey(wait: DownloadWait): 'files.waitSlow' | 'files.waitOffline' | 'files.waitNoAnswer' {
+  if (wait.status === 429) return 'files.waitSlow';
+  return navigator.onLine === false ? 'files.waitOffline' : 'files.waitNoAnswer';
 }
 
 export function downloadStatus(config: SiteConfig): DownloadStatus {
   const status = h('div', { id: 'download-status', role: 'status' });
-  const failed = (text: string) => status.replaceChildren(notice(t('files.downloadFailed', { reason: text }), 'error'));
+  let countdown: ReturnType<typeof setInterval> | null = null;
+  const stopCountdown = () => {
+    if (countdown) clearInterval(countdown);
+    countdown = null;
+  };
+  const failed = (text: string) => {
+    stopCountdown();
+    status.dataset.downloadState = 'failed';
+    status.replaceChildren(notice(t('files.downloadFailed', { reason: text }), 'error'));
+  };
   onDownloadError((failure) => failed(describeFailure(failure)));
   let started = 0;
-  const start = async (label: string, prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>) => {
+  const start = async (
+    label: string,
+    prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>,
+    outcome?: DownloadOutcome,
+  ) => {
     const mine = ++started;
+    let job: DownloadJob | null = null;
+    // A failure of this download, told here (not to another download's line) with what the page adds.
+    const failedWith = (failure: TransferFailure) => {
+      const more = job ? (outcome?.failed(job, failure) ?? '') : '';
+      if (started === mine) failed(describeFailure(failure) + more);
+    };
+    stopCountdown();
     status.replaceChildren(t('files.starting', { name: label }));
     status.removeAttribute('data-download-path');
     status.removeAttribute('data-download-state');
+    status.removeAttribute('data-attempt');
+    // What the line says while the download runs; a wait replaces it until its retry is sent.
+    let running = t('files.starting', { name: label });
+    const waiting = (wait: DownloadWait) => {
+      if (started !== mine || status.dataset.downloadState === 'done') return;
+      stopCountdown();
+      let left = wait.seconds;
+      const key = waitKey(wait);
+      const say = () => {
+        status.dataset.downloadState = 'waiting';
+        status.dataset.attempt = String(wait.attempt);
+        status.replaceChildren(t(key, { seconds: left, attempt: wait.attempt }));
+      };
+      say();
+      countdown = setInterval(() => {
+        left -= 1;
+        if (started !== mine || status.dataset.downloadState !== 'waiting') return stopCountdown();
+        if (left > 0) return say();
+        // The retry is on its way: back to what the download was doing (another wait says so again).
+        stopCountdown();
+        status.dataset.downloadState = 'running';
+        status.replaceChildren(running);
+      }, 1000);
+    };
     try {
-      const { job, leftOut = '' } = await prepare();
+      const prepared = await prepare();
+      job = prepared.job;
+      const { leftOut = '' } = prepared;
+      const delivered = job;
       // The service worker says when the browser has every byte: "saving" turns to "downloaded"
       // (unless another download has taken the status line since).
-      const path = await download(config, job, () => {
+      const done = () => {
+        outcome?.delivered(delivered);
         if (started !== mine) return;
+        stopCountdown();
         status.dataset.downloadState = 'done';
         status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
-      });
+      };
+      const path = await download(config, job, { done, waiting, failed: failedWith });
+      if (started !== mine) return;
       // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
-      status.replaceChildren(
-        (path === 'service-worker'
-          ? t('files.savingSw', { name: label })
-          : t('files.downloadedMemory', { name: label })) + leftOut,
-      );
+      if (status.dataset.downloadState === 'done') return;
+      if (path === 'memory') {
+        // In memory, the download has ended here: no wait is left to tell.
+        outcome?.delivered(job);
+        stopCountdown();
+        status.removeAttribute('data-download-state');
+        status.replaceChildren(t('files.downloadedMemory', { name: label }) + leftOut);
+        return;
+      }
+      running = t('files.savingSw', { name: label }) + leftOut;
+      if (status.dataset.downloadState !== 'waiting') status.replaceChildren(running);
     } catch (error) {
-      failed(describeError(error));
+      failedWith(transferFailure(error));
     }
   };
-  return { element: status, start, failed };
+  const saved = (label: string, blob: Blob, fileName: string) => {
+    started++;
+    stopCountdown();
+    saveBlob(blob, fileName);
+    status.dataset.downloadState = 'done';
+    status.setAttribute('data-download-path', 'viewer');
+    status.replaceChildren(t('files.savedFromViewer', { name: label }));
+  };
+  return { element: status, start, failed, saved };
 }

@@ -17,7 +17,8 @@ export interface RowContext {
   grid(): boolean;
   /** Watches a thumbnail box and makes its image as it comes into view; null without IntersectionObserver. */
   readonly thumbnails: IntersectionObserver | null;
-  download(opened: OpenedFile): void;
+  /** Downloads a file; `saved`: its bytes the viewer already decrypted (saved as they are, nothing fetched). */
+  download(opened: OpenedFile, saved?: Blob): void;
   /** Loads the list again (after the owner changed a file's limit). */
   reload(): void;
 }
@@ -156,7 +157,8 @@ export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
         {
           type: 'button',
           class: 'link open',
-          onclick: () => openViewer(session, ctx.config, ctx.viewer(), fileId, (opened) => ctx.download(opened)),
+          onclick: () =>
+            openViewer(session, ctx.config, ctx.viewer(), fileId, (opened, saved) => ctx.download(opened, saved)),
         },
         name,
       )

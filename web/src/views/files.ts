@@ -5,7 +5,7 @@ import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
 import { downloadable, isImageFolder, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
-import { downloadStatus } from './download-status.js';
+import { type DownloadOutcome, downloadStatus } from './download-status.js';
 import { arrivingStatus, downloadCounts, fileRow, type RowContext, rowDownloadable } from './file-row.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 
@@ -63,9 +63,26 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     h('h2', { id: 'files-h' }, t('files.heading')),
     list,
   );
+  /**
+   * How a download ended, for the tickets the reader keeps: delivered, they are done with; refused as
+   * spent or expired, the next download asks for a new count, and the line says so. Either way the
+   * rows' buttons follow (a kept ticket keeps a used-up file's Download enabled).
+   */
+  const outcome: DownloadOutcome = {
+    delivered(job) {
+      session.reader.finished(job.files.map((f) => f.fileId));
+      void reload().catch(() => {});
+    },
+    failed(job, failure) {
+      if (failure.serverCode !== 'download_ticket_required') return '';
+      session.reader.finished(job.files.map((f) => f.fileId));
+      void reload().catch(() => {});
+      return ` ${t('files.ticketSpent')}`;
+    },
+  };
   /** Starts a download, then shows the new counts (a download is counted as it starts). */
-  const start: typeof status.start = async (label, prepare) => {
-    await status.start(label, prepare);
+  const start = async (label: string, prepare: Parameters<typeof status.start>[1]) => {
+    await status.start(label, prepare, outcome);
     void reload();
   };
   // The list arrives a page at a time (a folder may hold thousands of files): the next page loads
@@ -82,8 +99,11 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       : null;
   // The viewer steps through the files loaded so far (it grows with the list).
   let viewer = new Viewer([]);
-  const downloadOne = (o: OpenedFile) => {
+  const downloadOne = (o: OpenedFile, saved?: Blob) => {
     const name = o.name ?? o.file.fileId;
+    // The viewer's Download after its preview: the bytes it decrypted with that download's ticket are
+    // saved as they are (issue #24 item 2: open-then-save is one download, nothing fetched again).
+    if (saved) return status.saved(name, saved, saveName(name, 'file'));
     // One ticket per download: asked for as it starts (the server counts it, or refuses past the limit).
     void start(name, async () => ({
       // A browser cannot save into folders: `a/sub/b.txt` is saved as `b.txt` (src/transfer/names.ts).

@@ -30,9 +30,12 @@ export function openViewer(
   config: SiteConfig,
   viewer: Viewer,
   fileId: string,
-  onDownload: (opened: OpenedFile) => void,
+  onDownload: (opened: OpenedFile, saved?: Blob) => void,
 ): void {
   if (!viewer.open(fileId)) return;
+  // The bytes the open preview decrypted (with its download's ticket): the viewer's Download saves
+  // them rather than fetching the file again, so open-then-save counts one download (issue #24 item 2).
+  let held: { readonly fileId: string; readonly blob: Blob } | null = null;
   document.getElementById('viewer')?.remove();
   const opener = document.activeElement as HTMLElement | null;
   const title = h('h2', { id: 'viewer-title' });
@@ -55,6 +58,7 @@ export function openViewer(
   const show = (opened: OpenedFile | null) => {
     cleanup();
     cleanup = () => {};
+    held = null;
     if (!opened) return;
     const name = opened.name ?? opened.file.fileId;
     title.textContent = name;
@@ -65,7 +69,17 @@ export function openViewer(
     prev.disabled = next.disabled = viewer.files.length < 2;
     // A used-up file's Download could only fail: disabled, as in the list.
     save.disabled = !downloadable(session, opened);
-    cleanup = showFile(session, config, opened, name, content, () => onDownload(opened));
+    cleanup = showFile(
+      session,
+      config,
+      opened,
+      name,
+      content,
+      () => onDownload(opened),
+      (blob) => {
+        if (viewer.current === opened) held = { fileId: opened.file.fileId, blob };
+      },
+    );
   };
   const shut = () => {
     cleanup();
@@ -86,7 +100,9 @@ export function openViewer(
   next.addEventListener('click', () => show(viewer.next()));
   close.addEventListener('click', shut);
   save.addEventListener('click', () => {
-    if (viewer.current) onDownload(viewer.current);
+    const current = viewer.current;
+    if (!current) return;
+    onDownload(current, held?.fileId === current.file.fileId ? held.blob : undefined);
   });
   document.addEventListener('keydown', onKey);
   document.body.append(dialog);
@@ -102,6 +118,7 @@ function showFile(
   name: string,
   content: HTMLElement,
   onDownload: () => void,
+  hold: (blob: Blob) => void,
 ): () => void {
   const stop = new AbortController();
   const undo: Array<() => void> = [() => stop.abort()];
@@ -121,14 +138,24 @@ function showFile(
   void (async () => {
     const worker = await startServiceWorker(config);
     if (stop.signal.aborted) return;
-    const plan = previewPlan(name, opened.mimetype, opened.file.filesize, worker !== null, !opened.file.complete);
+    // A visitor's limited video or audio that fits in memory is decrypted there, not streamed: its
+    // bytes are then at hand for the viewer's Download, where a stream's ranges would have spent the
+    // ticket's budget on the way (docs/decisions.md, issue #24 item 2).
+    const keep = limitedForVisitor(session, opened) && opened.file.filesize <= MEMORY_LIMIT;
+    const plan = previewPlan(
+      name,
+      opened.mimetype,
+      opened.file.filesize,
+      worker !== null && !keep,
+      !opened.file.complete,
+    );
     content.setAttribute('data-kind', plan.kind);
     if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
     // Showing a limited file fetches it, which counts a download (issue #24 item 2): never silently.
     if (!(await counted(session, opened, content, stop.signal))) return;
     try {
       if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);
-      else await inMemory(session, config, worker, opened, name, plan, content, undo, fallback, stop.signal);
+      else await inMemory(session, config, worker, opened, name, plan, content, undo, fallback, stop.signal, hold);
       if (!stop.signal.aborted) content.setAttribute('data-way', plan.way);
     } catch (error) {
       if (!stop.signal.aborted) fallback(t('viewer.failed', { reason: describeError(error) }));
@@ -144,9 +171,16 @@ function showFile(
  * "Open"; true at once when nothing is counted (no limit, the owner). False when the viewer moved on.
  * A used-up file is not asked about: its fetch is refused and the viewer says so.
  */
+/** A visitor's file with a download limit: fetching it spends one of its downloads. */
+function limitedForVisitor(session: FolderSession, opened: OpenedFile): boolean {
+  return opened.file.downloadsLeft !== null && !session.info.isOwner;
+}
+
 function counted(session: FolderSession, opened: OpenedFile, content: HTMLElement, signal: AbortSignal) {
   const left = opened.file.downloadsLeft;
-  if (left === null || left === 0 || session.info.isOwner) return Promise.resolve(true);
+  // Nothing is counted: no limit, the owner, or a ticket this page keeps from the file's download.
+  if (left === null || left === 0 || session.info.isOwner || session.reader.holdsTicket(opened.file.fileId))
+    return Promise.resolve(true);
   return new Promise<boolean>((resolve) => {
     signal.addEventListener('abort', () => resolve(false), { once: true });
     const open = h('button', { type: 'button', id: 'viewer-open' }, t('viewer.openCounted'));
@@ -209,12 +243,16 @@ async function inMemory(
   undo: Array<() => void>,
   fallback: (why: string) => void,
   signal: AbortSignal,
+  hold: (blob: Blob) => void,
 ): Promise<void> {
   const limit = plan.kind === 'text' || plan.kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
   if (opened.file.filesize > limit) throw new Error(t('viewer.tooLarge'));
   const bytes = await new Response(
     downloadStream(await session.reader.startDownload(opened), { signal }),
   ).arrayBuffer();
+  // Every byte arrived: that download is delivered (its ticket done with); the viewer keeps the bytes.
+  session.reader.finished([opened.file.fileId]);
+  hold(new Blob([bytes], { type: 'application/octet-stream' }));
   if (signal.aborted) return;
   if (plan.kind === 'text' || plan.kind === 'markdown') {
     const text = new TextDecoder('utf-8').decode(bytes);

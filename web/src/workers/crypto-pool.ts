@@ -1,6 +1,6 @@
 import type { SiteConfig } from '../config.js';
 import type { ChunkSource } from '../core.js';
-import { blobSource, DecryptorGoneError, type DownloadFile, encryptChunk } from '../core.js';
+import { blobSource, DecryptorGoneError, type DownloadFile, encryptChunk, type RetryInfo } from '../core.js';
 import { CryptoLanes } from './crypto-ports.js';
 
 /**
@@ -21,7 +21,7 @@ export interface CryptoPool {
    * Fetches and decrypts a download's chunk in a worker (DownloadStreamOptions.open); without
    * workers it rejects with DecryptorGoneError, and downloadStream opens the chunk itself.
    */
-  open(file: DownloadFile, chunk: number): Promise<Uint8Array>;
+  open(file: DownloadFile, chunk: number, onRetry?: (info: RetryInfo) => void): Promise<Uint8Array>;
   /** One port per worker for the service worker's download; it closes them when done. */
   lend(): MessagePort[];
 }
@@ -82,7 +82,7 @@ function startPool(config: SiteConfig): CryptoPool {
         },
       };
     },
-    open: (file, chunk) => lanes.call({ op: 'fetch-open', file, chunk }),
+    open: (file, chunk, onRetry) => lanes.call({ op: 'fetch-open', file, chunk }, [], onRetry),
     lend() {
       if (!usable()) return [];
       return workers.map((w) => {

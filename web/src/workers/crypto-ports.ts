@@ -5,6 +5,7 @@ import {
   InputError,
   IntegrityError,
   NetworkError,
+  type RetryInfo,
   WebfolderError,
 } from '../core.js';
 
@@ -18,6 +19,8 @@ import {
  * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message;
  * - `fetch-open`: fetch, check and decrypt one chunk of a download (the transfer core's `openChunk`),
  *   so that the thread that asked (the service worker's feeds the response) only hands bytes on.
+ *   While the retry policy waits to fetch it again (an outage), the worker sends `{id, retry}`
+ *   notices before the one reply, so that the page can say "waiting — retrying in N s".
  *
  * A key is posted as it is: a `FolderKey` is the secret's text and a non-extractable CryptoKey, both
  * structured-cloneable; it goes only to this origin's own workers.
@@ -28,6 +31,7 @@ export type CryptoRequest =
 
 export type CryptoReply =
   | { readonly id: number; readonly bytes: Uint8Array }
+  | { readonly id: number; readonly retry: RetryInfo }
   | ({ readonly id: number; readonly message: string } & Failure);
 
 /**
@@ -93,6 +97,7 @@ interface Pending {
   readonly resolve: (bytes: Uint8Array) => void;
   readonly reject: (error: Error) => void;
   readonly lane: number;
+  readonly onRetry: ((info: RetryInfo) => void) | undefined;
 }
 
 /**
@@ -128,13 +133,17 @@ export class CryptoLanes {
    * Rejects with DecryptorGoneError when the workers cannot answer (they failed to start, or the page
    * that owns them went away), before or after sending.
    */
-  call(request: CryptoRequest, transfer: Transferable[] = []): Promise<Uint8Array> {
+  call(
+    request: CryptoRequest,
+    transfer: Transferable[] = [],
+    onRetry?: (info: RetryInfo) => void,
+  ): Promise<Uint8Array> {
     if (this.broken) return Promise.reject(this.broken);
     let lane = 0;
     for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[lane]!) lane = i;
     const id = this.nextId++;
     return new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, lane });
+      this.pending.set(id, { resolve, reject, lane, onRetry });
       this.load[lane]!++;
       try {
         this.lanes[lane]!.postMessage({ ...request, id }, transfer);
@@ -156,6 +165,10 @@ export class CryptoLanes {
   private settle(reply: CryptoReply): void {
     const p = this.pending.get(reply.id);
     if (!p) return;
+    if ('retry' in reply) {
+      p.onRetry?.(reply.retry); // a notice: the request goes on
+      return;
+    }
     this.pending.delete(reply.id);
     this.load[p.lane]!--;
     if ('bytes' in reply) p.resolve(reply.bytes);
@@ -174,7 +187,10 @@ export class CryptoLanes {
 export function lentWorkers(
   ports: readonly MessagePort[],
   pageAlive: () => Promise<boolean>,
-): { open(file: DownloadFile, chunk: number): Promise<Uint8Array>; close(): void } {
+): {
+  open(file: DownloadFile, chunk: number, onRetry?: (info: RetryInfo) => void): Promise<Uint8Array>;
+  close(): void;
+} {
   const lanes = new CryptoLanes(ports);
   const watchdog = setInterval(() => {
     if (!lanes.busy) return;
@@ -184,7 +200,7 @@ export function lentWorkers(
   }, 2000);
   if (ports.length === 0) lanes.fail('no crypto workers were lent');
   return {
-    open: (file, chunk) => lanes.call({ op: 'fetch-open', file, chunk }),
+    open: (file, chunk, onRetry) => lanes.call({ op: 'fetch-open', file, chunk }, [], onRetry),
     close() {
       clearInterval(watchdog);
       for (const port of ports) {

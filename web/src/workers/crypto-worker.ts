@@ -18,7 +18,10 @@ async function serve(request: CryptoRequest & { id: number }, reply: Reply): Pro
     const bytes =
       request.op === 'seal'
         ? await encryptChunk(request.key, request.plaintext)
-        : await openChunk(request.file, request.chunk);
+        : // The one retry policy (DOWNLOAD_RETRY) tells each wait to the thread that asked.
+          await openChunk(request.file, request.chunk, {
+            http: { onRetry: (retry) => reply({ id: request.id, retry }) },
+          });
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     reply({ id: request.id, ...failureOf(error), message: (error as Error).message });

@@ -1,4 +1,4 @@
-import { type DownloadFile, WebfolderClientError, WebfolderError } from '../core.js';
+import { type DownloadFile, type RetryInfo, WebfolderClientError, WebfolderError } from '../core.js';
 
 /**
  * The messages between the page and its service worker (web/src/workers/sw.ts), typed on both
@@ -15,7 +15,9 @@ import { type DownloadFile, WebfolderClientError, WebfolderError } from '../core
  * - `forget-media`: the viewer closed (no reply port);
  * - `ping`: is a worker there.
  *
- * Worker → pages: how a download ended (`download-done`: every byte handed to the browser).
+ * Worker → pages: how a download ended (`download-done`: every byte handed to the browser;
+ * `download-error`), and `download-waiting` while the one retry policy (src/transfer/retry.ts,
+ * DOWNLOAD_RETRY) waits to fetch a chunk again during an outage, so that the page can say so.
  */
 
 /** A download as the page hands it to its service worker. */
@@ -40,6 +42,7 @@ export type ToServiceWorker =
 
 export type FromServiceWorker =
   | { readonly type: 'download-done'; readonly id: string }
+  | { readonly type: 'download-waiting'; readonly id: string; readonly wait: DownloadWait }
   | { readonly type: 'download-error'; readonly id: string; readonly failure: TransferFailure };
 
 /**
@@ -51,6 +54,8 @@ export type FromServiceWorker =
 export interface TransferFailure {
   readonly code: string;
   readonly serverMessage: string | null;
+  /** The server's `code` when it refused (`download_ticket_required`: the ticket is spent or expired). */
+  readonly serverCode: string | null;
   readonly detail: string;
 }
 
@@ -58,8 +63,24 @@ export function transferFailure(error: unknown): TransferFailure {
   return {
     code: error instanceof WebfolderClientError ? error.code : 'failed',
     serverMessage: error instanceof WebfolderError ? error.serverMessage : null,
+    serverCode: error instanceof WebfolderError ? error.serverCode : null,
     detail: error instanceof Error ? error.message : String(error),
   };
+}
+
+/**
+ * A download waiting to fetch a chunk again (the retry policy's `onRetry`, wherever the chunk is
+ * fetched: a crypto worker, the service worker, the page): which attempt comes next, in how many
+ * seconds, and why (an HTTP status such as 429 or 503, or null when the server could not be reached).
+ */
+export interface DownloadWait {
+  readonly attempt: number;
+  readonly seconds: number;
+  readonly status: number | null;
+}
+
+export function downloadWait(info: RetryInfo): DownloadWait {
+  return { attempt: info.attempt, seconds: Math.max(1, Math.round(info.delayMs / 1000)), status: info.status };
 }
 
 /** The answer on a request's reply port. */
@@ -74,7 +95,11 @@ const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>([
   'forget-media',
   'ping',
 ]);
-const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>(['download-done', 'download-error']);
+const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>([
+  'download-done',
+  'download-waiting',
+  'download-error',
+]);
 
 function typed(data: unknown, types: ReadonlySet<string>): data is { type: string; id?: unknown } {
   return typeof data === 'object' && data !== null && types.has((data as { type?: unknown }).type as string);
@@ -89,5 +114,10 @@ export function toServiceWorker(data: unknown): ToServiceWorker | null {
 
 /** A message a page received from the worker, if it is one (anything else is ignored). */
 export function fromServiceWorker(data: unknown): FromServiceWorker | null {
-  return typed(data, FROM_WORKER) && typeof data.id === 'string' ? (data as FromServiceWorker) : null;
+  if (!typed(data, FROM_WORKER) || typeof data.id !== 'string') return null;
+  if (data.type === 'download-waiting') {
+    const wait = (data as { wait?: Partial<DownloadWait> }).wait;
+    if (typeof wait?.attempt !== 'number' || typeof wait.seconds !== 'number') return null;
+  }
+  return data as FromServiceWorker;
 }

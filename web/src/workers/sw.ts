@@ -7,11 +7,13 @@ import {
   downloadStream,
   mediaStream,
   parseRange,
+  type RetryInfo,
   uniqueNames,
 } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
 import {
   type DownloadJob,
+  downloadWait,
   type FromServiceWorker,
   type ServiceWorkerAck,
   type TransferFailure,
@@ -108,13 +110,12 @@ self.addEventListener('message', (event) => {
 });
 
 /** Tells the pages how a download ended: failed (`download-error`), or every byte handed to the browser (`download-done`). */
-async function report(id: string, failure: TransferFailure | null) {
-  for (const client of await self.clients.matchAll({ type: 'window' }))
-    client.postMessage(
-      (failure === null
-        ? { type: 'download-done', id }
-        : { type: 'download-error', id, failure }) satisfies FromServiceWorker,
-    );
+function report(id: string, failure: TransferFailure | null) {
+  return tell(failure === null ? { type: 'download-done', id } : { type: 'download-error', id, failure });
+}
+
+async function tell(message: FromServiceWorker) {
+  for (const client of await self.clients.matchAll({ type: 'window' })) client.postMessage(message);
 }
 
 /** `stream` with its end reported to the pages, and `finish` run once however it ends. */
@@ -204,8 +205,10 @@ self.addEventListener('fetch', (event) => {
     pending.lent,
     async () => clientId !== null && (await self.clients.get(clientId)) !== undefined,
   );
-  // Each chunk is fetched and decrypted there too: this thread only feeds the response.
-  const options = { open: lent.open };
+  // Each chunk is fetched and decrypted there too: this thread only feeds the response. The retry
+  // policy's waits during an outage (there or here) are told to the pages: "waiting, retrying in N s".
+  const onRetry = (info: RetryInfo) => void tell({ type: 'download-waiting', id, wait: downloadWait(info) });
+  const options = { open: lent.open, onRetry };
   const headers = new Headers({
     'content-disposition': contentDisposition(job.name),
     'cache-control': 'no-store',

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { type Gate, startGate } from '../support/gate.js';
+import { until } from '../support/poll.js';
+import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { bytes, downloadBytes, launch, newContext, SKIP, watch, writeTemp } from './browser.js';
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Issue #24 item 2: a limited download counts once per recipient download. A download that failed
+ * and is started again by hand goes on with the ticket the page kept (no second count), a spent or
+ * expired ticket is said and the next download asks for a new count, and the viewer's preview and
+ * its Download share one download. The server's count is read from the page's own rows and from the
+ * page's `POST …/downloads` requests (each is one count).
+ */
+describe('site: one ticket per download, kept for a retry by hand (Chromium)', { skip: SKIP }, () => {
+  let server: SpawnedServer;
+  let gate: Gate;
+  let browser: Browser;
+  let dir: string;
+  before(async () => {
+    dir = await tempDir('webfolder-ticket-');
+    const port = await freePort();
+    gate = await startGate(port);
+    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await gate?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+
+  async function folderWithFile(limit: string, content: Buffer, name: string) {
+    const ownerCtx = await newContext(browser);
+    const owner = await ownerCtx.newPage();
+    await owner.goto(`${gate.url}/`);
+    await owner.locator('#new-mode').selectOption('send');
+    await owner.locator('#new-limit').fill(limit);
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
+    await owner.setInputFiles('#file-input', [await writeTemp(dir, name, content)]);
+    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    return { ownerCtx, link: owner.url() };
+  }
+
+  /** Counts the page's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
+  function countStarts(page: Page): { readonly n: number } {
+    const counter = { n: 0 };
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
+    });
+    return counter;
+  }
+
+  test('a failed one-download download, started again by hand, goes on with its ticket: counted once', async () => {
+    const content = bytes(3 * 1024 * 1024 + 7, 51);
+    const { ownerCtx, link } = await folderWithFile('1', content, 'again.bin');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    const starts = countStarts(visitor);
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    const button = visitor.locator('#files li button.download');
+    // The first attempt fails for good (a refusal the retry policy does not retry; an outage longer
+    // than DOWNLOAD_RETRY ends the same way, after minutes).
+    gate.hold(chunk);
+    await button.click();
+    await until('the chunk request at the gate', () => gate.held().length > 0);
+    gate.answer(404);
+    await visitor.locator('#download-status[data-download-state="failed"]').waitFor();
+    // Counted once: no download is left for anyone, yet this page may finish its own.
+    await visitor.locator('#files li .count[data-left="0"]').waitFor();
+    assert.equal(await button.isDisabled(), false, 'the kept ticket keeps Download enabled');
+    const { content: saved } = await downloadBytes(visitor, () => button.click());
+    assert.equal(sha256(saved), sha256(content));
+    assert.equal(starts.n, 1, 'the retry by hand asked for no second count');
+    // Delivered: the ticket is done with, and the used-up file's Download is disabled again.
+    await visitor.locator('#download-status[data-download-state="done"]').waitFor();
+    await until('Download disabled once delivered', () => button.isDisabled());
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test('a ticket refused as spent or expired is said, and the next download asks for a new count', async () => {
+    const content = bytes(100_000, 52);
+    const { ownerCtx, link } = await folderWithFile('2', content, 'spent.bin');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const starts = countStarts(visitor);
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="2"]').waitFor();
+    const button = visitor.locator('#files li button.download');
+    gate.hold(chunk);
+    await button.click();
+    await until('the chunk request at the gate', () => gate.held().length > 0);
+    // What the server answers a ticket whose download was delivered already, or that expired.
+    gate.answer(403, {}, { error: 'the download ticket is wrong or expired', code: 'download_ticket_required' });
+    const status = visitor.locator('#download-status[data-download-state="failed"]');
+    await status.waitFor();
+    assert.match(
+      (await status.textContent()) ?? '',
+      /ticket is used up or expired: downloading again counts as a new download/,
+    );
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    const { content: saved } = await downloadBytes(visitor, () => button.click());
+    assert.equal(sha256(saved), sha256(content));
+    assert.equal(starts.n, 2, 'a new count after the spent ticket');
+    await visitor.locator('#files li .count[data-left="0"]').waitFor();
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test("the viewer's preview and its Download share one download: open then save counts one", async () => {
+    const text = 'read me, then keep me';
+    const { ownerCtx, link } = await folderWithFile('2', Buffer.from(text), 'keep.txt');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    const starts = countStarts(visitor);
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="2"]').waitFor();
+    await visitor.locator('#files button.open', { hasText: 'keep.txt' }).click();
+    await visitor.locator('#viewer-open').click();
+    assert.equal(await visitor.locator('#viewer-text').innerText(), text);
+    const { name, content } = await downloadBytes(visitor, () => visitor.locator('#viewer-download').click());
+    assert.equal(name, 'keep.txt');
+    assert.equal(content.toString(), text);
+    await visitor.locator('#download-status[data-download-path="viewer"]').waitFor();
+    await visitor.locator('#viewer-close').click();
+    assert.equal(starts.n, 1, 'open then save: one download started');
+    await visitor.reload();
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+});
