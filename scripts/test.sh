@@ -12,6 +12,8 @@ if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund --loglevel=error >/d
   echo 'Run npm install, then npm run lockfile:platforms, and commit package-lock.json.' >&2
   exit 1
 fi
+# The tool packages under tools/ (their own package.json and lockfile): installed when they changed.
+bash scripts/tools.sh
 # Lint and format (Biome): the code base stays clean under them. No unused export in src/ (knip,
 # knip.jsonc): an export nothing uses is removed, not left to drift.
 npx biome ci .
