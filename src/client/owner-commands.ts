@@ -1,5 +1,12 @@
 import { SITE_API_PATH } from '../contract/paths.js';
-import { createSke, deriveOwnerCredentials, encryptText, generateSecret, importSecret } from '../crypto/index.js';
+import {
+  createSke,
+  decryptText,
+  deriveOwnerCredentials,
+  encryptText,
+  generateSecret,
+  importSecret,
+} from '../crypto/index.js';
 import { checkNote } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
 import { type ListedFile, listFolder } from '../transfer/folder.js';
@@ -301,7 +308,14 @@ export async function activityCommand(args: string[], flags: Flags, io: Io): Pro
   const { events } = await client.activity();
   const listing = await listFolder(link, await openOptions(link, flags, io));
   const names = new Map(listing.files.filter((f) => f.key).map((f) => [f.fileId, f.name]));
-  const rows = events.map((e) => ({ ...e, name: names.get(e.fileId) ?? null }));
+  // A deleted file is named by its deletion's line: the stored (encrypted) name, under the folder's
+  // key (a request-mode file's name is sealed to the owner's key: the page opens it, the CLI not yet).
+  for (const e of events)
+    if (e.filename !== null && e.sealedKey === null && !names.has(e.fileId)) {
+      const name = await decryptText(listing.key, e.filename).catch(() => null);
+      if (name !== null) names.set(e.fileId, name);
+    }
+  const rows = events.map(({ at, kind, fileId, ip }) => ({ at, kind, fileId, ip, name: names.get(fileId) ?? null }));
   if (flags.json) {
     io.stdout.write(`${JSON.stringify({ folderId: listing.folderId, events: rows })}\n`);
     return EXIT.OK;

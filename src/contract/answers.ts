@@ -146,6 +146,8 @@ export const siteAnswerSchemas = {
         kind: { type: 'string', enum: ['upload', 'download', 'delete'] },
         fileId: str,
         ip: strOrNull,
+        filename: strOrNull,
+        sealedKey: strOrNull,
       }),
     },
   }),

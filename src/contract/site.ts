@@ -120,6 +120,13 @@ export interface ActivityEvent {
   readonly fileId: string;
   /** The client address, only when the operator turned that on (ACTIVITY_IPS); else null. */
   readonly ip: string | null;
+  /**
+   * On a deletion: the file's name as it was stored (encrypted by the uploading browser; the owner's
+   * page decrypts it with the folder key) and, in request mode, the file's sealed key. Null on other
+   * lines and on deletions recorded before the server kept them.
+   */
+  readonly filename: string | null;
+  readonly sealedKey: string | null;
 }
 
 /** `GET <site>/api/site/folders/<id>/activity` (owner): newest first, at most 100. */

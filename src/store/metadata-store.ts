@@ -33,6 +33,13 @@ export interface ActivityRecord {
   readonly kind: 'upload' | 'download' | 'delete';
   readonly fileId: string;
   readonly ip: string | null;
+  /**
+   * A deletion's file name as the file record held it (encrypted by the browser, opaque here) and,
+   * in request mode, its sealed key: the owner's page reads the name after the file is gone. Null
+   * on other lines and on deletions recorded before the store kept them.
+   */
+  readonly filename: string | null;
+  readonly sealedKey: string | null;
 }
 
 /** What counting a download answers: the count after it, or why nothing was counted. */

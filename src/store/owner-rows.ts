@@ -9,6 +9,8 @@ export interface ActivityRow {
   kind: string;
   file_id: string;
   ip: string | null;
+  filename: string | null;
+  sealed_key: string | null;
 }
 
 export const toActivity = (r: ActivityRow): ActivityRecord => ({
@@ -16,7 +18,13 @@ export const toActivity = (r: ActivityRow): ActivityRecord => ({
   kind: r.kind as ActivityRecord['kind'],
   fileId: r.file_id,
   ip: r.ip,
+  filename: r.filename,
+  sealedKey: r.sealed_key,
 });
+
+/** The activity table's columns as both stores write and read them, in ActivityRow's order. */
+export const ACTIVITY_COLUMNS = 'at, kind, file_id, ip, filename, sealed_key';
+export const activityValues = (a: ActivityRecord) => [a.at, a.kind, a.fileId, a.ip, a.filename, a.sealedKey] as const;
 
 /** A new folder with every column filled: no settings and made by the API unless given. */
 export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount'> {
@@ -53,3 +61,11 @@ export function ownerMigration(bigint: 'INTEGER' | 'BIGINT'): string {
    );
    CREATE INDEX activity_folder ON activity (folder_id, id);`;
 }
+
+/**
+ * A deletion's encrypted file name and sealed key on its activity line (issue 24 item 4): the
+ * owner's page names a deleted file after a reload or in another browser. Text in both dialects.
+ */
+export const activityNamesMigration = (): string =>
+  `ALTER TABLE activity ADD COLUMN filename TEXT;
+   ALTER TABLE activity ADD COLUMN sealed_key TEXT;`;

@@ -164,6 +164,20 @@ describe('activity', () => {
     );
     const text = await owner('activity', link);
     assert.match(text.stdout, /download {2}report\.pdf/);
+    // Deleted, the file is still named: by its deletion's line (the stored encrypted name).
+    const deleted = await owner('delete', link, '--file', 'report.pdf');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    const after = JSON.parse((await owner('activity', link, '--json')).stdout) as {
+      events: { kind: string; name: string | null }[];
+    };
+    assert.deepEqual(
+      after.events.map((e) => [e.kind, e.name]),
+      [
+        ['delete', 'report.pdf'],
+        ['download', 'report.pdf'],
+        ['upload', 'report.pdf'],
+      ],
+    );
     const refused = await recipient('activity', link);
     assert.equal(refused.code, 2, 'a recipient has no owner credential');
   });

@@ -121,7 +121,7 @@ describe('folder session: owner controls (no browser)', () => {
     assert.ok((await readAll(downloadStream(await owner.reader.startDownload(mine!)))).equals(content));
     const [after] = await owner.reader.listFiles();
     assert.equal(after!.file.downloads, 1, "the owner's download is not counted");
-    const events = await owner.ownerActions.activity();
+    const { events } = await owner.ownerActions.activity();
     assert.deepEqual(
       events.map((e) => e.kind),
       ['download', 'upload'],
@@ -160,6 +160,10 @@ describe('folder session: owner controls (no browser)', () => {
 
     await owner.ownerActions.deleteFile(sealed!.file.fileId);
     assert.equal(owner.info.fileCount, 0);
+    // The deletion's line carries the sealed name: the owner reads it, in a fresh session too.
+    const again = (await open(created.link, created.folderId, store)) as FolderSession;
+    const { deletedNames } = await again.ownerActions.activity();
+    assert.deepEqual([...deletedNames], [[sealed!.file.fileId, 'cv.pdf']]);
     await owner.ownerActions.deleteFolder();
     assert.equal(store.ownerSecretOf(created.folderId), null, 'the owner secret is forgotten');
     assert.equal(((await open(created.link, created.folderId, memoryStore())) as { kind: string }).kind, 'not-found');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { bytes, downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 /**
@@ -179,7 +180,7 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
 
-  test("the activity line of a file deleted on this page keeps the file's name", async () => {
+  test("a deleted file's activity lines keep its name: on this page, after a reload, in another browser", async () => {
     const ctx = await fx.browser.newContext();
     const page = await ctx.newPage();
     page.on('dialog', (d) => void d.accept());
@@ -194,11 +195,27 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     await page.locator('#files li[data-file-id] details.file-manage summary').click();
     await page.locator('#files li[data-file-id] .delete-file').click();
     await page.locator('#activity li[data-kind="delete"]').waitFor({ timeout: 30_000 });
-    const lines = await page.locator('#activity').innerText();
-    assert.match(lines, /Deleted kept-name\.txt/);
-    assert.match(lines, /Uploaded kept-name\.txt/);
-    assert.doesNotMatch(lines, /a file no longer here/);
+    const named = async (p: Page, where: string) => {
+      await p.locator('#activity li[data-kind="delete"]').waitFor({ timeout: 30_000 });
+      const lines = await p.locator('#activity').innerText();
+      assert.match(lines, /Deleted kept-name\.txt/, where);
+      assert.match(lines, /Uploaded kept-name\.txt/, where);
+      assert.doesNotMatch(lines, /a file no longer here/, where);
+    };
+    await named(page, 'the page that deleted it');
+    // The name comes from the deletion's activity line (encrypted; decrypted with the folder key),
+    // not from this page's memory: a reload, and the owner's link in another browser, still name it.
+    await page.reload();
+    await named(page, 'after a reload');
+    const ownerLink = await page.locator('#owner-link').inputValue();
+    const otherCtx = await fx.browser.newContext();
+    const other = await otherCtx.newPage();
+    const otherProblems = watch(other);
+    await other.goto(ownerLink);
+    await other.locator('#role[data-role="owner"]').waitFor();
+    await named(other, 'another browser');
     assert.deepEqual(problems, []);
-    await ctx.close();
+    assert.deepEqual(otherProblems, []);
+    await Promise.all([ctx.close(), otherCtx.close()]);
   });
 });

@@ -594,22 +594,33 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       const f = folder();
       const x = file(f.id, 0);
       await store.createFolder(f, [x]);
+      const none = { filename: null, sealedKey: null };
+      // A deletion keeps the file's stored (encrypted) name and sealed key, as given.
+      const deleted = (i: number) => ({ filename: `ZW5jcnlwdGVk-${i}`, sealedKey: i % 4 ? null : `c2VhbGVk-${i}` });
       for (let i = 0; i < 205; i++)
-        await store.addActivity(f.id, { at: T0 + i, kind: i % 2 ? 'upload' : 'delete', fileId: x.id, ip: null });
+        await store.addActivity(f.id, {
+          at: T0 + i,
+          kind: i % 2 ? 'upload' : 'delete',
+          fileId: x.id,
+          ip: null,
+          ...(i % 2 ? none : deleted(i)),
+        });
       await store.countDownload(f.id, x.id, {
         limit: null,
         count: true,
-        activity: { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1' },
+        activity: { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1', ...none },
       });
       const all = await store.listActivity(f.id, 1000);
       assert.equal(all.length, 200);
-      assert.deepEqual(all[0], { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1' });
-      assert.equal(all[1]!.at, T0 + 204);
+      assert.deepEqual(all[0], { at: T0 + 1000, kind: 'download', fileId: x.id, ip: '192.0.2.1', ...none });
+      assert.deepEqual(all[1], { at: T0 + 204, kind: 'delete', fileId: x.id, ip: null, ...deleted(204) });
+      assert.deepEqual(all[3], { at: T0 + 202, kind: 'delete', fileId: x.id, ip: null, ...deleted(202) });
+      assert.deepEqual(all[2], { at: T0 + 203, kind: 'upload', fileId: x.id, ip: null, ...none });
       assert.equal(all[199]!.at, T0 + 6);
       assert.equal((await store.listActivity(f.id, 100)).length, 100);
       // Deleted with the folder; a line for a folder being deleted is dropped.
       assert.equal(await store.beginOwnerDeletion(f.id, T0 + 2000), true);
-      await store.addActivity(f.id, { at: T0 + 3000, kind: 'upload', fileId: x.id, ip: null });
+      await store.addActivity(f.id, { at: T0 + 3000, kind: 'upload', fileId: x.id, ip: null, ...none });
       await store.finishFolderDeletion(f.id);
       assert.deepEqual(await store.listActivity(f.id, 1000), []);
     });

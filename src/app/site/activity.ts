@@ -15,9 +15,17 @@ export function activityLine(
   kind: ActivityRecord['kind'],
   fileId: string,
   ip: string | null,
+  deleted: DeletedName = NO_NAME,
 ): ActivityRecord {
-  return { at: services.clock(), kind, fileId, ip: services.config.activityIps ? ip : null };
+  return { at: services.clock(), kind, fileId, ip: services.config.activityIps ? ip : null, ...deleted };
 }
+
+/**
+ * What a deletion's line keeps of its file: the name as stored (ciphertext the server cannot read)
+ * and its sealed key, so the owner's page can still name the file once it is gone.
+ */
+type DeletedName = Pick<ActivityRecord, 'filename' | 'sealedKey'>;
+const NO_NAME: DeletedName = { filename: null, sealedKey: null };
 
 /** Adds a line (a folder deleted meanwhile takes none). */
 export function recordActivity(
@@ -26,13 +34,25 @@ export function recordActivity(
   kind: ActivityRecord['kind'],
   fileId: string,
   ip: string | null,
+  deleted?: DeletedName,
 ): Promise<void> {
-  return services.store.addActivity(folderId, activityLine(services, kind, fileId, ip));
+  return services.store.addActivity(folderId, activityLine(services, kind, fileId, ip, deleted));
 }
 
 /** `GET …/activity`: the owner's newest ACTIVITY_LISTED lines. */
 export async function folderActivity(services: Services, folderId: unknown, caller: Caller): Promise<SiteActivity> {
   const folder = await openAsOwner(services, folderId, caller, 'see the activity');
   const lines = await services.store.listActivity(folder.id, ACTIVITY_LISTED);
-  return { events: lines.map((l): ActivityEvent => ({ at: l.at, kind: l.kind, fileId: l.fileId, ip: l.ip })) };
+  return {
+    events: lines.map(
+      (l): ActivityEvent => ({
+        at: l.at,
+        kind: l.kind,
+        fileId: l.fileId,
+        ip: l.ip,
+        filename: l.filename,
+        sealedKey: l.sealedKey,
+      }),
+    ),
+  };
 }

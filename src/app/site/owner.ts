@@ -200,6 +200,9 @@ export async function deleteFile(
   const file = await openFile(services, folder, fileId);
   if (!(await services.store.deleteFile(folder.id, file.id))) throw notFound('file not found');
   await services.blobs.deleteFile({ folderId: folder.id, fileId: file.id });
-  await recordActivity(services, folder.id, 'delete', file.id, ip);
+  await recordActivity(services, folder.id, 'delete', file.id, ip, {
+    filename: file.filename,
+    sealedKey: file.sealedKey,
+  });
   await recordAudit(services, { ...actor, action: 'file.delete', folderId: folder.id, detail: { fileId: file.id } });
 }

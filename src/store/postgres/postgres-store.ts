@@ -19,7 +19,7 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
-import { type ActivityRow, fullFile, fullFolder, toActivity } from '../owner-rows.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { appendFiles } from './add-files.js';
@@ -382,7 +382,7 @@ export class PostgresMetadataStore implements MetadataStore {
 
   async listActivity(folderId: string, limit: number): Promise<ActivityRecord[]> {
     const { rows } = await this.pool.query<ActivityRow>(
-      'SELECT at, kind, file_id, ip FROM activity WHERE folder_id = $1 ORDER BY id DESC LIMIT $2',
+      `SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE folder_id = $1 ORDER BY id DESC LIMIT $2`,
       [folderId, limit],
     );
     return rows.map(toActivity);
@@ -397,12 +397,9 @@ export class PostgresMetadataStore implements MetadataStore {
 
 /** Adds an activity line and keeps the folder's newest ACTIVITY_KEPT (one index range on (folder_id, id)). */
 async function insertActivity(client: pg.PoolClient, folderId: string, a: ActivityRecord): Promise<void> {
-  await client.query('INSERT INTO activity (folder_id, at, kind, file_id, ip) VALUES ($1, $2, $3, $4, $5)', [
+  await client.query(`INSERT INTO activity (folder_id, ${ACTIVITY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
     folderId,
-    a.at,
-    a.kind,
-    a.fileId,
-    a.ip,
+    ...activityValues(a),
   ]);
   await client.query(
     `DELETE FROM activity WHERE folder_id = $1 AND id <= (

@@ -2,7 +2,7 @@ import { auditMigration } from '../audit-store.js';
 import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
-import { ownerMigration } from '../owner-rows.js';
+import { activityNamesMigration, ownerMigration } from '../owner-rows.js';
 import { folderCountsMigration, foldersMigration } from '../rows.js';
 import { storageCountsMigration } from '../storage-rows.js';
 
@@ -29,4 +29,7 @@ export const MIGRATIONS: readonly string[] = [
   mailMigration('INTEGER'),
   // 8: the audit log (issue 26, src/store/audit-store.ts).
   auditMigration('INTEGER', 'INTEGER PRIMARY KEY AUTOINCREMENT'),
+  // 9: a deletion's encrypted file name and sealed key on its activity line (issue 24 item 4,
+  // src/store/owner-rows.ts).
+  activityNamesMigration(),
 ];

@@ -10,6 +10,7 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
+import { ACTIVITY_COLUMNS, activityValues } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 
 /**
@@ -51,7 +52,7 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
     beginOwnerDeletion: db.prepare<[number, number, string]>(
       'UPDATE folders SET deleting_since = ?, delete_after = MIN(delete_after, ?) WHERE id = ? AND deleting_since IS NULL',
     ),
-    insertActivity: db.prepare('INSERT INTO activity (folder_id, at, kind, file_id, ip) VALUES (?, ?, ?, ?, ?)'),
+    insertActivity: db.prepare(`INSERT INTO activity (folder_id, ${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     // Keeps the newest ACTIVITY_KEPT lines: one index range on (folder_id, id).
     pruneActivity: db.prepare<[string, string, number]>(
       `DELETE FROM activity WHERE folder_id = ? AND id <= (
@@ -59,7 +60,7 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
     ),
   };
   const addActivity = (folderId: string, a: ActivityRecord): void => {
-    s.insertActivity.run(folderId, a.at, a.kind, a.fileId, a.ip);
+    s.insertActivity.run(folderId, ...activityValues(a));
     s.pruneActivity.run(folderId, folderId, ACTIVITY_KEPT);
   };
   return {

@@ -19,7 +19,7 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
-import { type ActivityRow, toActivity } from '../owner-rows.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { SqliteAuditStore } from './audit-store.js';
@@ -68,7 +68,7 @@ export class SqliteMetadataStore implements MetadataStore {
         'SELECT id FROM folders WHERE delete_after <= ? ORDER BY delete_after LIMIT ?',
       ),
       activity: db.prepare<[string, number], ActivityRow>(
-        'SELECT at, kind, file_id, ip FROM activity WHERE folder_id = ? ORDER BY id DESC LIMIT ?',
+        `SELECT ${ACTIVITY_COLUMNS} FROM activity WHERE folder_id = ? ORDER BY id DESC LIMIT ?`,
       ),
       expiredFiles: db.prepare<[number, number, number], { folder_id: string; id: string }>(
         `SELECT f.folder_id, f.id FROM files f JOIN folders d ON d.id = f.folder_id

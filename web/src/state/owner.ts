@@ -6,6 +6,7 @@ import {
   type SiteNotifications,
   type SiteNotificationsUpdate,
 } from '../core.js';
+import { openName } from './reader.js';
 import type { SessionCore } from './types.js';
 
 /**
@@ -68,8 +69,20 @@ export class OwnerActions {
     this.session.options.store.saveOwnerSecret(this.session.folderId, null);
   }
 
-  /** The newest uploads, downloads and deletions. */
-  async activity(): Promise<SiteActivity['events']> {
-    return (await this.session.client.activity()).events;
+  /**
+   * The newest uploads, downloads and deletions, and the names of the files deleted: a deletion's
+   * line carries the file's encrypted name (and sealed key), decrypted here with the folder's key
+   * (or the owner's, in request mode), so a deleted file stays named after a reload and in another
+   * browser. The server never had the plain name.
+   */
+  async activity(): Promise<{ events: SiteActivity['events']; deletedNames: Map<string, string> }> {
+    const { events } = await this.session.client.activity();
+    const deletedNames = new Map<string, string>();
+    for (const e of events) {
+      if (e.filename === null || deletedNames.has(e.fileId)) continue;
+      const name = await openName(this.session, e.filename, e.sealedKey);
+      if (name !== null) deletedNames.set(e.fileId, name);
+    }
+    return { events, deletedNames };
   }
 }

@@ -2,6 +2,7 @@ import {
   type DownloadFile,
   decryptChunk,
   decryptText,
+  type FolderKey,
   importSecret,
   openSealedSecret,
   type SiteFile,
@@ -45,13 +46,9 @@ export class Reader {
 
   private async openFile(file: SiteFile): Promise<OpenedFile> {
     try {
-      let secret = this.session.secret;
-      let key = this.session.key;
-      if (file.sealedKey) {
-        if (!this.session.owner) return { file, name: null, mimetype: null, secret: null };
-        secret = await openSealedSecret(this.session.owner.privateKey, file.sealedKey);
-        key = await importSecret(secret);
-      }
+      const opened = await fileKey(this.session, file.sealedKey);
+      if (!opened) return { file, name: null, mimetype: null, secret: null };
+      const { key, secret } = opened;
       const mimetype = file.mimetype ? await decryptText(key, file.mimetype).catch(() => null) : null;
       return { file, name: await decryptText(key, file.filename), mimetype, secret };
     } catch {
@@ -127,5 +124,33 @@ export class Reader {
   /** The name of the "download all" archive. */
   zipName(): string {
     return `${this.session.info.title.replace(/[\\/:*?"<>|]+/g, '_') || 'webfolder'}.zip`;
+  }
+}
+
+/**
+ * The key a file is encrypted under, with its secret: the folder's, or (request mode) the file's own,
+ * sealed to the owner; null when this browser cannot have it (a sealed file, not the owner).
+ */
+async function fileKey(
+  session: SessionCore,
+  sealedKey: string | null,
+): Promise<{ key: FolderKey; secret: string } | null> {
+  if (!sealedKey) return { key: session.key, secret: session.secret };
+  if (!session.owner) return null;
+  const secret = await openSealedSecret(session.owner.privateKey, sealedKey);
+  return { key: await importSecret(secret), secret };
+}
+
+/** A file name as stored (encrypted), decrypted where this browser can; null where it cannot. */
+export async function openName(
+  session: SessionCore,
+  filename: string,
+  sealedKey: string | null,
+): Promise<string | null> {
+  try {
+    const opened = await fileKey(session, sealedKey);
+    return opened && (await decryptText(opened.key, filename));
+  } catch {
+    return null;
   }
 }

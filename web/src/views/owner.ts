@@ -120,12 +120,6 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
 
 const KIND_TEXT = { upload: 'activity.upload', download: 'activity.download', delete: 'activity.delete' } as const;
 
-/**
- * Every name this page decrypted, by file id, for as long as the page lives: a file deleted here
- * keeps its name in the activity list (the server keeps no name it could read; docs/decisions.md).
- */
-const seenNames = new WeakMap<FolderSession, Map<string, string>>();
-
 /** The newest uploads, downloads and deletions, with times (and addresses if the operator keeps them). */
 export function activitySection(
   session: FolderSession,
@@ -134,11 +128,11 @@ export function activitySection(
   if (!session.info.isOwner) return null;
   const list = h('ul', { id: 'activity', class: 'activity', 'aria-busy': 'true' });
   const load = async () => {
-    const events = await session.ownerActions.activity();
+    // A file still here is named from the list; a deleted one from its deletion's line (the
+    // encrypted name the server kept, decrypted by OwnerActions), every line of it included.
+    const { events, deletedNames } = await session.ownerActions.activity();
     await files?.ready;
-    const known = seenNames.get(session) ?? new Map<string, string>();
-    seenNames.set(session, known);
-    for (const [id, name] of files?.names() ?? []) known.set(id, name);
+    const known = new Map([...deletedNames, ...(files?.names() ?? [])]);
     list.removeAttribute('aria-busy');
     list.replaceChildren(
       ...(events.length
