@@ -27,9 +27,9 @@ const languages = Object.keys(LANGUAGES) as Language[];
 
 /** Words a language really writes as English does (loanwords, units); everything else must be translated. */
 const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
-  fr: ['home.docsLink', 'notify.heading'],
-  it: ['site.privacy', 'password.label'],
-  nl: ['site.privacy', 'notify.eventsDownload', 'notify.eventsUpload', 'files.downloads'],
+  fr: ['home.docsLink', 'notify.heading', 'audit.action', 'accounts.quota'],
+  it: ['site.privacy', 'password.label', 'accounts.account', 'accounts.quota'],
+  nl: ['site.privacy', 'notify.eventsDownload', 'notify.eventsUpload', 'files.downloads', 'accounts.account'],
   'pt-BR': ['notify.eventsDownload'],
 };
 

@@ -5,7 +5,7 @@
  * (test/unit/layers.test.ts), so what the page depends on is one list.
  */
 export type { ErrorCode } from '../../src/contract/errors.js';
-export { SITE_API_PATH } from '../../src/contract/paths.js';
+export { AUDIT_API_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
   FolderInfo,
   SiteActivity,
@@ -36,6 +36,7 @@ export {
   passwordSecret,
   sealSecret,
 } from '../../src/crypto/index.js';
+export { AUDIT_ACTIONS } from '../../src/domain/audit.js';
 export { encryptedLength } from '../../src/domain/chunk-plan.js';
 export {
   MAX_DOWNLOAD_LIMIT,

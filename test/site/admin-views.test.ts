@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { call, token } from '../site-api/owner-support.js';
+import { createEmpty } from '../support/api.js';
+import { type RunningServer, startServer } from '../support/server.js';
+import { launch, SKIP, screenshot, watch } from './browser.js';
+
+/**
+ * The console's audit and accounts tabs (web/src/views/admin-audit.ts, admin-accounts.ts) in a real
+ * Chromium against a real server, before the console's frame mounts them: the views are bundled
+ * (esbuild, as the site's build would) into a page served at the server's own origin, so their
+ * requests reach the real admin API with the break-glass token, as the console's `request` does.
+ */
+const ADMIN_TOKEN = 'admin-views-test-token-0123456789abcdef';
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PAGE = '/__admin-views-test/';
+
+async function bundle(): Promise<string> {
+  const entry = `
+    import { setLanguage } from './web/src/i18n/index.js';
+    import { adminAuditView } from './web/src/views/admin-audit.js';
+    const params = new URLSearchParams(location.search);
+    const request = (path, init = {}) =>
+      fetch(path, { ...init, headers: { ...(init.headers ?? {}), authorization: 'Bearer ${ADMIN_TOKEN}' } });
+    await setLanguage(params.get('lang') ?? 'en');
+    document.documentElement.lang = params.get('lang') ?? 'en';
+    const main = document.getElementById('main');
+    main.append(adminAuditView(request));
+  `;
+  const result = await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: 'ts', sourcefile: 'admin-views-entry.ts' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+async function servePage(page: Page, baseUrl: string, script: string, css: string): Promise<void> {
+  await page.route(`${baseUrl}${PAGE}**`, (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.endsWith('.js'))
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body: script });
+    if (url.pathname.endsWith('.css')) return route.fulfill({ status: 200, contentType: 'text/css', body: css });
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+        <link rel="stylesheet" href="${PAGE}style.css"><title>admin</title></head>
+        <body><main id="main" class="card"></main><div id="live" class="visually-hidden" aria-live="polite"></div>
+        <script type="module" src="${PAGE}views.js"></script></body></html>`,
+    });
+  });
+}
+
+describe('admin views in Chromium', { skip: SKIP }, () => {
+  let srv: RunningServer;
+  let browser: Browser;
+  let script: string;
+  let css: string;
+  let siteFolder: string;
+  before(async () => {
+    [script, css] = await Promise.all([bundle(), readFile(`${ROOT}web/src/style.css`, 'utf8')]);
+    srv = await startServer({ ADMIN_TOKEN, AUDIT_CLIENT_ADDRESS: 'hashed' });
+    browser = await launch();
+    for (let i = 0; i < 3; i++) await createEmpty(srv.baseUrl, { title: `made ${i}` });
+    const api = `${srv.baseUrl}/api/site`;
+    const owner = token();
+    const made = await call(api, 'POST', '/folders', { owner, body: { mode: 'share', ske: 'ske-value' } });
+    siteFolder = made.json.folderId;
+    await call(api, 'PATCH', `/folders/${siteFolder}`, { owner, body: { maxDownloads: 5 } });
+    await call(api, 'DELETE', `/folders/${siteFolder}`, { owner });
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
+
+  test('the audit tab lists entries newest first, filters by action and folder, and exports JSON lines', async () => {
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await servePage(page, srv.baseUrl, script, css);
+    await page.goto(`${srv.baseUrl}${PAGE}?tab=audit`);
+    const rows = page.locator('#audit-rows tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 6);
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.action)), [
+      'folder.delete',
+      'folder.settings',
+      'folder.create',
+      'folder.create',
+      'folder.create',
+      'folder.create',
+    ]);
+    assert.match(
+      (await rows.nth(1).innerText()).replace(/\s+/g, ' '),
+      /Settings changed .*anonymous.* maxDownloads: 5/,
+    );
+
+    // By action, with the keyboard: choose, then Enter in a field submits the filter.
+    await page.selectOption('#audit-action', 'folder.create');
+    await page.locator('#audit-folder').press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 4);
+    await page.selectOption('#audit-action', '');
+    await page.fill('#audit-folder', siteFolder);
+    await page.click('#audit-apply');
+    await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 3);
+
+    // The export saves what the filter selects, one JSON line per entry.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#audit-export')]);
+    assert.equal(download.suggestedFilename(), 'audit.jsonl');
+    const text = await readFile((await download.path())!, 'utf8');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { folderId: string });
+    assert.equal(lines.length, 3);
+    assert.ok(lines.every((l) => l.folderId === siteFolder));
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('screenshots: desktop and phone, light and dark, English and German', async () => {
+    for (const lang of ['en', 'de'])
+      for (const colorScheme of ['light', 'dark'] as const)
+        for (const phone of [false, true]) {
+          const context = await browser.newContext({
+            colorScheme,
+            locale: lang,
+            ...(phone
+              ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+              : { viewport: { width: 1280, height: 800 } }),
+          });
+          const page = await context.newPage();
+          await servePage(page, srv.baseUrl, script, css);
+          await page.goto(`${srv.baseUrl}${PAGE}?tab=audit&lang=${lang}`);
+          await page.locator('#audit-rows tr').first().waitFor();
+          // A phone scrolls the table in its own box: the page itself never gets wider than the screen.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `the page is ${overflow}px wider than the ${phone ? 'phone' : 'desktop'}`);
+          await screenshot(page, `admin-audit-${phone ? 'phone' : 'desktop'}-${colorScheme}-${lang}`);
+          await context.close();
+        }
+  });
+});
