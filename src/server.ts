@@ -6,12 +6,14 @@ import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
+import { ADMIN_API_PATH } from './contract/admin.js';
 import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installRateLimits } from './http/rate-limits.js';
+import { adminRoutes } from './http/routes/admin.js';
 import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
@@ -24,6 +26,7 @@ import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
 import { createNotifier, type Notifier } from './notify/notifier.js';
+import { diskStatus } from './ops/disk.js';
 import { readinessChecks } from './ops/health.js';
 import { Metrics } from './ops/metrics.js';
 import { opsRoutes, startMetricsServer } from './ops/routes.js';
@@ -145,7 +148,16 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404.
   installErrorHandling(app, {
     home: config.webUrl,
-    apiPrefixes: ['/v1/', '/v2/', '/mcp', '/a2a', '/schemas/', '/.well-known/', `${siteApiPath(config)}/`],
+    apiPrefixes: [
+      '/v1/',
+      '/v2/',
+      '/mcp',
+      '/a2a',
+      '/schemas/',
+      '/.well-known/',
+      `${siteApiPath(config)}/`,
+      `${ADMIN_API_PATH}/`,
+    ],
   });
   installSecurityHeaders(app);
   installExpectContinue(app);
@@ -175,6 +187,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(siteRoutes, { services });
   await app.register(mailConsentRoutes, { services });
   await app.register(adminAuditRoutes, { services });
+  await app.register(adminRoutes, { services, disk: () => diskStatus(config) });
 
   const stopSweeper =
     options.sweeper === false

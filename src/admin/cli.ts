@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { deleteFolderNow } from '../app/admin/delete.js';
 import { NO_ACTOR, recordAudit } from '../app/audit.js';
-import { withEvents } from '../app/events.js';
 import { composeServices, type Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
@@ -241,20 +241,13 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
 }
 
 /**
- * An operator's take-down: the folder becomes due now and is deleted as the sweeper would (bytes
- * first, record last), and `folder.deleted` goes to the outbox for the running servers to deliver.
- * False when there is no such live folder.
+ * `delete`: deleteFolderNow (src/app/admin/delete.ts) with this process's own notifier, whose outbox
+ * rows the running servers deliver. False when there is no such live folder.
  */
 export async function takeDown(services: Services, folderId: string): Promise<boolean> {
-  const { store, blobs, clock } = services;
-  const now = clock();
-  if (!(await store.ops.expireFolder(folderId, now))) return false;
-  if (!(await store.beginFolderDeletion(folderId, now, 0))) return false;
-  await blobs.deleteFolder(folderId);
-  const events = services.events ?? createNotifier(services.config, store, clock, NO_OBSERVER, () => {});
-  const deleted = { type: 'folder.deleted', at: clock(), folderId } as const;
-  await withEvents({ ...services, events }, [deleted], (outbox) => store.finishFolderDeletion(folderId, outbox));
-  return true;
+  const events =
+    services.events ?? createNotifier(services.config, services.store, services.clock, NO_OBSERVER, () => {});
+  return deleteFolderNow({ ...services, events }, folderId);
 }
 
 const NO_OBSERVER = { delivered() {}, failed() {}, events() {} };

@@ -8,6 +8,7 @@ import {
 } from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
 import { isId } from '../domain/ids.js';
+import { refuseIfTakenDown } from './admin/take-down.js';
 import { BodyTooSlowError, withMinimumRate } from './body-rate.js';
 import { AppError, conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
@@ -64,6 +65,10 @@ export async function acceptChunk(
   } catch (error) {
     throw forbidden((error as Error).message);
   }
+  // A folder the operator took down takes no more bytes, whatever URLs were handed out before.
+  const folder = await store.getFolder(file.folderId);
+  if (!folder) throw notFound('file not found');
+  refuseIfTakenDown(folder);
   if (file.completedAt !== null) throw conflict('file is already complete; its chunks can no longer be replaced');
   if (incoming.contentLength === undefined) throw new AppError(411, 'Content-Length is required');
   if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {

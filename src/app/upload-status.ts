@@ -1,5 +1,6 @@
 import type { UploadStatusResponse } from '../contract/types.js';
 import { isId, tokenMatches } from '../domain/ids.js';
+import { refuseIfTakenDown } from './admin/take-down.js';
 import { invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
@@ -19,6 +20,7 @@ export async function uploadStatus(
   if (!isId(fileId)) throw invalid('fileId is malformed');
   const folder = await services.store.getFolder(folderId);
   if (!folder) throw notFound('folder not found');
+  refuseIfTakenDown(folder);
   if (uploadAuth !== undefined && !tokenMatches(uploadAuth, folder.uploadAuthHash)) throw notFound('file not found');
   const file = await services.store.getFile(folderId, fileId);
   if (!file || file.expiresAt <= services.clock()) throw notFound('file not found');

@@ -1,4 +1,12 @@
 import { MODES } from '../domain/modes.js';
+import {
+  type AdminFolderDetail,
+  type AdminFolderList,
+  type AdminStats,
+  adminAnswerSchemas,
+  type TakeDownInfo,
+  takeDownAnswer,
+} from './admin.js';
 import { createResponseDirectSchema, createResponseEmptySchema, uploadStatusResponseSchema } from './schemas.js';
 import type {
   DownloadTicket,
@@ -154,6 +162,8 @@ export const siteAnswerSchemas = {
   downloadTicket: object({ ticket: str, expiresAt: int, downloads: int, maxDownloads: intOrNull }),
   /** A chunk download answered as object storage's presigned address (asked with Accept: JSON). */
   chunkLocation: object({ url: str }),
+  /** Why a folder was taken down (src/contract/admin.ts). */
+  takeDown: takeDownAnswer,
 } as const;
 
 /** Every JSON answer a client reads, by name. */
@@ -164,6 +174,8 @@ export const answerSchemas = {
   v2UploadStatus: tolerant(uploadStatusResponseSchema),
   // The site's endpoints (./site.ts), as a client reads them.
   ...tolerant(siteAnswerSchemas),
+  // The admin console's (./admin.ts).
+  ...tolerant(adminAnswerSchemas),
 } as const;
 
 export type AnswerName = keyof typeof answerSchemas;
@@ -184,6 +196,10 @@ export interface Answers {
   activity: SiteActivity;
   downloadTicket: DownloadTicket;
   chunkLocation: { readonly url: string };
+  takeDown: TakeDownInfo;
+  adminFolderList: AdminFolderList;
+  adminFolder: AdminFolderDetail;
+  adminStats: AdminStats;
 }
 
 /** The answers the page and its service worker read (their validators are built into the bundle). */
@@ -199,4 +215,8 @@ export const PAGE_ANSWERS = [
   'activity',
   'downloadTicket',
   'chunkLocation',
+  'takeDown',
+  'adminFolderList',
+  'adminFolder',
+  'adminStats',
 ] as const satisfies readonly AnswerName[];

@@ -33,6 +33,11 @@ export const ERROR_CODES = {
     description:
       'The folder has expired and its files are deleted (answered as 404, like a folder that never existed).',
   },
+  taken_down: {
+    status: 404,
+    description:
+      "The operator took this folder down; nothing of it is served. The folder's page says why (`GET <site>/api/site/folders/{folderId}/take-down`).",
+  },
   download_ticket_required: {
     status: 403,
     description:

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/config.js';
+import type { Principal } from '../domain/principal.js';
 
 /**
  * The one admin authorisation check of the server (docs/organisations.md#console): every route under
@@ -15,15 +16,6 @@ import type { Config } from '../config/config.js';
  * wrong token), 403 when a signed-in account is not an admin. With neither OIDC nor ADMIN_TOKEN set,
  * every admin route answers 401: nothing is open by default.
  */
-
-/** The fields of the sign-in helper's Principal (src/domain/principal.ts) this guard reads. */
-interface PrincipalLike {
-  readonly kind: 'anonymous' | 'account';
-  readonly accountId?: string;
-  readonly email?: string | null;
-  readonly admin?: boolean;
-  readonly via?: 'session' | 'api-key';
-}
 
 /** Who acts as admin on this request. */
 export type AdminActor =
@@ -51,8 +43,9 @@ export function bearerIs(header: string | undefined, token: string): boolean {
   return timingSafeEqual(sha256(m[1]!), sha256(token));
 }
 
-function principalOf(request: FastifyRequest): PrincipalLike | undefined {
-  return (request as unknown as { principal?: PrincipalLike }).principal;
+/** The request's principal (src/http/principal.ts sets it on every request when sign-in is configured). */
+export function principalOf(request: FastifyRequest): Principal | undefined {
+  return (request as unknown as { principal?: Principal }).principal;
 }
 
 /** The origins the console is served from: a cookie-borne admin request must come from one of them. */
@@ -65,7 +58,7 @@ type Refusal = { readonly status: 401 | 403; readonly error: string };
 /** The actor, or why not: the decision itself, apart from the reply (tested directly). */
 export function decideAdmin(request: FastifyRequest, config: Config): AdminActor | Refusal {
   const principal = principalOf(request);
-  if (principal?.kind === 'account' && principal.accountId) {
+  if (principal?.kind === 'account') {
     if (!principal.admin) return { status: 403, error: 'this account is not an admin of this instance' };
     const session = principal.via === 'session';
     // A session rides on a cookie: a state-changing request must come from our own pages (the
@@ -73,7 +66,7 @@ export function decideAdmin(request: FastifyRequest, config: Config): AdminActor
     const origin = request.headers.origin;
     if (session && !['GET', 'HEAD'].includes(request.method) && origin !== undefined && !ownOrigins(config).has(origin))
       return { status: 403, error: 'admin changes are accepted from this instance’s own pages only' };
-    return { via: 'account', accountId: principal.accountId, email: principal.email ?? null, session };
+    return { via: 'account', accountId: principal.accountId, email: principal.email, session };
   }
   const token = config.adminToken;
   if (token !== null && bearerIs(request.headers.authorization, token)) return { via: 'token' };
@@ -86,7 +79,10 @@ export function decideAdmin(request: FastifyRequest, config: Config): AdminActor
   };
 }
 
-/** The guard as a Fastify hook: `app.addHook('onRequest', adminGuard(config))` in an admin plugin. */
+/**
+ * The guard as a Fastify hook, added as `preHandler` in each admin plugin (after the contract's
+ * validation: a malformed request is a 400 for anyone; no handler runs for a non-admin).
+ */
 export function adminGuard(config: Config) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const decision = decideAdmin(request, config);

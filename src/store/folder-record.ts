@@ -28,6 +28,15 @@ export interface FolderRecord {
   readonly createdBy: FolderCreator;
   /** File records the folder has (expired ones not yet swept included); 0 for a new record. */
   readonly fileCount: number;
+  /** The operator's take-down (src/app/admin/take-down.ts): its content is no longer served. */
+  readonly takeDown: TakeDown | null;
+}
+
+/** An operator took the folder down: why (a reason of domain/take-down.ts, and an optional note), when. */
+export interface TakeDown {
+  readonly at: number;
+  readonly reason: string;
+  readonly note: string | null;
 }
 
 export type FolderCreator = 'site' | 'api';

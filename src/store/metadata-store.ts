@@ -1,4 +1,5 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
+import type { AdminStore } from './admin-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
 import type { MailStore } from './mail-store.js';
@@ -78,7 +79,7 @@ export type NewFile = Omit<FileRecord, 'maxDownloads' | 'downloads'> &
   Partial<Pick<FileRecord, 'maxDownloads' | 'downloads'>>;
 
 /** A folder record as a caller builds it: no settings, made by the API, no files, unless given. */
-export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount'> &
+export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount' | 'takeDown'> &
   Partial<Pick<FolderRecord, 'settings' | 'createdBy'>>;
 
 /** A page of a folder's files: positions after `after`, at most `limit`, only those live at `liveAt`. */
@@ -139,6 +140,8 @@ export interface NewDownload {
 export interface MetadataStore {
   /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
   readonly ops: OpsStore;
+  /** The admin console's queries and the take-down (admin-store.ts). */
+  readonly admin: AdminStore;
   /** The schema version, and the migrations this start applied (logged by the server). */
   readonly schema: SchemaReport;
   /**

@@ -57,6 +57,7 @@ export const toSummary = (r: FolderSummaryRow): FolderSummary => ({
 export function summarySql(placeholder: (n: number) => string, withBefore: boolean): string {
   return `SELECT d.id, d.mode, d.title, d.flow, d.created_at, d.ske, d.upload_auth_hash, d.owner_token_hash,
      d.owner_public_key, d.delete_after, d.expires_at, d.max_downloads, d.note, d.password, d.created_by,
+     d.taken_down_at, d.take_down_reason, d.take_down_note,
      (SELECT COUNT(*) FROM files f WHERE f.folder_id = d.id) AS file_count,
      (SELECT SUM(f.filesize) FROM files f WHERE f.folder_id = d.id) AS byte_count
    FROM folders d WHERE d.deleting_since IS NULL ${withBefore ? `AND d.created_at < ${placeholder(2)}` : ''}

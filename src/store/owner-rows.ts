@@ -27,7 +27,7 @@ export const ACTIVITY_COLUMNS = 'at, kind, file_id, ip, filename, sealed_key';
 export const activityValues = (a: ActivityRecord) => [a.at, a.kind, a.fileId, a.ip, a.filename, a.sealedKey] as const;
 
 /** A new folder with every column filled: no settings and made by the API unless given. */
-export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount'> {
+export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount' | 'takeDown'> {
   return { ...folder, settings: folder.settings ?? NO_SETTINGS, createdBy: folder.createdBy ?? 'api' };
 }
 

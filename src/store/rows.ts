@@ -25,6 +25,10 @@ export interface FolderRow {
   password: string | null;
   created_by: string;
   file_count: Int;
+  /** The take-down's columns (admin-rows.ts); absent from a query that does not read them. */
+  taken_down_at?: Int | null;
+  take_down_reason?: string | null;
+  take_down_note?: string | null;
 }
 
 export interface FileRow {
@@ -72,6 +76,10 @@ export const toFolder = (r: FolderRow): FolderRecord => ({
   },
   createdBy: r.created_by as FolderCreator,
   fileCount: int(r.file_count),
+  takeDown:
+    r.taken_down_at === null || r.taken_down_at === undefined
+      ? null
+      : { at: int(r.taken_down_at), reason: r.take_down_reason ?? 'other', note: r.take_down_note ?? null },
 });
 
 export const toFile = (r: FileRow): FileRecord => ({

@@ -45,6 +45,7 @@ function folder(overrides: Partial<FolderRecord> = {}): FolderRecord {
     settings: NO_SETTINGS,
     createdBy: 'api',
     fileCount: 0,
+    takeDown: null,
     ...overrides,
   };
 }

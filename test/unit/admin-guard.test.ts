@@ -19,7 +19,7 @@ async function app(env: Record<string, string>, principal?: unknown) {
       (request as FastifyRequest & { principal: unknown }).principal = principal;
     });
   await app.register(async (admin) => {
-    admin.addHook('onRequest', adminGuard(config));
+    admin.addHook('preHandler', adminGuard(config));
     admin.get('/api/admin/probe', async (request) => adminOf(request));
     admin.post('/api/admin/probe', async (request) => adminOf(request));
   });

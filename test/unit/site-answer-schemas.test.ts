@@ -24,6 +24,7 @@ const everyFieldStated: Stated = {
   activity: true,
   downloadTicket: true,
   chunkLocation: true,
+  takeDown: true,
 };
 
 /** Every object schema in `schema`, with its path. */

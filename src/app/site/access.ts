@@ -2,6 +2,7 @@ import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
+import { refuseIfTakenDown } from '../admin/take-down.js';
 import { expired, forbidden, invalid, notFound } from '../errors.js';
 import type { Services } from '../services.js';
 
@@ -38,6 +39,7 @@ export async function openFolder(services: Services, folderId: unknown): Promise
   if (!isId(folderId)) throw invalid('folderId is malformed');
   const folder = await services.store.getFolder(folderId);
   if (!folder) throw notFound('folder not found: it may have expired or been deleted');
+  refuseIfTakenDown(folder);
   if (isDue(folder.deleteAfter, services.clock())) throw expired('folder has expired');
   return folder;
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { takeDownNotice } from '../../app/admin/take-down.js';
 import { AppError } from '../../app/errors.js';
 import type { Services } from '../../app/services.js';
 import { openFolder } from '../../app/site/access.js';
@@ -155,6 +156,15 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     async (request, reply) => {
       noStore(reply);
       return folderInfo(services, request.params.folderId, callerOf(request));
+    },
+  );
+  // A taken-down folder's page says why (app/admin/take-down.ts); 404 for any other folder.
+  json.get(
+    `${api}/folders/:folderId/take-down`,
+    { ...limited, schema: { params: folderParams, response: { 200: answers.takeDown } } },
+    async (request, reply) => {
+      noStore(reply);
+      return takeDownNotice(services, request.params.folderId);
     },
   );
   // Registering files and re-signing their URLs is signing work, like a create: both spend from the

@@ -1,3 +1,4 @@
+import { takeDownMigration } from '../admin-rows.js';
 import { auditMigration } from '../audit-store.js';
 import { downloadsMigration } from '../download-rows.js';
 import { mailMigration } from '../mail-store.js';
@@ -36,4 +37,6 @@ export const PG_MIGRATIONS: readonly string[] = [
   // 9: a deletion's encrypted file name and sealed key on its activity line (issue 24 item 4,
   // src/store/owner-rows.ts).
   activityNamesMigration(),
+  // 10: the operator's take-down of a folder (issue 26, src/store/admin-rows.ts).
+  takeDownMigration('BIGINT'),
 ];

@@ -23,6 +23,7 @@ import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, fullFile, fullFolde
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { appendFiles } from './add-files.js';
+import { PostgresAdminStore } from './admin-store.js';
 import { PostgresAuditStore } from './audit-store.js';
 import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
@@ -54,12 +55,14 @@ export interface PostgresStoreOptions {
 export class PostgresMetadataStore implements MetadataStore {
   private closed = false;
   readonly ops: PostgresOpsStore;
+  readonly admin: PostgresAdminStore;
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
   readonly mail: PostgresMailStore;
   readonly audit: PostgresAuditStore;
 
   private constructor(private readonly pool: pg.Pool) {
     this.ops = new PostgresOpsStore(pool);
+    this.admin = new PostgresAdminStore(pool);
     this.mail = new PostgresMailStore(pool);
     this.audit = new PostgresAuditStore(pool);
   }

@@ -22,6 +22,7 @@ import type {
 import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { SqliteAdminStore } from './admin-store.js';
 import { SqliteAuditStore } from './audit-store.js';
 import { migrate, openConnection } from './connection.js';
 import { SqliteMailStore } from './mail-store.js';
@@ -39,6 +40,7 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly writer: SqliteWriter;
   private readonly reads;
   readonly ops: SqliteOpsStore;
+  readonly admin: SqliteAdminStore;
   readonly schema: SchemaReport;
   readonly mail: SqliteMailStore;
   readonly audit: SqliteAuditStore;
@@ -50,6 +52,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.schema = migrate(this.db);
     this.writer = new SqliteWriter(path);
     this.ops = new SqliteOpsStore(this.db, this.writer);
+    this.admin = new SqliteAdminStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
     this.audit = new SqliteAuditStore(this.db, this.writer);
     const db = this.db;

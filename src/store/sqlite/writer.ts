@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { prepareAdminWrites } from './admin-writes.js';
 import { prepareAuditWrites } from './audit-writes.js';
 import { openConnection } from './connection.js';
 import { prepareMailWrites } from './mail-writes.js';
@@ -91,6 +92,7 @@ function runWriterThread(path: string): void {
     ...ops,
     ...prepareMailWrites(db),
     ...prepareAuditWrites(db),
+    ...prepareAdminWrites(db),
   };
   const port = parentPort!;
   let queue: Request[] = [];

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { adminDeleteFolder } from '../../app/admin/delete.js';
+import { adminFolderDetail, listAdminFolders } from '../../app/admin/folders.js';
+import { adminStats, type DiskFigures } from '../../app/admin/stats.js';
+import { type AdminAct, takeDownFolder } from '../../app/admin/take-down.js';
+import { ANONYMOUS } from '../../app/audit.js';
+import type { Services } from '../../app/services.js';
+import {
+  ADMIN_API_PATH,
+  adminAnswerSchemas,
+  adminFolderListQuery,
+  takeDownRequestSchema,
+} from '../../contract/admin.js';
+import { folderParams } from '../../contract/requests.js';
+import { adminGuard, adminOf, principalOf } from '../admin-guard.js';
+import { installJsonBodies } from '../json-body.js';
+import { limitedBy } from '../rate-limits.js';
+import { typed } from '../typed.js';
+
+/**
+ * The admin API (docs/organisations.md#admin-console): the folder list and detail, the take-down, the
+ * delete and the instance's figures. Every route is behind the one admin check (../admin-guard.ts),
+ * which runs after the contract's validation: a malformed request is a 400 for anyone, and nothing
+ * is read or changed for a caller who is not an admin.
+ */
+export interface AdminRouteOptions {
+  readonly services: Services;
+  /** The local disk's figures (src/ops/disk.ts, given by the composition root); null on S3. */
+  readonly disk: () => Promise<DiskFigures | null>;
+}
+
+export async function adminRoutes(scope: FastifyInstance, { services, disk }: AdminRouteOptions): Promise<void> {
+  const app = typed(scope);
+  installJsonBodies(scope, services.config.maxJsonBodyBytes);
+  scope.addHook('preHandler', adminGuard(services.config));
+  // What an admin reads is about every folder: never kept by a cache.
+  scope.addHook('onSend', async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  const limited = limitedBy('site');
+  const folder = `${ADMIN_API_PATH}/folders/:folderId`;
+
+  app.get(
+    `${ADMIN_API_PATH}/folders`,
+    {
+      ...limited,
+      schema: { querystring: adminFolderListQuery, response: { 200: adminAnswerSchemas.adminFolderList } },
+    },
+    async (request) => listAdminFolders(services, request.query),
+  );
+  app.get(
+    folder,
+    { ...limited, schema: { params: folderParams, response: { 200: adminAnswerSchemas.adminFolder } } },
+    async (request) => adminFolderDetail(services, request.params.folderId),
+  );
+  app.post(
+    `${folder}/take-down`,
+    {
+      ...limited,
+      schema: { params: folderParams, body: takeDownRequestSchema, response: { 200: adminAnswerSchemas.takeDown } },
+    },
+    async (request) => takeDownFolder(services, request.params.folderId, request.body, adminAct(request)),
+  );
+  app.delete(folder, { ...limited, schema: { params: folderParams } }, async (request, reply) => {
+    await adminDeleteFolder(services, request.params.folderId, adminAct(request));
+    return reply.status(204).send();
+  });
+  app.get(
+    `${ADMIN_API_PATH}/stats`,
+    { ...limited, schema: { response: { 200: adminAnswerSchemas.adminStats } } },
+    async () => adminStats(services, disk),
+  );
+}
+
+/** The admin of this request for a use case: the account's principal, or anonymous with the token. */
+function adminAct(request: FastifyRequest): AdminAct {
+  const admin = adminOf(request);
+  const principal = admin.via === 'account' ? (principalOf(request) ?? ANONYMOUS) : ANONYMOUS;
+  return { actor: { principal, clientAddress: request.ip }, via: admin.via === 'account' ? 'account' : 'admin-token' };
+}
