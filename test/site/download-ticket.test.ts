@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { bytes, downloadBytes, launch, newContext, SKIP, watch, writeTemp } from './browser.js';
+import { bytes, downloadBytes, launch, newContext, SCREENSHOTS, SKIP, watch, writeTemp } from './browser.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -137,6 +138,109 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     assert.equal(starts.n, 1, 'open then save: one download started');
     await visitor.reload();
     await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test('the owner\'s "One recipient" makes every file a one-time download', async () => {
+    const content = bytes(50_000, 53);
+    const ownerCtx = await newContext(browser);
+    const owner = await ownerCtx.newPage();
+    await owner.goto(`${gate.url}/`);
+    await owner.locator('#new-mode').selectOption('send');
+    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
+    await owner.setInputFiles('#file-input', [
+      await writeTemp(dir, 'one-a.bin', content),
+      await writeTemp(dir, 'one-b.bin', bytes(60_000, 54)),
+    ]);
+    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    assert.match(await owner.locator('#one-recipient-help').innerText(), /each file can then be downloaded once/);
+    await owner.locator('#one-recipient').click();
+    await until('the folder limit of 1 saved', async () => (await owner.locator('#owner-limit').inputValue()) === '1');
+    // The owner's settings card with the choice, as people see it (English and German, light and dark).
+    await mkdir(SCREENSHOTS, { recursive: true });
+    for (const lang of ['en', 'de']) {
+      if (lang !== 'en') await owner.locator('#language').selectOption(lang);
+      await owner.locator('#one-recipient').waitFor();
+      for (const scheme of ['light', 'dark'] as const) {
+        await owner.emulateMedia({ colorScheme: scheme });
+        for (const [size, viewport] of [
+          ['desktop', { width: 1280, height: 800 }],
+          ['phone', { width: 390, height: 844 }],
+        ] as const) {
+          await owner.setViewportSize(viewport);
+          // A live update may draw the card again under the shot: taken once it holds still.
+          const path = join(SCREENSHOTS, `owner-one-recipient-${lang}-${size}-${scheme}.png`);
+          await until(`the settings card shot (${lang}, ${size}, ${scheme})`, () =>
+            owner
+              .locator('#owner-settings')
+              .screenshot({ path, timeout: 5000 })
+              .then(
+                () => true,
+                () => false,
+              ),
+          );
+        }
+      }
+    }
+    await owner.locator('#language').selectOption('en');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    await visitor.goto(owner.url());
+    await until('both files limited to one download', async () => {
+      await visitor.reload();
+      await visitor.locator('#files li').first().waitFor();
+      return (await visitor.locator('#files li .count[data-left="1"]').count()) === 2;
+    });
+    const first = visitor.locator('#files li', { hasText: 'one-a.bin' }).locator('button.download');
+    const { content: saved } = await downloadBytes(visitor, () => first.click());
+    assert.equal(sha256(saved), sha256(content));
+    // Another recipient: that file is used up; the other is still there, once.
+    const otherCtx = await newContext(browser);
+    const other = await otherCtx.newPage();
+    await other.goto(owner.url());
+    await other.locator('#files li .count[data-left="0"]').waitFor();
+    assert.equal(await other.locator('#files li .count[data-left="1"]').count(), 1);
+    await Promise.all([ownerCtx.close(), visitorCtx.close(), otherCtx.close()]);
+  });
+
+  test('the network failing for good reaches the person in plain words, and a retry by hand then works', async () => {
+    const content = bytes(80_000, 55);
+    const { ownerCtx, link } = await folderWithFile('', content, 'plain.bin');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(link);
+    const button = visitor.locator('#files li button.download');
+    await button.waitFor();
+    // Every attempt to start the download loses its connection (the page's calls retry 3 times).
+    const start = (req: { method?: string; url?: string }) =>
+      req.method === 'POST' && /\/downloads$/.test(req.url ?? '');
+    gate.hold(start);
+    await button.click();
+    const status = visitor.locator('#download-status[data-download-state="failed"]');
+    let cuts = 0;
+    await until(
+      'the failure said on the page',
+      async () => {
+        if (gate.held().length > 0) {
+          gate.drop();
+          gate.hold(start);
+          cuts++;
+        }
+        return (await status.count()) > 0;
+      },
+      120_000,
+    );
+    assert.ok(cuts >= 4, `the page's call was retried before it failed (${cuts} attempts cut)`);
+    assert.equal(
+      (await status.textContent())?.trim(),
+      'Download failed: the server cannot be reached: check your connection',
+      'plain words, not "POST … network error: Failed to fetch"',
+    );
+    gate.release();
+    const { content: saved } = await downloadBytes(visitor, () => button.click());
+    assert.equal(sha256(saved), sha256(content));
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });

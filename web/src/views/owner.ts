@@ -62,6 +62,14 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
       ),
   );
 
+  // "One recipient" (issue #24 item 2): the folder's limit of 1, the one folder-wide setting the
+  // server has (docs/decisions.md): every file without its own limit can then be downloaded once.
+  const one = h('button', { type: 'button', class: 'secondary', id: 'one-recipient' }, t('settings.oneRecipient'));
+  one.addEventListener('click', () => {
+    limit.value = '1';
+    void act(t('settings.limitSaved'), () => session.ownerActions.updateFolder({ maxDownloads: 1 }));
+  });
+
   // The note, encrypted with the folder key like the names.
   const note = h('textarea', { id: 'owner-note', rows: 3, maxlength: MAX_NOTE_CHARS });
   void session.note().then((text) => {
@@ -110,7 +118,8 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
       'p',
       {},
       h('label', { for: 'owner-limit' }, t('settings.limitLabel')),
-      h('span', { class: 'row' }, limit, setLimit),
+      h('span', { class: 'row' }, limit, setLimit, one),
+      h('span', { class: 'muted', id: 'one-recipient-help' }, t('settings.oneRecipientHelp')),
     ),
     h('p', {}, h('label', { for: 'owner-note' }, t('settings.noteLabel')), note, h('span', { class: 'row' }, setNote)),
     said,
