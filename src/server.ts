@@ -12,6 +12,7 @@ import { guardConnections } from './http/connection-guard.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
+import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { adminAuditRoutes } from './http/routes/admin-audit.js';
@@ -166,6 +167,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   installLargeJson(app);
   // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
   installValidation(app);
+  // Who each request speaks for (a session cookie or an API key; anonymous otherwise), before any route.
+  await installPrincipal(app, services);
   let shuttingDown = false;
   await app.register(opsRoutes, {
     config,

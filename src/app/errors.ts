@@ -5,7 +5,7 @@ import { codeForStatus, type ErrorCode } from '../contract/errors.js';
  * and `message` to the `{error}` body; the agent surfaces turn them into tool or task errors.
  * Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
  */
-export type FailureStatus = 400 | 403 | 404 | 408 | 409 | 410 | 411 | 413 | 429 | 507;
+export type FailureStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 411 | 413 | 429 | 507;
 
 export class AppError extends Error {
   override name = 'AppError';
@@ -40,6 +40,8 @@ export const expired = (message: string) => new AppError(404, message, 'expired'
 export const insufficientStorage = (message: string) => new AppError(507, message);
 /** A request that asks for more work or data than one request may (the caller can split it). */
 export const tooLarge = (message: string) => new AppError(413, message);
+/** Only signed-in people may do this (CREATE_POLICY=signed-in). */
+export const signInRequired = (message: string) => new AppError(401, message, 'sign_in_required');
 /** The file's download limit is used up: 410, nothing counted. */
 export const limitReached = (message: string) => new AppError(410, message, 'download_limit_reached');
 /** A limited file's chunk asked for without a valid download ticket. */

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { type AuthConfig, authConfig } from './auth.js';
 import type { MailLimits } from './mail.js';
 import { ConfigError, checkUrl, flagsToEnv, readVariables, type Values } from './variables.js';
 
@@ -62,6 +63,8 @@ export interface Config {
   readonly s3: S3Config | null;
   /** Operations and notifications (issue 14): see docs/configuration.md and docs/deployment.md. */
   readonly ops: OpsConfig;
+  /** Sign-in, admins and who may make folders (issue 26, ./auth.ts). */
+  readonly auth: AuthConfig;
 }
 
 export interface WebhookEndpoint {
@@ -213,6 +216,7 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
         }
       : null,
     ops: opsConfig(v),
+    auth: authConfig(v),
   };
 }
 

@@ -226,6 +226,20 @@ export const VARIABLES = {
   AUDIT_RETENTION_DAYS: int(365, 1, 100 * 365),
   AUDIT_CLIENT_ADDRESS: oneOf(['off', 'hashed'], 'off'),
   AUDIT_STREAM: oneOf(['off', 'log'], 'off'),
+  // Sign-in and who may make folders (issue 26; ./auth.ts)
+  OIDC_ISSUER: url(HTTP),
+  OIDC_CLIENT_ID: text(null),
+  OIDC_CLIENT_SECRET: text(null),
+  OIDC_SCOPES: text('openid email profile', (value, name) => {
+    if (!value.split(/\s+/).includes('openid')) throw new ConfigError(name, 'must include openid');
+    return value;
+  }),
+  OIDC_REQUIRED_CLAIM: text(null),
+  OIDC_ADMIN_CLAIM: text(null),
+  ADMIN_EMAILS: list(),
+  SESSION_HOURS: int(168, 1, 24 * 366),
+  CREATE_POLICY: oneOf(['anyone', 'signed-in'], 'anyone'),
+  CREATE_POLICY_API: oneOf(['key', 'open'], 'key'),
 } satisfies Record<string, Variable<unknown>>;
 
 export type VariableName = keyof typeof VARIABLES;

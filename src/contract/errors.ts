@@ -48,6 +48,16 @@ export const ERROR_CODES = {
     description:
       "The file has been downloaded as many times as its owner allowed (the file's download limit, else the folder's); nothing was counted.",
   },
+  sign_in_required: {
+    status: 401,
+    description:
+      'The operator lets only signed-in people make folders (CREATE_POLICY=signed-in): sign in on the site, or send an API key as `Authorization: Bearer wfk_…`. The v2 contract operations answer it as 400 (their statuses, spec 7), with this code.',
+  },
+  api_key_invalid: {
+    status: 401,
+    description:
+      'The API key sent as `Authorization: Bearer wfk_…` is unknown or revoked: nothing was done. Without a key the request counts as anonymous.',
+  },
   method_not_allowed: { status: 405, description: 'The route exists but not with this method.' },
   conflict: {
     status: 409,

@@ -26,6 +26,8 @@ export interface FolderRecord {
   readonly settings: FolderSettings;
   /** Where the folder was made: the site's create-and-claim, or the API. */
   readonly createdBy: FolderCreator;
+  /** The account that made it (signed in by session or API key, issue 26); null: anonymous. */
+  readonly accountId: string | null;
   /** File records the folder has (expired ones not yet swept included); 0 for a new record. */
   readonly fileCount: number;
   /** The operator's take-down (src/app/admin/take-down.ts): its content is no longer served. */

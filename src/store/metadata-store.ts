@@ -1,4 +1,5 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
+import type { AccountStore } from './account-store.js';
 import type { AdminStore } from './admin-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
@@ -78,9 +79,9 @@ export interface FileRecord {
 export type NewFile = Omit<FileRecord, 'maxDownloads' | 'downloads'> &
   Partial<Pick<FileRecord, 'maxDownloads' | 'downloads'>>;
 
-/** A folder record as a caller builds it: no settings, made by the API, no files, unless given. */
-export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount' | 'takeDown'> &
-  Partial<Pick<FolderRecord, 'settings' | 'createdBy'>>;
+/** A folder record as a caller builds it: no settings, made by the API anonymously, no files, unless given. */
+export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount' | 'takeDown' | 'accountId'> &
+  Partial<Pick<FolderRecord, 'settings' | 'createdBy' | 'accountId'>>;
 
 /** A page of a folder's files: positions after `after`, at most `limit`, only those live at `liveAt`. */
 export interface FilePage {
@@ -158,6 +159,8 @@ export interface MetadataStore {
   readonly mail: MailStore;
   /** The audit log (audit-store.ts, issue 26). */
   readonly audit: AuditStore;
+  /** Accounts, sessions and API keys (issue 26, account-store.ts). */
+  readonly accounts: AccountStore;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */

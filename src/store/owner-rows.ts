@@ -28,7 +28,12 @@ export const activityValues = (a: ActivityRecord) => [a.at, a.kind, a.fileId, a.
 
 /** A new folder with every column filled: no settings and made by the API unless given. */
 export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount' | 'takeDown'> {
-  return { ...folder, settings: folder.settings ?? NO_SETTINGS, createdBy: folder.createdBy ?? 'api' };
+  return {
+    ...folder,
+    settings: folder.settings ?? NO_SETTINGS,
+    createdBy: folder.createdBy ?? 'api',
+    accountId: folder.accountId ?? null,
+  };
 }
 
 /** A new file with every column filled. */

@@ -24,6 +24,7 @@ export interface FolderRow {
   note: string | null;
   password: string | null;
   created_by: string;
+  account_id: string | null;
   file_count: Int;
   /** The take-down's columns (admin-rows.ts); absent from a query that does not read them. */
   taken_down_at?: Int | null;
@@ -75,6 +76,7 @@ export const toFolder = (r: FolderRow): FolderRecord => ({
     password: r.password,
   },
   createdBy: r.created_by as FolderCreator,
+  accountId: r.account_id ?? null,
   fileCount: int(r.file_count),
   takeDown:
     r.taken_down_at === null || r.taken_down_at === undefined

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
+import { accountStoreTests } from './accounts.suite.js';
 import { downloadTicketTests } from './downloads.suite.js';
 import { opsStoreTests } from './ops-store.suite.js';
 import { storageQuotaTests } from './quota.suite.js';
@@ -44,6 +45,7 @@ function folder(overrides: Partial<FolderRecord> = {}): FolderRecord {
     deleteAfter: T0 + 24 * HOUR,
     settings: NO_SETTINGS,
     createdBy: 'api',
+    accountId: null,
     fileCount: 0,
     takeDown: null,
     ...overrides,
@@ -644,5 +646,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
     storageQuotaTests(it, { folder, file });
     // The downloads tickets are bound to.
     downloadTicketTests(it, { folder, file });
+
+    accountStoreTests(it, { folder });
   });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import { loadConfig } from '../../src/config/config.js';
 import { ConfigError } from '../../src/config/variables.js';
 import { adminGuard, adminOf, bearerIs } from '../../src/http/admin-guard.js';
@@ -16,7 +16,7 @@ async function app(env: Record<string, string>, principal?: unknown) {
   const app = Fastify();
   if (principal !== undefined)
     app.addHook('onRequest', async (request) => {
-      (request as FastifyRequest & { principal: unknown }).principal = principal;
+      (request as unknown as { principal: unknown }).principal = principal;
     });
   await app.register(async (admin) => {
     admin.addHook('preHandler', adminGuard(config));

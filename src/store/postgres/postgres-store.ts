@@ -22,6 +22,7 @@ import type {
 import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, fullFile, fullFolder, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { PostgresAccountStore } from './account-store.js';
 import { appendFiles } from './add-files.js';
 import { PostgresAdminStore } from './admin-store.js';
 import { PostgresAuditStore } from './audit-store.js';
@@ -59,12 +60,14 @@ export class PostgresMetadataStore implements MetadataStore {
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
   readonly mail: PostgresMailStore;
   readonly audit: PostgresAuditStore;
+  readonly accounts: PostgresAccountStore;
 
   private constructor(private readonly pool: pg.Pool) {
     this.ops = new PostgresOpsStore(pool);
     this.admin = new PostgresAdminStore(pool);
     this.mail = new PostgresMailStore(pool);
     this.audit = new PostgresAuditStore(pool);
+    this.accounts = new PostgresAccountStore(pool);
   }
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */

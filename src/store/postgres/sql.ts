@@ -3,12 +3,12 @@ import type { FileRecord, FolderRecord } from '../metadata-store.js';
 
 /** The column lists and inserts of folders and files, shared by the PostgreSQL store's writes. */
 export const WRITTEN_FOLDER_COLUMNS =
-  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after, expires_at, max_downloads, note, password, created_by';
+  'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after, expires_at, max_downloads, note, password, created_by, account_id';
 export const FOLDER_COLUMNS = `${WRITTEN_FOLDER_COLUMNS}, file_count, ${TAKE_DOWN_COLUMNS}`;
 export const FILE_COLUMNS =
   'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads';
 
-export const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
+export const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
 export const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 
@@ -28,6 +28,7 @@ export const folderParams = (f: Omit<FolderRecord, 'fileCount' | 'takeDown'>) =>
   f.settings.note,
   f.settings.password,
   f.createdBy,
+  f.accountId,
 ];
 
 export const fileParams = (f: FileRecord) => [

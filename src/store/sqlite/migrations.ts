@@ -1,3 +1,4 @@
+import { accountsMigration } from '../account-store.js';
 import { takeDownMigration } from '../admin-rows.js';
 import { auditMigration } from '../audit-store.js';
 import { downloadsMigration } from '../download-rows.js';
@@ -35,4 +36,7 @@ export const MIGRATIONS: readonly string[] = [
   activityNamesMigration(),
   // 10: the operator's take-down of a folder (issue 26, src/store/admin-rows.ts).
   takeDownMigration('INTEGER'),
+  // 11: accounts, their sessions and API keys, and the account that made a folder (issue 26,
+  // src/store/account-store.ts).
+  accountsMigration('INTEGER'),
 ];

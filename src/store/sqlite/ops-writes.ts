@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type OutboxRow, toOutbox } from '../ops-rows.js';
 import type { FolderNotifications, NewOutboxEntry, OutboxEntry } from '../ops-store.js';
+import type { AccountWrites } from './account-writes.js';
 import type { AdminWrites } from './admin-writes.js';
 import type { AuditWrites } from './audit-writes.js';
 import type { MailWrites } from './mail-writes.js';
@@ -76,6 +77,6 @@ export function prepareOpsWrites(db: Database.Database) {
 }
 
 export type OpsWrites = ReturnType<typeof prepareOpsWrites>;
-/** Every write the writer thread runs: the folder, ops, mail, audit and admin writes. */
-export type AllWrites = Writes & OpsWrites & MailWrites & AuditWrites & AdminWrites;
+/** Every write the writer thread runs: the folder, ops, mail, audit, admin and account writes. */
+export type AllWrites = Writes & OpsWrites & MailWrites & AuditWrites & AdminWrites & AccountWrites;
 export type AllWriteName = keyof AllWrites;

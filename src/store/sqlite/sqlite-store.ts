@@ -22,6 +22,7 @@ import type {
 import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { SqliteAccountStore } from './account-store.js';
 import { SqliteAdminStore } from './admin-store.js';
 import { SqliteAuditStore } from './audit-store.js';
 import { migrate, openConnection } from './connection.js';
@@ -44,6 +45,7 @@ export class SqliteMetadataStore implements MetadataStore {
   readonly schema: SchemaReport;
   readonly mail: SqliteMailStore;
   readonly audit: SqliteAuditStore;
+  readonly accounts: SqliteAccountStore;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
   constructor(path: string) {
@@ -55,6 +57,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.admin = new SqliteAdminStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
     this.audit = new SqliteAuditStore(this.db, this.writer);
+    this.accounts = new SqliteAccountStore(this.db, this.writer);
     const db = this.db;
     this.reads = {
       getFolder: db.prepare<[string], FolderRow>('SELECT * FROM folders WHERE id = ? AND deleting_since IS NULL'),

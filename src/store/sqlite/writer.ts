@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { prepareAccountWrites } from './account-writes.js';
 import { prepareAdminWrites } from './admin-writes.js';
 import { prepareAuditWrites } from './audit-writes.js';
 import { openConnection } from './connection.js';
@@ -93,6 +94,7 @@ function runWriterThread(path: string): void {
     ...prepareMailWrites(db),
     ...prepareAuditWrites(db),
     ...prepareAdminWrites(db),
+    ...prepareAccountWrites(db),
   };
   const port = parentPort!;
   let queue: Request[] = [];

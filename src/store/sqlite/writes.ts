@@ -23,9 +23,9 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
   const s = {
     insertFolder: db.prepare(
       `INSERT INTO folders (id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after,
-         expires_at, max_downloads, note, password, created_by)
+         expires_at, max_downloads, note, password, created_by, account_id)
        VALUES (@id, @mode, @title, @flow, @createdAt, @ske, @uploadAuthHash, @ownerTokenHash, @ownerPublicKey, @deleteAfter,
-         @expiresAt, @maxDownloads, @note, @password, @createdBy)`,
+         @expiresAt, @maxDownloads, @note, @password, @createdBy, @accountId)`,
     ),
     insertFile: db.prepare(
       `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)

@@ -1,0 +1,169 @@
+/**
+ * Accounts, their sign-in sessions and their API keys (issue 26), shared by every node through the
+ * metadata store so that a session or a key holds on any node. Secrets are never stored: a session
+ * is kept under the SHA-256 of its cookie value, a key under the SHA-256 of the key (src/domain/ids.ts
+ * hashToken); both are looked up by that hash.
+ */
+export interface AccountRecord {
+  /** Our id for the account (src/domain/ids.ts newId), not the OIDC subject. */
+  readonly id: string;
+  readonly issuer: string;
+  readonly subject: string;
+  readonly email: string | null;
+  readonly name: string | null;
+  /** Named an admin by the provider's claim at the last sign-in (ADMIN_EMAILS is checked apart). */
+  readonly admin: boolean;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly createdAt: number;
+  readonly lastUsedAt: number | null;
+  readonly revokedAt: number | null;
+}
+
+/** What a completed sign-in tells the store: the account is made on its first sign-in. */
+export interface SignInRecord {
+  /** The id the account gets if it is new. */
+  readonly newId: string;
+  readonly issuer: string;
+  readonly subject: string;
+  readonly email: string | null;
+  readonly name: string | null;
+  readonly admin: boolean;
+  readonly now: number;
+}
+
+export interface NewSession {
+  readonly idHash: string;
+  readonly accountId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+}
+
+export interface NewApiKey {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly hash: string;
+  readonly createdAt: number;
+}
+
+export interface AccountStore {
+  /** Makes the account on its first sign-in, else updates its e-mail, name, admin flag and last seen. */
+  signIn(record: SignInRecord): Promise<AccountRecord>;
+  getAccount(accountId: string): Promise<AccountRecord | null>;
+  /** Stores a session; sessions expired at `createdAt` are deleted in the same write. */
+  createSession(session: NewSession): Promise<void>;
+  /** The account of a session alive at `now`, or null. */
+  sessionAccount(idHash: string, now: number): Promise<AccountRecord | null>;
+  /** True if this call deleted it. */
+  deleteSession(idHash: string): Promise<boolean>;
+  createApiKey(key: NewApiKey): Promise<void>;
+  /** The account's keys that are not revoked, newest first. */
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Revokes one of the account's keys; false when it has no such live key. */
+  revokeApiKey(accountId: string, keyId: string, now: number): Promise<boolean>;
+  /** The live key with that hash and its account, or null. */
+  apiKeyAccount(hash: string): Promise<{ key: ApiKeyRecord; account: AccountRecord } | null>;
+  /** Records a use, unless one was recorded within `minIntervalMs` (a write at most that often). */
+  touchApiKey(keyId: string, now: number, minIntervalMs: number): Promise<void>;
+}
+
+type Int = number | string;
+
+export interface AccountRow {
+  id: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  name: string | null;
+  admin: Int;
+  created_at: Int;
+  last_seen_at: Int;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  name: string;
+  created_at: Int;
+  last_used_at: Int | null;
+  revoked_at: Int | null;
+}
+
+export const toAccount = (r: AccountRow): AccountRecord => ({
+  id: r.id,
+  issuer: r.issuer,
+  subject: r.subject,
+  email: r.email,
+  name: r.name,
+  admin: Number(r.admin) === 1,
+  createdAt: Number(r.created_at),
+  lastSeenAt: Number(r.last_seen_at),
+});
+
+export const toApiKey = (r: ApiKeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  createdAt: Number(r.created_at),
+  lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+  revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+});
+
+/** The column list of an account read joined with another table (prefix `a.`). */
+export const ACCOUNT_COLUMNS = 'a.id, a.issuer, a.subject, a.email, a.name, a.admin, a.created_at, a.last_seen_at';
+export const API_KEY_COLUMNS = 'k.id, k.account_id, k.name, k.created_at, k.last_used_at, k.revoked_at';
+
+/** The upsert of a sign-in in both dialects, given the 8 placeholders (SQLite `?`, PostgreSQL `$n`). */
+export function signInSql(p: readonly string[]): string {
+  return `INSERT INTO accounts (id, issuer, subject, email, name, admin, created_at, last_seen_at)
+     VALUES (${p[0]}, ${p[1]}, ${p[2]}, ${p[3]}, ${p[4]}, ${p[5]}, ${p[6]}, ${p[7]})
+     ON CONFLICT (issuer, subject) DO UPDATE SET email = excluded.email, name = excluded.name,
+       admin = excluded.admin, last_seen_at = excluded.last_seen_at
+     RETURNING id, issuer, subject, email, name, admin, created_at, last_seen_at`;
+}
+
+/**
+ * The migration of both stores; `bigint` is the dialect's 64-bit integer type. `folders.account_id`
+ * is the account that made the folder (signed in, by session or API key); null: anonymous. It has no
+ * foreign key: accounts are never deleted, and an account's folders must not go with it if they ever are.
+ */
+export function accountsMigration(bigint: 'INTEGER' | 'BIGINT'): string {
+  return `CREATE TABLE accounts (
+     id TEXT PRIMARY KEY,
+     issuer TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     email TEXT,
+     name TEXT,
+     admin INTEGER NOT NULL DEFAULT 0,
+     created_at ${bigint} NOT NULL,
+     last_seen_at ${bigint} NOT NULL,
+     UNIQUE (issuer, subject)
+   );
+   CREATE TABLE sessions (
+     id_hash TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+     created_at ${bigint} NOT NULL,
+     expires_at ${bigint} NOT NULL
+   );
+   CREATE INDEX sessions_expires_at ON sessions (expires_at);
+   CREATE INDEX sessions_account ON sessions (account_id);
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE,
+     created_at ${bigint} NOT NULL,
+     last_used_at ${bigint},
+     revoked_at ${bigint}
+   );
+   CREATE INDEX api_keys_account ON api_keys (account_id, created_at);
+   ALTER TABLE folders ADD COLUMN account_id TEXT;
+   CREATE INDEX folders_account ON folders (account_id, created_at);`;
+}
