@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../domain/principal.js';
 
 /**
  * The create budget of the agent surfaces. Every MCP or A2A request first passes the route-level
@@ -21,3 +22,9 @@ export type GateFor = (request: FastifyRequest) => CreateGate;
  * handlers run inside the async context of the route handler that called the SDK.
  */
 export const currentCreateGate = new AsyncLocalStorage<CreateGate>();
+
+/**
+ * Who the current MCP or A2A request speaks for (src/http/principal.ts), carried the same way into
+ * the SDKs' handlers: a folder an agent makes with an API key is recorded under its account.
+ */
+export const currentPrincipal = new AsyncLocalStorage<Principal>();

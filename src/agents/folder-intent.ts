@@ -5,6 +5,8 @@ import { type AgentFolderRequest, agentFolderRequestSchema } from '../contract/r
 import type { CreateResponseEmpty } from '../contract/types.js';
 import { compileValidator } from '../contract/validation.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { ANONYMOUS } from '../domain/principal.js';
+import { currentPrincipal } from './create-gate.js';
 
 /**
  * What the agent surfaces (MCP, A2A) share: the modes an agent may choose, the usage guidance of
@@ -93,7 +95,9 @@ export function checkIntent(intent: FolderIntent): void {
 
 /** Creates an empty folder through the same use case as POST /v2/folders. */
 export async function createFolderForAgent(services: Services, intent: FolderIntent): Promise<CreateResponseEmpty> {
-  const created = await createFolder(services, checkAgentRequest(intent));
+  const created = await createFolder(services, checkAgentRequest(intent), {
+    principal: currentPrincipal.getStore() ?? ANONYMOUS,
+  });
   // No files were given, so the use case answers with the empty-folder variant (spec 4.1).
   if (!('folderUrlBase' in created))
     throw new Error('create use case returned the direct-upload variant for an empty request');

@@ -12,6 +12,7 @@ import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { NewFolder } from '../store/metadata-store.js';
 import { type Actor, NO_ACTOR, recordAudit } from './audit.js';
+import { creatorOf } from './create-policy.js';
 import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
 import { quotaRefused, storageQuota } from './quota.js';
@@ -29,6 +30,7 @@ export async function createFolder(
   request: CreateRequest,
   actor: Actor = NO_ACTOR,
 ): Promise<CreateResponse> {
+  const accountId = creatorOf(services, actor.principal, 'api');
   const now = services.clock();
   const folderId = newId();
   const mode = request.mode ?? DEFAULT_MODE;
@@ -38,8 +40,8 @@ export async function createFolder(
   if (files.length > 0 && !ske) throw invalid('encryption.ske is required when files are given');
   const created =
     files.length === 0 || !ske
-      ? await createEmptyFolder(services, { folderId, mode, title, now })
-      : await createDirectUpload(services, { folderId, mode, title, now, ske, files });
+      ? await createEmptyFolder(services, { folderId, mode, title, now, accountId })
+      : await createDirectUpload(services, { folderId, mode, title, now, accountId, ske, files });
   await recordAudit(services, {
     ...actor,
     action: 'folder.create',
@@ -56,6 +58,8 @@ interface FolderBasics {
   mode: NewFolder['mode'];
   title: string;
   now: number;
+  /** The signed-in account making it (create-policy.ts), or null. */
+  accountId: string | null;
 }
 
 async function createEmptyFolder(services: Services, f: FolderBasics): Promise<CreateResponseEmpty> {
@@ -83,6 +87,7 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
         ownerTokenHash: null,
         ownerPublicKey: null,
         deleteAfter: emptyFolderDeadline(f.now),
+        accountId: f.accountId,
       },
       [],
       outbox,
@@ -118,6 +123,7 @@ async function createDirectUpload(
     ownerTokenHash: null,
     ownerPublicKey: null,
     deleteAfter: 0,
+    accountId: f.accountId,
   };
   const events: AppEvent[] = [
     { type: 'folder.created', at: f.now, folderId: f.folderId, mode: f.mode, title: f.title, flow: 'direct' },

@@ -13,6 +13,7 @@ import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../
 import { defaultTitle } from '../../domain/titles.js';
 import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
 import { type Actor, NO_ACTOR, recordAudit } from '../audit.js';
+import { creatorOf } from '../create-policy.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { type AppEvent, withEvents } from '../events.js';
 import { folderUrlBase, type Services } from '../services.js';
@@ -44,6 +45,7 @@ export async function createOwnedFolder(
   request: SiteCreateFolderRequest,
   actor: Actor = NO_ACTOR,
 ): Promise<SiteCreateFolderResponse> {
+  const accountId = creatorOf(services, actor.principal, 'site');
   if (!caller.ownerToken) throw invalid('X-Owner-Token is required: the folder is created owned by its sender');
   if (request.mode === 'request' && !request.ownerPublicKey)
     throw invalid('ownerPublicKey is required for a request folder: visitors encrypt their files to it');
@@ -79,6 +81,7 @@ export async function createOwnedFolder(
     deleteAfter,
     settings,
     createdBy: 'site',
+    accountId,
   };
   const base = { at: now, folderId, mode: request.mode, title } as const;
   const events: AppEvent[] = [

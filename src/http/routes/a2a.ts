@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createA2aService, rpcError } from '../../agents/a2a.js';
 import { coreAgentCard } from '../../agents/a2a-card.js';
-import type { GateFor } from '../../agents/create-gate.js';
+import { currentPrincipal, type GateFor } from '../../agents/create-gate.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { A2A_VERSION_HEADER, agentCardV1, agentCardV03, cardVersionFor } from '../../discovery/agent-card.js';
@@ -63,7 +63,9 @@ export async function a2aRoutes(
   });
 
   app.post('/a2a', { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] }, async (request, reply) => {
-    const answer = await a2a.handle(request.body, request.headers, gateFor(request));
+    const answer = await currentPrincipal.run(request.principal, () =>
+      a2a.handle(request.body, request.headers, gateFor(request)),
+    );
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);
   });
 }

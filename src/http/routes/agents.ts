@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { GateFor } from '../../agents/create-gate.js';
 import { toolDefinitions } from '../../agents/mcp.js';
+import { creatorOf } from '../../app/create-policy.js';
 import type { Services } from '../../app/services.js';
 import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../../discovery/ai-plugin.js';
 import { llmsText } from '../../discovery/llms.js';
@@ -17,7 +18,11 @@ import { mcpRoutes } from './mcp.js';
 export async function agentRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
   // Creates spend from the service's one create bucket, shared with POST /v2/folders.
-  const gateFor: GateFor = (request) => () => app.spend('create', request);
+  // Who may make folders (CREATE_POLICY) is checked before the create budget is spent.
+  const gateFor: GateFor = (request) => async () => {
+    creatorOf(services, request.principal, 'api');
+    await app.spend('create', request);
+  };
   await app.register(mcpRoutes, { services, gateFor });
   await app.register(a2aRoutes, { services, gateFor });
 

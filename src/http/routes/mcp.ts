@@ -1,7 +1,7 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentCreateGate, type GateFor } from '../../agents/create-gate.js';
+import { currentCreateGate, currentPrincipal, type GateFor } from '../../agents/create-gate.js';
 import { buildMcpServer } from '../../agents/mcp.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
@@ -61,7 +61,9 @@ export async function mcpRoutes(
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
-    await currentCreateGate.run(gateFor(request), () => nodeHandler(request.raw, reply.raw, request.body));
+    await currentCreateGate.run(gateFor(request), () =>
+      currentPrincipal.run(request.principal, () => nodeHandler(request.raw, reply.raw, request.body)),
+    );
   };
   // The Host/Origin policy first (a refused request spends nothing), then the rate limit.
   const routeConfig = { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] };
