@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ElementHandle, Page } from 'puppeteer-core';
+import { type Gate, startGate } from '../support/gate.js';
+import { until } from '../support/poll.js';
+import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { bytes, writeTemp } from './browser.js';
+import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
+
+/**
+ * Issue #24 item 2 in Firefox (ESR over WebDriver BiDi): a limited download says when it waits
+ * during an outage and completes; one that failed is started again by hand with its kept ticket
+ * (a one-download file: a second count would be refused); the viewer's preview and its Download
+ * are one download. The site is reached through the gate, which cuts or answers chunk requests.
+ */
+describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
+  let server: SpawnedServer;
+  let gate: Gate;
+  let firefox: Firefox;
+  let dir: string;
+  before(async () => {
+    dir = await tempDir('webfolder-firefox-ticket-');
+    const port = await freePort();
+    gate = await startGate(port);
+    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
+    firefox = await launchFirefox(dir);
+  });
+  after(async () => {
+    await firefox?.close();
+    await gate?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+  const text = (page: Page, css: string) => page.$eval(css, (e) => e.textContent ?? '');
+
+  /** A send folder made on the home page in Firefox, with `limit`, and one file uploaded: its link. */
+  async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
+    const owner = await firefox.page();
+    try {
+      await owner.goto(`${gate.url}/`);
+      await owner.waitForSelector('#new-mode');
+      await owner.select('#new-mode', 'send');
+      await owner.type('#new-limit', limit);
+      await owner.click('button[type=submit]');
+      await owner.waitForSelector('#role[data-role="owner"]');
+      const input = (await owner.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
+      assert.ok(input);
+      await input.uploadFile(await writeTemp(dir, name, content));
+      await owner.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
+      return owner.url();
+    } finally {
+      await owner.browserContext().close();
+    }
+  }
+
+  test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
+    const content = bytes(2 * 1024 * 1024 + 3, 61);
+    const link = await folderWithFile('1', content, 'ff-wait.bin');
+    const visitor = await firefox.page();
+    try {
+      await firefox.clearDownloads();
+      await visitor.goto(link);
+      await visitor.waitForSelector('#files li .count[data-left="1"]');
+      gate.hold(chunk);
+      await visitor.click('#files li button.download');
+      let told = '';
+      await until(
+        'the page says it waits',
+        async () => {
+          if (gate.held().length > 0) {
+            gate.drop();
+            gate.hold(chunk);
+          }
+          const [state, line] = await visitor.$eval('#download-status', (e) => [
+            (e as HTMLElement).dataset.downloadState ?? '',
+            e.textContent ?? '',
+          ]);
+          if (state === 'waiting') told = line ?? '';
+          return state === 'waiting';
+        },
+        120_000,
+      );
+      assert.match(
+        told,
+        /^Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
+      );
+      await shot(visitor, 'download-waiting');
+      gate.release();
+      assert.equal(sha256(await firefox.downloaded('ff-wait.bin', content.length)), sha256(content));
+      await visitor.waitForSelector('#download-status[data-download-state="done"]', { timeout: 60_000 });
+    } finally {
+      gate.release();
+      await visitor.browserContext().close();
+    }
+  });
+
+  test("the viewer's preview and its Download are one download", async () => {
+    const words = 'seen in Firefox, then kept';
+    const link = await folderWithFile('2', Buffer.from(words), 'ff-keep.txt');
+    const visitor = await firefox.page();
+    try {
+      await firefox.clearDownloads();
+      await visitor.goto(link);
+      await visitor.waitForSelector('#files li .count[data-left="2"]');
+      await visitor.click('#files button.open');
+      await visitor.waitForSelector('#viewer-open');
+      await visitor.click('#viewer-open');
+      await visitor.waitForSelector('#viewer-text');
+      assert.equal(await text(visitor, '#viewer-text'), words);
+      await visitor.click('#viewer-download');
+      assert.equal((await firefox.downloaded('ff-keep.txt', Buffer.byteLength(words))).toString(), words);
+      await visitor.waitForSelector('#download-status[data-download-path="viewer"]');
+      await visitor.click('#viewer-close');
+      await visitor.reload();
+      await visitor.waitForSelector('#files li .count[data-left="1"]');
+    } finally {
+      await visitor.browserContext().close();
+    }
+  });
+
+  test('a failed one-download download, started again by hand, goes on with its kept ticket', async () => {
+    const content = bytes(1024 * 1024 + 9, 62);
+    const link = await folderWithFile('1', content, 'ff-again.bin');
+    const visitor = await firefox.page();
+    // Firefox may tell a failed download with an alert: dismissed (it is the browser's, not the page's).
+    visitor.on('dialog', (d) => void d.dismiss().catch(() => {}));
+    try {
+      await firefox.clearDownloads();
+      await visitor.goto(link);
+      await visitor.waitForSelector('#files li .count[data-left="1"]');
+      gate.hold(chunk);
+      await visitor.click('#files li button.download');
+      await until('the chunk request at the gate', () => gate.held().length > 0, 60_000);
+      gate.answer(404);
+      await visitor.waitForSelector('#download-status[data-download-state="failed"]');
+      // Counted once, none left for anyone; this page may finish its own download with its ticket.
+      await visitor.waitForSelector('#files li .count[data-left="0"]');
+      await visitor.waitForSelector('#files li button.download:not([disabled])');
+      await visitor.click('#files li button.download');
+      // Firefox leaves an empty file under the failed download's name: the retry may be "ff-again(1).bin".
+      const saved = await until(
+        'the retried download saved',
+        async () => {
+          for (const name of ['ff-again.bin', 'ff-again(1).bin']) {
+            const path = join(firefox.downloads, name);
+            const size = await stat(path).then(
+              (s) => s.size,
+              () => -1,
+            );
+            const partial = readdirSync(firefox.downloads).some((e) => e.endsWith('.part') && e.startsWith('ff-again'));
+            if (size === content.length && !partial) return readFile(path);
+          }
+          return false;
+        },
+        120_000,
+      );
+      assert.equal(sha256(saved), sha256(content));
+      await visitor.waitForSelector('#download-status[data-download-state="done"]', { timeout: 60_000 });
+      await visitor.waitForSelector('#files li button.download[disabled]');
+    } finally {
+      gate.release();
+      await visitor.browserContext().close();
+    }
+  });
+});
