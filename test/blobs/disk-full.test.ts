@@ -44,28 +44,33 @@ async function chunkFiles(dataDir: string, folderId: string, fileId: string): Pr
   return new Map(await Promise.all(names.map(async (n) => [n, (await stat(join(dir, n))).size] as [string, number])));
 }
 
-describe('disk full', () => {
-  let mount: string | null = null;
-  let skip = '';
-  let server: RunningServer;
+/** A server whose DATA_DIR is a tmpfs of `sizeMiB` (5 MiB chunks), for one suite; `mount` null and `skip` said where no tmpfs can be mounted. */
+function onTmpfs(sizeMiB: number, diskFreeMinMiB: number) {
+  const fx = { mount: null as string | null, skip: '', server: null as unknown as RunningServer };
   before(async () => {
-    const made = await mountTmpfs(12);
+    const made = await mountTmpfs(sizeMiB);
     if (typeof made !== 'string') {
-      skip = made.skip;
+      fx.skip = made.skip;
       return;
     }
-    mount = made;
-    // The floor is off: the disk itself runs out, mid-write.
-    server = await startServer({ DATA_DIR: mount, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: '0' });
+    fx.mount = made;
+    fx.server = await startServer({ DATA_DIR: made, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: String(diskFreeMinMiB) });
   });
   after(async () => {
-    if (!mount) return;
-    await server.close();
-    await unmount(mount);
+    if (!fx.mount) return;
+    await fx.server.close();
+    await unmount(fx.mount);
   });
+  return fx;
+}
+
+describe('disk full', () => {
+  // The floor is off: the disk itself runs out, mid-write.
+  const fx = onTmpfs(12, 0);
 
   test('a chunk that does not fit answers 507 and leaves nothing under its name; stored chunks are exact', async (t) => {
-    if (!mount) return void t.skip(skip);
+    if (!fx.mount) return void t.skip(fx.skip);
+    const { server } = fx;
     const created = await createDirect(server.baseUrl, [3 * CHUNK]);
     const file = created.files[0]!;
     const length = encryptedLength(CHUNK);
@@ -91,26 +96,11 @@ describe('disk full', () => {
 });
 
 describe('free-space floor', () => {
-  let mount: string | null = null;
-  let skip = '';
-  let server: RunningServer;
-  before(async () => {
-    const made = await mountTmpfs(24);
-    if (typeof made !== 'string') {
-      skip = made.skip;
-      return;
-    }
-    mount = made;
-    server = await startServer({ DATA_DIR: mount, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: '8' });
-  });
-  after(async () => {
-    if (!mount) return;
-    await server.close();
-    await unmount(mount);
-  });
+  const fx = onTmpfs(24, 8);
 
   test('below DISK_FREE_MIN_MIB registrations and chunk uploads are refused with 507; above it they work', async (t) => {
-    if (!mount) return void t.skip(skip);
+    if (!fx.mount) return void t.skip(fx.skip);
+    const { server, mount } = fx;
     const filler = join(mount, 'filler');
     const owner = randomBytes(32).toString('base64url');
     const register = (folderId: string) =>
@@ -144,26 +134,11 @@ describe('free-space floor', () => {
 });
 
 describe('registered bytes count against the free space (issue 21, finding 3)', () => {
-  let mount: string | null = null;
-  let skip = '';
-  let server: RunningServer;
-  before(async () => {
-    const made = await mountTmpfs(40);
-    if (typeof made !== 'string') {
-      skip = made.skip;
-      return;
-    }
-    mount = made;
-    server = await startServer({ DATA_DIR: mount, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: '8' });
-  });
-  after(async () => {
-    if (!mount) return;
-    await server.close();
-    await unmount(mount);
-  });
+  const fx = onTmpfs(40, 8);
 
   test('a file larger than the free space is refused; of racing registrations only what fits passes; a deleted file gives its space back', async (t) => {
-    if (!mount) return void t.skip(skip);
+    if (!fx.mount) return void t.skip(fx.skip);
+    const { server, mount } = fx;
     const owner = randomBytes(32).toString('base64url');
     const headers = { 'content-type': 'application/json', 'x-owner-token': owner };
     const register = async (folderId: string, filesize: number) => {
@@ -174,7 +149,7 @@ describe('registered bytes count against the free space (issue 21, finding 3)', 
       });
       return { status: res.status, body: (await res.json()) as { code?: string; files?: { fileId: string }[] } };
     };
-    const usable = async () => (await statfs(mount!)).bavail * (await statfs(mount!)).bsize - 8 * MIB;
+    const usable = async () => (await statfs(mount)).bavail * (await statfs(mount)).bsize - 8 * MIB;
     // Over 30 MiB above the floor, the disk is above its floor now; a 50 MiB file still cannot fit.
     assert.ok((await usable()) > 30 * MIB);
     const big = await register((await createEmpty(server.baseUrl)).folderId, 50 * MIB);

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { GetBucketCorsCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { BUCKET_CORS_RULES, CHUNK_CONTENT_TYPE, S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import type { S3Config } from '../../src/config/config.js';
 import { chunkName } from '../../src/contract/paths.js';
-import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
+import { isUnavailable, type S3Service, startS3, useService } from '../support/services.js';
 import { blobStoreSuite, chunkUrl } from './blob-store.suite.js';
 
 /**
@@ -90,19 +90,11 @@ function expectedSignature(method: string, url: string, headers: Record<string, 
 }
 
 describe('S3BlobStore specifics', () => {
-  let s3: S3Service | null = null;
-  let skip = '';
-  before(async () => {
-    const made = await startS3();
-    if (isUnavailable(made)) skip = made.skip;
-    else s3 = made;
-  });
-  after(async () => {
-    await s3?.stop();
-  });
+  const storage = useService(startS3);
 
   test('the chunk URL rule reproduces every presigned PutObject URL exactly, and each signs key, length and content type', async (t) => {
-    if (!s3) return void t.skip(skip);
+    const s3 = storage.service;
+    if (!s3) return void t.skip(storage.skip);
     const fixedNow = Date.UTC(2026, 10, 21, 20, 0, 0);
     const store = await S3BlobStore.open(configFor(s3, s3.freshBucket()), () => fixedNow);
     try {
@@ -185,7 +177,8 @@ describe('S3BlobStore specifics', () => {
   });
 
   test('a missing bucket is created at open, with the CORS rules browsers need; concurrent opens agree', async (t) => {
-    if (!s3) return void t.skip(skip);
+    const s3 = storage.service;
+    if (!s3) return void t.skip(storage.skip);
     const bucket = s3.freshBucket();
     const stores = await Promise.all([1, 2, 3].map(() => S3BlobStore.open(configFor(s3!, bucket), Date.now)));
     try {
@@ -203,7 +196,8 @@ describe('S3BlobStore specifics', () => {
   });
 
   test('listFolderChunks answers each wanted file as listChunks does, in no more requests than files, one for small files', async (t) => {
-    if (!s3) return void t.skip(skip);
+    const s3 = storage.service;
+    if (!s3) return void t.skip(storage.skip);
     const bucket = s3.freshBucket();
     const small = await S3BlobStore.open(configFor(s3, bucket), Date.now, { pageSize: 3 });
     const paged = await S3BlobStore.open(configFor(s3, bucket), Date.now);
@@ -249,7 +243,8 @@ describe('S3BlobStore specifics', () => {
   });
 
   test('presignUploads keeps head and tail shared for a file of many chunks', async (t) => {
-    if (!s3) return void t.skip(skip);
+    const s3 = storage.service;
+    if (!s3) return void t.skip(storage.skip);
     const store = await S3BlobStore.open(configFor(s3, s3.freshBucket()), Date.now);
     try {
       const urls = await store.presignUploads({

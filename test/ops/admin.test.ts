@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { newToken } from '../../src/domain/ids.js';
 import { chunkBody, chunkUrl, createDirect, createEmpty, putChunk } from '../support/api.js';
+import { runAdmin } from '../support/cli.js';
 import { until } from '../support/poll.js';
 import { startHookReceiver } from '../support/receivers.js';
 import { startServer } from '../support/server.js';
@@ -14,26 +14,9 @@ import { startServer } from '../support/server.js';
  * a running server: list, show, stats, and a take-down whose bytes and record are gone, and whose
  * folder.deleted event the running server delivers.
  */
-const ROOT = new URL('../../', import.meta.url).pathname;
 const SECRET = 'an operator secret of at least thirty-two characters';
 
-function admin(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), 'admin', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = runAdmin;
 
 test('admin list, show, stats and delete on a running server’s store', { timeout: 300_000 }, async () => {
   const hook = await startHookReceiver(Buffer.from(SECRET));

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openConnection } from '../../src/store/sqlite/connection.js';
-import { startCli } from '../support/cli.js';
+import { runAdmin, startCli, startNode } from '../support/cli.js';
 import { spawnServer, tempDir } from '../support/server.js';
 
 /**
@@ -26,20 +25,7 @@ const scratch = async (prefix: string) => {
   return dir;
 };
 
-function admin(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/webfolder.js'), 'admin', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = runAdmin;
 
 test('admin backup of a running server, wipe, restore: the link downloads the same bytes', {
   timeout: 600_000,
@@ -131,16 +117,12 @@ test('a start logs each migration it applies, once; a database from a newer vers
   const db = openConnection(join(dataDir, 'webfolder.db'));
   db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(applied.length + 1, Date.now());
   db.close();
-  const refused = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code, stderr }));
-  });
+  const refused = await startNode(['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+  }).done;
   assert.equal(refused.code, 1);
   const lines = refused.stderr.trim().split('\n');
   assert.equal(lines.length, 1, refused.stderr);

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { type CliRun, startNode } from '../support/cli.js';
 import { freePort, spawnServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
 
@@ -13,19 +14,10 @@ import { which } from '../support/which.js';
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-function run(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
-      cwd: ROOT,
-      env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+/** The server's source entry (src/main.ts) as a person starts it: exit code and output. */
+function run(env: Record<string, string>): Promise<CliRun> {
+  return startNode(['--import', 'tsx', join(ROOT, 'src/main.ts')], { HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env })
+    .done;
 }
 
 test('a port already in use stops the start with one line saying so, not a stack trace', async () => {

@@ -8,7 +8,7 @@ import { chunkBody, chunkUrl, createDirect, createEmpty, postJson, putChunk } fr
 import { until } from '../support/poll.js';
 import { type HookReceiver, startHookReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { startPostgres, useService } from '../support/services.js';
 
 /**
  * Operator webhooks (WEBHOOK_URL, WEBHOOK_SECRET) against real receivers on loopback that verify
@@ -271,19 +271,11 @@ test('two nodes on one SQLite file deliver each event once per endpoint', async 
   await multiNode({ DATA_DIR: dir }, a);
 });
 
-let pg: PostgresService | null = null;
-let pgSkip = '';
-before(async () => {
-  const made = await startPostgres();
-  if (isUnavailable(made)) pgSkip = made.skip;
-  else pg = made;
-});
-after(async () => {
-  await pg?.stop();
-});
+const postgres = useService(startPostgres);
 
 test('two nodes on one PostgreSQL database deliver each event once per endpoint', async (t) => {
-  if (!pg) return void t.skip(pgSkip);
+  const pg = postgres.service;
+  if (!pg) return void t.skip(postgres.skip);
   const dir = await tempDir();
   await multiNode({ DATABASE_URL: await pg.freshDatabase(), DATA_DIR: dir }, a);
 });

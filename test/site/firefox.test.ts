@@ -6,9 +6,9 @@ import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import { upload } from '../../src/client/node/index.js';
 import { deriveOwnerCredentials } from '../../src/crypto/index.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { bytes, launch as launchChromium, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
+import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
 import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
-import { png, webm } from './media.js';
+import { png, webmFromChromium } from './media.js';
 
 /**
  * The site's main paths in Firefox (ESR, over WebDriver BiDi; see test/site/firefox.ts): create a
@@ -195,13 +195,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
     skip: NO_CHROMIUM,
   }, async () => {
     // The WebM (VP8) is made by Chromium's WebCodecs; Firefox plays VP8 itself.
-    const maker = await launchChromium();
-    let video: Buffer;
-    try {
-      video = await webm(maker, server.baseUrl, 11 * MIB);
-    } finally {
-      await maker.close();
-    }
+    const video = await webmFromChromium(server.baseUrl, 11 * MIB);
     const paths = [await writeTemp(dir, 'clip.webm', video), await writeTemp(dir, 'photo.png', png(300, 200))];
     const { link } = await upload(paths, { server: server.baseUrl });
     const page = await firefox.page();

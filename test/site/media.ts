@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
+import { launch } from './browser.js';
 
 /** Test files the viewer opens, made here so nothing binary is shipped: a PNG, a PDF, a WebM. */
 
@@ -51,6 +52,19 @@ export function pdf(text: string): Buffer {
   for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(out, 'latin1');
+}
+
+/**
+ * The WebM of `webm` for a suite that drives another browser (Firefox, WebKit): made in a Chromium
+ * of its own, closed once the video is made.
+ */
+export async function webmFromChromium(origin: string, minBytes: number): Promise<Buffer> {
+  const maker = await launch();
+  try {
+    return await webm(maker, origin, minBytes);
+  } finally {
+    await maker.close();
+  }
 }
 
 const MUXER = new URL('../../node_modules/webm-muxer/build/webm-muxer.js', import.meta.url).pathname;

@@ -1,7 +1,43 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { bytes, downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+
+/**
+ * The owner's page of a folder made on the home page in `mode`: with `files`, dropped there (drop
+ * and go) and uploaded; without, by Create. `limit` fills the download limit first.
+ */
+async function ownerFolder(
+  ctx: BrowserContext,
+  baseUrl: string,
+  mode: 'send' | 'share',
+  options: { limit?: string; files?: string[] } = {},
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await ctx.newPage();
+  const problems = watch(page);
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(`${baseUrl}/`);
+  await page.locator('#new-mode').selectOption(mode);
+  if (options.limit) await page.locator('#new-limit').fill(options.limit);
+  const folderOpened = page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/);
+  if (options.files) {
+    await Promise.all([folderOpened, page.setInputFiles('#file-input', options.files)]);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+  } else {
+    await Promise.all([folderOpened, page.locator('button[type=submit]').click()]);
+    await page.locator('#role[data-role="owner"]').waitFor();
+  }
+  return { page, problems };
+}
+
+/** A visitor's page of the owner's folder, in a context of its own, with its problems watched. */
+async function visitorOf(browser: Browser, owner: Page, options: BrowserContextOptions = {}) {
+  const ctx = await browser.newContext(options);
+  const page = await ctx.newPage();
+  const problems = watch(page);
+  await page.goto(owner.url());
+  return { ctx, page, problems };
+}
 
 /**
  * Issue 24, item 4: messages that stay true on an open page. The empty folder's 24-hour notice goes
@@ -14,18 +50,10 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
 
   test("the empty-folder notice goes when a visitor's file arrives; a deleted folder is said", async () => {
     const ownerCtx = await fx.browser.newContext();
-    const owner = await ownerCtx.newPage();
-    owner.on('dialog', (d) => void d.accept());
-    await owner.goto(`${fx.server.baseUrl}/`);
-    await owner.locator('#new-mode').selectOption('share');
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-    await owner.locator('#role[data-role="owner"]').waitFor();
+    const { page: owner } = await ownerFolder(ownerCtx, fx.server.baseUrl, 'share');
     await owner.locator('#deadline').waitFor();
 
-    const visitorCtx = await fx.browser.newContext();
-    const visitor = await visitorCtx.newPage();
-    const problems = watch(visitor);
-    await visitor.goto(owner.url());
+    const { ctx: visitorCtx, page: visitor, problems } = await visitorOf(fx.browser, owner);
     await visitor.locator('#role[data-role="visitor"]').waitFor();
     const path = await writeTemp(fx.dir, 'arrives.txt', Buffer.from('from a visitor'));
     await visitor.setInputFiles('#file-input', [path]);
@@ -47,12 +75,7 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
 
   test('the "did not finish" note goes while that upload resumes', async () => {
     const ctx = await fx.browser.newContext();
-    const page = await ctx.newPage();
-    const problems = watch(page);
-    await page.goto(`${fx.server.baseUrl}/`);
-    await page.locator('#new-mode').selectOption('share');
-    await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
-    await page.locator('#role[data-role="owner"]').waitFor();
+    const { page, problems } = await ownerFolder(ctx, fx.server.baseUrl, 'share');
     // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
     await page.route('**/v2/uploads/**', (route) => route.abort('connectionreset'));
     const path = await writeTemp(fx.dir, 'resumes.bin', bytes(2 * 5 * 1024 * 1024, 91));
@@ -91,17 +114,8 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     const content = Buffer.from('only once');
     const path = await writeTemp(fx.dir, 'once.bin', content);
     const ownerCtx = await fx.browser.newContext();
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${fx.server.baseUrl}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await owner.locator('#new-limit').fill('1');
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-
-    const visitorCtx = await fx.browser.newContext({ acceptDownloads: true });
-    const visitor = await visitorCtx.newPage();
-    const problems = watch(visitor);
-    await visitor.goto(owner.url());
+    const { page: owner } = await ownerFolder(ownerCtx, fx.server.baseUrl, 'send', { limit: '1', files: [path] });
+    const { ctx: visitorCtx, page: visitor, problems } = await visitorOf(fx.browser, owner, { acceptDownloads: true });
     await visitor.locator('#download-all:enabled').waitFor();
     const got = await downloadBytes(visitor, () => visitor.locator('#files li[data-file-id] button.download').click());
     assert.ok(got.content.equals(content));
@@ -117,16 +131,8 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
   test('a chunk the server refuses: its words on the page, not "GET chunk 1/1 … answered 400"', async () => {
     const path = await writeTemp(fx.dir, 'refused.bin', Buffer.from('refused on the way'));
     const ownerCtx = await fx.browser.newContext();
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${fx.server.baseUrl}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-
-    const visitorCtx = await fx.browser.newContext({ acceptDownloads: true });
-    const visitor = await visitorCtx.newPage();
-    const problems = watch(visitor);
-    await visitor.goto(owner.url());
+    const { page: owner } = await ownerFolder(ownerCtx, fx.server.baseUrl, 'send', { files: [path] });
+    const { ctx: visitorCtx, page: visitor, problems } = await visitorOf(fx.browser, owner, { acceptDownloads: true });
     await visitor.locator('#files li[data-file-id] button.download:enabled').waitFor();
     // Every chunk GET (the page's, its workers', its service worker's) is refused as a server would.
     await visitorCtx.route('**/chunks/**', (route) =>
@@ -148,17 +154,8 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
   test('opening a limited file in the viewer asks first, and only the explicit Open counts', async () => {
     const path = await writeTemp(fx.dir, 'twice.txt', Buffer.from('read me twice'));
     const ownerCtx = await fx.browser.newContext();
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${fx.server.baseUrl}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await owner.locator('#new-limit').fill('2');
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.setInputFiles('#file-input', [path])]);
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-
-    const visitorCtx = await fx.browser.newContext();
-    const visitor = await visitorCtx.newPage();
-    const problems = watch(visitor);
-    await visitor.goto(owner.url());
+    const { page: owner } = await ownerFolder(ownerCtx, fx.server.baseUrl, 'send', { limit: '2', files: [path] });
+    const { ctx: visitorCtx, page: visitor, problems } = await visitorOf(fx.browser, owner);
     await visitor.locator('#files li .count[data-left="2"]').waitFor();
     const open = () => visitor.locator('#files button.open', { hasText: 'twice.txt' }).click();
     await open();
@@ -182,13 +179,7 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
 
   test("a deleted file's activity lines keep its name: on this page, after a reload, in another browser", async () => {
     const ctx = await fx.browser.newContext();
-    const page = await ctx.newPage();
-    page.on('dialog', (d) => void d.accept());
-    const problems = watch(page);
-    await page.goto(`${fx.server.baseUrl}/`);
-    await page.locator('#new-mode').selectOption('share');
-    await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
-    await page.locator('#role[data-role="owner"]').waitFor();
+    const { page, problems } = await ownerFolder(ctx, fx.server.baseUrl, 'share');
     await page.setInputFiles('#file-input', [await writeTemp(fx.dir, 'kept-name.txt', Buffer.from('soon gone'))]);
     await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     await page.locator('#activity li[data-kind="upload"]', { hasText: 'kept-name.txt' }).waitFor({ timeout: 30_000 });

@@ -13,8 +13,8 @@ import { SiteClient } from '../../src/transfer/site-client.js';
 import { ownerWithZeroScalar } from '../crypto/helpers.js';
 import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
-import { bytes, launch as launchChromium, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
-import { png, webm } from './media.js';
+import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
+import { png, webmFromChromium } from './media.js';
 
 /**
  * The site in WebKit: Debian's WebKitGTK (the engine of Safari) driven over W3C WebDriver by
@@ -391,13 +391,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     skip: NO_CHROMIUM,
   }, async () => {
     // The WebM (VP8) is made by Chromium's WebCodecs; WebKitGTK plays it through GStreamer.
-    const maker = await launchChromium();
-    let video: Buffer;
-    try {
-      video = await webm(maker, server.baseUrl, 11 * MIB);
-    } finally {
-      await maker.close();
-    }
+    const video = await webmFromChromium(server.baseUrl, 11 * MIB);
     const videoLink = (await upload([await writeTemp(dir, 'clip.webm', video)], { server: server.baseUrl })).link;
     const driver = await webkit.session();
     try {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { isUnavailable, startPostgres, useService } from '../support/services.js';
 import { metadataStoreSuite } from './metadata-store.suite.js';
 
 // The scale-out store on a real PostgreSQL server (a throwaway cluster, or TEST_DATABASE_URL): a new
@@ -22,19 +22,11 @@ metadataStoreSuite('PostgreSQL', async () => {
   };
 });
 
-let server: PostgresService | null = null;
-let skip = '';
-before(async () => {
-  const made = await startPostgres();
-  if (isUnavailable(made)) skip = made.skip;
-  else server = made;
-});
-after(async () => {
-  await server?.stop();
-});
+const postgres = useService(startPostgres);
 
 test('PostgreSQL: many nodes starting at once on an empty database apply each migration exactly once', async (t) => {
-  if (!server) return void t.skip(skip);
+  const server = postgres.service;
+  if (!server) return void t.skip(postgres.skip);
   const url = await server.freshDatabase();
   const stores = await Promise.all(Array.from({ length: 8 }, () => PostgresMetadataStore.open(url)));
   await Promise.all(stores.map((s) => s.close()));
@@ -59,7 +51,8 @@ test('PostgreSQL: many nodes starting at once on an empty database apply each mi
 });
 
 test('PostgreSQL: an unreachable database fails open() with the error, leaving nothing running', async (t) => {
-  if (!server) return void t.skip(skip);
+  const server = postgres.service;
+  if (!server) return void t.skip(postgres.skip);
   const url = new URL(server.adminUrl);
   url.pathname = '/no_such_database';
   await assert.rejects(PostgresMetadataStore.open(url.toString()), /no_such_database/);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
@@ -9,7 +9,7 @@ import { pendingMigrations, SchemaTooNewError } from '../../src/store/schema.js'
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { SqliteMetadataStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/server.js';
-import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
+import { startPostgres, useService } from '../support/services.js';
 
 /** The migration runners of both stores: what a start applied, and a schema newer than the code refused. */
 
@@ -55,19 +55,11 @@ test('SQLite: the first open reports every migration, the next none; a newer sch
   }
 });
 
-let server: PostgresService | null = null;
-let skip = '';
-before(async () => {
-  const made = await startPostgres();
-  if (isUnavailable(made)) skip = made.skip;
-  else server = made;
-});
-after(async () => {
-  await server?.stop();
-});
+const postgres = useService(startPostgres);
 
 test('PostgreSQL: the first open reports every migration, the next none; a newer schema is refused', async (t) => {
-  if (!server) return void t.skip(skip);
+  const server = postgres.service;
+  if (!server) return void t.skip(postgres.skip);
   const url = await server.freshDatabase();
   const first = await PostgresMetadataStore.open(url);
   assert.deepEqual(

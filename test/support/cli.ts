@@ -19,11 +19,26 @@ export function startCli(
   options: { readonly script?: string; readonly cwd?: string } = {},
 ): { child: ChildProcess; done: Promise<CliRun> } {
   // tsx by its resolved address: the child may run in another directory.
-  const child = spawn(
-    process.execPath,
-    ['--import', import.meta.resolve('tsx'), join(ROOT, options.script ?? 'src/client/cli.ts'), ...args],
-    { cwd: options.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const argv = ['--import', import.meta.resolve('tsx'), join(ROOT, options.script ?? 'src/client/cli.ts'), ...args];
+  return startNode(argv, env, options.cwd);
+}
+
+/** `webfolder admin …` through the real launcher (bin/webfolder.js: the build), its logs silent unless `env` says. */
+export function runAdmin(args: readonly string[], env: Record<string, string>): Promise<CliRun> {
+  return startNode([join(ROOT, 'bin/webfolder.js'), 'admin', ...args], { LOG_LEVEL: 'silent', ...env }).done;
+}
+
+/** Node with `argv` in a child process (environment: this one's and `env`), its output collected. */
+export function startNode(
+  argv: readonly string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): { child: ChildProcess; done: Promise<CliRun> } {
+  const child = spawn(process.execPath, argv, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -4,6 +4,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { until } from './poll.js';
@@ -339,6 +340,31 @@ export async function startS3(): Promise<S3Service | Unavailable> {
 
 export function isUnavailable(value: object): value is Unavailable {
   return 'skip' in value;
+}
+
+/** A service of a whole test file (see useService): null before the file's hooks ran or where it cannot be had. */
+export interface FileService<S> {
+  readonly service: S | null;
+  /** Why the service is missing (a skip reason); empty while it is there. */
+  readonly skip: string;
+}
+
+/**
+ * Starts a service (`startPostgres`, `startS3` ...) before the file's or suite's tests and stops it
+ * after; call where `before`/`after` may be registered. Where it cannot be had its tests skip with
+ * the reason, except under TEST_REQUIRE_SERVICES=1 (CI), where the start throws.
+ */
+export function useService<S extends { stop(): Promise<void> }>(start: () => Promise<S | Unavailable>): FileService<S> {
+  const held: { service: S | null; skip: string } = { service: null, skip: '' };
+  before(async () => {
+    const made = await start();
+    if (isUnavailable(made)) held.skip = made.skip;
+    else held.service = made;
+  });
+  after(async () => {
+    await held.service?.stop();
+  });
+  return held;
 }
 
 /** A service is ready when `check` holds (a failing check is not ready yet); the one poll of the suites. */
