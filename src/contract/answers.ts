@@ -1,4 +1,5 @@
 import { MODES } from '../domain/modes.js';
+import type { AccountFolderList } from './account-folders.js';
 import {
   type AdminFolderDetail,
   type AdminFolderList,
@@ -164,6 +165,34 @@ export const siteAnswerSchemas = {
   chunkLocation: object({ url: str }),
   /** Why a folder was taken down (src/contract/admin.ts). */
   takeDown: takeDownAnswer,
+  /** "My folders" (issue 26, ./account-folders.ts). */
+  accountFolders: object({
+    folders: {
+      type: 'array',
+      items: object({
+        folderId: str,
+        title: str,
+        mode,
+        createdAt: int,
+        expiresAt: intOrNull,
+        deleteAfter: int,
+        fileCount: int,
+        totalSize: int,
+        downloads: int,
+        maxDownloads: intOrNull,
+        state: { type: 'string', enum: ['empty', 'uploading', 'ready'] },
+        lastActivity: {
+          anyOf: [
+            { type: 'null' },
+            object({ at: int, kind: { type: 'string', enum: ['upload', 'download', 'delete'] } }),
+          ],
+        },
+        folderUrl: str,
+        password: bool,
+      }),
+    },
+    nextCursor: strOrNull,
+  }),
 } as const;
 
 /** Every JSON answer a client reads, by name. */
@@ -200,6 +229,7 @@ export interface Answers {
   adminFolderList: AdminFolderList;
   adminFolder: AdminFolderDetail;
   adminStats: AdminStats;
+  accountFolders: AccountFolderList;
 }
 
 /** The answers the page and its service worker read (their validators are built into the bundle). */
@@ -219,4 +249,5 @@ export const PAGE_ANSWERS = [
   'adminFolderList',
   'adminFolder',
   'adminStats',
+  'accountFolders',
 ] as const satisfies readonly AnswerName[];

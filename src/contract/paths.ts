@@ -25,3 +25,10 @@ export function chunkName(n: number): string {
 
 /** The admin API's audit log (issue 26): the listing, and `.jsonl` after it for the export. */
 export const AUDIT_API_PATH = '/api/admin/audit';
+
+/**
+ * "My folders" (issue 26), relative to WEB_URL: the page that lists the signed-in account's folders,
+ * and its JSON endpoint.
+ */
+export const MY_FOLDERS_PAGE_PATH = '/me';
+export const ACCOUNT_FOLDERS_PATH = '/api/account/folders';

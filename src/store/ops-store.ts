@@ -1,3 +1,4 @@
+import type { AccountFolderPage, AccountFolderSummary } from './account-folders.js';
 import type { FolderRecord } from './folder-record.js';
 
 /**
@@ -88,6 +89,8 @@ export interface OpsStore {
   totalBytes(): Promise<number>;
   /** Live folders, newest first, created before `before` (for paging), at most `limit`. */
   listFolders(limit: number, before?: number): Promise<FolderSummary[]>;
+  /** "My folders": a page of the live folders `accountId` made (src/store/account-folders.ts). */
+  accountFolders(accountId: string, now: number, page: AccountFolderPage): Promise<AccountFolderSummary[]>;
   /** Makes a live folder due now (an operator's take-down); false when there is no such folder. */
   expireFolder(folderId: string, now: number): Promise<boolean>;
 }

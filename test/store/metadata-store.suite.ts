@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
+import { accountFolderTests } from './account-folders.suite.js';
 import { accountStoreTests } from './accounts.suite.js';
 import { downloadTicketTests } from './downloads.suite.js';
 import { opsStoreTests } from './ops-store.suite.js';
@@ -642,6 +643,8 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
 
     // The ops part of the contract (outbox, notification settings, usage, admin queries).
     opsStoreTests(it, { folder, file, id });
+    // "My folders": an account's folders (issue 26).
+    accountFolderTests(it, { folder, file });
     // The storage quotas, checked atomically with the insert.
     storageQuotaTests(it, { folder, file });
     // The downloads tickets are bound to.

@@ -25,6 +25,7 @@ const everyFieldStated: Stated = {
   downloadTicket: true,
   chunkLocation: true,
   takeDown: true,
+  accountFolders: true,
 };
 
 /** Every object schema in `schema`, with its path. */

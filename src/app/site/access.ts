@@ -1,6 +1,7 @@
 import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
+import type { Principal } from '../../domain/principal.js';
 import type { FileRecord, FolderRecord } from '../../store/metadata-store.js';
 import { refuseIfTakenDown } from '../admin/take-down.js';
 import { expired, forbidden, invalid, notFound } from '../errors.js';
@@ -21,6 +22,11 @@ export interface Caller {
    * could be read by no one, and its first browser visitor could claim it.
    */
   readonly uploadAuth?: string | undefined;
+  /**
+   * Who the request is signed in as (a session cookie or an API key; src/http/principal.ts). The
+   * account that made a folder may use the owner's controls that need no key (`ownerAuthority`).
+   */
+  readonly principal?: Principal | undefined;
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -49,10 +55,33 @@ export function isOwned(folder: FolderRecord): boolean {
   return folder.ownerTokenHash !== null || folder.uploadAuthHash !== null;
 }
 
-export function roleOf(folder: FolderRecord, caller: Caller): Role {
+/**
+ * How the caller holds the owner's authority over the folder, the one place that decides it:
+ * - `'key'`: it presents the owner's credential (X-Owner-Token, derived from the owner secret, or a
+ *   direct upload's X-Upload-Auth): the owner's browser or program, which holds the folder's link;
+ * - `'account'`: it is signed in as the account that made the folder (`folders.account_id`, set at
+ *   creation by a signed-in person, by session or API key). The server never holds a folder's key, so
+ *   this authority covers only the controls that need none (OWNER_CONTROLS below);
+ * - `null`: neither.
+ */
+export type OwnerAuthority = 'key' | 'account' | null;
+
+export function ownerAuthority(folder: FolderRecord, caller: Caller): OwnerAuthority {
   const browserOwner = caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, folder.ownerTokenHash);
   const directOwner = caller.uploadAuth !== undefined && tokenMatches(caller.uploadAuth, folder.uploadAuthHash);
-  return browserOwner || directOwner ? 'owner' : 'visitor';
+  if (browserOwner || directOwner) return 'key';
+  const p = caller.principal;
+  if (p?.kind === 'account' && folder.accountId != null && p.accountId === folder.accountId) return 'account';
+  return null;
+}
+
+/**
+ * The caller's role for the mode's rights (upload, list, download): the owner is whoever holds the
+ * owner's credential. An account's authority does not make it the owner here: listing and
+ * downloading are for holders of the link, and the owner's downloads are not counted.
+ */
+export function roleOf(folder: FolderRecord, caller: Caller): Role {
+  return ownerAuthority(folder, caller) === 'key' ? 'owner' : 'visitor';
 }
 
 /** The tag stored with a file a caller uploads, and matched to let it resume that upload. */
@@ -118,16 +147,39 @@ export function rightsOf(folder: FolderRecord, role: Role): Record<Action, boole
   };
 }
 
-/** The folder, if the caller is its owner: 403 otherwise, saying what only the owner may `what`. */
+/**
+ * The owner's controls, what each is called in a refusal, and whether it needs the folder's key.
+ * A control that needs no key may be used by the account that made the folder too (My folders);
+ * one that writes or reads what is encrypted with the key (the note, the password) may not: the
+ * server could not check what an account that lacks the key would write.
+ */
+export const OWNER_CONTROLS = {
+  settings: { what: "change the folder's settings", keyless: true },
+  encryptedSettings: { what: 'change the note or the password', keyless: false },
+  fileLimit: { what: "change a file's download limit", keyless: true },
+  deleteFolder: { what: 'delete the folder', keyless: true },
+  deleteFile: { what: 'delete files', keyless: true },
+  activity: { what: 'see the activity', keyless: true },
+  notifications: { what: 'see or change notifications', keyless: true },
+} as const satisfies Record<string, { what: string; keyless: boolean }>;
+export type OwnerControl = keyof typeof OWNER_CONTROLS;
+
+/** The folder, if the caller may use the owner's `control` on it: 403 otherwise, saying what only the owner may do. */
 export async function openAsOwner(
   services: Services,
   folderId: unknown,
   caller: Caller,
-  what: string,
+  control: OwnerControl,
 ): Promise<FolderRecord> {
   const folder = await openFolder(services, folderId);
-  if (roleOf(folder, caller) !== 'owner') throw forbidden(`only the owner can ${what}`);
-  return folder;
+  const authority = ownerAuthority(folder, caller);
+  const { what, keyless } = OWNER_CONTROLS[control];
+  if (authority === 'key' || (authority === 'account' && keyless)) return folder;
+  if (authority === 'account')
+    throw forbidden(
+      `only the owner's browser or program can ${what}: it needs the folder's key, which the server never holds`,
+    );
+  throw forbidden(`only the owner can ${what}`);
 }
 
 /** A live (not expired) file of the folder, or 404. */

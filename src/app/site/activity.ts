@@ -41,7 +41,7 @@ export function recordActivity(
 
 /** `GET …/activity`: the owner's newest ACTIVITY_LISTED lines. */
 export async function folderActivity(services: Services, folderId: unknown, caller: Caller): Promise<SiteActivity> {
-  const folder = await openAsOwner(services, folderId, caller, 'see the activity');
+  const folder = await openAsOwner(services, folderId, caller, 'activity');
   const lines = await services.store.listActivity(folder.id, ACTIVITY_LISTED);
   return {
     events: lines.map(

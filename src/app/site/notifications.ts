@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SiteNotifications, SiteNotificationsUpdate } from '../../contract/site.js';
 import type { FolderNotifications } from '../../store/ops-store.js';
-import { forbidden, invalid, notFound } from '../errors.js';
+import { invalid, notFound } from '../errors.js';
 import { emailStatus, requestConfirmation } from '../mail-consent.js';
 import type { Services } from '../services.js';
-import { type Caller, openFolder, roleOf } from './access.js';
+import { type Caller, openAsOwner } from './access.js';
 
 /**
  * The owner's notification settings for a folder (GET/PUT/DELETE …/notifications): tell me by
@@ -23,12 +23,6 @@ const NONE: NotificationSettings = {
   onUpload: false,
   emailStatus: null,
 };
-
-async function openAsOwner(services: Services, folderId: unknown, caller: Caller) {
-  const folder = await openFolder(services, folderId);
-  if (roleOf(folder, caller) !== 'owner') throw forbidden('only the owner can see or change notifications');
-  return folder;
-}
 
 const view = (n: FolderNotifications | null, status: NotificationSettings['emailStatus']): NotificationSettings =>
   n
@@ -52,7 +46,7 @@ export async function getNotifications(
   folderId: unknown,
   caller: Caller,
 ): Promise<NotificationSettings> {
-  const folder = await openAsOwner(services, folderId, caller);
+  const folder = await openAsOwner(services, folderId, caller, 'notifications');
   return read(services, folder.id);
 }
 
@@ -64,7 +58,7 @@ export async function setNotifications(
   b: SiteNotificationsUpdate,
   ip: string,
 ): Promise<NotificationSettings> {
-  const folder = await openAsOwner(services, folderId, caller);
+  const folder = await openAsOwner(services, folderId, caller, 'notifications');
   const current = await read(services, folder.id);
   const email = b.email === undefined ? current.email : checkEmail(services, b.email);
   const webhookUrl = b.webhookUrl === undefined ? current.webhookUrl : checkWebhookUrl(services, b.webhookUrl);
@@ -108,7 +102,7 @@ export async function setNotifications(
 }
 
 export async function clearNotifications(services: Services, folderId: unknown, caller: Caller): Promise<void> {
-  const folder = await openAsOwner(services, folderId, caller);
+  const folder = await openAsOwner(services, folderId, caller, 'notifications');
   await services.store.ops.setFolderNotifications(folder.id, null);
 }
 

@@ -106,7 +106,12 @@ export async function updateFolder(
   change: SiteFolderUpdate,
   actor: Actor = NO_ACTOR,
 ): Promise<FolderInfo> {
-  const folder = await openAsOwner(services, folderId, caller, "change the folder's settings");
+  const folder = await openAsOwner(
+    services,
+    folderId,
+    caller,
+    change.note !== undefined || change.password !== undefined ? 'encryptedSettings' : 'settings',
+  );
   const now = services.clock();
   if (change.expiresAt !== undefined) {
     const refusal = expiryRefusal(change.expiresAt, now, services.config.maxExpiresHours);
@@ -153,7 +158,7 @@ export async function updateFile(
   change: SiteFileUpdate,
   actor: Actor = NO_ACTOR,
 ): Promise<SiteFile> {
-  const folder = await openAsOwner(services, folderId, caller, "change a file's download limit");
+  const folder = await openAsOwner(services, folderId, caller, 'fileLimit');
   const file = await openFile(services, folder, fileId);
   const updated = await services.store.updateFile(folder.id, file.id, change.maxDownloads);
   if (!updated) throw notFound('file not found');
@@ -177,7 +182,7 @@ export async function deleteFolder(
   caller: Caller,
   actor: Actor = NO_ACTOR,
 ): Promise<void> {
-  const folder = await openAsOwner(services, folderId, caller, 'delete the folder');
+  const folder = await openAsOwner(services, folderId, caller, 'deleteFolder');
   const { store, blobs } = services;
   if (!(await store.beginOwnerDeletion(folder.id, services.clock())))
     throw notFound('folder not found: it may have expired or been deleted');
@@ -199,7 +204,7 @@ export async function deleteFile(
   ip: string | null,
   actor: Actor = NO_ACTOR,
 ): Promise<void> {
-  const folder = await openAsOwner(services, folderId, caller, 'delete files');
+  const folder = await openAsOwner(services, folderId, caller, 'deleteFile');
   const file = await openFile(services, folder, fileId);
   if (!(await services.store.deleteFile(folder.id, file.id))) throw notFound('file not found');
   await services.blobs.deleteFile({ folderId: folder.id, fileId: file.id });

@@ -14,6 +14,8 @@ export function callerOf(request: FastifyRequest): Caller {
     ownerToken: header(request, 'x-owner-token'),
     visitorToken: header(request, 'x-visitor-token'),
     uploadAuth: header(request, 'x-upload-auth'),
+    // Signed in (src/http/principal.ts): the account that made a folder has its keyless controls.
+    principal: request.principal,
   });
 }
 

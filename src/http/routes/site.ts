@@ -12,7 +12,7 @@ import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
-import { folderPagePath, SITE_API_PATH } from '../../contract/paths.js';
+import { folderPagePath, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../contract/paths.js';
 import {
   chunkParams,
   fileParams,
@@ -27,6 +27,7 @@ import { contentRange } from '../../domain/byte-range.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { typed } from '../typed.js';
+import { accountFolderRoutes } from './account-folders.js';
 import { callerOf, downloadTicketOf } from './site-caller.js';
 import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
@@ -263,6 +264,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
 
   await app.register(siteThumbnailRoutes, { services, api });
   await app.register(siteOwnerRoutes, { services, api });
+  await app.register(accountFolderRoutes, { services, prefix });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {
@@ -286,6 +288,8 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       }
     },
   );
+  // "My folders" (issue 26): the page asks the account API who is signed in.
+  app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
   if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
   // Streamed downloads are answered by the service worker; reaching the server means it was not running.

@@ -1,5 +1,13 @@
 import type pg from 'pg';
 import {
+  type AccountFolderPage,
+  type AccountFolderRow,
+  type AccountFolderSummary,
+  accountFolderParams,
+  accountFoldersSql,
+  toAccountFolder,
+} from '../account-folders.js';
+import {
   type FolderSummaryRow,
   type NotificationsRow,
   type OutboxRow,
@@ -148,6 +156,12 @@ export class PostgresOpsStore implements OpsStore {
   async totalBytes(): Promise<number> {
     const { rows } = await this.pool.query<{ bytes: string }>('SELECT bytes FROM storage_totals WHERE id = 1');
     return Number(rows[0]?.bytes ?? 0);
+  }
+
+  async accountFolders(accountId: string, now: number, page: AccountFolderPage): Promise<AccountFolderSummary[]> {
+    const sql = accountFoldersSql((n) => `$${n}`, page.sort, page.after !== undefined);
+    const { rows } = await this.pool.query<AccountFolderRow>(sql, accountFolderParams(accountId, now, page));
+    return rows.map(toAccountFolder);
   }
 
   async listFolders(limit: number, before?: number): Promise<FolderSummary[]> {

@@ -1,4 +1,12 @@
 import type Database from 'better-sqlite3';
+import {
+  type AccountFolderPage,
+  type AccountFolderRow,
+  type AccountFolderSummary,
+  accountFolderParams,
+  accountFoldersSql,
+  toAccountFolder,
+} from '../account-folders.js';
 import { type FolderSummaryRow, type NotificationsRow, summarySql, toNotifications, toSummary } from '../ops-rows.js';
 import type {
   FolderNotifications,
@@ -16,11 +24,20 @@ const named = (n: number) => (n === 1 ? '@limit' : '@before');
 /** The ops part of the SQLite store: reads on the calling thread, writes through the writer thread. */
 export class SqliteOpsStore implements OpsStore {
   private readonly reads;
+  /** "My folders" pages by sort and whether they start after a cursor. */
+  private readonly accountPages;
 
   constructor(
     db: Database.Database,
     private readonly writer: SqliteWriter,
   ) {
+    const numbered = (n: number) => `@p${n}`;
+    const page = (sort: 'newest' | 'expiry', cursor: boolean) =>
+      db.prepare<[Record<string, string | number>], AccountFolderRow>(accountFoldersSql(numbered, sort, cursor));
+    this.accountPages = {
+      newest: [page('newest', false), page('newest', true)],
+      expiry: [page('expiry', false), page('expiry', true)],
+    } as const;
     this.reads = {
       notifications: db.prepare<[string], NotificationsRow>(
         `SELECT n.* FROM folder_notifications n JOIN folders d ON d.id = n.folder_id
@@ -85,6 +102,12 @@ export class SqliteOpsStore implements OpsStore {
 
   async totalBytes(): Promise<number> {
     return this.reads.totalBytes.get()?.bytes ?? 0;
+  }
+
+  async accountFolders(accountId: string, now: number, page: AccountFolderPage): Promise<AccountFolderSummary[]> {
+    const params = accountFolderParams(accountId, now, page);
+    const statement = this.accountPages[page.sort][page.after ? 1 : 0];
+    return statement.all(Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]))).map(toAccountFolder);
   }
 
   async listFolders(limit: number, before?: number): Promise<FolderSummary[]> {
