@@ -25,6 +25,7 @@ export type {
   UploadStatusResponse,
   UploadUrls,
 } from '../contract/types.js';
+export { type AccountFoldersRequest, listAccountFolders } from './account-folders.js';
 export type {
   ProgressFile,
   TransferOptions,

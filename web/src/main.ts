@@ -5,6 +5,7 @@ import type { FolderSession } from './state/index.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
+import { myFoldersPage } from './views/my-folders.js';
 import { h } from './views/ui.js';
 
 /**
@@ -40,6 +41,7 @@ function route(focusHeading = false): void {
       if (focusHeading) document.getElementById('folder-title')?.focus();
     });
   else if (rest === '' || rest === 'index.html') homePage(config, openMade);
+  else if (rest === 'me') myFoldersPage(config, signal);
   else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
 

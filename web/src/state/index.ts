@@ -12,6 +12,7 @@
 export type { FileState, FileUpload, UploadProgress } from '../core.js';
 export { speedometer } from '../core.js';
 export { FolderSession } from './folder.js';
+export { MyFolders, type MyFoldersAddresses, type MyFoldersSort } from './my-folders.js';
 export type { Fragment, OpenFailure, PasswordRequired } from './open.js';
 export { isExpired, openSession, parseFragment } from './open.js';
 export { OwnerActions } from './owner.js';

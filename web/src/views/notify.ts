@@ -1,8 +1,16 @@
 import { siteConfig } from '../config.js';
-import type { SiteNotifications } from '../core.js';
+import type { Mode, SiteNotifications } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../state/index.js';
 import { announce, describeError, h } from './ui.js';
+
+/** What the notification control acts on: an opened folder's owner, or My folders' account. */
+export interface NotifyTarget {
+  readonly mode: Mode;
+  notifications(): Promise<SiteNotifications>;
+  setNotifications(email: string | null, events: { download: boolean; upload: boolean }): Promise<SiteNotifications>;
+  clearNotifications(): Promise<SiteNotifications>;
+}
 
 /**
  * The owner's notification control: an e-mail address and the events to be told about (someone
@@ -11,21 +19,36 @@ import { announce, describeError, h } from './ui.js';
  */
 export function notifySection(session: FolderSession): HTMLElement | null {
   if (!session.info.isOwner) return null;
-  const uploads = session.info.mode !== 'send';
+  const actions = session.ownerActions;
+  return notifyCard({
+    mode: session.info.mode,
+    notifications: async () => (await actions.notifications())!,
+    setNotifications: (email, events) => actions.setNotifications(email, events),
+    clearNotifications: () => actions.clearNotifications(),
+  });
+}
+
+/**
+ * The control itself. `prefix` keeps its element ids apart when a page shows several (My folders
+ * shows one per folder, under a level-3 heading).
+ */
+export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3' = 'h2'): HTMLElement {
+  const id = (name: string) => `${prefix}${name}`;
+  const uploads = target.mode !== 'send';
   const email = h('input', {
     type: 'email',
-    id: 'notify-email',
+    id: id('notify-email'),
     autocomplete: 'email',
     placeholder: 'you@example.com',
   });
-  const onDownload = h('input', { type: 'checkbox', id: 'notify-download' });
-  const onUpload = uploads ? h('input', { type: 'checkbox', id: 'notify-upload' }) : null;
-  const current = h('p', { id: 'notify-current', role: 'status' }, t('notify.reading'));
+  const onDownload = h('input', { type: 'checkbox', id: id('notify-download') });
+  const onUpload = uploads ? h('input', { type: 'checkbox', id: id('notify-upload') }) : null;
+  const current = h('p', { id: id('notify-current'), role: 'status' }, t('notify.reading'));
   // Whether the address may be mailed (issue 21): it gets nothing but one confirmation mail until it
   // follows the link, and nothing at all once it refused this server's mail.
-  const emailState = h('p', { id: 'notify-email-status', class: 'muted', hidden: true });
-  const save = h('button', { type: 'submit', id: 'notify-save' }, t('notify.save'));
-  const clear = h('button', { type: 'button', class: 'secondary', id: 'notify-clear' }, t('notify.stop'));
+  const emailState = h('p', { id: id('notify-email-status'), class: 'muted', hidden: true });
+  const save = h('button', { type: 'submit', id: id('notify-save') }, t('notify.save'));
+  const clear = h('button', { type: 'button', class: 'secondary', id: id('notify-clear') }, t('notify.stop'));
 
   const show = (s: SiteNotifications) => {
     email.value = s.email ?? '';
@@ -67,10 +90,10 @@ export function notifySection(session: FolderSession): HTMLElement | null {
       save.disabled = clear.disabled = false;
     }
   };
-  void run(async () => (await session.ownerActions.notifications())!, t('notify.loaded'));
-  clear.addEventListener('click', () => void run(() => session.ownerActions.clearNotifications(), t('notify.stopped')));
+  void run(() => target.notifications(), t('notify.loaded'));
+  clear.addEventListener('click', () => void run(() => target.clearNotifications(), t('notify.stopped')));
   const heading = [
-    h('h2', { id: 'notify-h' }, t('notify.heading')),
+    h(level, { id: id('notify-h') }, t('notify.heading')),
     h('p', { class: 'muted' }, t('notify.private')),
     current,
   ];
@@ -79,19 +102,19 @@ export function notifySection(session: FolderSession): HTMLElement | null {
   if (!siteConfig().mail)
     return h(
       'section',
-      { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' },
+      { class: 'card', 'aria-labelledby': id('notify-h'), id: id('notify') },
       ...heading,
-      h('p', { id: 'notify-no-mail' }, t('notify.noMail')),
+      h('p', { id: id('notify-no-mail') }, t('notify.noMail')),
       h('div', { class: 'row' }, clear),
     );
 
   const form = h(
     'form',
-    { id: 'notify-form' },
-    h('label', { for: 'notify-email' }, t('notify.email')),
+    { id: id('notify-form') },
+    h('label', { for: id('notify-email') }, t('notify.email')),
     email,
-    h('div', {}, onDownload, h('label', { for: 'notify-download' }, ` ${t('notify.onDownload')}`)),
-    onUpload ? h('div', {}, onUpload, h('label', { for: 'notify-upload' }, ` ${t('notify.onUpload')}`)) : null,
+    h('div', {}, onDownload, h('label', { for: id('notify-download') }, ` ${t('notify.onDownload')}`)),
+    onUpload ? h('div', {}, onUpload, h('label', { for: id('notify-upload') }, ` ${t('notify.onUpload')}`)) : null,
     h('div', { class: 'row' }, save, clear),
   );
   form.addEventListener('submit', (event) => {
@@ -99,12 +122,18 @@ export function notifySection(session: FolderSession): HTMLElement | null {
     const address = email.value.trim() || null;
     void run(
       () =>
-        session.ownerActions.setNotifications(address, {
+        target.setNotifications(address, {
           download: onDownload.checked,
           upload: onUpload?.checked ?? false,
         }),
       t('notify.saved'),
     );
   });
-  return h('section', { class: 'card', 'aria-labelledby': 'notify-h', id: 'notify' }, ...heading, emailState, form);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id('notify-h'), id: id('notify') },
+    ...heading,
+    emailState,
+    form,
+  );
 }
