@@ -114,8 +114,8 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
       : t('me.noActivity');
     return h(
       'li',
-      { 'data-folder': f.folderId, 'aria-labelledby': id('title') },
-      h('h2', { id: id('title'), tabindex: -1 }, f.title),
+      { class: 'my-folder', 'data-folder': f.folderId, 'aria-labelledby': id('title') },
+      h('h2', { id: id('title'), class: 'my-folder-title', tabindex: -1 }, f.title),
       h(
         'p',
         { class: 'muted' },
