@@ -1,12 +1,11 @@
 import type pg from 'pg';
 import {
-  type AccountFolderPage,
   type AccountFolderRow,
-  type AccountFolderSummary,
   accountFolderParams,
   accountFoldersSql,
   toAccountFolder,
-} from '../account-folders.js';
+} from '../account-folder-rows.js';
+import type { AccountFolderPage, AccountFolderSummary } from '../account-folders.js';
 import {
   type FolderSummaryRow,
   type NotificationsRow,

@@ -1,12 +1,11 @@
 import type Database from 'better-sqlite3';
 import {
-  type AccountFolderPage,
   type AccountFolderRow,
-  type AccountFolderSummary,
   accountFolderParams,
   accountFoldersSql,
   toAccountFolder,
-} from '../account-folders.js';
+} from '../account-folder-rows.js';
+import type { AccountFolderPage, AccountFolderSummary } from '../account-folders.js';
 import { type FolderSummaryRow, type NotificationsRow, summarySql, toNotifications, toSummary } from '../ops-rows.js';
 import type {
   FolderNotifications,
