@@ -28,7 +28,7 @@ import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { typed } from '../typed.js';
 import { accountFolderRoutes } from './account-folders.js';
-import { callerOf, downloadTicketOf } from './site-caller.js';
+import { callerOf, downloadTicketOf, sessionsFromOwnPages } from './site-caller.js';
 import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
 
@@ -146,6 +146,8 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', csp).header('cross-origin-resource-policy', 'same-site');
   });
+  // A signed-in person's changes come from this instance's pages only (My folders, issue 26).
+  app.addHook('preHandler', sessionsFromOwnPages(config));
   const limited = limitedBy('site');
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
