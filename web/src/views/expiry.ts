@@ -21,3 +21,15 @@ export function expiryChoices(maxHours: number): ExpiryChoice[] {
   if (!fit.includes(maxHours)) fit.push(maxHours);
   return fit.map((hours) => ({ hours, label: label(hours) }));
 }
+
+/**
+ * Selects the choice nearest to what is left until `expiresAt` (24 hours when unknown), so that
+ * "Set" alone changes little: the folder page's settings and My folders both preselect this way.
+ */
+export function selectNearest(select: HTMLSelectElement, expiresAt: number | null): void {
+  const left = expiresAt !== null ? (expiresAt - Date.now()) / 3_600_000 : 24;
+  let nearest = select.options[0];
+  for (const o of select.options)
+    if (Math.abs(Number(o.value) - left) < Math.abs(Number(nearest?.value) - left)) nearest = o;
+  if (nearest) nearest.selected = true;
+}

@@ -3,7 +3,7 @@ import { type AccountFolder, MAX_DOWNLOAD_LIMIT } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { MyFolders, type MyFoldersSort } from '../state/index.js';
 import { formatDate } from './dates.js';
-import { expiryChoices } from './expiry.js';
+import { expiryChoices, selectNearest } from './expiry.js';
 import { notifyCard } from './notify.js';
 import { announce, describeError, formatBytes, h, main, notice, render, setTitle } from './ui.js';
 
@@ -143,6 +143,7 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
       { id: id('expiry') },
       ...expiryChoices(config.maxExpiresInHours).map((c) => h('option', { value: c.hours }, c.label)),
     );
+    selectNearest(expiry, f.expiresAt ?? f.deleteAfter);
     const setExpiry = h(
       'button',
       { type: 'button', class: 'secondary', id: id('set-expiry') },
@@ -194,7 +195,8 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
 
     // Notifications are read when the panel is first opened: one request per folder opened, not per row.
     const panel = h('details', { class: 'me-manage', id: id('manage') });
-    const summary = h('summary', {}, t('owner.manageNamed', { name: f.title }));
+    // "Manage" on screen (the title is just above); the folder's name for a screen reader.
+    const summary = h('summary', { 'aria-label': t('owner.manageNamed', { name: f.title }) }, t('owner.manage'));
     let notifications: HTMLElement | null = null;
     panel.addEventListener('toggle', () => {
       if (!panel.open || notifications) return;

@@ -3,7 +3,7 @@ import { MAX_NOTE_CHARS } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../state/index.js';
 import { formatDate } from './dates.js';
-import { expiryChoices } from './expiry.js';
+import { expiryChoices, selectNearest } from './expiry.js';
 import { announce, describeError, h, notice, render, setTitle } from './ui.js';
 
 /**
@@ -27,11 +27,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
     ...expiryChoices(info.maxExpiresInHours).map((c) => h('option', { value: c.hours }, c.label)),
   );
   // Preselected: the choice nearest to what is left now (so "Set" alone changes little).
-  const left = info.expiresAt !== null ? (info.expiresAt - Date.now()) / 3_600_000 : 24;
-  let nearest = expiry.options[0];
-  for (const o of expiry.options)
-    if (Math.abs(Number(o.value) - left) < Math.abs(Number(nearest?.value) - left)) nearest = o;
-  if (nearest) nearest.selected = true;
+  selectNearest(expiry, info.expiresAt);
   const setExpiry = h('button', { type: 'button', class: 'secondary', id: 'save-expiry' }, t('settings.setExpiry'));
   setExpiry.addEventListener(
     'click',
