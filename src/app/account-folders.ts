@@ -7,7 +7,7 @@ import {
 import { folderExpiresAt } from '../domain/owner-settings.js';
 import type { Principal } from '../domain/principal.js';
 import type { AccountFolderCursor, AccountFolderSummary } from '../store/account-folders.js';
-import { forbidden } from './errors.js';
+import { signInRequired } from './errors.js';
 import { folderUrlBase, type Services } from './services.js';
 
 /**
@@ -20,7 +20,7 @@ export async function accountFolders(
   principal: Principal,
   query: AccountFoldersQuery,
 ): Promise<AccountFolderList> {
-  if (principal.kind !== 'account') throw forbidden('sign in to see the folders you made');
+  if (principal.kind !== 'account') throw signInRequired('sign in to see the folders you made');
   const sort = query.sort ?? 'newest';
   const limit = query.limit ? Number(query.limit) : DEFAULT_ACCOUNT_FOLDERS_PAGE;
   const after = query.cursor ? readCursor(query.cursor) : undefined;

@@ -62,7 +62,12 @@ onEveryStore((storeName, env, skip) => {
     /** A folder made on the site by `principal`'s browser (owner token `owner`), with one file. */
     async function made(principal: Principal, owner = token()) {
       const caller: Caller = { ownerToken: owner, principal };
-      const { folderId } = await createOwnedFolder(services, caller, { mode: 'send', ske: 'c2tl', title: 'Mine' });
+      const { folderId } = await createOwnedFolder(
+        services,
+        caller,
+        { mode: 'send', ske: 'c2tl', title: 'Mine' },
+        { principal },
+      );
       return { folderId, owner };
     }
 
