@@ -58,7 +58,7 @@ function view(services: Services, f: AccountFolderSummary): AccountFolder {
     totalSize: f.bytes,
     downloads: f.downloads,
     maxDownloads: f.settings.maxDownloads,
-    state: !hasFiles ? 'empty' : f.incompleteFiles > 0 ? 'uploading' : 'ready',
+    state: f.takeDown ? 'taken-down' : !hasFiles ? 'empty' : f.incompleteFiles > 0 ? 'uploading' : 'ready',
     lastActivity: f.lastActivity,
     folderUrl: folderUrlBase(services.config, f.id),
     password: f.settings.password !== null,

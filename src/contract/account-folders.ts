@@ -36,8 +36,11 @@ export const accountFoldersQuery = {
 } as const;
 export type AccountFoldersQuery = FromSchema<typeof accountFoldersQuery>;
 
-/** What a folder is doing, as the list shows it. */
-export type AccountFolderState = 'empty' | 'uploading' | 'ready';
+/**
+ * What a folder is doing, as the list shows it; `taken-down`: the operator took it down (nothing of it
+ * is served, and its controls answer 404 taken_down).
+ */
+export type AccountFolderState = 'empty' | 'uploading' | 'ready' | 'taken-down';
 
 export interface AccountFolder {
   readonly folderId: string;

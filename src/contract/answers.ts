@@ -180,7 +180,7 @@ export const siteAnswerSchemas = {
         totalSize: int,
         downloads: int,
         maxDownloads: intOrNull,
-        state: { type: 'string', enum: ['empty', 'uploading', 'ready'] },
+        state: { type: 'string', enum: ['empty', 'uploading', 'ready', 'taken-down'] },
         lastActivity: {
           anyOf: [
             { type: 'null' },

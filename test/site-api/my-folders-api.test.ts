@@ -12,11 +12,14 @@ import { token } from './owner-support.js';
  * account store's own methods as set-up (the sign-in flow itself is tested with a real OIDC provider
  * in test/site/my-folders.test.ts and sign-in's suites); every request under test is a real one.
  */
+const ADMIN_TOKEN = randomBytes(33).toString('base64url');
+
 interface Who {
   session?: string;
   apiKey?: string;
   owner?: string;
   origin?: string;
+  admin?: boolean;
 }
 
 onEveryStore((storeName, env, skip) => {
@@ -30,7 +33,7 @@ onEveryStore((storeName, env, skip) => {
     before(async () => {
       const extra = await env();
       if (!extra) return;
-      server = await startServer({ MAX_EXPIRES_HOURS: '48', ...extra });
+      server = await startServer({ MAX_EXPIRES_HOURS: '48', ADMIN_TOKEN, ...extra });
       site = server.baseUrl;
       const store = server.server.services.store.accounts;
       const now = Date.now();
@@ -68,6 +71,7 @@ onEveryStore((storeName, env, skip) => {
       const headers: Record<string, string> = {};
       if (who.session) headers.cookie = `wf_session=${who.session}`;
       if (who.apiKey) headers.authorization = `Bearer ${who.apiKey}`;
+      if (who.admin) headers.authorization = `Bearer ${ADMIN_TOKEN}`;
       if (who.owner) headers['x-owner-token'] = who.owner;
       if (who.origin) headers.origin = who.origin;
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -227,6 +231,32 @@ onEveryStore((storeName, env, skip) => {
       assert.equal((await call('GET', folder)).status, 404);
       const after = await call('GET', '/api/account/folders', { session: sessions.alice });
       assert.ok(!after.json.folders.some((f: { folderId: string }) => f.folderId === made.json.folderId));
+    });
+
+    test('a folder the operator took down is listed as taken down, and takes no change', async (t) => {
+      if (skip()) return t.skip(skip());
+      const made = await call(
+        'POST',
+        '/api/site/folders',
+        { session: sessions.bob, owner: token(), origin: site },
+        {
+          mode: 'send',
+          ske: 'c2tl',
+          title: 'Taken down',
+        },
+      );
+      const id = made.json.folderId;
+      const down = await call('POST', `/api/admin/folders/${id}/take-down`, { admin: true }, { reason: 'terms' });
+      assert.equal(down.status, 200, down.text);
+      const listed = await call('GET', '/api/account/folders', { session: sessions.bob });
+      const row = listed.json.folders.find((f: { folderId: string }) => f.folderId === id);
+      assert.equal(row?.state, 'taken-down', listed.text);
+      refused(
+        await call('PATCH', `/api/site/folders/${id}`, { apiKey: keys.bob }, { maxDownloads: 1 }),
+        404,
+        'taken_down',
+        'change',
+      );
     });
   });
 });

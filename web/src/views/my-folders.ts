@@ -17,6 +17,7 @@ const STATE_TEXT: Record<AccountFolder['state'], MessageKey> = {
   empty: 'me.stateEmpty',
   uploading: 'me.stateUploading',
   ready: 'me.stateReady',
+  'taken-down': 'me.stateTakenDown',
 };
 const ACTIVITY_TEXT: Record<NonNullable<AccountFolder['lastActivity']>['kind'], MessageKey> = {
   upload: 'activity.upload',
@@ -125,7 +126,8 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
       h('p', { class: 'me-until' }, untilText(f)),
       h('p', { class: 'muted me-activity' }, activity),
       f.password ? h('p', { class: 'muted' }, t('me.password')) : null,
-      manage(f, id),
+      // A taken-down folder serves nothing and takes no change: the operator's decision stands.
+      f.state === 'taken-down' ? h('p', { class: 'muted' }, t('me.takenDown')) : manage(f, id),
     );
   }
 
