@@ -244,4 +244,30 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
+
+  test('a second Download while the first runs is a download of its own: two tickets, both complete', async () => {
+    const content = bytes(2 * 1024 * 1024 + 11, 56);
+    const { ownerCtx, link } = await folderWithFile('2', content, 'twice.bin');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const starts = countStarts(visitor);
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="2"]').waitFor();
+    const button = visitor.locator('#files li button.download');
+    gate.hold(chunk);
+    const first = visitor.waitForEvent('download', { timeout: 60_000 });
+    await button.click();
+    await until('the first download at the gate', () => gate.held().length > 0);
+    // One ticket's byte budget is one copy: two copies at once need two tickets (two counts).
+    const { content: second } = await downloadBytes(visitor, async () => {
+      await button.click();
+      await until('the second download started', () => starts.n === 2);
+      gate.release();
+    });
+    assert.equal(sha256(second), sha256(content));
+    const firstDone = await first;
+    assert.equal(await firstDone.failure(), null);
+    assert.equal(starts.n, 2);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
 });

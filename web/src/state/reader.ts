@@ -13,6 +13,8 @@ import type { OpenedFile, SessionCore } from './types.js';
 interface KeptTicket {
   readonly ticket: string;
   readonly expiresAt: number;
+  /** A Download of the file runs with it now: another Download then gets a ticket of its own. */
+  running: boolean;
 }
 
 /** A kept ticket this close to its expiry is not used again: a download must be able to finish with it. */
@@ -88,22 +90,35 @@ export class Reader {
    * (410 `download_limit_reached`, the server's words shown). The ticket travels as a header to the
    * site's chunk endpoint only, with the other credentials (also from the service worker). A ticket
    * kept from an unfinished download of the file is used again instead (no count), until `finished`.
+   * A Download button's download (`running`) holds its ticket until it ends (`interrupted` or
+   * `finished`): a second Download meanwhile is a download of its own, counted, because two copies
+   * fetched at once with one ticket would overrun its byte budget. The viewer's preview shares it.
    */
-  async startDownload(opened: OpenedFile): Promise<DownloadFile> {
+  async startDownload(opened: OpenedFile, { running = false } = {}): Promise<DownloadFile> {
     const file = this.downloadFile(opened);
     const id = opened.file.fileId;
     let kept = this.kept(id);
-    if (!kept) {
+    if (!kept || (running && kept.running)) {
       const { ticket, expiresAt } = await this.session.client.startDownload(id);
-      kept = { ticket, expiresAt };
+      kept = { ticket, expiresAt, running: false };
       this.tickets.set(id, kept);
     }
+    if (running) kept.running = true;
     return { ...file, credentials: { ...file.credentials, 'x-download-ticket': kept.ticket } };
   }
 
-  /** Whether this page holds a usable ticket for the file: its download can go on without a count. */
+  /** Whether this page holds a ticket no download uses now: a Download can go on with it, uncounted. */
   holdsTicket(fileId: string): boolean {
-    return this.kept(fileId) !== null;
+    const kept = this.kept(fileId);
+    return kept !== null && !kept.running;
+  }
+
+  /** The files' Downloads stopped before delivery: their tickets are kept for a retry by hand. */
+  interrupted(fileIds: readonly string[]): void {
+    for (const id of fileIds) {
+      const kept = this.tickets.get(id);
+      if (kept) kept.running = false;
+    }
   }
 
   /**

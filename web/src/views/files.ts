@@ -74,10 +74,12 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       void reload().catch(() => {});
     },
     failed(job, failure) {
-      if (failure.serverCode !== 'download_ticket_required') return '';
-      session.reader.finished(job.files.map((f) => f.fileId));
+      const ids = job.files.map((f) => f.fileId);
+      const spent = failure.serverCode === 'download_ticket_required';
+      if (spent) session.reader.finished(ids);
+      else session.reader.interrupted(ids);
       void reload().catch(() => {});
-      return ` ${t('files.ticketSpent')}`;
+      return spent ? ` ${t('files.ticketSpent')}` : '';
     },
   };
   /** Starts a download, then shows the new counts (a download is counted as it starts). */
@@ -110,7 +112,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       job: {
         kind: 'file',
         name: saveName(name, 'file'),
-        files: [{ ...(await session.reader.startDownload(o)), name }],
+        files: [{ ...(await session.reader.startDownload(o, { running: true })), name }],
       },
     }));
   };
@@ -236,7 +238,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
         let lastError: unknown = null;
         for (const o of ready()) {
           try {
-            files.push(await session.reader.startDownload(o));
+            files.push(await session.reader.startDownload(o, { running: true }));
           } catch (error) {
             lastError = error;
             refused.push(o.name ?? o.file.fileId);
