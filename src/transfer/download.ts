@@ -86,8 +86,8 @@ export class DecryptorGoneError extends Error {
  */
 const AHEAD_BYTES = 64 * MIB;
 const MAX_AHEAD = 3;
-export function chunksAhead(chunkSize: number): number {
-  return Math.max(1, Math.min(MAX_AHEAD, Math.floor(AHEAD_BYTES / chunkSize)));
+export function chunksAhead(chunkSize: number, most = MAX_AHEAD): number {
+  return Math.max(1, Math.min(most, Math.floor(AHEAD_BYTES / chunkSize)));
 }
 
 /**

@@ -15,3 +15,11 @@ test('the download window is three chunks for default chunk sizes and shrinks fo
   assert.equal(chunksAhead(largest), 1);
   assert.ok(largest * (chunksAhead(largest) + 1) <= 256 * MIB);
 });
+
+// The page's downloads ask for fewer (web/src/workers/sw.ts, PAGE_AHEAD): the same rule under a lower cap.
+test('a lower cap bounds the window, which never falls below one chunk', () => {
+  assert.equal(chunksAhead(10 * MIB, 1), 1);
+  assert.equal(chunksAhead(10 * MIB, 2), 2);
+  assert.equal(chunksAhead(33 * MIB, 2), 1);
+  assert.equal(chunksAhead(105 * MIB, 2), 1);
+});

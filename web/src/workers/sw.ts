@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { downloadZip } from 'client-zip';
 import {
+  chunksAhead,
   contentDisposition,
   contentRange,
   type DownloadFile,
@@ -37,6 +38,14 @@ import {
  * or after two minutes without word from the page.
  */
 declare const self: ServiceWorkerGlobalScope;
+
+/**
+ * Chunks fetched and decrypted ahead of the one the browser is taking, in the page's downloads: the
+ * page, its crypto workers and this worker share one renderer process, where every chunk in flight
+ * is held as ciphertext, plaintext and the decryption's batches (issue #25: measured in
+ * docs/benchmarks.md, "Download memory"). The library and the CLI keep the default (chunksAhead).
+ */
+const PAGE_AHEAD = 1;
 
 /** A download waiting for its request: the job, and the page's crypto worker ports lent for it. */
 interface PendingDownload {
@@ -208,7 +217,11 @@ self.addEventListener('fetch', (event) => {
   // Each chunk is fetched and decrypted there too: this thread only feeds the response. The retry
   // policy's waits during an outage (there or here) are told to the pages: "waiting, retrying in N s".
   const onRetry = (info: RetryInfo) => void tell({ type: 'download-waiting', id, wait: downloadWait(info) });
-  const options = { open: lent.open, onRetry };
+  const options = (file: DownloadFile) => ({
+    open: lent.open,
+    onRetry,
+    ahead: chunksAhead(file.chunkSize, PAGE_AHEAD),
+  });
   const headers = new Headers({
     'content-disposition': contentDisposition(job.name),
     'cache-control': 'no-store',
@@ -217,7 +230,7 @@ self.addEventListener('fetch', (event) => {
   let body: ReadableStream<Uint8Array>;
   if (job.kind === 'file') {
     const file = job.files[0]!;
-    body = downloadStream(file, options);
+    body = downloadStream(file, options(file));
     headers.set('content-type', 'application/octet-stream');
     headers.set('content-length', String(file.size));
   } else {
@@ -226,7 +239,7 @@ self.addEventListener('fetch', (event) => {
     const zip = downloadZip(
       (function* () {
         for (let i = 0; i < job.files.length; i++)
-          yield { ...entries[i]!, input: downloadStream(job.files[i]!, options) };
+          yield { ...entries[i]!, input: downloadStream(job.files[i]!, options(job.files[i]!)) };
       })(),
       { metadata: entries },
     );
