@@ -6,6 +6,7 @@ import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
 import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
 import type { Config } from './config/config.js';
+import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
 import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
@@ -14,15 +15,17 @@ import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
+import { accountKeyRoutes } from './http/routes/account-keys.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
+import { authRoutes } from './http/routes/auth.js';
 import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { mailConsentRoutes } from './http/routes/mail-consent.js';
-import { siteApiPath, siteRoutes } from './http/routes/site.js';
+import { siteApiPath, sitePath, siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { installValidation } from './http/validation.js';
@@ -158,6 +161,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       '/.well-known/',
       `${siteApiPath(config)}/`,
       `${ADMIN_API_PATH}/`,
+      `${sitePath(config)}${ACCOUNT_PATH}`,
     ],
   });
   installSecurityHeaders(app);
@@ -189,6 +193,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(docsRoutes, { services });
   await app.register(siteRoutes, { services });
   await app.register(mailConsentRoutes, { services });
+  // Sign-in, who is signed in, and API keys (issue 26), under the site's path.
+  await app.register(authRoutes, { services, prefix: sitePath(config) });
+  await app.register(accountKeyRoutes, { services, prefix: sitePath(config) });
   await app.register(adminAuditRoutes, { services });
   await app.register(adminRoutes, { services, disk: () => diskStatus(config) });
 

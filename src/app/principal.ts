@@ -17,7 +17,8 @@ export function isAdmin(services: Services, account: AccountRecord): boolean {
   return email !== undefined && services.config.auth.adminEmails.includes(email);
 }
 
-function principalOf(services: Services, account: AccountRecord, via: 'session' | 'api-key'): Principal {
+/** The principal of an account that proved itself by `via`. */
+export function accountPrincipal(services: Services, account: AccountRecord, via: 'session' | 'api-key'): Principal {
   return {
     kind: 'account',
     accountId: account.id,
@@ -32,7 +33,7 @@ function principalOf(services: Services, account: AccountRecord, via: 'session' 
 export async function principalOfSession(services: Services, sessionId: string): Promise<Principal | null> {
   if (sessionId.length > 100) return null;
   const account = await services.store.accounts.sessionAccount(hashToken(sessionId), services.clock());
-  return account ? principalOf(services, account, 'session') : null;
+  return account ? accountPrincipal(services, account, 'session') : null;
 }
 
 /**
@@ -50,5 +51,5 @@ export async function principalOfApiKey(
   const now = services.clock();
   if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= KEY_TOUCH_INTERVAL_MS)
     services.store.accounts.touchApiKey(found.key.id, now, KEY_TOUCH_INTERVAL_MS).catch(onTouchError);
-  return principalOf(services, found.account, 'api-key');
+  return accountPrincipal(services, found.account, 'api-key');
 }

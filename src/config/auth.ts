@@ -1,3 +1,4 @@
+import type { ClaimRule } from '../domain/claims.js';
 import { ConfigError, type Values } from './variables.js';
 
 /**
@@ -36,12 +37,6 @@ export interface OidcConfig {
   readonly adminClaim: ClaimRule | null;
 }
 
-/** `name=value`: the claim equals the value, or is a list that contains it (`groups=staff`). */
-export interface ClaimRule {
-  readonly claim: string;
-  readonly value: string;
-}
-
 function claimRule(name: string, raw: string | null): ClaimRule | null {
   if (raw === null) return null;
   const eq = raw.indexOf('=');
@@ -57,6 +52,8 @@ export function authConfig(v: Values): AuthConfig {
       v.OIDC_ISSUER ? 'OIDC_CLIENT_ID' : 'OIDC_ISSUER',
       'OIDC_ISSUER and OIDC_CLIENT_ID go together',
     );
+  if (v.OIDC_ISSUER && new URL(v.OIDC_ISSUER).protocol === 'http:' && !isLoopback(new URL(v.OIDC_ISSUER).hostname))
+    throw new ConfigError('OIDC_ISSUER', 'must use https: (http: only on a loopback address, for tests)');
   const oidc: OidcConfig | null =
     v.OIDC_ISSUER && v.OIDC_CLIENT_ID
       ? {
@@ -80,3 +77,6 @@ export function authConfig(v: Values): AuthConfig {
     createPolicyApi: v.CREATE_POLICY_API,
   };
 }
+
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -41,9 +41,9 @@ export interface RunningServer {
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { readonly sweeper?: boolean } = {},
+  options: { readonly sweeper?: boolean; readonly port?: number } = {},
 ): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const ownDataDir = env.DATA_DIR ? null : await tempDir();
   const dataDir = env.DATA_DIR ?? ownDataDir!;
   const config = loadConfig({ HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', ...env, DATA_DIR: dataDir });
