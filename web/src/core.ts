@@ -6,7 +6,7 @@
  */
 export type { AccountFolder, AccountFolderList } from '../../src/contract/account-folders.js';
 export type { ErrorCode } from '../../src/contract/errors.js';
-export { AUDIT_API_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
+export { AUDIT_API_PATH, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
   FolderInfo,
   SiteActivity,

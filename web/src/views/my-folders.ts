@@ -1,5 +1,5 @@
 import type { SiteConfig } from '../config.js';
-import { type AccountFolder, MAX_DOWNLOAD_LIMIT } from '../core.js';
+import { type AccountFolder, MAX_DOWNLOAD_LIMIT, MY_FOLDERS_PAGE_PATH } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { MyFolders, type MyFoldersSort } from '../state/index.js';
 import { formatDate } from './dates.js';
@@ -259,19 +259,12 @@ function untilText(f: AccountFolder): string {
 
 /** Signed out (or the session ended): what the page is for, and the way to sign in. */
 function signedOut(config: SiteConfig): HTMLElement {
-  const back = `${config.base.replace(/\/$/, '')}/me`;
+  // The sign-in comes back to this page (`return`: a path under the site, as sign-in reads it).
+  const login = `${config.base}auth/login?return=${encodeURIComponent(MY_FOLDERS_PAGE_PATH)}`;
   return h(
     'section',
     { class: 'card', id: 'me-signed-out' },
     h('p', {}, t('me.signedOut')),
-    h(
-      'p',
-      {},
-      h(
-        'a',
-        { href: `${config.base}auth/login?returnTo=${encodeURIComponent(back)}`, class: 'button', id: 'me-sign-in' },
-        t('me.signIn'),
-      ),
-    ),
+    h('p', {}, h('a', { href: login, class: 'button', id: 'me-sign-in' }, t('me.signIn'))),
   );
 }
