@@ -11,7 +11,16 @@ import { createSke, generateSecret, importSecret } from '../../src/crypto/index.
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
 import { ownerWithZeroScalar } from '../crypto/helpers.js';
-import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
+import { type Gate, startGate } from '../support/gate.js';
+import { until as poll } from '../support/poll.js';
+import {
+  freePort,
+  type RunningServer,
+  type SpawnedServer,
+  spawnServer,
+  startServer,
+  tempDir,
+} from '../support/server.js';
 import { which } from '../support/which.js';
 import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
 import { png, webmFromChromium } from './media.js';
@@ -478,6 +487,45 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
+  test("the viewer's preview and its Download are one download (issue #24 item 2)", async () => {
+    const words = 'seen in WebKit, then kept';
+    const owner = await webkit.session();
+    let folderLink: string;
+    try {
+      await owner.get(`${server.baseUrl}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="send"]')).click();
+      await owner.findElement(By.css('#new-limit')).sendKeys('2');
+      await owner.findElement(By.css('button[type=submit]')).click();
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      folderLink = await owner.getCurrentUrl();
+      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, 'wk-keep.txt', Buffer.from(words)));
+      await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
+    } finally {
+      await owner.quit();
+    }
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(folderLink);
+      await waitFor(visitor, '#files li .count[data-left="2"]', 60_000);
+      await visitor.findElement(By.css('#files button.open')).click();
+      await waitFor(visitor, '#viewer-open');
+      await visitor.findElement(By.css('#viewer-open')).click();
+      await waitFor(visitor, '#viewer-text', 60_000);
+      assert.equal(await visitor.findElement(By.css('#viewer-text')).getText(), words);
+      // Saved from the bytes the preview decrypted: nothing fetched, nothing counted again.
+      await visitor.findElement(By.css('#viewer-download')).click();
+      assert.equal((await webkit.downloaded('wk-keep.txt', Buffer.byteLength(words))).toString(), words);
+      await waitFor(visitor, '#download-status[data-download-path="viewer"]');
+      await visitor.findElement(By.css('#viewer-close')).click();
+      await visitor.navigate().refresh();
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+    } finally {
+      await visitor.quit();
+    }
+  });
+
   test('an owner key whose X25519 scalar begins with a zero byte opens its request folder in WebKit', async () => {
     // WebKitGTK's WebCrypto refuses to import such a private scalar (1 owner secret in 256): the page
     // then could not act as the owner at all. The owner side now computes X25519 with @noble/curves.
@@ -508,6 +556,128 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       assert.match(await driver.findElement(By.css('#error')).getText(), /does not open this folder/);
     } finally {
       await driver.quit();
+    }
+  });
+});
+
+/**
+ * Issue #24 item 2 in WebKit, through the gate (test/support/gate.ts) in front of the server: a
+ * limited download says when it waits during an outage and then completes, and a failed one-download
+ * download started again by hand goes on with the ticket the page kept (a second count would be
+ * refused).
+ */
+describe('site in WebKit: a download waits, and a retry by hand keeps its ticket', {
+  skip: SKIP || Boolean(MISSING),
+}, () => {
+  let server: SpawnedServer;
+  let gate: Gate;
+  let webkit: WebKit;
+  let dir: string;
+  before(async () => {
+    dir = await tempDir('webfolder-webkit-gate-');
+    const port = await freePort();
+    gate = await startGate(port);
+    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
+    webkit = await startWebKit(join(dir, 'webkit'));
+  });
+  after(async () => {
+    await webkit?.close();
+    await gate?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+
+  async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
+    const owner = await webkit.session();
+    try {
+      await owner.get(`${gate.url}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="send"]')).click();
+      await owner.findElement(By.css('#new-limit')).sendKeys(limit);
+      await owner.findElement(By.css('button[type=submit]')).click();
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, name, content));
+      await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
+      return await owner.getCurrentUrl();
+    } finally {
+      await owner.quit();
+    }
+  }
+
+  /** The saved file whose name starts with `stem` and has `size` bytes (a failed try may leave another). */
+  const saved = (stem: string, size: number) =>
+    poll(
+      `${stem} saved`,
+      async () => {
+        const entries = readdirSync(webkit.downloads).filter((e) => e.startsWith(stem));
+        if (entries.some((e) => /\.(part|download)$/.test(e))) return false;
+        for (const e of entries)
+          if ((await stat(join(webkit.downloads, e))).size === size) return readFile(join(webkit.downloads, e));
+        return false;
+      },
+      120_000,
+    );
+
+  test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
+    const content = bytes(2 * MIB + 5, 71);
+    const link = await folderWithFile('1', content, 'wk-wait.bin');
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      gate.hold(chunk);
+      await visitor.findElement(By.css('#files li button.download')).click();
+      const told = await poll(
+        'the page says it waits',
+        async () => {
+          if (gate.held().length > 0) {
+            gate.drop();
+            gate.hold(chunk);
+          }
+          const [state, line] = (await visitor.executeScript(
+            "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
+          )) as [string, string];
+          return state === 'waiting' && line;
+        },
+        120_000,
+      );
+      assert.match(
+        told,
+        /^Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
+      );
+      gate.release();
+      assert.equal(sha256(await saved('wk-wait', content.length)), sha256(content));
+      await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
+    } finally {
+      gate.release();
+      await visitor.quit();
+    }
+  });
+
+  test('a failed one-download download, started again by hand, goes on with its kept ticket', async () => {
+    const content = bytes(MIB + 13, 72);
+    const link = await folderWithFile('1', content, 'wk-again.bin');
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      gate.hold(chunk);
+      await visitor.findElement(By.css('#files li button.download')).click();
+      await poll('the chunk request at the gate', () => gate.held().length > 0, 60_000);
+      gate.answer(404);
+      await waitFor(visitor, '#download-status[data-download-state="failed"]', 60_000);
+      await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
+      await waitFor(visitor, '#files li button.download:not([disabled])');
+      await visitor.findElement(By.css('#files li button.download')).click();
+      assert.equal(sha256(await saved('wk-again', content.length)), sha256(content));
+      await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
+    } finally {
+      gate.release();
+      await visitor.quit();
     }
   });
 });
