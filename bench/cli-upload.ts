@@ -16,7 +16,9 @@
  * 5. Downloads the same way (issue #25), of one uploaded copy of the file: "raw" GETs every chunk
  *    with a download ticket, 4 in flight, and drops the bytes (no decryption, no disk); "library"
  *    download() into a directory (fetch + RFC 8188 decryption + write + fsync + rename); "cli"
- *    `webfolder download <link> <dir> --json` as a child process, with its peak RSS.
+ *    `webfolder download <link> <dir> --json` as a child process, with its peak RSS; "library,
+ *    fetch + WebCrypto" the same download() with the global fetch and WebCrypto's decryptChunk (the
+ *    path before node:http and node:crypto took over, issue #25), for a before/after in one run.
  * 6. The CLI's memory whatever the file size: a sparse file of BENCH_SPARSE_MIB (default 4096) MiB
  *    uploaded and downloaded by the CLI, peak RSS of each compared with the BENCH_SIZE_MIB file's.
  * Prints the ratios and appends them to docs/benchmarks.md under "Client". Not part of the test run.
@@ -28,6 +30,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chunkUrl, download, listFolder, upload } from '../src/client/node/index.js';
 import type { CreateResponseDirect } from '../src/contract/types.js';
+import { decryptChunk } from '../src/crypto/index.js';
 import { encryptedLength, plaintextChunkLength } from '../src/domain/chunk-plan.js';
 import { siteChunkUrl } from '../src/transfer/urls.js';
 import { spawnServer } from '../test/support/server.js';
@@ -38,6 +41,8 @@ const SIZE = Number(process.env.BENCH_SIZE_MIB ?? 2048) * MIB;
 const SPARSE = Number(process.env.BENCH_SPARSE_MIB ?? 4096) * MIB;
 const CONCURRENCY = 4;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Only the downloads (and the sparse file's memory): BENCH_DOWNLOAD_ONLY=1 prints, records nothing. */
+const DOWNLOAD_ONLY = process.env.BENCH_DOWNLOAD_ONLY === '1';
 let serverOutput = () => '';
 
 async function makeFile(path: string, size: number): Promise<void> {
@@ -163,10 +168,14 @@ async function rawGet(link: string, size: number): Promise<number> {
   return size / elapsed;
 }
 
-async function libraryDownload(link: string, dir: string, size: number): Promise<number> {
+async function libraryDownload(link: string, dir: string, size: number, before = false): Promise<number> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const result = await download(link, dir, { concurrency: CONCURRENCY });
+  const result = await download(link, dir, {
+    concurrency: CONCURRENCY,
+    // The path before issue #25's change: undici's fetch and WebCrypto's per-record promises.
+    ...(before ? { fetch: (url: string, init: RequestInit) => fetch(url, init), decrypt: decryptChunk } : {}),
+  });
   if (result.files.length !== 1) throw new Error(`library download saved ${result.files.length} files`);
   const elapsed = (performance.now() - started) / 1000;
   lastCpuSeconds = cpuSince(cpu);
@@ -202,9 +211,10 @@ async function main(): Promise<void> {
     await makeFile(file, SIZE);
     // Warm-up (JIT, connections) on a small upload, not measured.
     await rawPut(server.baseUrl, 64 * MIB);
-    await libraryUpload(server.baseUrl, file, SIZE)
-      .catch(() => 0)
-      .then(() => undefined);
+    if (!DOWNLOAD_ONLY)
+      await libraryUpload(server.baseUrl, file, SIZE)
+        .catch(() => 0)
+        .then(() => undefined);
     await clearBlobs();
 
     // Rounds of raw, library, CLI, interleaved: on a shared machine each method's best round is the
@@ -212,7 +222,7 @@ async function main(): Promise<void> {
     const samples = { raw: [] as number[], lib: [] as number[], cli: [] as number[] };
     const cpu = { raw: [] as number[], lib: [] as number[] };
     const rss: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= (DOWNLOAD_ONLY ? 0 : ROUNDS); round++) {
       samples.raw.push(await rawPut(server.baseUrl, SIZE));
       cpu.raw.push(lastCpuSeconds);
       await clearBlobs();
@@ -240,8 +250,8 @@ async function main(): Promise<void> {
       await mkdir(saved);
     };
     await clearSaved();
-    const down = { raw: [] as number[], lib: [] as number[], cli: [] as number[] };
-    const downCpu = { raw: [] as number[], lib: [] as number[] };
+    const down = { raw: [] as number[], lib: [] as number[], cli: [] as number[], before: [] as number[] };
+    const downCpu = { raw: [] as number[], lib: [] as number[], before: [] as number[] };
     const downRss: number[] = [];
     await rawGet(kept.link, SIZE); // warm-up
     for (let round = 1; round <= ROUNDS; round++) {
@@ -250,11 +260,14 @@ async function main(): Promise<void> {
       down.lib.push(await libraryDownload(kept.link, saved, SIZE));
       downCpu.lib.push(lastCpuSeconds);
       await clearSaved();
+      down.before.push(await libraryDownload(kept.link, saved, SIZE, true));
+      downCpu.before.push(lastCpuSeconds);
+      await clearSaved();
       down.cli.push(await cliDownload(server.baseUrl, kept.link, saved, SIZE, join(work, 'state')));
       downRss.push(cliPeakRss);
       await clearSaved();
       process.stdout.write(
-        `round ${round}: download raw GET ${mbs(down.raw.at(-1)!)}, library ${mbs(down.lib.at(-1)!)} (client CPU ${downCpu.lib.at(-1)!.toFixed(1)} s), cli ${mbs(down.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
+        `round ${round}: download raw GET ${mbs(down.raw.at(-1)!)} (client CPU ${downCpu.raw.at(-1)!.toFixed(1)} s), library ${mbs(down.lib.at(-1)!)} (client CPU ${downCpu.lib.at(-1)!.toFixed(1)} s), library with fetch + WebCrypto ${mbs(down.before.at(-1)!)} (client CPU ${downCpu.before.at(-1)!.toFixed(1)} s), cli ${mbs(down.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
       );
     }
     await clearBlobs();
@@ -280,6 +293,10 @@ async function main(): Promise<void> {
     );
 
     const best = (xs: number[]) => Math.max(...xs);
+    process.stdout.write(
+      `download ratio library/raw ${(best(down.lib) / best(down.raw)).toFixed(2)}, cli/raw ${(best(down.cli) / best(down.raw)).toFixed(2)} (target >= 0.8); before (fetch + WebCrypto)/raw ${(best(down.before) / best(down.raw)).toFixed(2)}; client CPU (lowest) raw ${Math.min(...downCpu.raw).toFixed(1)} s, library ${Math.min(...downCpu.lib).toFixed(1)} s, before ${Math.min(...downCpu.before).toFixed(1)} s; peak RSS of the CLI download ${(Math.max(...downRss) / MIB).toFixed(0)} MiB\n`,
+    );
+    if (DOWNLOAD_ONLY) return;
     const raw = best(samples.raw);
     const lib = best(samples.lib);
     const cli = best(samples.cli);
@@ -289,9 +306,6 @@ async function main(): Promise<void> {
     const libCpu = Math.min(...cpu.lib);
     const peakRss = Math.max(...rss);
     process.stdout.write(`ratio library/raw ${libRatio.toFixed(2)}, cli/raw ${cliRatio.toFixed(2)} (target >= 0.8)\n`);
-    process.stdout.write(
-      `download ratio library/raw ${(best(down.lib) / best(down.raw)).toFixed(2)}, cli/raw ${(best(down.cli) / best(down.raw)).toFixed(2)} (target >= 0.8)\n`,
-    );
     const all = (xs: number[]) => xs.map((x) => (x / MIB).toFixed(0)).join(', ');
 
     const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -313,6 +327,7 @@ PUTs of pre-generated random bodies of the exact encrypted length (no file readi
 | raw chunk GETs (ticket, bytes dropped) | ${mbs(best(down.raw))} | ${all(down.raw)} | 1.00 |
 | library \`download()\` (GET + RFC 8188 decryption + write + fsync + rename) | ${mbs(best(down.lib))} | ${all(down.lib)} | ${(best(down.lib) / best(down.raw)).toFixed(2)} |
 | CLI \`webfolder download\` (child process via tsx) | ${mbs(best(down.cli))} | ${all(down.cli)} | ${(best(down.cli) / best(down.raw)).toFixed(2)} |
+| library \`download()\` with the global fetch + WebCrypto (the path before issue #25) | ${mbs(best(down.before))} | ${all(down.before)} | ${(best(down.before) / best(down.raw)).toFixed(2)} |
 
 Client CPU time (user + system, in-process runs, lowest round): raw ${rawCpu.toFixed(1)} s, library ${libCpu.toFixed(1)} s for
 ${SIZE / MIB} MiB; reading and encryption cost ${mbs(SIZE / Math.max(0.001, libCpu - rawCpu))} of client CPU. Peak RSS of the CLI

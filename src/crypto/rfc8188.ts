@@ -27,14 +27,17 @@ import { CryptoFormatError, IntegrityError } from './errors.js';
 
 export const SALT_LENGTH = 16;
 const TAG_LENGTH = 16;
+/** The AES-GCM tag closing every record. */
+export const RFC8188_TAG_LENGTH = TAG_LENGTH;
 
 const NONCE_LENGTH = 12;
 const DELIMITER_MORE_RECORDS = 1;
 const DELIMITER_FINAL_RECORD = 2;
 
 const textEncoder = new TextEncoder();
-const CONTENT_KEY_INFO = textEncoder.encode('Content-Encoding: aes128gcm\0');
-const NONCE_INFO = textEncoder.encode('Content-Encoding: nonce\0');
+/** HKDF `info` of the content-encryption key and of the nonce base (exported for the Node decryptor). */
+export const CONTENT_KEY_INFO = textEncoder.encode('Content-Encoding: aes128gcm\0');
+export const NONCE_INFO = textEncoder.encode('Content-Encoding: nonce\0');
 
 interface MessageKeys {
   readonly contentKey: CryptoKey;
@@ -60,7 +63,11 @@ async function deriveMessageKeys(secretKey: CryptoKey, salt: Uint8Array<ArrayBuf
  * is a view into it): RFC 8188 XORs the 96-bit record sequence number into the nonce base; for fewer
  * than 2^32 records (2^32 records are 256 TiB) only the last 4 bytes change.
  */
-function recordNonces(nonceBase: Uint8Array<ArrayBuffer>, first: number, count: number): Uint8Array<ArrayBuffer> {
+export function recordNonces(
+  nonceBase: Uint8Array<ArrayBuffer>,
+  first: number,
+  count: number,
+): Uint8Array<ArrayBuffer> {
   const nonces = new Uint8Array(count * NONCE_LENGTH);
   const tail = ((nonceBase[8]! << 24) | (nonceBase[9]! << 16) | (nonceBase[10]! << 8) | nonceBase[11]!) >>> 0;
   for (let j = 0, at = 0; j < count; j++, at += NONCE_LENGTH) {
@@ -171,7 +178,7 @@ export function encryptMessage(secretKey: CryptoKey, plaintext: Uint8Array): Pro
  * the delimiter is the last non-zero byte. It must say "more records follow" (1) except in the
  * last record, which must say "final" (2).
  */
-function recordDataLength(padded: Uint8Array, sequence: number, records: number): number {
+export function recordDataLength(padded: Uint8Array, sequence: number, records: number): number {
   // Every record this format writes ends in its delimiter: one byte read, no scan.
   const expectedLast = sequence === records - 1 ? DELIMITER_FINAL_RECORD : DELIMITER_MORE_RECORDS;
   if (padded[padded.length - 1] === expectedLast) return padded.length - 1;
@@ -196,7 +203,7 @@ function recordDataLength(padded: Uint8Array, sequence: number, records: number)
 }
 
 /** Refuses a message header this format never writes (too short, another record size, a key id). */
-function checkHeader(message: Uint8Array): void {
+export function checkHeader(message: Uint8Array): void {
   if (message.length < HEADER_LENGTH) {
     throw new CryptoFormatError(`truncated: ${message.length} bytes is shorter than the ${HEADER_LENGTH}-byte header`);
   }
@@ -237,12 +244,10 @@ export async function decryptRecords(
 }
 
 /**
- * Decrypts one message and returns its plaintext. Throws CryptoFormatError for a header this format
- * never writes, and IntegrityError for anything that fails authentication or record structure
- * (wrong key, altered bytes, truncation, trailing data). A message with no records at all, which
- * wormhole-crypto writes for an empty input, is refused as truncated: an empty value is never valid here.
+ * How many records a whole message has, once its header and its length are checked: what every
+ * decryptor of a whole message (this one, the Node client's on node:crypto) checks first.
  */
-export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+export function messageRecords(message: Uint8Array): number {
   checkHeader(message);
   const bodyLength = message.length - HEADER_LENGTH;
   if (bodyLength === 0) throw new IntegrityError('missing final record: the message ends after its header (truncated)');
@@ -253,7 +258,17 @@ export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array):
       `truncated or trailing data: the last record is ${lastRecordLength} bytes, shorter than a delimiter and a tag`,
     );
   }
+  return records;
+}
 
+/**
+ * Decrypts one message and returns its plaintext. Throws CryptoFormatError for a header this format
+ * never writes, and IntegrityError for anything that fails authentication or record structure
+ * (wrong key, altered bytes, truncation, trailing data). A message with no records at all, which
+ * wormhole-crypto writes for an empty input, is refused as truncated: an empty value is never valid here.
+ */
+export async function decryptMessage(secretKey: CryptoKey, message: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
+  const records = messageRecords(message);
   const keys = await deriveMessageKeys(secretKey, message.slice(0, SALT_LENGTH));
   return openRecords(keys, message, HEADER_LENGTH, 0, records, records);
 }

@@ -145,6 +145,25 @@ export async function homeEmpty(
     throw new ProtocolError(operation, `${response.status} where 204 (no content) was expected`);
 }
 
+/**
+ * Bodies a transport already holds as one buffer (the Node transport reads a chunk GET straight into
+ * a buffer of its announced length): `responseBytes` hands that buffer on, with no copy through a
+ * body stream. Only the layer's transports register them (`heldBodyResponse`).
+ */
+const heldBodies = new WeakMap<Response, Uint8Array>();
+
+/** A success answer whose body is `bytes`, held as they are: for transports. */
+export function heldBodyResponse(bytes: Uint8Array, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  heldBodies.set(response, bytes);
+  return response;
+}
+
+/** The whole body of `response` as bytes: the transport's own buffer when it holds one. */
+export async function responseBytes(response: Response): Promise<Uint8Array> {
+  return heldBodies.get(response) ?? new Uint8Array(await response.arrayBuffer());
+}
+
 /** Reads a JSON success body and checks it against `answer`'s schema before anyone reads it. */
 export async function readAnswer<N extends AnswerName>(
   response: Response,

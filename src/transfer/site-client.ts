@@ -17,7 +17,15 @@ import type {
   SiteRegisterResponse,
 } from '../contract/site.js';
 import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
-import { foreignRequest, homeEmpty, homeJson, homeRequest, readAnswer, redirectTarget } from './outbound.js';
+import {
+  foreignRequest,
+  homeEmpty,
+  homeJson,
+  homeRequest,
+  readAnswer,
+  redirectTarget,
+  responseBytes,
+} from './outbound.js';
 import type { ByteRange } from './range.js';
 import { backoffDelay, DEFAULT_RETRY, type HttpOptions, isRedirect, sleep } from './retry.js';
 import { folderApiUrl, siteChunkUrl } from './urls.js';
@@ -294,6 +302,6 @@ async function fetchChunkOnce(
 
 /** The asked bytes of a chunk answer: a 206 is them; a server that ignored `Range` sent all (200). */
 async function rangeOf(response: Response, range: ByteRange | undefined): Promise<Uint8Array> {
-  const bytes = new Uint8Array(await response.arrayBuffer());
+  const bytes = await responseBytes(response);
   return range && response.status === 200 ? bytes.subarray(range.start, range.end + 1) : bytes;
 }

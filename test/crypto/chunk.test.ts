@@ -10,7 +10,7 @@ import {
   importSecret,
 } from '../../src/crypto/index.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
-import { assertRefused, randomBytes } from './helpers.js';
+import { assertRefused, encryptWithPadding, randomBytes } from './helpers.js';
 import { referenceDecrypt, referenceEncrypt } from './wormhole-reference.js';
 
 const secret = generateSecret();
@@ -114,34 +114,6 @@ test('a wrong key is refused', async () => {
   const wrongKey = await importSecret(generateSecret());
   await assertRefused(decryptChunk(wrongKey, threeRecords), /bad tag: record 1 of 3/);
 });
-
-/**
- * An independent encoder written from RFC 8188 section 2 (not from our module), which can add the
- * zero padding the RFC allows after a record's delimiter. Neither our encoder nor wormhole-crypto
- * writes padding, but both decoders must read it the same way.
- */
-async function encryptWithPadding(secretText: string, records: Array<{ data: Uint8Array; zeros: number }>) {
-  const ikm = await importSecret(secretText);
-  const salt = randomBytes(16);
-  const hkdf = (info: string, bits: number) =>
-    crypto.subtle.deriveBits(
-      { name: 'HKDF', hash: 'SHA-256', salt, info: new TextEncoder().encode(info) },
-      ikm.hkdfKey,
-      bits,
-    );
-  const cek = await crypto.subtle.importKey('raw', await hkdf('Content-Encoding: aes128gcm\0', 128), 'AES-GCM', false, [
-    'encrypt',
-  ]);
-  const nonceBase = new Uint8Array(await hkdf('Content-Encoding: nonce\0', 96));
-  const parts: Uint8Array[] = [salt, Uint8Array.of(0, 1, 0, 0, 0)];
-  for (const [sequence, { data, zeros }] of records.entries()) {
-    const nonce = nonceBase.slice();
-    nonce[11]! ^= sequence;
-    const padded = new Uint8Array([...data, sequence === records.length - 1 ? 2 : 1, ...new Uint8Array(zeros)]);
-    parts.push(new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, cek, padded)));
-  }
-  return new Uint8Array(parts.flatMap((part) => [...part]));
-}
 
 test('RFC 8188 padding after the delimiter is read like wormhole-crypto reads it', async () => {
   const first = randomBytes(65_000);

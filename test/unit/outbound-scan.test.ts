@@ -17,7 +17,7 @@ const DIRS = ['src/transfer', 'src/client', 'web/src'];
 const ALLOWED: Record<string, string> = {
   'src/transfer/outbound.ts': 'the layer',
   'src/transfer/retry.ts': 'the retry policy under the layer (its default transport is the global fetch)',
-  'src/client/node/transport.ts': 'the Node transport (node:http for chunk PUTs)',
+  'src/client/node/transport.ts': 'the Node transport (node:http for chunk PUTs and GETs)',
   'web/src/adapters/xhr.ts': "the page's chunk PUT transport (XMLHttpRequest for upload progress)",
 };
 
@@ -27,8 +27,12 @@ const RULES: [RegExp, string][] = [
   [/\bXMLHttpRequest\b/, 'uses XMLHttpRequest'],
   [/\bsendBeacon\b/, 'sends a beacon'],
   [/\bnew\s+(EventSource|WebSocket)\b/, 'opens an EventSource or WebSocket'],
-  [/from\s+['"](node:)?(http|https|http2|net|tls|undici)['"]/, 'imports a network module'],
-  [/import\(\s*['"](node:)?(http|https|http2|net|tls|undici)['"]\s*\)/, 'imports a network module'],
+  [/from\s+['"](node:)?(http|https|http2|net|tls|undici|dgram)['"]/, 'imports a network module'],
+  [/import\(\s*['"](node:)?(http|https|http2|net|tls|undici|dgram)['"]\s*\)/, 'imports a network module'],
+  // require('http'), createRequire(…)('node:http'): any call naming a network module alone.
+  [/\(\s*['"](node:)?(http|https|http2|net|tls|undici|dgram)['"]\s*\)/, 'loads a network module'],
+  // The Node transport's primitive (node:http's request/get), however the module was reached.
+  [/\b(http|https|http2)\.(request|get|connect)\s*\(/, "calls node:http's request beside the Node transport"],
 ];
 
 /** The code without comments (a comment may well say "fetch(" or "XMLHttpRequest"). */
@@ -73,6 +77,11 @@ test('the scan finds each way around the layer, and not a comment about one', ()
     "import http from 'node:http';",
     "import { request } from 'undici';",
     "const https = await import('https');",
+    "const http = createRequire(import.meta.url)('node:http');",
+    "const h = require('http');",
+    "import dgram from 'node:dgram';",
+    'const req = http.request(url, options);',
+    'https.get(url, (res) => {});',
   ];
   for (const snippet of cases) assert.notDeepEqual(violations('src/client/x.ts', snippet), [], snippet);
   assert.deepEqual(violations('src/client/x.ts', '// never fetch(url) here\n/* new XMLHttpRequest() */'), []);

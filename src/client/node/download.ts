@@ -2,18 +2,21 @@ import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type FolderKey, IntegrityError } from '../../crypto/index.js';
 import { type ArrivalOptions, arrivalOf } from '../../transfer/arriving.js';
-import { downloadStream } from '../../transfer/download.js';
+import { type DownloadStreamOptions, downloadStream } from '../../transfer/download.js';
 import { InputError, WebfolderError } from '../../transfer/errors.js';
 import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
 import { numbered, saveName, savePath } from '../../transfer/names.js';
 import type { HttpOptions } from '../../transfer/retry.js';
+import { nodeDecryptChunk } from './decrypt.js';
+import { nodeFetch } from './transport.js';
 
 export { listFolder } from '../../transfer/folder.js';
 
 /**
  * Downloads every complete file of a folder into `destination`: names decrypted, then each file's
  * `downloadStream` (the transfer core's one download pipeline: chunks fetched ahead, each checked,
- * decrypted and authenticated in order) written into `<name>.webfolder-part`, renamed to the name
+ * decrypted and authenticated in order; here fetched by node:http into one buffer and decrypted in
+ * place by node:crypto, see transport.ts and decrypt.ts) written into `<name>.webfolder-part`, renamed to the name
  * only once the whole file verified. A name with folders (`a/sub/b.txt`) is saved in the same
  * folders below `destination` (src/transfer/names.ts). Existing files are never overwritten: a
  * numbered name is chosen instead.
@@ -31,6 +34,11 @@ export interface DownloadOptions extends SiteOptions {
   readonly waitForUploads?: boolean;
   /** Told when a file still arriving waits for chunk `chunk` of `chunks`. */
   readonly onWaiting?: (file: { name: string; chunk: number; chunks: number }) => void;
+  /**
+   * Decrypts one chunk (default: node:crypto in place, decrypt.ts). `decryptChunk` of src/crypto
+   * (WebCrypto, the page's) gives the same bytes and errors: the benchmark compares the two.
+   */
+  readonly decrypt?: DownloadStreamOptions['decrypt'];
   /** How a file still arriving is waited for (pauses, when a stalled sender is given up). */
   readonly arrival?: Omit<ArrivalOptions, 'onWaiting'>;
 }
@@ -106,7 +114,8 @@ async function downloadFile(
   options: DownloadOptions,
 ): Promise<void> {
   const http: HttpOptions = {
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // Chunk GETs read into one buffer by node:http (transport.ts), opened in place by node:crypto.
+    fetch: options.fetch ?? nodeFetch,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
@@ -125,6 +134,7 @@ async function downloadFile(
     },
     {
       ...http,
+      decrypt: options.decrypt ?? nodeDecryptChunk,
       ...(options.concurrency !== undefined ? { ahead: Math.max(0, options.concurrency - 1) } : {}),
       ...(file.complete
         ? {}

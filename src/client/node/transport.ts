@@ -1,63 +1,106 @@
 import http from 'node:http';
 import https from 'node:https';
 import { NetworkError } from '../../transfer/errors.js';
+import { heldBodyResponse } from '../../transfer/outbound.js';
 import type { Fetch } from '../../transfer/retry.js';
 
 /**
- * A `fetch` for Node uploads: chunk PUTs with a Uint8Array body go through node:http(s) directly,
- * everything else through the global fetch. Node's fetch (undici) copies a buffer body before
- * sending it; at 10 MiB per chunk those copies, and the garbage they leave, cost as much CPU as the
- * encryption. Here the ciphertext is written to the socket as it is. Keep-alive agents reuse
- * connections; idle sockets do not keep the process alive.
+ * The Node transport of the outbound layer (src/transfer/outbound.ts passes it as `fetch`; nothing
+ * else calls it). Two kinds of request go through node:http(s) directly, everything else through the
+ * global fetch:
+ *
+ * - chunk PUTs with a Uint8Array body: Node's fetch (undici) copies a buffer body before sending
+ *   it; at 10 MiB per chunk those copies, and the garbage they leave, cost as much CPU as the
+ *   encryption. Here the ciphertext is written to the socket as it is.
+ * - GETs that ask for bytes (`accept` names application/octet-stream: chunk downloads): the body is
+ *   read into one buffer of its announced length and handed to the layer as it is
+ *   (`heldBodyResponse`), where fetch's body stream and `arrayBuffer()` copied it twice more (the
+ *   download's CPU profile, docs/benchmarks.md, issue #25). The Node decryptor then opens it in place.
  *
  * Semantics match what `exchange` expects of fetch: it resolves with a Response for any HTTP
- * answer (no redirects are followed: presigned PUTs never redirect), rejects on network failure,
- * and rejects when the signal aborts.
+ * answer, rejects on network failure (a body cut short included) and when the signal aborts. The
+ * layer's rules hold because it sets the headers: credentials only on `home` requests, none on
+ * presigned ones. Redirects: node:http follows none. A request made with `redirect: 'manual'` (every
+ * `home` request) gets the 3xx, which the layer refuses or hands to a chunk download; any other (a
+ * presigned `foreign` GET, which carries nothing of ours) is sent again through fetch, which follows
+ * it as before. Keep-alive agents reuse connections; idle sockets do not keep the process alive.
  */
 const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
   https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
-export const nodeFetch: typeof fetch = (input, init) => {
+export const nodeFetch: typeof fetch = async (input, init) => {
+  if (typeof input !== 'string') return fetch(input, init);
+  const method = init?.method ?? 'GET';
   const body = init?.body;
-  if (init?.method !== 'PUT' || !(body instanceof Uint8Array) || typeof input !== 'string') return fetch(input, init);
+  if (method === 'PUT' && body instanceof Uint8Array) return send(input, init!, body);
+  const headers = new Headers(init?.headers);
+  if (method === 'GET' && body == null && /application\/octet-stream/.test(headers.get('accept') ?? '')) {
+    const response = await send(input, init ?? {}, null);
+    if (response.status >= 300 && response.status < 400 && init?.redirect !== 'manual') return fetch(input, init);
+    return response;
+  }
+  return fetch(input, init);
+};
+
+/** One request through node:http(s); a 2xx body that is not JSON is held in one buffer. */
+function send(input: string, init: RequestInit, body: Uint8Array | null): Promise<Response> {
   const url = new URL(input);
   const secure = url.protocol === 'https:';
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
-  headers['content-length'] = String(body.byteLength);
+  if (body) headers['content-length'] = String(body.byteLength);
   return new Promise<Response>((resolve, reject) => {
     const request = (secure ? https : http).request(
       url,
       {
-        method: 'PUT',
+        method: init.method ?? 'GET',
         headers,
         agent: secure ? agents.https : agents.http,
         ...(init.signal ? { signal: init.signal } : {}),
       },
       (response) => {
+        const status = response.statusCode ?? 0;
+        const responseHeaders = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) {
+          if (value === undefined) continue;
+          for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
+        }
+        const length = Number(response.headers['content-length']);
+        const hold =
+          status >= 200 &&
+          status < 300 &&
+          status !== 204 &&
+          !/^application\/json\b/.test(response.headers['content-type'] ?? '') &&
+          Number.isSafeInteger(length);
+        // The announced length, allocated once: the body is copied into it as it comes.
+        const into = hold ? Buffer.allocUnsafe(length) : null;
+        let received = 0;
         const pieces: Buffer[] = [];
-        response.on('data', (piece: Buffer) => pieces.push(piece));
+        response.on('data', (piece: Buffer) => {
+          if (into) piece.copy(into, received);
+          else pieces.push(piece);
+          received += piece.length;
+        });
         response.on('error', reject);
+        // A body cut short (the connection lost) ends in 'close' without 'end': a network failure.
+        response.on('close', () => {
+          if (!response.complete)
+            reject(new TypeError(`${init.method ?? 'GET'} ${url.origin}: the answer was cut short`));
+        });
         response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (value === undefined) continue;
-            for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(name, v);
-          }
-          const noBody = status === 204 || status === 304 || status < 200;
+          const init = { status, statusText: response.statusMessage ?? '', headers: responseHeaders };
           try {
-            resolve(
-              new Response(noBody ? null : Buffer.concat(pieces), {
-                status,
-                statusText: response.statusMessage ?? '',
-                headers: responseHeaders,
-              }),
-            );
+            if (into) {
+              if (received !== into.length) throw new TypeError(`the answer has ${received} of ${into.length} bytes`);
+              resolve(heldBodyResponse(into, init));
+              return;
+            }
+            const noBody = status === 204 || status === 304 || status < 200;
+            resolve(new Response(noBody ? null : Buffer.concat(pieces), init));
           } catch (error) {
             reject(error);
           }
@@ -65,9 +108,9 @@ export const nodeFetch: typeof fetch = (input, init) => {
       },
     );
     request.on('error', reject);
-    request.end(body);
+    request.end(body ?? undefined);
   });
-};
+}
 
 /** The server refused the very first connection: nothing listens at that address. */
 export class ServerUnreachableError extends NetworkError {
