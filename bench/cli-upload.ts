@@ -146,7 +146,7 @@ async function cliUpload(server: string, path: string, size: number, stateDir: s
 }
 
 /** The download baseline: every chunk GET with a ticket, 4 in flight, bytes dropped (no decryption, no disk). */
-async function rawGet(link: string, size: number): Promise<number> {
+async function rawGet(link: string, size: number, saveTo?: string): Promise<number> {
   const listing = await listFolder(link, {});
   const file = listing.files[0]!;
   const cpu = process.cpuUsage();
@@ -154,15 +154,23 @@ async function rawGet(link: string, size: number): Promise<number> {
   const { ticket } = await listing.client.startDownload(file.fileId);
   const headers = { ...listing.client.credentialHeaders(), 'x-download-ticket': ticket };
   let next = 1;
+  // Saved: each chunk's bytes written at their place in one file, one fsync at the end (what any
+  // download that keeps the file must do; no decryption).
+  const out = saveTo ? await open(saveTo, 'w') : null;
   const worker = async () => {
     while (next <= file.chunks) {
       const n = next++;
       const res = await fetch(siteChunkUrl(listing.siteApi, listing.folderId, file.fileId, n), { headers });
       if (!res.ok) throw new Error(`GET ${n}: ${res.status} ${await res.text()}\n${serverOutput()}`);
-      await res.arrayBuffer();
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (out) await out.write(bytes, 0, bytes.length, (n - 1) * encryptedLength(file.chunkSize));
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  if (out) {
+    await out.sync();
+    await out.close();
+  }
   const elapsed = (performance.now() - started) / 1000;
   lastCpuSeconds = cpuSince(cpu);
   return size / elapsed;
@@ -250,13 +258,22 @@ async function main(): Promise<void> {
       await mkdir(saved);
     };
     await clearSaved();
-    const down = { raw: [] as number[], lib: [] as number[], cli: [] as number[], before: [] as number[] };
-    const downCpu = { raw: [] as number[], lib: [] as number[], before: [] as number[] };
+    const down = {
+      raw: [] as number[],
+      saved: [] as number[],
+      lib: [] as number[],
+      cli: [] as number[],
+      before: [] as number[],
+    };
+    const downCpu = { raw: [] as number[], saved: [] as number[], lib: [] as number[], before: [] as number[] };
     const downRss: number[] = [];
     await rawGet(kept.link, SIZE); // warm-up
     for (let round = 1; round <= ROUNDS; round++) {
       down.raw.push(await rawGet(kept.link, SIZE));
       downCpu.raw.push(lastCpuSeconds);
+      down.saved.push(await rawGet(kept.link, SIZE, join(saved, 'raw.bin')));
+      downCpu.saved.push(lastCpuSeconds);
+      await clearSaved();
       down.lib.push(await libraryDownload(kept.link, saved, SIZE));
       downCpu.lib.push(lastCpuSeconds);
       await clearSaved();
@@ -267,7 +284,7 @@ async function main(): Promise<void> {
       downRss.push(cliPeakRss);
       await clearSaved();
       process.stdout.write(
-        `round ${round}: download raw GET ${mbs(down.raw.at(-1)!)} (client CPU ${downCpu.raw.at(-1)!.toFixed(1)} s), library ${mbs(down.lib.at(-1)!)} (client CPU ${downCpu.lib.at(-1)!.toFixed(1)} s), library with fetch + WebCrypto ${mbs(down.before.at(-1)!)} (client CPU ${downCpu.before.at(-1)!.toFixed(1)} s), cli ${mbs(down.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
+        `round ${round}: download raw GET ${mbs(down.raw.at(-1)!)} (client CPU ${downCpu.raw.at(-1)!.toFixed(1)} s), raw GET saved ${mbs(down.saved.at(-1)!)} (client CPU ${downCpu.saved.at(-1)!.toFixed(1)} s), library ${mbs(down.lib.at(-1)!)} (client CPU ${downCpu.lib.at(-1)!.toFixed(1)} s), library with fetch + WebCrypto ${mbs(down.before.at(-1)!)} (client CPU ${downCpu.before.at(-1)!.toFixed(1)} s), cli ${mbs(down.cli.at(-1)!)} (peak RSS ${(cliPeakRss / MIB).toFixed(0)} MiB)\n`,
       );
     }
     await clearBlobs();
@@ -294,7 +311,7 @@ async function main(): Promise<void> {
 
     const best = (xs: number[]) => Math.max(...xs);
     process.stdout.write(
-      `download ratio library/raw ${(best(down.lib) / best(down.raw)).toFixed(2)}, cli/raw ${(best(down.cli) / best(down.raw)).toFixed(2)} (target >= 0.8); before (fetch + WebCrypto)/raw ${(best(down.before) / best(down.raw)).toFixed(2)}; client CPU (lowest) raw ${Math.min(...downCpu.raw).toFixed(1)} s, library ${Math.min(...downCpu.lib).toFixed(1)} s, before ${Math.min(...downCpu.before).toFixed(1)} s; peak RSS of the CLI download ${(Math.max(...downRss) / MIB).toFixed(0)} MiB\n`,
+      `download ratio library/raw ${(best(down.lib) / best(down.raw)).toFixed(2)}, cli/raw ${(best(down.cli) / best(down.raw)).toFixed(2)} (target >= 0.8); library/raw saved ${(best(down.lib) / best(down.saved)).toFixed(2)}, cli/raw saved ${(best(down.cli) / best(down.saved)).toFixed(2)}; before (fetch + WebCrypto)/raw ${(best(down.before) / best(down.raw)).toFixed(2)}; client CPU (lowest) raw ${Math.min(...downCpu.raw).toFixed(1)} s, library ${Math.min(...downCpu.lib).toFixed(1)} s, before ${Math.min(...downCpu.before).toFixed(1)} s; peak RSS of the CLI download ${(Math.max(...downRss) / MIB).toFixed(0)} MiB\n`,
     );
     if (DOWNLOAD_ONLY) return;
     const raw = best(samples.raw);
@@ -325,6 +342,7 @@ PUTs of pre-generated random bodies of the exact encrypted length (no file readi
 | CLI \`webfolder upload --quiet\` (child process via tsx) | ${mbs(cli)} | ${all(samples.cli)} | ${cliRatio.toFixed(2)} |
 
 | raw chunk GETs (ticket, bytes dropped) | ${mbs(best(down.raw))} | ${all(down.raw)} | 1.00 |
+| raw chunk GETs saved (each chunk written at its place, one fsync) | ${mbs(best(down.saved))} | ${all(down.saved)} | ${(best(down.saved) / best(down.raw)).toFixed(2)} |
 | library \`download()\` (GET + RFC 8188 decryption + write + fsync + rename) | ${mbs(best(down.lib))} | ${all(down.lib)} | ${(best(down.lib) / best(down.raw)).toFixed(2)} |
 | CLI \`webfolder download\` (child process via tsx) | ${mbs(best(down.cli))} | ${all(down.cli)} | ${(best(down.cli) / best(down.raw)).toFixed(2)} |
 | library \`download()\` with the global fetch + WebCrypto (the path before issue #25) | ${mbs(best(down.before))} | ${all(down.before)} | ${(best(down.before) / best(down.raw)).toFixed(2)} |

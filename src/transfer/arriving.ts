@@ -6,8 +6,10 @@ import type { SiteClient } from './site-client.js';
  * Downloading a file while its upload is still running (issue #25). Chunks are independent RFC 8188
  * messages, so a recipient needs no more than the chunks stored so far to start: the download
  * pipeline (download.ts openChunk) fetches each chunk as usual, and when the site answers 404 for
- * one that has not arrived yet it asks its `Arrival` to wait. The arrival looks at the folder's
- * listing, after a pause that grows while nothing changes, and says:
+ * one that has not arrived yet it asks its `Arrival` to wait. The arrival pauses (a pause that grows
+ * while nothing arrives) and the chunk is asked for again: the chunk's own GET is the probe (its 404
+ * is not charged to the download), so waiting costs one request per pause. Now and then (at most
+ * once per `lookEveryMs`) it also looks at the folder's listing, which says:
  * - ask again: the file is still arriving (or has just completed);
  * - never: the file is gone from the listing (its upload was cancelled), the folder is gone
  *   (deleted or expired), or no chunk came for `stallMs` (the sender stopped): UploadEndedError.
@@ -28,9 +30,11 @@ export interface Arrival {
 export interface ArrivalOptions {
   /** Told each time a chunk is waited for (the CLI prints it once per chunk). */
   readonly onWaiting?: (k: number) => void;
-  /** First pause between looks, doubling up to `maxPauseMs` (defaults 250 and 2000). */
+  /** First pause before asking again, doubling up to `maxPauseMs` (defaults 100 and 1000). */
   readonly pauseMs?: number;
   readonly maxPauseMs?: number;
+  /** Shortest time between two looks at the listing (default 1000 ms). */
+  readonly lookEveryMs?: number;
   /** Give up when no chunk arrived for this long (default 15 minutes). */
   readonly stallMs?: number;
   /** The clock (tests). */
@@ -41,8 +45,12 @@ const DEFAULT_STALL_MS = 15 * 60_000;
 
 export function arrivalOf(client: SiteClient, fileId: string, name: string, options: ArrivalOptions = {}): Arrival {
   const now = options.now ?? Date.now;
-  const firstPause = options.pauseMs ?? 250;
-  const maxPause = options.maxPauseMs ?? 2000;
+  // Short: the recipient follows the sender chunk by chunk, and a pause longer than the time between
+  // two stored chunks is time lost at the end (bench/arriving.ts, docs/benchmarks.md).
+  const firstPause = options.pauseMs ?? 100;
+  const maxPause = options.maxPauseMs ?? 1000;
+  const lookEvery = options.lookEveryMs ?? 1000;
+  let lastLook = Number.NEGATIVE_INFINITY;
   const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
   let pause = firstPause;
   let lastArrival = now();
@@ -53,6 +61,9 @@ export function arrivalOf(client: SiteClient, fileId: string, name: string, opti
   const lookAtListing = async (signal?: AbortSignal): Promise<void> => {
     await sleep(pause, signal);
     pause = Math.min(maxPause, pause * 2);
+    // Between looks, the chunk's GET itself says whether it came; the listing is for how it ends.
+    if (now() - lastLook < lookEvery) return;
+    lastLook = now();
     let files: Awaited<ReturnType<SiteClient['listAll']>>;
     try {
       files = await client.listAll();

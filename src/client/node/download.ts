@@ -105,6 +105,9 @@ export async function download(
   return { folderId: listing.folderId, title: listing.title, directory: destination, files, skipped };
 }
 
+/** Bytes written between two early writeback requests (see downloadFile). */
+const WRITEBACK_EVERY = 16 * 1024 * 1024;
+
 async function downloadFile(
   listing: FolderListing,
   file: ListedFile,
@@ -151,6 +154,11 @@ async function downloadFile(
   const part = `${path}.webfolder-part`;
   const handle = await open(part, 'w', 0o600);
   const reader = stream.getReader();
+  // Early writeback, as the server's blob store does: the kernel would start writing the dirty
+  // pages only at the final sync (gigabytes later), which then waited for the whole file; asking
+  // every WRITEBACK_EVERY bytes lets the disk work while the network does. At most one at a time.
+  let writeback: Promise<void> | null = null;
+  let sinceWriteback = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -160,9 +168,20 @@ async function downloadFile(
         const { bytesWritten } = await handle.write(value, written, value.byteLength - written);
         written += bytesWritten;
       }
+      sinceWriteback += written;
+      if (sinceWriteback >= WRITEBACK_EVERY && writeback === null) {
+        sinceWriteback = 0;
+        const started: Promise<void> = handle.datasync().finally(() => {
+          writeback = null;
+        });
+        started.catch(() => {}); // observed below, before the final sync
+        writeback = started;
+      }
     }
+    await (writeback as Promise<void> | null);
     await handle.sync();
   } catch (error) {
+    await (writeback as Promise<void> | null)?.catch(() => {});
     await reader.cancel().catch(() => undefined);
     await handle.close();
     await rm(part, { force: true });
