@@ -203,7 +203,7 @@ export function recordDataLength(padded: Uint8Array, sequence: number, records: 
 }
 
 /** Refuses a message header this format never writes (too short, another record size, a key id). */
-export function checkHeader(message: Uint8Array): void {
+function checkHeader(message: Uint8Array): void {
   if (message.length < HEADER_LENGTH) {
     throw new CryptoFormatError(`truncated: ${message.length} bytes is shorter than the ${HEADER_LENGTH}-byte header`);
   }
