@@ -34,18 +34,18 @@ export const nodeFetch: typeof fetch = async (input, init) => {
   if (typeof input !== 'string') return fetch(input, init);
   const method = init?.method ?? 'GET';
   const body = init?.body;
-  if (method === 'PUT' && body instanceof Uint8Array) return send(input, init!, body);
+  if (method === 'PUT' && body instanceof Uint8Array) return send(input, init!, body, false);
   const headers = new Headers(init?.headers);
   if (method === 'GET' && body == null && /application\/octet-stream/.test(headers.get('accept') ?? '')) {
-    const response = await send(input, init ?? {}, null);
+    const response = await send(input, init ?? {}, null, true);
     if (response.status >= 300 && response.status < 400 && init?.redirect !== 'manual') return fetch(input, init);
     return response;
   }
   return fetch(input, init);
 };
 
-/** One request through node:http(s); a 2xx body that is not JSON is held in one buffer. */
-function send(input: string, init: RequestInit, body: Uint8Array | null): Promise<Response> {
+/** One request through node:http(s); with `holdBody`, a 2xx body that is not JSON is held in one buffer. */
+function send(input: string, init: RequestInit, body: Uint8Array | null, holdBody: boolean): Promise<Response> {
   const url = new URL(input);
   const secure = url.protocol === 'https:';
   const headers: Record<string, string> = {};
@@ -71,6 +71,7 @@ function send(input: string, init: RequestInit, body: Uint8Array | null): Promis
         }
         const length = Number(response.headers['content-length']);
         const hold =
+          holdBody &&
           status >= 200 &&
           status < 300 &&
           status !== 204 &&
