@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Builder, By, Capabilities, until, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { upload } from '../../src/client/node/index.js';
-import { createSke, generateSecret, importSecret } from '../../src/crypto/index.js';
+import { createSke, deriveOwnerCredentials, generateSecret, importSecret } from '../../src/crypto/index.js';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
 import { ownerWithZeroScalar } from '../crypto/helpers.js';
@@ -521,6 +521,81 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       await visitor.findElement(By.css('#viewer-close')).click();
       await visitor.navigate().refresh();
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+    } finally {
+      await visitor.quit();
+    }
+  });
+
+  test("issue 24's details: counters, the page's own limit message, focus after Create, sizes, a deleted folder said", async () => {
+    const page = await webkit.session();
+    const setValue = (css: string, value: string) =>
+      page.executeScript(
+        'const e = document.querySelector(arguments[0]); e.value = arguments[1]; e.dispatchEvent(new Event("input", { bubbles: true }));',
+        css,
+        value,
+      );
+    try {
+      await page.get(`${server.baseUrl}/`);
+      await waitFor(page, '#new-title');
+      await setValue('#new-title', 'x'.repeat(195));
+      assert.equal(await page.findElement(By.css('#new-title-count')).getText(), '195 of 200 characters');
+      await setValue('#new-limit', '0');
+      await page.findElement(By.css('button[type=submit]')).click();
+      await waitFor(page, '#new-limit[aria-invalid="true"]');
+      assert.equal(
+        await page.findElement(By.css('#limit-error')).getText(),
+        'Enter a whole number from 1 to 1,000,000, or leave the field empty for no limit.',
+      );
+      assert.equal(new URL(await page.getCurrentUrl()).pathname, '/');
+      await setValue('#new-limit', '');
+      await setValue('#new-title', 'WebKit details');
+      await page.findElement(By.css('button[type=submit]')).click();
+      await waitFor(page, '#role[data-role="owner"]', 60_000);
+      await page.wait(
+        async () => (await page.executeScript('return document.activeElement?.id')) === 'folder-title',
+        30_000,
+      );
+      await page.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, 'wk-five.bin', bytes(5_000_000, 82)));
+      await waitFor(page, '#upload-status[data-state="complete"]', 60_000);
+      await waitFor(page, '#files button.open');
+      const height = (await page.executeScript(
+        "return document.querySelector('#files button.open').getBoundingClientRect().height",
+      )) as number;
+      assert.ok(height >= 44, `the preview-name button is 44 px tall (${height})`);
+      await page.wait(
+        async () => (await page.findElement(By.css('#folder-summary')).getText()).includes('5.00 MB'),
+        30_000,
+      );
+    } finally {
+      await page.quit();
+    }
+
+    // A folder deleted while a visitor's page is open (WebKitWebDriver runs one session at a time, so
+    // the owner is a program here): the page says so by its poll, with no Download left.
+    const owner = await deriveOwnerCredentials(generateSecret());
+    const linkSecret = generateSecret();
+    const created = await SiteClient.createFolder(`${server.baseUrl}/api/site`, owner.authToken, {
+      mode: 'send',
+      title: 'WebKit going',
+      ske: await createSke(await importSecret(linkSecret)),
+    });
+    const visitor = await webkit.session();
+    try {
+      await visitor.get(`${created.folderUrl}#${linkSecret}`);
+      await waitFor(visitor, '#role[data-role="visitor"]', 60_000);
+      await new SiteClient(`${server.baseUrl}/api/site`, created.folderId, {
+        ownerToken: owner.authToken,
+      }).deleteFolder();
+      await visitor.wait(async () => {
+        for (const h of await visitor.findElements(By.css('h1')))
+          if ((await h.getText()) === 'Folder not found') return true;
+        return false;
+      }, 30_000);
+      assert.match(
+        await visitor.findElement(By.css('main')).getText(),
+        /deleted or has expired while this page was open/,
+      );
+      assert.equal((await visitor.findElements(By.css('button.download'))).length, 0);
     } finally {
       await visitor.quit();
     }
