@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
@@ -5,7 +6,7 @@ import { InputError } from '../transfer/errors.js';
 import type { Fetch } from '../transfer/retry.js';
 import { parseShareLink } from '../transfer/state.js';
 import { MODES, type Mode } from '../transfer/v2.js';
-import { defaultStateDir, failFast, nodeFetch, withOriginAuthorization } from './node/index.js';
+import { defaultStateDir, failFast, nodeFetch, withApiKey, withOriginAuthorization } from './node/index.js';
 import { readOwned } from './node/owned.js';
 import { promptHidden } from './prompt.js';
 
@@ -46,6 +47,7 @@ const OPTIONS = {
   mode: { type: 'string' },
   concurrency: { type: 'string' },
   retries: { type: 'string' },
+  'api-key-file': { type: 'string' },
   state: { type: 'string' },
   'upload-auth': { type: 'string' },
   email: { type: 'string' },
@@ -67,7 +69,7 @@ const OPTIONS = {
 export type OptionName = keyof typeof OPTIONS;
 
 /** The flags each command takes besides these, which all take; any other is refused by name. */
-const EVERY_COMMAND: readonly OptionName[] = ['server', 'retries', 'json', 'quiet', 'help', 'version'];
+const EVERY_COMMAND: readonly OptionName[] = ['server', 'api-key-file', 'retries', 'json', 'quiet', 'help', 'version'];
 export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   upload: ['title', 'mode', 'concurrency', 'state', 'expires', 'max-downloads', 'password', 'password-file', 'note'],
   resume: ['concurrency', 'state'],
@@ -88,6 +90,7 @@ export type Flags = {
   mode?: string;
   concurrency?: string;
   retries?: string;
+  'api-key-file'?: string;
   state?: string;
   'upload-auth'?: string;
   email?: string;
@@ -200,6 +203,25 @@ export function concurrencyOf(flags: Flags): number | undefined {
   return n;
 }
 
+/**
+ * The API key of a signed-in person (issue 26): the first line of --api-key-file, else
+ * $WEBFOLDER_API_KEY; null when neither is given. Sent only to the server's own origin (httpOf).
+ * A file or the environment, never a flag's value: other users of the machine can read a command line.
+ */
+function apiKeyOf(flags: Flags, io: Io): string | null {
+  let raw: string | undefined;
+  const file = flags['api-key-file'];
+  if (file !== undefined) {
+    try {
+      raw = readFileSync(file, 'utf8').split(/\r?\n/)[0];
+    } catch {
+      throw new UsageError(`--api-key-file: cannot read ${file}`);
+    }
+  } else raw = io.env.WEBFOLDER_API_KEY;
+  if (raw === undefined || raw.trim() === '') return null;
+  return raw.trim();
+}
+
 /** One fail-fast transport per command run (keyed by its parsed flags): see failFast. */
 const transports = new WeakMap<Flags, Fetch>();
 
@@ -212,7 +234,19 @@ export function httpOf(flags: Flags, io: Io): { fetch: Fetch; retry?: { retries:
   let fetch = transports.get(flags);
   if (!fetch) {
     const login = serverLogin(flags, io);
-    fetch = failFast(login ? withOriginAuthorization(nodeFetch, login.origin, login.authorization) : nodeFetch);
+    const key = apiKeyOf(flags, io);
+    if (login && key)
+      throw new UsageError(
+        'an API key and a login in the server address both need the Authorization header: give one of them',
+      );
+    const origin = givenServer(flags, io).origin;
+    fetch = failFast(
+      login
+        ? withOriginAuthorization(nodeFetch, login.origin, login.authorization)
+        : key
+          ? withApiKey(nodeFetch, origin, key)
+          : nodeFetch,
+    );
     transports.set(flags, fetch);
   }
   if (flags.retries === undefined) return { fetch };

@@ -80,6 +80,9 @@ Options:
   --file NAME|ID     delete: only this file (its id, or its name), not the whole folder;
                      set: this file's own download limit (none: the folder's applies)
   --concurrency N    chunks uploaded in parallel (default 4)
+  --api-key-file F   an API key of your account on the server (made on its site, under Account),
+                     from the first line of file F; or set $WEBFOLDER_API_KEY. Sent to the
+                     server's own address only. Needed where only signed-in people make folders
   --retries N        retries of a failed request (default 8; exponential backoff with jitter,
                      429 waits for Retry-After); 4xx answers other than 408/429 are not retried,
                      nor a refused first connection ("is the server running at URL?")

@@ -21,7 +21,7 @@ import { nodeFetch } from './transport.js';
 export * from '../index.js';
 export { type DownloadOptions, type DownloadResult, download } from './download.js';
 export { diskFile, diskFiles, fileSource, guessMimetype, uploadNameOf } from './files.js';
-export { failFast, nodeFetch, ServerUnreachableError, withOriginAuthorization } from './transport.js';
+export { failFast, nodeFetch, ServerUnreachableError, withApiKey, withOriginAuthorization } from './transport.js';
 
 /**
  * Uploads files given as paths (a directory: its files, with their paths inside it; see diskFiles)

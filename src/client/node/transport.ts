@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { NetworkError } from '../../transfer/errors.js';
+import { API_KEY_PATTERN } from '../../domain/principal.js';
+import { InputError, NetworkError } from '../../transfer/errors.js';
 import { heldBodyResponse } from '../../transfer/outbound.js';
 import type { Fetch } from '../../transfer/retry.js';
 
@@ -158,6 +159,18 @@ export function withOriginAuthorization(inner: Fetch, origin: string, authorizat
     if (!headers.has('authorization')) headers.set('authorization', authorization);
     return inner(url, { ...init, headers });
   };
+}
+
+/**
+ * Sends `Authorization: Bearer <key>` (an API key of a signed-in person, `wfk_…`) on requests to the
+ * server's `origin` only, like withOriginAuthorization: never to a presigned chunk URL of object
+ * storage, a redirect's target or any other origin. A key that is not one is refused here, without
+ * echoing it.
+ */
+export function withApiKey(inner: Fetch, origin: string, key: string): Fetch {
+  if (!API_KEY_PATTERN.test(key))
+    throw new InputError('the API key is not one: it is wfk_ and 43 characters, as the site showed it');
+  return withOriginAuthorization(inner, origin, `Bearer ${key}`);
 }
 
 /** ECONNREFUSED anywhere in the error, its causes or an AggregateError's errors (undici nests it). */
