@@ -1,5 +1,4 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ID_PATTERN } from '../domain/ids.js';
 import { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS } from '../domain/take-down.js';
 
 /**
@@ -84,7 +83,7 @@ export const takeDownAnswer = object({
 });
 
 const adminFolder = object({
-  folderId: { type: 'string', pattern: ID_PATTERN.source },
+  folderId: str,
   title: str,
   mode: str,
   flow: str,

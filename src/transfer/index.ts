@@ -26,6 +26,8 @@ export type {
   UploadUrls,
 } from '../contract/types.js';
 export { type AccountFoldersRequest, listAccountFolders } from './account-folders.js';
+export type { AdminListQuery } from './admin-client.js';
+export { AdminClient } from './admin-client.js';
 export type {
   ProgressFile,
   TransferOptions,

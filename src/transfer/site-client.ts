@@ -1,3 +1,4 @@
+import type { TakeDownInfo } from '../contract/admin.js';
 import type { AnswerName, Answers } from '../contract/answers.js';
 import type {
   DownloadTicket,
@@ -114,6 +115,10 @@ export class SiteClient {
 
   info(): Promise<FolderInfo> {
     return this.call('open folder', 'GET', '', 'folderInfo');
+  }
+  /** Why the operator took the folder down (only for a folder answered `taken_down`). */
+  takeDownNotice(): Promise<TakeDownInfo> {
+    return this.call('read take-down notice', 'GET', '/take-down', 'takeDown');
   }
   register(files: readonly SiteFileEntry[], extra: RegisterExtra = {}): Promise<SiteRegisterResponse> {
     return this.call('register files', 'POST', '/files', 'register', { files, ...extra });

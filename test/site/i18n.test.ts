@@ -27,10 +27,20 @@ const languages = Object.keys(LANGUAGES) as Language[];
 
 /** Words a language really writes as English does (loanwords, units); everything else must be translated. */
 const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
-  fr: ['home.docsLink', 'notify.heading', 'audit.action', 'accounts.quota'],
-  it: ['site.privacy', 'password.label', 'accounts.account', 'accounts.quota'],
-  nl: ['site.privacy', 'notify.eventsDownload', 'notify.eventsUpload', 'files.downloads', 'accounts.account'],
-  'pt-BR': ['notify.eventsDownload'],
+  de: ['admin.sort.downloads', 'admin.col.downloads'],
+  fr: ['home.docsLink', 'notify.heading', 'audit.action', 'accounts.quota', 'admin.col.actions'],
+  it: ['site.privacy', 'password.label', 'accounts.account', 'accounts.quota', 'takeDown.reason.malware'],
+  nl: [
+    'site.privacy',
+    'notify.eventsDownload',
+    'notify.eventsUpload',
+    'files.downloads',
+    'accounts.account',
+    'takeDown.reason.malware',
+    'admin.sort.downloads',
+    'admin.col.downloads',
+  ],
+  'pt-BR': ['notify.eventsDownload', 'takeDown.reason.malware', 'admin.sort.downloads', 'admin.col.downloads'],
 };
 
 /** Every plural element of a message, at any depth. */

@@ -5,6 +5,13 @@
  * (test/unit/layers.test.ts), so what the page depends on is one list.
  */
 export type { AccountFolder, AccountFolderList } from '../../src/contract/account-folders.js';
+export type {
+  AdminFolderDetail,
+  AdminFolderList,
+  AdminFolderView,
+  AdminStats,
+  TakeDownInfo,
+} from '../../src/contract/admin.js';
 export type { ErrorCode } from '../../src/contract/errors.js';
 export { AUDIT_API_PATH, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
@@ -46,4 +53,5 @@ export {
   MAX_TITLE_LENGTH,
 } from '../../src/domain/limits.js';
 export { formatBytes as formatSize } from '../../src/domain/sizes.js';
+export { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS, type TakeDownReason } from '../../src/domain/take-down.js';
 export * from '../../src/transfer/index.js';

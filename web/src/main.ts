@@ -2,6 +2,7 @@ import { siteConfig } from './config.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
 import { t } from './i18n/index.js';
 import type { FolderSession } from './state/index.js';
+import { adminPage } from './views/admin.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
@@ -42,6 +43,7 @@ function route(focusHeading = false): void {
     });
   else if (rest === '' || rest === 'index.html') homePage(config, openMade);
   else if (rest === 'me') myFoldersPage(config, signal);
+  else if (rest === 'admin') void adminPage(config, signal);
   else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
 

@@ -292,6 +292,8 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   // "My folders" (issue 26): the page asks the account API who is signed in.
   app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
+  // The admin console (web/src/views/admin.ts): the same page; its data comes from /api/admin.
+  app.get(`${prefix}/admin`, limited, async (_request, reply) => sendPage(reply, 200));
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
   if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
   // Streamed downloads are answered by the service worker; reaching the server means it was not running.

@@ -10,6 +10,7 @@ import {
   type OwnerCredentials,
   passwordSecret,
   SiteClient,
+  type TakeDownInfo,
   WebfolderError,
 } from '../core.js';
 import { FolderSession } from './folder.js';
@@ -36,10 +37,13 @@ export function parseFragment(hash: string): Fragment {
   return { secret: secret ? decodeURIComponent(secret) : null, ownerSecret };
 }
 
-export type OpenFailure = {
-  readonly kind: 'not-found' | 'expired' | 'no-key' | 'bad-key' | 'wrong-key' | 'failed';
-  readonly error?: unknown;
-};
+export type OpenFailure =
+  | {
+      readonly kind: 'not-found' | 'expired' | 'no-key' | 'bad-key' | 'wrong-key' | 'failed';
+      readonly error?: unknown;
+    }
+  /** The operator took the folder down: why, for the page to say in the visitor's language. */
+  | { readonly kind: 'taken-down'; readonly notice: TakeDownInfo };
 
 /**
  * A folder with a password: the link's secret alone does not decrypt it. `unlock` derives the
@@ -99,6 +103,10 @@ export async function openSession(
   try {
     info = await client.info();
   } catch (error) {
+    if (error instanceof WebfolderError && error.serverCode === ('taken_down' satisfies ErrorCode)) {
+      const notice = await client.takeDownNotice().catch(() => null);
+      if (notice) return { kind: 'taken-down', notice };
+    }
     if (error instanceof WebfolderError && (error.status === 404 || error.status === 400))
       return { kind: isExpired(error) ? 'expired' : 'not-found', error };
     return { kind: 'failed', error };

@@ -14,6 +14,7 @@ import { activitySection, ownerSection } from './owner.js';
 import { passwordPrompt } from './password.js';
 import { receiptSection } from './receipt.js';
 import { ownerKeySection, shareSection } from './share.js';
+import { showTakenDown } from './take-down.js';
 import { announce, describeError, formatDuration, h, render, setTitle } from './ui.js';
 import { uploadSection } from './upload.js';
 
@@ -99,7 +100,7 @@ function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal)
 }
 
 /** What each way of failing to open a folder is called and what the page says about it. */
-const FAILURES: Record<Exclude<OpenFailure['kind'], 'failed'>, readonly [MessageKey, MessageKey]> = {
+const FAILURES: Record<Exclude<OpenFailure['kind'], 'failed' | 'taken-down'>, readonly [MessageKey, MessageKey]> = {
   expired: ['error.expired', 'error.expiredText'],
   'not-found': ['error.folderNotFound', 'error.folderNotFoundText'],
   'no-key': ['error.noKey', 'error.noKeyText'],
@@ -108,7 +109,8 @@ const FAILURES: Record<Exclude<OpenFailure['kind'], 'failed'>, readonly [Message
 };
 
 function showOpenFailure(config: SiteConfig, opened: OpenFailure): void {
-  if (opened.kind === 'failed') showError(config, t('error.failed'), describeError(opened.error));
+  if (opened.kind === 'taken-down') showTakenDown(config, opened.notice);
+  else if (opened.kind === 'failed') showError(config, t('error.failed'), describeError(opened.error));
   else showError(config, t(FAILURES[opened.kind][0]), t(FAILURES[opened.kind][1]));
 }
 
