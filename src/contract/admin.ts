@@ -129,6 +129,7 @@ export const adminAnswerSchemas = {
     takenDown: int,
     expired: int,
     emptyOwnerless: int,
+    accounts: int,
     quota: object({ totalBytes: intOrNull, folderBytes: intOrNull }),
     store: { type: 'string', enum: ['sqlite', 'postgresql'] },
     blobs: { type: 'string', enum: ['local', 's3'] },

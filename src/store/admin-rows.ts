@@ -23,12 +23,14 @@ export function takeDownMigration(bigint: 'INTEGER' | 'BIGINT'): string {
 export interface AdminFolderRow extends FolderRow {
   byte_count: Int;
   downloads: Int | null;
+  creator_email: string | null;
 }
 
 export const toAdminFolder = (r: AdminFolderRow): AdminFolder => ({
   folder: toFolder(r),
   bytes: Number(r.byte_count),
   downloads: Number(r.downloads ?? 0),
+  creatorEmail: r.creator_email,
 });
 
 const SORT_COLUMNS: Record<AdminSort, string> = {
@@ -40,8 +42,9 @@ const SORT_COLUMNS: Record<AdminSort, string> = {
 
 const SELECT = `SELECT d.id, d.mode, d.title, d.flow, d.created_at, d.ske, d.upload_auth_hash, d.owner_token_hash,
      d.owner_public_key, d.delete_after, d.expires_at, d.max_downloads, d.note, d.password, d.created_by,
-     d.file_count, d.byte_count, d.taken_down_at, d.take_down_reason, d.take_down_note,
-     (SELECT SUM(f.downloads) FROM files f WHERE f.folder_id = d.id) AS downloads
+     d.file_count, d.byte_count, d.taken_down_at, d.take_down_reason, d.take_down_note, d.account_id,
+     (SELECT SUM(f.downloads) FROM files f WHERE f.folder_id = d.id) AS downloads,
+     (SELECT a.email FROM accounts a WHERE a.id = d.account_id) AS creator_email
    FROM folders d`;
 
 /** `%text%` for LIKE, with the pattern's own characters escaped (ESCAPE '\'). */
@@ -87,6 +90,7 @@ export const adminCountsSql = (ph: (n: number) => string) =>
      COALESCE(SUM(CASE WHEN taken_down_at IS NULL AND delete_after <= ${ph(1)} THEN 1 ELSE 0 END), 0) AS expired,
      COALESCE(SUM(CASE WHEN taken_down_at IS NULL AND delete_after > ${ph(1)} AND file_count = 0
        AND owner_token_hash IS NULL AND upload_auth_hash IS NULL THEN 1 ELSE 0 END), 0) AS empty_ownerless
+     , (SELECT COUNT(*) FROM accounts) AS accounts
    FROM folders WHERE deleting_since IS NULL`;
 
 export interface AdminCountsRow {
@@ -94,6 +98,7 @@ export interface AdminCountsRow {
   taken_down: Int;
   expired: Int;
   empty_ownerless: Int;
+  accounts: Int;
 }
 
 export const toAdminCounts = (r: AdminCountsRow): AdminCounts => ({
@@ -101,4 +106,5 @@ export const toAdminCounts = (r: AdminCountsRow): AdminCounts => ({
   takenDown: Number(r.taken_down),
   expired: Number(r.expired),
   emptyOwnerless: Number(r.empty_ownerless),
+  accounts: Number(r.accounts),
 });

@@ -23,6 +23,8 @@ export interface AdminFolder {
   readonly bytes: number;
   /** Counted downloads of all its files. */
   readonly downloads: number;
+  /** The e-mail address of the account that made it (folder.accountId), when it has one. */
+  readonly creatorEmail: string | null;
 }
 
 export interface AdminFolderPage {
@@ -37,6 +39,8 @@ export interface AdminCounts {
   readonly takenDown: number;
   readonly expired: number;
   readonly emptyOwnerless: number;
+  /** Accounts that ever signed in (sign-in). */
+  readonly accounts: number;
 }
 
 export interface AdminStore {

@@ -78,7 +78,7 @@ export function view(f: AdminFolder, now: number): AdminFolderView {
     downloads: f.downloads,
     owned: folder.ownerTokenHash !== null || folder.uploadAuthHash !== null,
     state: folderState(folder, now),
-    creator: null,
+    creator: folder.accountId === null ? null : { accountId: folder.accountId, email: f.creatorEmail },
     takeDown: folder.takeDown
       ? { reason: folder.takeDown.reason as TakeDownReason, note: folder.takeDown.note, at: folder.takeDown.at }
       : null,

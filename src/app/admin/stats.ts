@@ -21,6 +21,7 @@ export async function adminStats(services: Services, disk: () => Promise<DiskFig
     takenDown: counts.takenDown,
     expired: counts.expired,
     emptyOwnerless: counts.emptyOwnerless,
+    accounts: counts.accounts,
     quota: { totalBytes: config.ops.quotaTotalBytes, folderBytes: config.ops.quotaFolderBytes },
     store: config.databaseUrl ? 'postgresql' : 'sqlite',
     blobs: config.s3 ? 's3' : 'local',

@@ -28,6 +28,7 @@ function facts(s: AdminStats): [string, string][] {
     [t('admin.state.takenDown'), String(s.takenDown)],
     [t('admin.state.expired'), String(s.expired)],
     [t('admin.state.emptyOwnerless'), String(s.emptyOwnerless)],
+    [t('admin.stat.accounts'), String(s.accounts)],
     [t('admin.stat.quota'), quota(s.quota.totalBytes)],
     [t('admin.stat.folderQuota'), quota(s.quota.folderBytes)],
     [
