@@ -8,6 +8,7 @@ import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { bytes, launch, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
+import { webm } from './media.js';
 
 const MIB = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -156,6 +157,39 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
     const failed = await download;
     assert.notEqual(await failed.failure(), null, 'the browser marks the download failed');
     await screenshot(visitor, 'arriving-cancelled-desktop-light-en');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), ctx.close()]);
+  });
+  test('a video still arriving shows what has arrived in the viewer and plays on as the rest comes', async () => {
+    // Noise at 40 Mbit/s: about a second per 5 MiB chunk, three chunks.
+    const video = await webm(browser, gate.url, 11 * MIB);
+    const seen: string[] = [];
+    const { ownerCtx, link } = await startHeldUpload('clip.webm', video, seen);
+    const { ctx, page: visitor, problems } = await visitorOn(link);
+    await visitor.locator('#files button.open', { hasText: 'clip.webm' }).click();
+    await visitor.locator('#viewer video').waitFor();
+    // Chunk 1 is stored, chunk 2 is held at the gate: the first frame decodes from what has arrived.
+    await until(
+      'the arriving video showing its first frame',
+      () =>
+        visitor.evaluate(() => {
+          const v = document.querySelector<HTMLVideoElement>('#viewer video');
+          return v !== null && v.readyState >= 2;
+        }),
+      60_000,
+    );
+    // The rest arrives; the same element then plays on (it was not given up on while it waited).
+    gate.release();
+    await visitor.evaluate(() => {
+      const v = document.querySelector<HTMLVideoElement>('#viewer video')!;
+      v.muted = true;
+      return v.play();
+    });
+    await until(
+      'the video playing once the rest arrived',
+      () => visitor.evaluate(() => document.querySelector<HTMLVideoElement>('#viewer video')!.currentTime > 0),
+      60_000,
+    );
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), ctx.close()]);
   });

@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import type { SiteFile } from '../../src/contract/site.js';
 import type { OpenedFile } from '../../web/src/state/index.js';
 import {
+  arriving,
   canThumbnail,
+  downloadable,
   isImageFolder,
   MEMORY_LIMIT,
   previewPlan,
@@ -82,13 +84,30 @@ describe('previewPlan', () => {
   });
 });
 
-function opened(id: string, complete = true, secret: string | null = 's'): OpenedFile {
-  return { file: { fileId: id, complete } as SiteFile, name: id, mimetype: null, secret };
+function opened(id: string, complete = true, secret: string | null = 's', mine = false): OpenedFile {
+  return { file: { fileId: id, complete, mine } as SiteFile, name: id, mimetype: null, secret };
 }
 
+describe('downloadable while arriving', () => {
+  const visitor = { info: { isOwner: false } };
+  test("a file arriving from another sender can be downloaded; one's own stopped upload cannot", () => {
+    assert.equal(arriving(opened('x', false)), true);
+    assert.equal(downloadable(visitor, opened('x', false)), true);
+    assert.equal(arriving(opened('m', false, 's', true)), false);
+    assert.equal(downloadable(visitor, opened('m', false, 's', true)), false);
+    assert.equal(downloadable(visitor, opened('m', true, 's', true)), true);
+    assert.equal(downloadable(visitor, opened('u', false, null)), false);
+  });
+});
+
 describe('Viewer', () => {
-  test('steps through readable files (arriving ones too), wrapping around', () => {
-    const viewer = new Viewer([opened('a'), opened('b', false), opened('c', true, null)]);
+  test("steps through readable files (arriving ones too, not one's own stopped upload), wrapping around", () => {
+    const viewer = new Viewer([
+      opened('a'),
+      opened('b', false),
+      opened('c', true, null),
+      opened('m', false, 's', true),
+    ]);
     viewer.add([opened('d'), opened('e')]);
     assert.deepEqual(
       viewer.files.map((f) => f.file.fileId),
@@ -97,6 +116,7 @@ describe('Viewer', () => {
     assert.equal(viewer.current, null);
     assert.equal(viewer.next(), null);
     assert.equal(viewer.open('c'), false);
+    assert.equal(viewer.open('m'), false);
     assert.equal(viewer.open('b'), true);
     assert.equal(viewer.open('d'), true);
     assert.equal(viewer.position(), '3 of 4');

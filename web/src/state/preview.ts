@@ -16,11 +16,18 @@ function exhausted(session: Looker, o: OpenedFile): boolean {
 
 /**
  * Whether a file can be downloaded: the list's button and the viewer's agree on it (Download all
- * takes the complete ones). A file still arriving can be (issue #25): its download waits for each
- * chunk as it is stored and ends with the upload, or says the upload stopped.
+ * takes the complete ones). A file still arriving from someone else can be (issue #25): its download
+ * waits for each chunk as it is stored and ends with the upload, or says the upload stopped. An
+ * incomplete file of one's own (`mine`) is not: this browser is its sender, so it is either being
+ * sent from here or stopped (cancelled, interrupted), to be resumed by picking it again.
  */
 export function downloadable(session: Looker, o: OpenedFile): boolean {
-  return Boolean(o.secret) && !exhausted(session, o);
+  return (o.file.complete || !o.file.mine) && Boolean(o.secret) && !exhausted(session, o);
+}
+
+/** A file arriving from another sender: its row shows the server's progress, its download can start. */
+export function arriving(o: OpenedFile): boolean {
+  return !o.file.complete && !o.file.mine;
 }
 
 /**
@@ -164,9 +171,12 @@ export class Viewer {
     this.add(files);
   }
 
-  /** Adds files (the list arrives a page at a time); only those this browser can read (arriving ones too: previewPlan). */
+  /**
+   * Adds files (the list arrives a page at a time): those this browser can read, complete or
+   * arriving from another sender (previewPlan), not one's own stopped upload.
+   */
   add(files: readonly OpenedFile[]): void {
-    this.list.push(...files.filter((f) => f.secret !== null));
+    this.list.push(...files.filter((f) => f.secret !== null && (f.file.complete || arriving(f))));
   }
 
   get files(): readonly OpenedFile[] {

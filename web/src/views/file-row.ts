@@ -2,7 +2,7 @@ import { thumbnailUrl } from '../adapters/thumbnail.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { canThumbnail, downloadable, typeIcon, type Viewer } from '../state/preview.js';
+import { arriving, canThumbnail, downloadable, typeIcon, type Viewer } from '../state/preview.js';
 import { icon } from './icons.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 import { openViewer } from './viewer.js';
@@ -44,11 +44,6 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
     },
     session.info.isOwner && f.downloadsLeft !== null ? `${count} · ${text}` : text,
   );
-}
-
-/** Whether a row's Download is enabled: `downloadable`, and not a file this page is sending. */
-export function rowDownloadable(session: FolderSession, o: OpenedFile): boolean {
-  return downloadable(session, o) && (o.file.complete || !session.uploads.isUploading(o.file.fileId));
 }
 
 /**
@@ -134,10 +129,10 @@ function manage(ctx: RowContext, o: OpenedFile, name: string): HTMLElement | nul
 export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
   const { session } = ctx;
   const name = o.name ?? t(o.file.sealedKey && !session.owner ? 'files.sealed' : 'files.undecryptable');
-  // An incomplete file is "Uploading…" while this page sends it; one arriving from elsewhere can be
-  // downloaded at once (its chunks are waited for), unless this browser cannot read it.
+  // An incomplete file is "Uploading…" while this page sends it; one arriving from another sender can
+  // be downloaded at once (its chunks are waited for), unless this browser cannot read it.
   const uploadingHere = !o.file.complete && session.uploads.isUploading(o.file.fileId);
-  const canDownload = rowDownloadable(session, o);
+  const canDownload = downloadable(session, o);
   const button = h(
     'button',
     {
@@ -169,7 +164,7 @@ export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
     thumb(ctx, o, name),
     h('span', { class: 'name' }, label),
     h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
-    o.file.complete ? downloadCounts(session, o) : arrivingStatus(o),
+    o.file.complete ? downloadCounts(session, o) : arriving(o) ? arrivingStatus(o) : null,
     button,
     manage(ctx, o, name),
   );

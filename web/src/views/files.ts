@@ -6,7 +6,7 @@ import type { FolderSession, OpenedFile } from '../state/index.js';
 import { downloadable, isImageFolder, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
 import { type DownloadOutcome, downloadStatus } from './download-status.js';
-import { arrivingStatus, downloadCounts, fileRow, type RowContext, rowDownloadable } from './file-row.js';
+import { arrivingStatus, downloadCounts, fileRow, type RowContext } from './file-row.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 
 /** The folder's files as the page shows them: the summary that leads the page, and the list. */
@@ -192,7 +192,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
         li?.querySelector('.count')?.replaceWith(downloadCounts(session, o));
         li?.querySelector('.arriving')?.replaceWith(arrivingStatus(o));
         const button = li?.querySelector<HTMLButtonElement>('button.download');
-        if (button) button.disabled = !rowDownloadable(session, o);
+        if (button) button.disabled = !downloadable(session, o);
       }
       loaded = page.opened;
       // The viewer opens files by id: give it the fresh counts, so its Download agrees with the row.
