@@ -17,6 +17,7 @@ import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { accountKeyRoutes } from './http/routes/account-keys.js';
 import { adminRoutes } from './http/routes/admin.js';
+import { adminAccountRoutes } from './http/routes/admin-accounts.js';
 import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
@@ -198,6 +199,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(accountKeyRoutes, { services, prefix: sitePath(config) });
   await app.register(adminAuditRoutes, { services });
   await app.register(adminRoutes, { services, disk: () => diskStatus(config) });
+  await app.register(adminAccountRoutes, { services });
 
   const stopSweeper =
     options.sweeper === false

@@ -23,14 +23,24 @@ const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} M
 
 /** The quotas as the store checks them. */
 export function storageQuota(services: Services): StorageQuota {
-  const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
-  return { folderBytes: quotaFolderBytes, instanceBytes: quotaTotalBytes };
+  const { quotaFolderBytes, quotaTotalBytes, quotaAccountBytes } = services.config.ops;
+  return { folderBytes: quotaFolderBytes, instanceBytes: quotaTotalBytes, accountBytes: quotaAccountBytes };
 }
 
 const folderRefusal = (limit: number, adding: number, held?: number) =>
   new QuotaExceeded(
     413,
     `folder quota exceeded: this folder may hold ${mib(limit)}, ${held === undefined ? 'it holds too much for' : `it holds ${mib(held)} and`} these files add ${mib(adding)}`,
+  );
+
+/**
+ * The signed-in account's quota (issue 26): a refusal of this account's request, like the folder
+ * quota's (413 quota_exceeded; 400 on the v2 create), whatever the rest of the server holds.
+ */
+const accountRefusal = (adding: number) =>
+  new QuotaExceeded(
+    413,
+    `account quota exceeded: the folders of this account may not hold ${mib(adding)} more; delete some of them or ask an admin for a larger quota`,
   );
 
 const instanceRefusal = (limit: number) =>
@@ -71,6 +81,7 @@ export function quotaRefused(
   files: readonly { readonly filesize: number }[],
 ): QuotaExceeded {
   const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
+  if (refusal === 'account-quota') return accountRefusal(sumSizes(files));
   return refusal === 'folder-quota'
     ? folderRefusal(quotaFolderBytes ?? 0, sumSizes(files))
     : instanceRefusal(quotaTotalBytes ?? 0);

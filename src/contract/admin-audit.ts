@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS, AUDIT_PAGE_MAX } from '../domain/audit.js';
 import { ID_PATTERN } from '../domain/ids.js';
 
 /**
- * The audit and quota part of the admin API (issue 26; src/http/routes/admin-audit.ts): query strings,
+ * The audit and quota part of the admin API (issue 26; src/http/routes/admin-audit.ts, admin-accounts.ts): query strings,
  * parameters and bodies as JSON Schemas for the one validation layer, and the answers' schemas.
  * Query values arrive as text (no coercion): numbers and times are patterns here, parsed once checked.
  */
@@ -42,6 +42,65 @@ export type AuditListQuery = FromSchema<typeof auditListQuery>;
 /** `GET /api/admin/audit.jsonl?action=&account=&folder=&since=&until=`: every matching entry. */
 export const auditExportQuery = { type: 'object', properties: filterProperties } as const;
 export type AuditExportQuery = FromSchema<typeof auditExportQuery>;
+
+export const accountParams = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accountId'],
+  properties: { accountId: once(ACCOUNT_ID, 'is malformed') },
+} as const;
+
+/** `PUT /api/admin/accounts/:accountId/quota`: bytes, or null for the instance's default. */
+export const quotaBodySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['bytes'],
+  properties: {
+    bytes: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      errorMessage: 'must be a whole number of bytes (0 or more), or null for the default quota',
+    },
+  },
+} as const;
+export type QuotaBody = FromSchema<typeof quotaBodySchema>;
+
+/** `GET /api/admin/accounts?cursor=&limit=`: accounts in id order, a page at a time. */
+export const accountsListQuery = {
+  type: 'object',
+  properties: {
+    cursor: once(ACCOUNT_ID, 'is malformed: pass nextCursor as it was given'),
+    limit: once('^([1-9]\\d?|[1-4]\\d\\d|500)$', 'must be a whole number between 1 and 500'),
+  },
+} as const;
+export type AccountsListQuery = FromSchema<typeof accountsListQuery>;
+
+const accountUsageSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accountId', 'email', 'name', 'lastSeenAt', 'usedBytes', 'quotaBytes'],
+  properties: {
+    accountId: { type: 'string' },
+    email: { type: ['string', 'null'] },
+    name: { type: ['string', 'null'] },
+    lastSeenAt: { type: ['string', 'null'] },
+    usedBytes: { type: 'integer' },
+    quotaBytes: { type: ['integer', 'null'] },
+  },
+} as const;
+
+export const accountAnswer = accountUsageSchema;
+export const accountsListAnswer = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accounts', 'defaultQuotaBytes', 'nextCursor'],
+  properties: {
+    accounts: { type: 'array', items: accountUsageSchema },
+    defaultQuotaBytes: { type: ['integer', 'null'] },
+    nextCursor: { type: ['string', 'null'] },
+  },
+} as const;
 
 const text = { type: ['string', 'null'] } as const;
 const detailValue = { type: ['string', 'number', 'boolean', 'null'] } as const;

@@ -32,3 +32,6 @@ export const AUDIT_API_PATH = '/api/admin/audit';
  */
 export const MY_FOLDERS_PAGE_PATH = '/me';
 export const ACCOUNT_FOLDERS_PATH = '/api/account/folders';
+
+/** The admin API's accounts with their usage and quotas (issue 26). */
+export const ACCOUNTS_API_PATH = '/api/admin/accounts';

@@ -52,11 +52,20 @@ export type FolderLimitRefusal = 'too-many-files' | 'too-many-chunks';
 export interface StorageQuota {
   readonly folderBytes: number | null;
   readonly instanceBytes: number | null;
+  /**
+   * The default for the folders of one account together (QUOTA_ACCOUNT_MIB, issue 26); an account's
+   * own quota, set by an admin, replaces it. Folders made without an account are not counted.
+   */
+  readonly accountBytes: number | null;
 }
 
-export const NO_QUOTA: StorageQuota = { folderBytes: null, instanceBytes: null };
+export const NO_QUOTA: StorageQuota = { folderBytes: null, instanceBytes: null, accountBytes: null };
 
-export type QuotaRefusal = 'folder-quota' | 'instance-quota';
+export const QUOTA_REFUSALS = ['folder-quota', 'instance-quota', 'account-quota'] as const;
+export type QuotaRefusal = (typeof QUOTA_REFUSALS)[number];
+/** Whether a store's answer is a quota's refusal (one list, so that no caller misses a quota). */
+export const isQuotaRefusal = (result: string): result is QuotaRefusal =>
+  (QUOTA_REFUSALS as readonly string[]).includes(result);
 
 /** Whether adding `adding` bytes to a folder holding `held` breaks the folder quota. */
 export const overFolderQuota = (held: number, adding: number, quota: StorageQuota): boolean =>

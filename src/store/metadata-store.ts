@@ -1,5 +1,6 @@
 import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } from '../domain/limits.js';
 import type { AccountStore } from './account-store.js';
+import type { AccountUsageStore } from './account-usage.js';
 import type { AdminStore } from './admin-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
@@ -159,6 +160,8 @@ export interface MetadataStore {
   readonly mail: MailStore;
   /** The audit log (audit-store.ts, issue 26). */
   readonly audit: AuditStore;
+  /** Each account's registered bytes and own quota (account-usage.ts, issue 26). */
+  readonly usage: AccountUsageStore;
   /** Accounts, sessions and API keys (issue 26, account-store.ts). */
   readonly accounts: AccountStore;
   /** The folder, or null when it does not exist (or was deleted). */

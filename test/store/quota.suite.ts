@@ -25,7 +25,7 @@ export function storageQuotaTests(it: It, make: Make): void {
   it('quota: 20 racing appends of 1 MiB on two nodes fill a 5 MiB folder quota exactly, and the counters agree', async (store, peer) => {
     const f = make.folder();
     await store.createFolder(f, []);
-    const quota: StorageQuota = { folderBytes: 5 * MIB, instanceBytes: null };
+    const quota: StorageQuota = { folderBytes: 5 * MIB, instanceBytes: null, accountBytes: null };
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (i % 2 ? peer : store).addFiles(f.id, [unpositioned(make.file(f.id, 0, { filesize: MIB }))], {
@@ -42,7 +42,7 @@ export function storageQuotaTests(it: It, make: Make): void {
   });
 
   it('quota: the instance quota holds across nodes for creates and appends; a refusal writes nothing', async (store, peer) => {
-    const quota: StorageQuota = { folderBytes: null, instanceBytes: 6 * MIB };
+    const quota: StorageQuota = { folderBytes: null, instanceBytes: 6 * MIB, accountBytes: null };
     const created = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
         const f = make.folder({ flow: 'direct' });
@@ -73,7 +73,7 @@ export function storageQuotaTests(it: It, make: Make): void {
   });
 
   it('quota: deleting a file or a folder gives its bytes back to both counters', async (store) => {
-    const quota: StorageQuota = { folderBytes: 3 * MIB, instanceBytes: 4 * MIB };
+    const quota: StorageQuota = { folderBytes: 3 * MIB, instanceBytes: 4 * MIB, accountBytes: null };
     const f = make.folder({ flow: 'direct' });
     const files = [make.file(f.id, 0, { filesize: 2 * MIB }), make.file(f.id, 1, { filesize: MIB })];
     assert.equal(await store.createFolder(f, files, [], quota), 'created');
@@ -95,5 +95,84 @@ export function storageQuotaTests(it: It, make: Make): void {
     await store.finishFolderDeletion(f.id);
     assert.equal(await store.ops.totalBytes(), 0);
     assert.equal(await store.createFolder(g, big, [], quota), 'created');
+  });
+
+  /** An account as sign-in makes it (the usage listing joins the accounts table). */
+  const account = async (store: MetadataStore, id: string) =>
+    (
+      await store.accounts.signIn({
+        newId: id,
+        issuer: 'https://idp.example',
+        subject: `sub-${id}`,
+        email: `${id}@example.org`,
+        name: null,
+        admin: false,
+        now: 1,
+      })
+    ).id;
+  const ACCOUNT: StorageQuota = { folderBytes: null, instanceBytes: null, accountBytes: 5 * MIB };
+
+  it('quota: 20 racing 1 MiB creates of one account on two nodes fill its 5 MiB quota exactly; others are not counted', async (store, peer) => {
+    const id = await account(store, 'acct-race-000001');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const f = make.folder({ flow: 'direct', accountId: id });
+        return (i % 2 ? peer : store).createFolder(f, [make.file(f.id, 0, { filesize: MIB })], [], ACCOUNT);
+      }),
+    );
+    assert.equal(results.filter((r) => r === 'created').length, 5, JSON.stringify(results));
+    assert.ok(results.every((r) => r === 'created' || r === 'account-quota'));
+    assert.equal((await store.usage.usage(id))?.usedBytes, 5 * MIB);
+    assert.equal(await store.ops.totalBytes(), 5 * MIB, 'a refusal gives the instance total back');
+    // Anonymous folders and other accounts are not held by this account's quota.
+    const anonymous = make.folder({ flow: 'direct' });
+    assert.equal(
+      await store.createFolder(anonymous, [make.file(anonymous.id, 0, { filesize: MIB })], [], ACCOUNT),
+      'created',
+    );
+    const other = await account(store, 'acct-race-000002');
+    const theirs = make.folder({ flow: 'direct', accountId: other });
+    assert.equal(await peer.createFolder(theirs, [make.file(theirs.id, 0, { filesize: MIB })], [], ACCOUNT), 'created');
+  });
+
+  it("quota: appends count against the folder's account; deletes give back; an own quota replaces the default", async (store, peer) => {
+    const id = await account(store, 'acct-appends-0001');
+    const f = make.folder({ accountId: id });
+    await store.createFolder(f, []);
+    const one = () => [unpositioned(make.file(f.id, 0, { filesize: MIB }))];
+    const racing = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? peer : store).addFiles(f.id, one(), { limits: ROOMY, quota: ACCOUNT }),
+      ),
+    );
+    assert.equal(racing.filter((r) => r === 'added').length, 5, JSON.stringify(racing));
+    assert.ok(racing.every((r) => r === 'added' || r === 'account-quota'));
+    assert.equal((await store.listFiles(f.id)).length, 5);
+    assert.equal(await store.ops.totalBytes(), 5 * MIB);
+    // A deleted file gives its bytes back to the account.
+    const [first] = await store.listFiles(f.id);
+    assert.equal(await store.deleteFile(f.id, first!.id), true);
+    assert.equal((await peer.usage.usage(id))?.usedBytes, 4 * MIB);
+    // The account's own quota (2 MiB) replaces the default; null returns to it.
+    assert.equal(await store.usage.setQuota(id, 6 * MIB), true);
+    assert.equal(await peer.addFiles(f.id, [...one(), ...one()], { limits: ROOMY, quota: ACCOUNT }), 'added');
+    assert.equal(await peer.addFiles(f.id, one(), { limits: ROOMY, quota: ACCOUNT }), 'account-quota');
+    assert.equal(await store.usage.setQuota(id, null), true);
+    assert.deepEqual(
+      { ...(await store.usage.usage(id)), lastSeenAt: 0 },
+      { accountId: id, email: `${id}@example.org`, name: null, lastSeenAt: 0, usedBytes: 6 * MIB, quotaBytes: null },
+    );
+    assert.equal(await store.usage.setQuota('no-such-account', 1), false);
+    // The folder's removal gives all of its bytes back.
+    assert.equal(await store.beginOwnerDeletion(f.id, 0), true);
+    await store.finishFolderDeletion(f.id);
+    assert.equal((await store.usage.usage(id))?.usedBytes, 0);
+    assert.equal(await store.ops.totalBytes(), 0);
+    const listed = await store.usage.listUsage({ limit: 10 });
+    assert.deepEqual(
+      listed.map((a) => a.accountId),
+      [id],
+    );
+    assert.deepEqual(await store.usage.listUsage({ after: id, limit: 10 }), []);
   });
 }

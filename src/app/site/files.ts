@@ -12,7 +12,7 @@ import type {
 import { type ByteRange, parseRange } from '../../domain/byte-range.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
-import { MAX_LIST_PAGE } from '../../domain/limits.js';
+import { isQuotaRefusal, MAX_LIST_PAGE } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
 import { downloadsLeft, effectiveLimit } from '../../domain/owner-settings.js';
 import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
@@ -114,7 +114,7 @@ export async function registerSiteFiles(
       checkUpload(folder, role, request);
       result = await add(role, null);
     }
-    if (result === 'folder-quota' || result === 'instance-quota') throw quotaRefused(services, result, records);
+    if (isQuotaRefusal(result)) throw quotaRefused(services, result, records);
     refuseUnless(result, limits);
   } catch (error) {
     release();

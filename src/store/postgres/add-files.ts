@@ -6,7 +6,7 @@ import type { AddFilesOptions, AddFilesResult, NewFile } from '../metadata-store
 import { fullFile } from '../owner-rows.js';
 import { appendOutbox } from './ops-store.js';
 import { fileParams, INSERT_FILE } from './sql.js';
-import { sumBytes, takeTotal } from './storage-counts.js';
+import { sumBytes, takeAccount, takeTotal } from './storage-counts.js';
 
 /** PostgresMetadataStore.addFiles inside its transaction (see MetadataStore.addFiles). */
 export async function appendFiles(
@@ -25,8 +25,9 @@ export async function appendFiles(
     byte_count: string;
     owner_token_hash: string | null;
     expires_at: string | null;
+    account_id: string | null;
   }>(
-    'SELECT delete_after, file_count, chunk_count, byte_count, owner_token_hash, expires_at FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
+    'SELECT delete_after, file_count, chunk_count, byte_count, owner_token_hash, expires_at, account_id FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE',
     [folderId],
   );
   const folder = found[0];
@@ -41,6 +42,8 @@ export async function appendFiles(
   const claim = options.claim;
   if (claim && folder.owner_token_hash !== null) return 'claim-lost';
   if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
+  // Throws AccountQuotaRefused, which rolls the instance total back (the caller answers 'account-quota').
+  await takeAccount(client, folder.account_id, bytes, quota);
   if (claim) {
     await client.query(
       'UPDATE folders SET owner_token_hash = $1, owner_public_key = $2, ske = COALESCE(ske, $3) WHERE id = $4',

@@ -6,7 +6,7 @@ import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
 import { activityNamesMigration, ownerMigration } from '../owner-rows.js';
 import { folderCountsMigration, foldersMigration } from '../rows.js';
-import { storageCountsMigration } from '../storage-rows.js';
+import { accountStorageMigration, storageCountsMigration } from '../storage-rows.js';
 
 /**
  * Ordered schema migrations for PostgreSQL; version = index + 1. All pending ones are applied at
@@ -43,4 +43,6 @@ export const PG_MIGRATIONS: readonly string[] = [
   // 11: accounts, their sessions and API keys, and the account that made a folder (issue 26,
   // src/store/account-store.ts).
   accountsMigration('BIGINT'),
+  // 12: each account's registered bytes and own quota (issue 26, src/store/storage-rows.ts).
+  accountStorageMigration('BIGINT'),
 ];

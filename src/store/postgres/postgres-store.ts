@@ -23,6 +23,7 @@ import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, fullFile, fullFolde
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { PostgresAccountStore } from './account-store.js';
+import { PostgresAccountUsageStore } from './account-usage.js';
 import { appendFiles } from './add-files.js';
 import { PostgresAdminStore } from './admin-store.js';
 import { PostgresAuditStore } from './audit-store.js';
@@ -31,7 +32,20 @@ import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { FILE_COLUMNS, FOLDER_COLUMNS, fileParams, folderParams, INSERT_FILE, INSERT_FOLDER } from './sql.js';
-import { DELETE_FILE_SQL, DELETE_FOLDER_SQL, sumBytes, takeTotal } from './storage-counts.js';
+import {
+  AccountQuotaRefused,
+  DELETE_FILE_SQL,
+  DELETE_FOLDER_SQL,
+  sumBytes,
+  takeAccount,
+  takeTotal,
+} from './storage-counts.js';
+
+/** An account's quota refused inside a transaction (rolled back): the refusal, as the port answers it. */
+function accountRefusal(error: unknown): 'account-quota' {
+  if (error instanceof AccountQuotaRefused) return 'account-quota';
+  throw error;
+}
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -60,6 +74,7 @@ export class PostgresMetadataStore implements MetadataStore {
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
   readonly mail: PostgresMailStore;
   readonly audit: PostgresAuditStore;
+  readonly usage: PostgresAccountUsageStore;
   readonly accounts: PostgresAccountStore;
 
   private constructor(private readonly pool: pg.Pool) {
@@ -67,6 +82,7 @@ export class PostgresMetadataStore implements MetadataStore {
     this.admin = new PostgresAdminStore(pool);
     this.mail = new PostgresMailStore(pool);
     this.audit = new PostgresAuditStore(pool);
+    this.usage = new PostgresAccountUsageStore(pool);
     this.accounts = new PostgresAccountStore(pool);
   }
 
@@ -140,9 +156,11 @@ export class PostgresMetadataStore implements MetadataStore {
     }
     const bytes = sumBytes(files);
     if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
-    return this.transaction(async (client) => {
+    return this.transaction(async (client): Promise<CreateFolderResult> => {
       if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
-      await client.query(INSERT_FOLDER, folderParams(fullFolder(folder)));
+      const full = fullFolder(folder);
+      await takeAccount(client, full.accountId, bytes, quota);
+      await client.query(INSERT_FOLDER, folderParams(full));
       for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
       await client.query('UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4', [
         files.length,
@@ -152,7 +170,7 @@ export class PostgresMetadataStore implements MetadataStore {
       ]);
       await appendOutbox(client, outbox ?? []);
       return 'created';
-    });
+    }).catch(accountRefusal);
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
@@ -188,7 +206,7 @@ export class PostgresMetadataStore implements MetadataStore {
     files: readonly Omit<NewFile, 'position'>[],
     options: AddFilesOptions,
   ): Promise<AddFilesResult> {
-    return this.transaction((client) => appendFiles(client, folderId, files, options));
+    return this.transaction((client) => appendFiles(client, folderId, files, options)).catch(accountRefusal);
   }
 
   async claimOwner(

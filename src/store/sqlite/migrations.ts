@@ -6,7 +6,7 @@ import { mailMigration } from '../mail-store.js';
 import { opsMigration } from '../ops-rows.js';
 import { activityNamesMigration, ownerMigration } from '../owner-rows.js';
 import { folderCountsMigration, foldersMigration } from '../rows.js';
-import { storageCountsMigration } from '../storage-rows.js';
+import { accountStorageMigration, storageCountsMigration } from '../storage-rows.js';
 
 /**
  * Ordered schema migrations; version = index + 1. Applied at start, each in its own transaction.
@@ -39,4 +39,6 @@ export const MIGRATIONS: readonly string[] = [
   // 11: accounts, their sessions and API keys, and the account that made a folder (issue 26,
   // src/store/account-store.ts).
   accountsMigration('INTEGER'),
+  // 12: each account's registered bytes and own quota (issue 26, src/store/storage-rows.ts).
+  accountStorageMigration('INTEGER'),
 ];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { type OutboxRow, toOutbox } from '../ops-rows.js';
 import type { FolderNotifications, NewOutboxEntry, OutboxEntry } from '../ops-store.js';
+import type { AccountUsageWrites } from './account-usage.js';
 import type { AccountWrites } from './account-writes.js';
 import type { AdminWrites } from './admin-writes.js';
 import type { AuditWrites } from './audit-writes.js';
@@ -77,6 +78,12 @@ export function prepareOpsWrites(db: Database.Database) {
 }
 
 export type OpsWrites = ReturnType<typeof prepareOpsWrites>;
-/** Every write the writer thread runs: the folder, ops, mail, audit, admin and account writes. */
-export type AllWrites = Writes & OpsWrites & MailWrites & AuditWrites & AdminWrites & AccountWrites;
+/** Every write the writer thread runs: the folder, ops, mail, audit, admin, usage and account writes. */
+export type AllWrites = Writes &
+  OpsWrites &
+  MailWrites &
+  AuditWrites &
+  AdminWrites &
+  AccountUsageWrites &
+  AccountWrites;
 export type AllWriteName = keyof AllWrites;

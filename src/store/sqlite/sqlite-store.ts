@@ -23,6 +23,7 @@ import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../owner-rows.js
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
 import { SqliteAccountStore } from './account-store.js';
+import { SqliteAccountUsageStore } from './account-usage.js';
 import { SqliteAdminStore } from './admin-store.js';
 import { SqliteAuditStore } from './audit-store.js';
 import { migrate, openConnection } from './connection.js';
@@ -45,6 +46,7 @@ export class SqliteMetadataStore implements MetadataStore {
   readonly schema: SchemaReport;
   readonly mail: SqliteMailStore;
   readonly audit: SqliteAuditStore;
+  readonly usage: SqliteAccountUsageStore;
   readonly accounts: SqliteAccountStore;
 
   /** `path` is a database file (the writer thread opens it too, so it cannot be `:memory:`). */
@@ -57,6 +59,7 @@ export class SqliteMetadataStore implements MetadataStore {
     this.admin = new SqliteAdminStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
     this.audit = new SqliteAuditStore(this.db, this.writer);
+    this.usage = new SqliteAccountUsageStore(this.db, this.writer);
     this.accounts = new SqliteAccountStore(this.db, this.writer);
     const db = this.db;
     this.reads = {

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { prepareAccountUsageWrites } from './account-usage.js';
 import { prepareAccountWrites } from './account-writes.js';
 import { prepareAdminWrites } from './admin-writes.js';
 import { prepareAuditWrites } from './audit-writes.js';
@@ -94,6 +95,7 @@ function runWriterThread(path: string): void {
     ...prepareMailWrites(db),
     ...prepareAuditWrites(db),
     ...prepareAdminWrites(db),
+    ...prepareAccountUsageWrites(db),
     ...prepareAccountWrites(db),
   };
   const port = parentPort!;

@@ -33,9 +33,16 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
     ),
     folderState: db.prepare<
       [string],
-      { delete_after: number; file_count: number; chunk_count: number; byte_count: number; expires_at: number | null }
+      {
+        delete_after: number;
+        file_count: number;
+        chunk_count: number;
+        byte_count: number;
+        expires_at: number | null;
+        account_id: string | null;
+      }
     >(
-      'SELECT delete_after, file_count, chunk_count, byte_count, expires_at FROM folders WHERE id = ? AND deleting_since IS NULL',
+      'SELECT delete_after, file_count, chunk_count, byte_count, expires_at, account_id FROM folders WHERE id = ? AND deleting_since IS NULL',
     ),
     setCounts: db.prepare<[number, number, number, number, string]>(
       'UPDATE folders SET file_count = ?, chunk_count = ?, byte_count = ?, delete_after = ? WHERE id = ?',
@@ -46,7 +53,20 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
     removeCounts: db.prepare<[number, number, string]>(
       'UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - ?, byte_count = byte_count - ? WHERE id = ?',
     ),
-    folderBytes: db.prepare<[string], { byte_count: number }>('SELECT byte_count FROM folders WHERE id = ?'),
+    folderBytes: db.prepare<[string], { byte_count: number; account_id: string | null }>(
+      'SELECT byte_count, account_id FROM folders WHERE id = ?',
+    ),
+    folderAccount: db.prepare<[string], { account_id: string | null }>('SELECT account_id FROM folders WHERE id = ?'),
+    // An account's registered bytes (issue 26): the addition happens only within its own quota, or
+    // the default (@default) when it has none; neither: no limit.
+    ensureAccount: db.prepare<[string]>(
+      'INSERT INTO account_storage (account_id, bytes) VALUES (?, 0) ON CONFLICT (account_id) DO NOTHING',
+    ),
+    addAccount: db.prepare<{ id: string; adding: number; default: number | null }>(
+      `UPDATE account_storage SET bytes = bytes + @adding WHERE account_id = @id
+       AND (COALESCE(quota_bytes, @default) IS NULL OR bytes + @adding <= COALESCE(quota_bytes, @default))`,
+    ),
+    removeAccount: db.prepare<[number, string]>('UPDATE account_storage SET bytes = bytes - ? WHERE account_id = ?'),
     // The instance's registered bytes (migration 5): one row, changed by every insert and delete of
     // a file; an addition happens only while it stays within the limit given (null: none).
     addTotal: db.prepare<{ adding: number; limit: number | null }>(
@@ -73,6 +93,15 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
   /** Counts `bytes` more against the instance, unless that breaks its quota (then nothing changes). */
   const takeTotal = (bytes: number, quota: StorageQuota) =>
     s.addTotal.run({ adding: bytes, limit: quota.instanceBytes }).changes === 1;
+  /** Counts `bytes` more against the account (none: nothing to count), unless that breaks its quota. */
+  const takeAccount = (accountId: string | null, bytes: number, quota: StorageQuota) => {
+    if (accountId === null) return true;
+    s.ensureAccount.run(accountId);
+    return s.addAccount.run({ id: accountId, adding: bytes, default: quota.accountBytes }).changes === 1;
+  };
+  const giveBack = (accountId: string | null, bytes: number) => {
+    if (accountId !== null) s.removeAccount.run(bytes, accountId);
+  };
   return {
     createFolder(
       folder: NewFolder,
@@ -84,6 +113,10 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
       if (!takeTotal(bytes, quota)) return 'instance-quota';
       const full = fullFolder(folder);
+      if (!takeAccount(full.accountId, bytes, quota)) {
+        s.removeTotal.run(bytes); // nothing else was written
+        return 'account-quota';
+      }
       s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
       for (const file of files) s.insertFile.run(fullFile(file));
       const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
@@ -105,9 +138,14 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       const bytes = sumBytes(files);
       if (overFolderQuota(folder.byte_count, bytes, quota)) return 'folder-quota';
       if (!takeTotal(bytes, quota)) return 'instance-quota';
+      if (!takeAccount(folder.account_id, bytes, quota)) {
+        s.removeTotal.run(bytes); // nothing else was written
+        return 'account-quota';
+      }
       const claim = options.claim;
       if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1) {
         s.removeTotal.run(bytes); // nothing else was written
+        giveBack(folder.account_id, bytes);
         return 'claim-lost';
       }
       let position = s.nextPosition.get(folderId)!.next;
@@ -152,6 +190,7 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       const folder = s.folderBytes.get(folderId);
       if (!folder || s.removeFolder.run(folderId).changes !== 1) return;
       s.removeTotal.run(folder.byte_count);
+      giveBack(folder.account_id, folder.byte_count);
       append(outbox);
     },
     deleteFile(folderId: string, fileId: string, outbox: Outbox = []): boolean {
@@ -159,6 +198,7 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
       if (!file || s.deleteFile.run(folderId, fileId).changes !== 1) return false;
       s.removeCounts.run(file.chunks, file.filesize, folderId);
       s.removeTotal.run(file.filesize);
+      giveBack(s.folderAccount.get(folderId)?.account_id ?? null, file.filesize);
       append(outbox);
       return true;
     },
