@@ -3,8 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
+import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import { call, token } from '../site-api/owner-support.js';
-import { createEmpty } from '../support/api.js';
+import { createEmpty, postJson } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { launch, SKIP, screenshot, watch } from './browser.js';
 
@@ -22,13 +23,14 @@ async function bundle(): Promise<string> {
   const entry = `
     import { setLanguage } from './web/src/i18n/index.js';
     import { adminAuditView } from './web/src/views/admin-audit.js';
+    import { adminAccountsView } from './web/src/views/admin-accounts.js';
     const params = new URLSearchParams(location.search);
     const request = (path, init = {}) =>
       fetch(path, { ...init, headers: { ...(init.headers ?? {}), authorization: 'Bearer ${ADMIN_TOKEN}' } });
     await setLanguage(params.get('lang') ?? 'en');
     document.documentElement.lang = params.get('lang') ?? 'en';
     const main = document.getElementById('main');
-    main.append(adminAuditView(request));
+    main.append(params.get('tab') === 'accounts' ? adminAccountsView(request) : adminAuditView(request));
   `;
   const result = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: 'ts', sourcefile: 'admin-views-entry.ts' },
@@ -67,7 +69,12 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
   let siteFolder: string;
   before(async () => {
     [script, css] = await Promise.all([bundle(), readFile(`${ROOT}web/src/style.css`, 'utf8')]);
-    srv = await startServer({ ADMIN_TOKEN, AUDIT_CLIENT_ADDRESS: 'hashed' });
+    srv = await startServer({
+      ADMIN_TOKEN,
+      AUDIT_CLIENT_ADDRESS: 'hashed',
+      QUOTA_ACCOUNT_MIB: '10',
+      DISK_FREE_MIN_MIB: '0',
+    });
     browser = await launch();
     for (let i = 0; i < 3; i++) await createEmpty(srv.baseUrl, { title: `made ${i}` });
     const api = `${srv.baseUrl}/api/site`;
@@ -76,6 +83,34 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     siteFolder = made.json.folderId;
     await call(api, 'PATCH', `/folders/${siteFolder}`, { owner, body: { maxDownloads: 5 } });
     await call(api, 'DELETE', `/folders/${siteFolder}`, { owner });
+    // Two accounts, one of which has stored 3 MiB through its API key (folders made with it).
+    const accounts = srv.server.services.store.accounts;
+    for (const who of ['ana', 'bo']) {
+      const account = await accounts.signIn({
+        newId: `account-${who}-00000001`,
+        issuer: 'https://idp.example',
+        subject: who,
+        email: `${who}@example.org`,
+        name: null,
+        admin: false,
+        now: Date.now(),
+      });
+      if (who !== 'ana') continue;
+      const key = `wfk_${newToken().padEnd(43, 'A').slice(0, 43)}`;
+      await accounts.createApiKey({
+        id: newId(),
+        accountId: account.id,
+        name: 'ci',
+        hash: hashToken(key),
+        createdAt: 1,
+      });
+      const made = await postJson(
+        `${srv.baseUrl}/v2/folders`,
+        { encryption: { ske: 's' }, files: [{ filename: 'f', filesize: 3 * 1024 * 1024 }] },
+        { authorization: `Bearer ${key}` },
+      );
+      assert.equal(made.status, 200);
+    }
   });
   after(async () => {
     await browser?.close();
@@ -90,8 +125,9 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     await page.goto(`${srv.baseUrl}${PAGE}?tab=audit`);
     const rows = page.locator('#audit-rows tr');
     await rows.first().waitFor();
-    assert.equal(await rows.count(), 6);
+    assert.equal(await rows.count(), 7);
     assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.action)), [
+      'folder.create',
       'folder.delete',
       'folder.settings',
       'folder.create',
@@ -99,15 +135,16 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
       'folder.create',
       'folder.create',
     ]);
+    assert.match((await rows.nth(0).innerText()).replace(/\s+/g, ' '), /ana@example\.org \(api-key\)/);
     assert.match(
-      (await rows.nth(1).innerText()).replace(/\s+/g, ' '),
+      (await rows.nth(2).innerText()).replace(/\s+/g, ' '),
       /Settings changed .*anonymous.* maxDownloads: 5/,
     );
 
     // By action, with the keyboard: choose, then Enter in a field submits the filter.
     await page.selectOption('#audit-action', 'folder.create');
     await page.locator('#audit-folder').press('Enter');
-    await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 4);
+    await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length === 5);
     await page.selectOption('#audit-action', '');
     await page.fill('#audit-folder', siteFolder);
     await page.click('#audit-apply');
@@ -127,6 +164,38 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     await context.close();
   });
 
+  test('the accounts tab shows usage against the default quota, and an admin sets and clears an own quota', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await servePage(page, srv.baseUrl, script, css);
+    await page.goto(`${srv.baseUrl}${PAGE}?tab=accounts`);
+    const ana = page.locator('tr[data-account="account-ana-00000001"]');
+    await ana.waitFor();
+    assert.equal(await page.locator('#accounts-rows tr').count(), 2);
+    assert.match(await page.locator('#accounts-default').innerText(), /^Default quota per account: /);
+    const used = await ana.locator('td.used').innerText();
+    assert.notEqual(used, await page.locator('tr[data-account="account-bo-00000001"] td.used').innerText());
+    assert.match(await ana.locator('td.quota').innerText(), /\(default\)/);
+    // With the keyboard: type a figure in MiB, Enter saves it.
+    await ana.locator('input.quota-input').fill('4');
+    await ana.locator('input.quota-input').press('Enter');
+    await page.waitForFunction(() =>
+      /ana@example\.org/.test(document.getElementById('accounts-status')?.textContent ?? ''),
+    );
+    assert.doesNotMatch(await ana.locator('td.quota').innerText(), /default/);
+    const stored = await srv.server.services.store.usage.usage('account-ana-00000001');
+    assert.equal(stored?.quotaBytes, 4 * 1024 * 1024);
+    assert.equal(stored?.usedBytes, 3 * 1024 * 1024);
+    await ana.getByRole('button', { name: 'Use default' }).click();
+    await page.waitForFunction(() =>
+      /default/.test(document.querySelector('tr[data-account="account-ana-00000001"] td.quota')?.textContent ?? ''),
+    );
+    assert.equal((await srv.server.services.store.usage.usage('account-ana-00000001'))?.quotaBytes, null);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('screenshots: desktop and phone, light and dark, English and German', async () => {
     for (const lang of ['en', 'de'])
       for (const colorScheme of ['light', 'dark'] as const)
@@ -140,12 +209,16 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
           });
           const page = await context.newPage();
           await servePage(page, srv.baseUrl, script, css);
-          await page.goto(`${srv.baseUrl}${PAGE}?tab=audit&lang=${lang}`);
-          await page.locator('#audit-rows tr').first().waitFor();
-          // A phone scrolls the table in its own box: the page itself never gets wider than the screen.
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          assert.ok(overflow <= 0, `the page is ${overflow}px wider than the ${phone ? 'phone' : 'desktop'}`);
-          await screenshot(page, `admin-audit-${phone ? 'phone' : 'desktop'}-${colorScheme}-${lang}`);
+          for (const tab of ['audit', 'accounts']) {
+            await page.goto(`${srv.baseUrl}${PAGE}?tab=${tab}&lang=${lang}`);
+            await page.locator(`#${tab}-rows tr`).first().waitFor();
+            // A phone scrolls the table in its own box: the page itself never gets wider than the screen.
+            // (innerWidth is no measure: a phone widens its layout viewport to fit what overflows.)
+            const width = phone ? 390 : 1280;
+            const overflow = (await page.evaluate(() => document.documentElement.scrollWidth)) - width;
+            assert.ok(overflow <= 0, `${tab}: the page is ${overflow}px wider than the ${phone ? 'phone' : 'desktop'}`);
+            await screenshot(page, `admin-${tab}-${phone ? 'phone' : 'desktop'}-${colorScheme}-${lang}`);
+          }
           await context.close();
         }
   });

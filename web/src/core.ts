@@ -13,7 +13,7 @@ export type {
   TakeDownInfo,
 } from '../../src/contract/admin.js';
 export type { ErrorCode } from '../../src/contract/errors.js';
-export { AUDIT_API_PATH, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
+export { ACCOUNTS_API_PATH, AUDIT_API_PATH, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
   FolderInfo,
   SiteActivity,

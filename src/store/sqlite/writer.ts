@@ -1,5 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { prepareAccountUsageWrites } from './account-usage.js';
+import { prepareAccountUsageWrites } from './account-usage-writes.js';
 import { prepareAccountWrites } from './account-writes.js';
 import { prepareAdminWrites } from './admin-writes.js';
 import { prepareAuditWrites } from './audit-writes.js';
