@@ -50,6 +50,18 @@ async function actions(srv: RunningServer) {
   const fileId = files.json.files[0].fileId as string;
   assert.equal((await call(api, 'DELETE', `/folders/${folderId}/files/${fileId}`, { owner })).status, 204);
   assert.equal((await call(api, 'DELETE', `/folders/${folderId}`, { owner })).status, 204);
+  // The console's actions (recorded by the admin API), by the break-glass token.
+  const takeDown = await fetch(`${srv.baseUrl}/api/admin/folders/${empty.folderId}/take-down`, {
+    method: 'POST',
+    headers: { ...admin, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'abuse' }),
+  });
+  assert.equal(takeDown.status, 200, await takeDown.text());
+  const removed = await fetch(`${srv.baseUrl}/api/admin/folders/${direct.folderId}`, {
+    method: 'DELETE',
+    headers: admin,
+  });
+  assert.equal(removed.status, 204, await removed.text());
   return { empty: empty.folderId, direct: direct.folderId, site: folderId, fileId };
 }
 
@@ -77,11 +89,15 @@ onEveryStore((store, env, skip) => {
           `folder.settings ${ids.site}`,
           `file.delete ${ids.site}`,
           `folder.delete ${ids.site}`,
+          `folder.take-down ${ids.empty}`,
+          `folder.delete ${ids.direct}`,
         ]);
         const byAction = new Map(all.body.entries.map((e) => [e.action, e]));
         assert.deepEqual(byAction.get('file.delete')!.detail, { fileId: ids.fileId });
         assert.deepEqual(byAction.get('folder.settings')!.detail, { maxDownloads: 3 });
-        assert.deepEqual(byAction.get('folder.delete')!.detail, { by: 'owner' });
+        const deletes = all.body.entries.filter((e) => e.action === 'folder.delete').map((e) => e.detail.by);
+        assert.deepEqual(deletes, ['admin', 'owner']);
+        assert.equal(byAction.get('folder.take-down')!.detail.reason, 'abuse');
         for (const e of all.body.entries) {
           assert.equal(e.actor.kind, 'anonymous');
           // Hashed with the instance secret, never the address itself.
@@ -92,12 +108,13 @@ onEveryStore((store, env, skip) => {
         // Filters: action, folder, time.
         const creates = await audit(srv, '?action=folder.create');
         assert.equal(creates.body.entries.length, 3);
+        assert.equal((await audit(srv, '?action=folder.take-down')).body.entries.length, 1);
         const site = await audit(srv, `?folder=${ids.site}`);
         assert.deepEqual(
           site.body.entries.map((e) => e.action),
           ['folder.delete', 'file.delete', 'folder.settings', 'folder.create'],
         );
-        assert.equal((await audit(srv, `?since=${encodeURIComponent(before)}`)).body.entries.length, 6);
+        assert.equal((await audit(srv, `?since=${encodeURIComponent(before)}`)).body.entries.length, 8);
         assert.equal((await audit(srv, `?until=${encodeURIComponent(before)}`)).body.entries.length, 0);
         assert.equal((await audit(srv, '?account=nobody')).body.entries.length, 0);
 
