@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { SCREENSHOTS } from './browser.js';
+import { downloadDir } from './download-dir.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -65,25 +66,7 @@ export async function launchFirefox(root: string): Promise<Firefox> {
       'pdfjs.disabled': true,
     },
   });
-  const entries = () => readdirSync(downloads);
-  async function downloadedWhen<T>(name: string, check: (path: string) => T | Promise<T>): Promise<T> {
-    const path = join(downloads, name);
-    const deadline = Date.now() + 120_000;
-    let last = 'absent';
-    for (;;) {
-      const partial = entries().filter((e) => e !== name && e.startsWith(name));
-      if (existsSync(path) && partial.length === 0) {
-        try {
-          return await check(path);
-        } catch (error) {
-          last = (error as Error).message;
-        }
-      }
-      if (Date.now() > deadline)
-        throw new Error(`no complete ${name} in ${downloads}: ${JSON.stringify(entries())}; last: ${last}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
+  const dir = downloadDir(downloads);
   return {
     browser,
     downloads,
@@ -93,17 +76,9 @@ export async function launchFirefox(root: string): Promise<Firefox> {
       await page.setViewport({ width: 1100, height: 900 });
       return page;
     },
-    async clearDownloads() {
-      await rm(downloads, { recursive: true, force: true });
-      await mkdir(downloads, { recursive: true });
-    },
-    downloaded: (name, size) =>
-      downloadedWhen(name, async (path) => {
-        const got = await stat(path);
-        if (got.size !== size) throw new Error(`${got.size} bytes of ${size}`);
-        return readFile(path);
-      }),
-    downloadedWhen,
+    clearDownloads: dir.clear,
+    downloaded: dir.file,
+    downloadedWhen: dir.when,
     close: () => browser.close(),
   };
 }

@@ -23,6 +23,7 @@ import {
 } from '../support/server.js';
 import { which } from '../support/which.js';
 import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
+import { downloadDir } from './download-dir.js';
 import { png, webmFromChromium } from './media.js';
 
 /**
@@ -137,6 +138,7 @@ interface WebKit {
 async function startWebKit(root: string): Promise<WebKit> {
   const home = join(root, 'home');
   const downloads = join(root, 'downloads');
+  const dir = downloadDir(downloads);
   const config = join(home, '.config');
   await mkdir(config, { recursive: true });
   await mkdir(downloads, { recursive: true });
@@ -206,44 +208,10 @@ async function startWebKit(root: string): Promise<WebKit> {
       };
       return session;
     },
-    async downloaded(name, size) {
-      const path = join(downloads, name);
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const entries = readdirSync(downloads);
-        const partial = entries.filter((e) => e !== name && e.startsWith(name));
-        const got = await stat(path).catch(() => null);
-        if (got && got.size === size && partial.length === 0) return readFile(path);
-        if (Date.now() > deadline)
-          throw new Error(
-            `no complete download of ${name} (${size} bytes) in ${downloads}: ${JSON.stringify(entries)}; ${got ? `${got.size} bytes` : 'absent'}`,
-          );
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    },
-    async clearDownloads() {
-      await rm(downloads, { recursive: true, force: true });
-      await mkdir(downloads, { recursive: true });
-    },
-    async downloadedZip(name) {
-      // Its size is not known here in advance: wait for the name, then for an archive that checks.
-      const path = join(downloads, name);
-      const deadline = Date.now() + 120_000;
-      let last = 'absent';
-      for (;;) {
-        const entries = readdirSync(downloads);
-        if (existsSync(path) && !entries.some((e) => e !== name && e.startsWith(name))) {
-          try {
-            return zipListing(path);
-          } catch (error) {
-            last = (error as Error).message; // still being written
-          }
-        }
-        if (Date.now() > deadline)
-          throw new Error(`no complete ${name} in ${downloads}: ${JSON.stringify(entries)}; last check: ${last}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    },
+    downloaded: dir.file,
+    clearDownloads: dir.clear,
+    // Its size is not known here in advance: wait for an archive that checks.
+    downloadedZip: (name) => dir.when(name, zipListing),
     async close() {
       for (const s of [...sessions]) await s.quit().catch(() => {});
       await stopChild(driver);
