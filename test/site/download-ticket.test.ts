@@ -78,7 +78,11 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     gate.answer(404);
     await visitor.locator('#download-status[data-download-state="failed"]').waitFor();
     // Counted once: no download is left for anyone, yet this page may finish its own.
-    await visitor.locator('#files li .count[data-left="0"]').waitFor();
+    await visitor
+      .locator('#files li .count[data-left="0"]', {
+        hasText: 'download limit reached: your interrupted download can still be finished',
+      })
+      .waitFor();
     assert.equal(await button.isDisabled(), false, 'the kept ticket keeps Download enabled');
     const { content: saved } = await downloadBytes(visitor, () => button.click());
     assert.equal(sha256(saved), sha256(content));

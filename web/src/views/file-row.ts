@@ -33,7 +33,8 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
     f.downloadsLeft === null
       ? count
       : f.downloadsLeft === 0
-        ? t('files.limitReached')
+        ? // This page's own download, interrupted, may still be finished with its kept ticket.
+          t(!session.info.isOwner && session.reader.holdsTicket(f.fileId) ? 'files.retryHeld' : 'files.limitReached')
         : t('files.downloadsLeft', { count: f.downloadsLeft });
   return h(
     'span',
