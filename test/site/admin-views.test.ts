@@ -210,6 +210,23 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     await context.close();
   });
 
+  test('the console at /admin mounts the accounts tab last: End reaches it from the keyboard', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(`${srv.baseUrl}/admin`);
+    await page.locator('#admin-token').fill(ADMIN_TOKEN);
+    await page.keyboard.press('Enter');
+    await page.locator('#admin-tab-folders').waitFor();
+    await page.locator('#admin-tab-folders').focus();
+    await page.keyboard.press('End');
+    await page.locator('tr[data-account="account-ana-00000001"]').waitFor();
+    assert.equal(await page.locator('#admin-tab-accounts').getAttribute('aria-selected'), 'true');
+    await screenshot(page, 'admin-console-accounts-desktop-light-en');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('screenshots: desktop and phone, light and dark, English and German', async () => {
     for (const lang of ['en', 'de'])
       for (const colorScheme of ['light', 'dark'] as const)

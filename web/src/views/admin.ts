@@ -2,6 +2,7 @@ import { adminToken, saveAdminToken } from '../adapters/admin-token.js';
 import type { SiteConfig } from '../config.js';
 import { AdminClient, WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
+import { adminAccountsView } from './admin-accounts.js';
 import { adminAuditView } from './admin-audit.js';
 import { adminFoldersView } from './admin-folders.js';
 import { adminStatsView } from './admin-stats.js';
@@ -106,6 +107,11 @@ function showConsole(config: SiteConfig, client: AdminClient, byToken: boolean):
       id: 'audit',
       label: t('admin.tab.audit'),
       view: () => adminAuditView((path, init) => client.request(path, init)),
+    },
+    {
+      id: 'accounts',
+      label: t('accounts.title'),
+      view: () => adminAccountsView((path, init) => client.request(path, init)),
     },
   ];
   const panel = h('div', { id: 'admin-panel', role: 'tabpanel', tabindex: '0' });
