@@ -3,7 +3,8 @@ import { describe, test } from 'node:test';
 import { hashAddress } from '../../src/app/audit.js';
 import { call, token } from '../site-api/owner-support.js';
 import { createDirect, createEmpty, postJson } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { startOidcProvider } from '../support/oidc.js';
+import { freePort, type RunningServer, startServer } from '../support/server.js';
 import { onEveryStore } from '../support/stores.js';
 
 /**
@@ -183,5 +184,54 @@ test('without AUDIT_CLIENT_ADDRESS=hashed no address is kept; bad queries are 40
     assert.equal((await audit(srv)).body.entries.length, 1);
   } finally {
     await srv.close();
+  }
+});
+
+test('sign-in, API keys and sign-out are listed under the account, with the filters', async () => {
+  const port = await freePort();
+  const provider = await startOidcProvider({ redirectUris: [`http://127.0.0.1:${port}/auth/callback`] });
+  const srv = await startServer({ ...provider.serverEnv(), ADMIN_TOKEN, SIGNING_SECRET: SECRET }, { port });
+  try {
+    const login = await provider.loginOverHttp(srv.baseUrl, 'alice');
+    const cookie = `wf_session=${login.cookies.get('wf_session') ?? ''}`;
+    const json = { 'content-type': 'application/json', cookie, origin: srv.baseUrl };
+    const made = await fetch(`${srv.baseUrl}/api/account/keys`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'build server' }),
+    });
+    assert.equal(made.status, 201);
+    const { apiKey, key } = (await made.json()) as { apiKey: string; key: { id: string } };
+    const folder = await postJson<{ folderId: string }>(
+      `${srv.baseUrl}/v2/folders`,
+      {},
+      {
+        authorization: `Bearer ${apiKey}`,
+      },
+    );
+    assert.equal(folder.status, 200);
+    const revoked = await fetch(`${srv.baseUrl}/api/account/keys/${key.id}`, {
+      method: 'DELETE',
+      headers: { cookie, origin: srv.baseUrl },
+    });
+    assert.equal(revoked.status, 204);
+    assert.equal((await fetch(`${srv.baseUrl}/auth/logout`, { method: 'POST', headers: { cookie } })).status, 204);
+
+    const all = await audit(srv);
+    const accountId = all.body.entries.find((e) => e.action === 'account.sign-in')?.actor.accountId;
+    assert.ok(accountId, JSON.stringify(all.body.entries));
+    const mine = await audit(srv, `?account=${accountId}`);
+    assert.deepEqual(mine.body.entries.map((e) => `${e.action} ${(e.actor as { via?: string }).via}`).reverse(), [
+      'account.sign-in session',
+      'api-key.create session',
+      'folder.create api-key',
+      'api-key.revoke session',
+      'account.sign-out session',
+    ]);
+    assert.equal(mine.body.entries.find((e) => e.action === 'folder.create')?.folderId, folder.body.folderId);
+    assert.equal((await audit(srv, `?account=${accountId}&action=api-key.create`)).body.entries.length, 1);
+  } finally {
+    await srv.close();
+    await provider.stop();
   }
 });
