@@ -104,6 +104,25 @@ export class AdminClient {
     }
   }
 
+  /**
+   * Whether the instance offers sign-in (`GET <site>/api/account`, which answers anyone): the console
+   * then offers "Sign in" beside the token form. False when the answer cannot be read.
+   */
+  async signInAvailable(accountUrl: string): Promise<boolean> {
+    try {
+      const response = await homeRequest(
+        'read account',
+        accountUrl,
+        { headers: { accept: 'application/json' } },
+        this.http,
+      );
+      const body = (await response.json()) as { signInAvailable?: unknown };
+      return body.signInAvailable === true;
+    } catch {
+      return false;
+    }
+  }
+
   private init() {
     return { credentials: this.credentials };
   }

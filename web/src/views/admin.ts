@@ -29,10 +29,14 @@ export async function adminPage(config: SiteConfig, signal: AbortSignal): Promis
   if (signal.aborted) return;
   if (outcome === 'ok') return showConsole(config, new AdminClient(config.baseUrl, token), token !== null);
   if (token !== null) saveAdminToken(null);
+  const signIn =
+    outcome === 'refused' && (await new AdminClient(config.baseUrl, null).signInAvailable(`${config.base}api/account`));
+  if (signal.aborted) return;
   showSignIn(
     config,
     signal,
     outcome === 'not-admin' ? t('admin.notAdmin') : token !== null ? t('admin.tokenWrong') : null,
+    signIn,
   );
 }
 
@@ -54,7 +58,7 @@ function encryptedNote(): HTMLElement {
   return h('p', { class: 'notice', id: 'admin-encrypted' }, t('admin.encrypted'));
 }
 
-function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | null): void {
+function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | null, signIn = false): void {
   const input = h('input', {
     id: 'admin-token',
     name: 'token',
@@ -69,6 +73,22 @@ function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | n
     'form',
     { id: 'admin-sign-in', class: 'card' },
     h('p', {}, t('admin.signInNeeded')),
+    // With OIDC configured: sign in as an admin account and come back here.
+    signIn
+      ? h(
+          'p',
+          {},
+          h(
+            'a',
+            {
+              href: `${config.base}auth/login?return=${encodeURIComponent('/admin')}`,
+              class: 'button',
+              id: 'admin-sign-in-link',
+            },
+            t('admin.signIn'),
+          ),
+        )
+      : null,
     h('label', { for: 'admin-token' }, t('admin.token')),
     h(
       'div',
