@@ -148,6 +148,9 @@ describe('admin console in Chromium', { skip: SKIP }, () => {
     await page.keyboard.press('ArrowRight');
     await page.locator('#admin-audit').waitFor();
     await page.locator('#audit-table tbody tr').first().waitFor();
+    await page.keyboard.press('End');
+    await page.locator('#accounts-status').waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'admin-tab-accounts');
     await page.keyboard.press('Home');
     await page.locator('#admin-folders tr').first().waitFor();
 
