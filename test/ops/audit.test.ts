@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { hashAddress } from '../../src/app/audit.js';
 import { call, token } from '../site-api/owner-support.js';
 import { createDirect, createEmpty, postJson } from '../support/api.js';
 import { startOidcProvider } from '../support/oidc.js';
-import { freePort, type RunningServer, startServer } from '../support/server.js';
+import { until } from '../support/poll.js';
+import { freePort, type RunningServer, spawnServer, startServer, tempDir } from '../support/server.js';
 import { onEveryStore } from '../support/stores.js';
 
 /**
@@ -233,5 +235,37 @@ test('sign-in, API keys and sign-out are listed under the account, with the filt
   } finally {
     await srv.close();
     await provider.stop();
+  }
+});
+
+test('AUDIT_STREAM=log writes each entry as one JSON log line of the listing shape', async () => {
+  const dataDir = await tempDir('webfolder-audit-stream-');
+  const node = await spawnServer({ DATA_DIR: dataDir, AUDIT_STREAM: 'log', LOG_LEVEL: 'info' });
+  try {
+    const made = await createEmpty(node.baseUrl, { title: 'streamed' });
+    const line = await until(
+      'the audit line in the log',
+      () =>
+        node
+          .output()
+          .split('\n')
+          .filter((l) => l.includes('"auditEntry"'))
+          .map((l) => JSON.parse(l) as { msg: string; auditEntry: Entry })[0],
+    );
+    assert.equal(line.msg, 'audit');
+    assert.equal(line.auditEntry.action, 'folder.create');
+    assert.equal(line.auditEntry.folderId, made.folderId);
+    assert.deepEqual(Object.keys(line.auditEntry).sort(), [
+      'action',
+      'actor',
+      'at',
+      'clientHash',
+      'detail',
+      'folderId',
+      'id',
+    ]);
+  } finally {
+    await node.kill();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
