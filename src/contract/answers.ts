@@ -1,4 +1,12 @@
 import { MODES } from '../domain/modes.js';
+import {
+  type AccountView,
+  type ApiKeyCreated,
+  type ApiKeyView,
+  accountViewSchema,
+  apiKeyCreatedSchema,
+  apiKeyListSchema,
+} from './account.js';
 import type { AccountFolderList } from './account-folders.js';
 import {
   type AdminFolderDetail,
@@ -165,6 +173,10 @@ export const siteAnswerSchemas = {
   chunkLocation: object({ url: str }),
   /** Why a folder was taken down (src/contract/admin.ts). */
   takeDown: takeDownAnswer,
+  /** Who is signed in, and their API keys (issue 26, ./account.ts). */
+  accountView: accountViewSchema,
+  apiKeyList: apiKeyListSchema,
+  apiKeyCreated: apiKeyCreatedSchema,
   /** "My folders" (issue 26, ./account-folders.ts). */
   accountFolders: object({
     folders: {
@@ -230,6 +242,9 @@ export interface Answers {
   adminFolder: AdminFolderDetail;
   adminStats: AdminStats;
   accountFolders: AccountFolderList;
+  accountView: AccountView;
+  apiKeyList: { readonly keys: readonly ApiKeyView[] };
+  apiKeyCreated: ApiKeyCreated;
 }
 
 /** The answers the page and its service worker read (their validators are built into the bundle). */
@@ -250,4 +265,7 @@ export const PAGE_ANSWERS = [
   'adminFolder',
   'adminStats',
   'accountFolders',
+  'accountView',
+  'apiKeyList',
+  'apiKeyCreated',
 ] as const satisfies readonly AnswerName[];

@@ -25,6 +25,7 @@ export type {
   UploadStatusResponse,
   UploadUrls,
 } from '../contract/types.js';
+export { createApiKey, getAccount, listApiKeys, revokeApiKey, signInUrl, signOut } from './account.js';
 export { type AccountFoldersRequest, listAccountFolders } from './account-folders.js';
 export type { AdminListQuery } from './admin-client.js';
 export { AdminClient } from './admin-client.js';

@@ -26,6 +26,9 @@ const everyFieldStated: Stated = {
   chunkLocation: true,
   takeDown: true,
   accountFolders: true,
+  accountView: true,
+  apiKeyList: true,
+  apiKeyCreated: true,
 };
 
 /** Every object schema in `schema`, with its path. */

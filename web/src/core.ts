@@ -4,6 +4,7 @@
  * domain's limits it shows. Everything in web/src imports them from here and nowhere else
  * (test/unit/layers.test.ts), so what the page depends on is one list.
  */
+export type { AccountView, ApiKeyView } from '../../src/contract/account.js';
 export type { AccountFolder, AccountFolderList } from '../../src/contract/account-folders.js';
 export type {
   AdminFolderDetail,

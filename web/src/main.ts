@@ -2,6 +2,8 @@ import { siteConfig } from './config.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
 import { t } from './i18n/index.js';
 import type { FolderSession } from './state/index.js';
+import { accountKeysPage } from './views/account-keys.js';
+import { accountMenu, signInOutcome } from './views/account-menu.js';
 import { adminPage } from './views/admin.js';
 import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
@@ -41,8 +43,13 @@ function route(focusHeading = false): void {
       session = opened ?? null;
       if (focusHeading) document.getElementById('folder-title')?.focus();
     });
-  else if (rest === '' || rest === 'index.html') homePage(config, openMade);
-  else if (rest === 'me') myFoldersPage(config, signal);
+  else if (rest === '' || rest === 'index.html') {
+    homePage(config, openMade);
+    // A sign-in that made no session comes back here with ?signin=…: say what happened, once.
+    const outcome = signInOutcome();
+    if (outcome) document.getElementById('main')?.prepend(outcome);
+  } else if (rest === 'me') myFoldersPage(config, signal);
+  else if (rest === 'account') void accountKeysPage(config);
   else if (rest === 'admin') void adminPage(config, signal);
   else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
@@ -63,6 +70,7 @@ function header(): void {
   if (tag) tag.textContent = t('site.tagline');
   const skip = document.querySelector<HTMLAnchorElement>('a.skip');
   if (skip) skip.textContent = t('site.skip');
+  void accountMenu(config);
   const loading = document.getElementById('loading');
   if (loading) loading.textContent = t('site.loading');
   footer();

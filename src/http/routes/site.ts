@@ -11,6 +11,7 @@ import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUplo
 import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
+import { ACCOUNT_PAGE_PATH } from '../../contract/account.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
 import { folderPagePath, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../contract/paths.js';
 import {
@@ -294,6 +295,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
   // The admin console (web/src/views/admin.ts): the same page; its data comes from /api/admin.
   app.get(`${prefix}/admin`, limited, async (_request, reply) => sendPage(reply, 200));
+  app.get(`${prefix}${ACCOUNT_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
   if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
   // Streamed downloads are answered by the service worker; reaching the server means it was not running.
