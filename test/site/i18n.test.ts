@@ -29,7 +29,14 @@ const languages = Object.keys(LANGUAGES) as Language[];
 const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
   de: ['admin.sort.downloads', 'admin.col.downloads'],
   fr: ['home.docsLink', 'notify.heading', 'audit.action', 'accounts.quota', 'admin.col.actions'],
-  it: ['site.privacy', 'password.label', 'accounts.account', 'accounts.quota', 'takeDown.reason.malware'],
+  it: [
+    'site.privacy',
+    'password.label',
+    'accounts.account',
+    'accounts.quota',
+    'takeDown.reason.malware',
+    'account.menu',
+  ],
   nl: [
     'site.privacy',
     'notify.eventsDownload',
@@ -39,6 +46,7 @@ const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
     'takeDown.reason.malware',
     'admin.sort.downloads',
     'admin.col.downloads',
+    'account.menu',
   ],
   'pt-BR': ['notify.eventsDownload', 'takeDown.reason.malware', 'admin.sort.downloads', 'admin.col.downloads'],
 };
