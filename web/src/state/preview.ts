@@ -120,9 +120,18 @@ export interface PreviewPlan {
   readonly kind: PreviewKind;
   readonly type: string;
   readonly way: PreviewWay;
-  /** Why a file is only downloaded (shown to the person). */
-  readonly reason?: string;
+  /** Why a file is only downloaded: the viewer says it in the person's language (viewer.ts). */
+  readonly reason?: PreviewReason;
+  /** The size limit that applied, in MiB, for the reasons that name one. */
+  readonly limitMiB?: number;
 }
+
+/**
+ * Why a file is not shown: 'type' no viewer for it; 'arriving' not complete yet (shown once it is);
+ * 'no-stream' media over the memory limit in a browser without a service worker; 'too-large' over
+ * its type's limit. A code, not words: the state is DOM-free and language-free.
+ */
+export type PreviewReason = 'type' | 'arriving' | 'no-stream' | 'too-large';
 
 const MIB = 1024 * 1024;
 
@@ -142,22 +151,13 @@ export function previewPlan(
   arriving = false,
 ): PreviewPlan {
   const { kind, type } = previewType(name, mimetype);
-  if (kind === 'none') return { kind, type, way: 'download', reason: 'This type of file cannot be shown here.' };
+  if (kind === 'none') return { kind, type, way: 'download', reason: 'type' };
   if ((kind === 'video' || kind === 'audio') && serviceWorker) return { kind, type, way: 'stream' };
-  if (arriving)
-    return {
-      kind,
-      type,
-      way: 'download',
-      reason: 'This file is still arriving: it is shown here once complete. Its download can start now.',
-    };
+  if (arriving) return { kind, type, way: 'download', reason: 'arriving' };
   const limit = kind === 'text' || kind === 'markdown' ? TEXT_LIMIT : MEMORY_LIMIT;
   if (size > limit) {
-    const why =
-      kind === 'video' || kind === 'audio'
-        ? `Without a service worker this browser cannot stream, and files over ${limit / MIB} MiB are not played from memory.`
-        : `Files of this type over ${limit / MIB} MiB are not shown here.`;
-    return { kind, type, way: 'download', reason: why };
+    const reason = kind === 'video' || kind === 'audio' ? 'no-stream' : 'too-large';
+    return { kind, type, way: 'download', reason, limitMiB: limit / MIB };
   }
   return { kind, type, way: 'memory' };
 }

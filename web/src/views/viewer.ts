@@ -150,7 +150,7 @@ function showFile(
       !opened.file.complete,
     );
     content.setAttribute('data-kind', plan.kind);
-    if (plan.way === 'download') return fallback(plan.reason ?? t('viewer.cannotShow'));
+    if (plan.way === 'download') return fallback(reasonText(plan));
     // Showing a limited file fetches it, which counts a download (issue #24 item 2): never silently.
     if (!(await counted(session, opened, content, stop.signal))) return;
     try {
@@ -309,4 +309,19 @@ async function namedDocument(
   // A frame, not an <embed>: a plugin's request never reaches a service worker (it went to the
   // server and failed). The frame holds the browser's PDF viewer, which runs none of the site's script.
   return h('iframe', { src, id: 'viewer-pdf', title: name });
+}
+
+/** Why the viewer offers only the download, in the person's language. */
+function reasonText(plan: PreviewPlan): string {
+  const limit = plan.limitMiB ?? 0;
+  switch (plan.reason) {
+    case 'arriving':
+      return t('viewer.stillArriving');
+    case 'no-stream':
+      return t('viewer.noStreamTooLarge', { limit });
+    case 'too-large':
+      return t('viewer.typeTooLarge', { limit });
+    default:
+      return t('viewer.cannotShow');
+  }
 }
