@@ -121,6 +121,16 @@ describe('My folders', { skip: SKIP }, () => {
     assert.ok(expiresAt >= before + 168 * 3_600_000 && expiresAt <= Date.now() + 168 * 3_600_000);
     // Notifications: the folder page's own control, read for this folder.
     await phone.page.locator(`#me-${folderId}-notify-current[data-state="off"]`).waitFor();
+    // The API-keys panel below the list: a key made here lists the same folders to a program.
+    await phone.page.locator('#me-keys #key-name').fill('laptop script');
+    await phone.page.locator('#me-keys #key-create').click();
+    const key = await phone.page.locator('#key-value').inputValue();
+    const byKey = await fetch(`${base}/api/account/folders`, { headers: { authorization: `Bearer ${key}` } });
+    const listed = (await byKey.json()) as { folders: { folderId: string }[] };
+    assert.deepEqual(
+      listed.folders.map((f) => f.folderId),
+      [folderId],
+    );
     await screenshot(phone.page, 'me-list-phone-light-en');
 
     // Bob, signed in elsewhere, has his own (empty) list.

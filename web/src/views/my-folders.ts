@@ -1,7 +1,8 @@
 import type { SiteConfig } from '../config.js';
-import { type AccountFolder, MAX_DOWNLOAD_LIMIT, MY_FOLDERS_PAGE_PATH } from '../core.js';
+import { type AccountFolder, MAX_DOWNLOAD_LIMIT, MY_FOLDERS_PAGE_PATH, signInUrl } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { MyFolders, type MyFoldersSort } from '../state/index.js';
+import { apiKeysPanel } from './account-keys.js';
 import { formatDate } from './dates.js';
 import { expiryChoices, selectNearest } from './expiry.js';
 import { notifyCard } from './notify.js';
@@ -64,6 +65,16 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
       return;
     }
     draw();
+    // The person's API keys (sign-in's panel, web/src/views/account-keys.ts), once, below the list.
+    if (!document.getElementById('me-keys'))
+      main().append(
+        h(
+          'section',
+          { id: 'me-keys', 'aria-labelledby': 'me-keys-h' },
+          h('h2', { id: 'me-keys-h' }, t('keys.title')),
+          apiKeysPanel(config),
+        ),
+      );
   }
 
   function draw(): void {
@@ -259,8 +270,8 @@ function untilText(f: AccountFolder): string {
 
 /** Signed out (or the session ended): what the page is for, and the way to sign in. */
 function signedOut(config: SiteConfig): HTMLElement {
-  // The sign-in comes back to this page (`return`: a path under the site, as sign-in reads it).
-  const login = `${config.base}auth/login?return=${encodeURIComponent(MY_FOLDERS_PAGE_PATH)}`;
+  // The sign-in comes back to this page (sign-in's own rule for the address, src/transfer/account.ts).
+  const login = signInUrl(config.base, MY_FOLDERS_PAGE_PATH);
   return h(
     'section',
     { class: 'card', id: 'me-signed-out' },
