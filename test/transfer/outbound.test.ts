@@ -115,7 +115,10 @@ describe('the outbound-request layer', () => {
       homeJson('start download', `${s.home}/x`, 'downloadTicket', {}, noRetry),
       /expiresAt must be an integer/,
     );
-    s.behave = { kind: 'json', body: { events: [{ at: 1, kind: 'teleport', fileId: 'f', ip: null }] } };
+    s.behave = {
+      kind: 'json',
+      body: { events: [{ at: 1, kind: 'teleport', fileId: 'f', filename: null, sealedKey: null, ip: null }] },
+    };
     await assert.rejects(
       homeJson('read activity', `${s.home}/x`, 'activity', {}, noRetry),
       /events\[0\]\.kind must be one of/,
