@@ -3,15 +3,28 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import en from '../../web/src/i18n/messages/en.json' with { type: 'json' };
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { type Gate, startGate } from '../support/gate.js';
+import { until } from '../support/poll.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
+import {
+  freePort,
+  type RunningServer,
+  type SpawnedServer,
+  spawnServer,
+  startServer,
+  tempDir,
+} from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
 import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
+import { pdf } from './media.js';
 
 /**
  * Issue #24 in Firefox, the parts the Chromium suites check (details.test.ts, true-messages.test.ts):
  * item 5, the home form's counters, its own limit message (no browser bubble) and the focus after
  * Create, and 44 px preview-name buttons; item 6, a 5,000,000-byte file is "5.00 MB" as the CLI
- * says it; item 4, a folder deleted while a visitor's page is open is said there without a reload.
+ * says it; item 4, a folder deleted while a visitor's page is open is said there without a reload,
+ * and no e-mail offered by a server without SMTP_URL; item 5, the PDF viewer named by the file and
+ * mode texts that fit a phone.
  */
 describe('site: the first minute and true messages in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
   let server: RunningServer;
@@ -102,6 +115,174 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
     } finally {
       await visitor.browserContext().close();
       await owner.browserContext().close();
+    }
+  });
+
+  /** The owner's page of a share folder made by Create on the home page of `baseUrl`. */
+  async function ownerPage(baseUrl: string): Promise<Page> {
+    const page = await firefox.page();
+    page.on('dialog', (d) => void d.accept().catch(() => {}));
+    await page.goto(`${baseUrl}/`);
+    await page.waitForSelector('#new-mode');
+    await page.select('#new-mode', 'share');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#role[data-role="owner"]');
+    return page;
+  }
+
+  test('no e-mail field on a server without SMTP_URL, plain words instead; offered with it', async () => {
+    const page = await ownerPage(server.baseUrl);
+    try {
+      await page.waitForSelector('#notify-current[data-state="off"]');
+      assert.match(await textOf(page, '#notify-no-mail'), /This server sends no e-mail/);
+      assert.equal((await page.$$('#notify-email')).length, 0, 'no address field a Save would refuse');
+      assert.equal((await page.$$('#notify-save')).length, 0);
+      assert.equal((await page.$$('#notify-clear')).length, 1, 'stopping a webhook still works');
+    } finally {
+      await page.browserContext().close();
+    }
+    let smtp: SmtpReceiver | undefined;
+    let mailing: RunningServer | undefined;
+    try {
+      smtp = await startSmtpReceiver();
+      mailing = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: 'webfolder <noreply@example.org>' });
+      const owner = await ownerPage(mailing.baseUrl);
+      try {
+        await owner.waitForSelector('#notify-email');
+        assert.equal((await owner.$$('#notify-no-mail')).length, 0, 'a server with SMTP_URL offers e-mail');
+      } finally {
+        await owner.browserContext().close();
+      }
+    } finally {
+      await mailing?.close();
+      await smtp?.close();
+    }
+  });
+
+  test("the PDF viewer is named by the file, not a blob's UUID", async () => {
+    const page = await ownerPage(server.baseUrl);
+    try {
+      const input = (await page.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
+      assert.ok(input);
+      await input.uploadFile(await writeTemp(dir, 'ff-paper.pdf', pdf('Hello Firefox')));
+      await page.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
+      await page.click('#files button.open');
+      await page.waitForFunction(() => document.getElementById('viewer-title')?.textContent === 'ff-paper.pdf');
+      const embed = await page.waitForSelector('#viewer-pdf', { timeout: 60_000 });
+      assert.ok(embed);
+      const src = await embed.evaluate((e) => e.getAttribute('src') ?? '');
+      assert.match(src, /\/media\/[0-9a-f-]{36}\/ff-paper\.pdf$/);
+      const served = await page.evaluate(async (url) => {
+        const r = await fetch(url);
+        return { type: r.headers.get('content-type'), disposition: r.headers.get('content-disposition') };
+      }, src);
+      assert.equal(served.type, 'application/pdf');
+      assert.equal(served.disposition, `inline; filename="ff-paper.pdf"; filename*=UTF-8''ff-paper.pdf`);
+      await shot(page, 'viewer-pdf', false);
+    } finally {
+      await page.browserContext().close();
+    }
+  });
+
+  test('each mode text (send, share, request) fits its select on a phone, in de, ko, ja and pl', async () => {
+    const page = await firefox.page();
+    try {
+      await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+      await page.goto(`${server.baseUrl}/`);
+      await page.waitForSelector('#new-mode');
+      for (const lang of ['de', 'ko', 'ja', 'pl']) {
+        await page.select('#language', lang);
+        await page.waitForSelector(`html[lang="${lang}"]`);
+        const cut = await page.$eval('#new-mode', (select) => {
+          const s = select as HTMLSelectElement;
+          const style = getComputedStyle(s);
+          const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+          const probe = document.createElement('span');
+          probe.style.font = style.font;
+          probe.style.whiteSpace = 'nowrap';
+          probe.style.position = 'absolute';
+          document.body.append(probe);
+          const over = [...s.options]
+            .map((o) => {
+              probe.textContent = o.text;
+              return probe.getBoundingClientRect().width > room ? o.text : null;
+            })
+            .filter(Boolean);
+          probe.remove();
+          return over;
+        });
+        assert.deepEqual(cut, [], `${lang}: every mode's text fits the select`);
+        assert.equal(await page.$$eval('#new-mode option', (o) => o.length), 3);
+        assert.ok(await textOf(page, '#mode-help'), `${lang}: the chosen mode is explained`);
+      }
+      await shot(page, 'home-phone-pl');
+    } finally {
+      await page.browserContext().close();
+    }
+  });
+});
+
+/**
+ * Issue #24 item 4 in Firefox, through the gate (test/support/gate.ts) in front of the server: the
+ * "did not finish" note shown after a reload goes while that upload resumes.
+ */
+describe('site: the "did not finish" note in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
+  let server: SpawnedServer;
+  let gate: Gate;
+  let firefox: Firefox;
+  let dir: string;
+  before(async () => {
+    dir = await tempDir('webfolder-firefox-resume-');
+    const port = await freePort();
+    gate = await startGate(port);
+    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
+    firefox = await launchFirefox(dir);
+  });
+  after(async () => {
+    await firefox?.close();
+    await gate?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('after a reload the note names the file; it goes while that upload resumes', async () => {
+    const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
+    const path = await writeTemp(dir, 'ff-resumes.bin', bytes(2 * 5 * 1024 * 1024, 74));
+    const page = await firefox.page();
+    page.on('dialog', (d) => void d.accept().catch(() => {}));
+    const pick = async () => {
+      const input = (await page.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
+      assert.ok(input);
+      await input.uploadFile(path);
+    };
+    try {
+      await page.goto(`${gate.url}/`);
+      await page.waitForSelector('#new-mode');
+      await page.select('#new-mode', 'share');
+      await page.click('button[type=submit]');
+      await page.waitForSelector('#role[data-role="owner"]');
+      // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
+      gate.hold(uploads);
+      await pick();
+      await until('the upload at the gate', () => gate.held().length > 0, 60_000);
+      await page.click('#cancel-upload');
+      await page.waitForSelector('#upload-status[data-state="cancelled"]', { timeout: 60_000 });
+      gate.drop();
+      await page.reload();
+      await page.waitForSelector('#resume-note', { timeout: 60_000 });
+      assert.match(await page.$eval('#resume-note', (e) => e.textContent ?? ''), /ff-resumes\.bin/);
+
+      // The same file again: while its first request is held on its way, the note is gone.
+      gate.hold(uploads);
+      await pick();
+      await until('the resumed upload at the gate', () => gate.held().length > 0, 60_000);
+      assert.equal((await page.$$('#resume-note')).length, 0, 'no "did not finish" while it resumes');
+      gate.release();
+      await page.waitForSelector('#upload-status[data-state="complete"]', { timeout: 120_000 });
+      assert.equal((await page.$$('#resume-note')).length, 0, 'nothing left unfinished');
+    } finally {
+      gate.release();
+      await page.browserContext().close();
     }
   });
 });
