@@ -183,7 +183,14 @@ describe('chunk transfers: presigned addresses carry nothing of ours', () => {
   });
 });
 
-/** The CLI in-process (the same `run` bin/webfolder.js calls), with a login in its server URL. */
+/** An API key of a signed-in person (issue 26): like the login, for the server's origin only. */
+const API_KEY = `wfk_${'K'.repeat(43)}`;
+let withKey = false;
+
+/**
+ * The CLI in-process (the same `run` bin/webfolder.js calls), with a login in its server URL, or
+ * (`withKey`) an API key in $WEBFOLDER_API_KEY and no login.
+ */
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = new PassThrough();
   const err = new PassThrough();
@@ -191,8 +198,12 @@ async function cli(...argv: string[]): Promise<{ code: number; stdout: string; s
   let stderr = '';
   out.on('data', (d: Buffer) => (stdout += d.toString()));
   err.on('data', (d: Buffer) => (stderr += d.toString()));
-  const server = s.home.replace('http://', 'http://user:login-secret@');
-  const env = { WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: join(dir, 'state') };
+  const server = withKey ? s.home : s.home.replace('http://', 'http://user:login-secret@');
+  const env = {
+    WEBFOLDER_SERVER: server,
+    WEBFOLDER_STATE_DIR: join(dir, 'state'),
+    ...(withKey ? { WEBFOLDER_API_KEY: API_KEY } : {}),
+  };
   const code = await run([...argv, '--retries=0'], { stdout: out, stderr: err, env });
   return { code, stdout, stderr };
 }
@@ -255,6 +266,24 @@ describe('every CLI command that talks to the server', () => {
       const asked = s.homeSeen.slice(seenHome);
       assert.ok(asked.length >= 1);
       assert.equal(asked[0]!.headers.authorization, `Basic ${Buffer.from('user:login-secret').toString('base64')}`);
+      assert.equal(s.elsewhereSeen.length, seenElsewhere, 'the other origin got no request at all');
+    });
+
+    test(`${name}: with an API key, the key goes to the server only, never across the redirect`, async () => {
+      s.behave = { kind: 'redirect-away' };
+      const seenHome = s.homeSeen.length;
+      const seenElsewhere = s.elsewhereSeen.length;
+      withKey = true;
+      try {
+        const r = await cli(...argv());
+        assert.equal(r.code, 3, `exit ${r.code}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr + r.stdout, /KKKK/, 'the key is never printed');
+      } finally {
+        withKey = false;
+      }
+      const asked = s.homeSeen.slice(seenHome);
+      assert.ok(asked.length >= 1);
+      assert.equal(asked[0]!.headers.authorization, `Bearer ${API_KEY}`);
       assert.equal(s.elsewhereSeen.length, seenElsewhere, 'the other origin got no request at all');
     });
 
