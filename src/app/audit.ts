@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { type AuditAction, type AuditDetailValue, boundedDetail, boundedText } from '../domain/audit.js';
-import type { Principal } from '../domain/principal.js';
+import { ANONYMOUS, type Principal } from '../domain/principal.js';
 import type { AuditActor, AuditEntry, NewAuditEntry } from '../store/audit-store.js';
 import type { Services } from './services.js';
 
@@ -22,7 +22,6 @@ export interface Actor {
   readonly clientAddress?: string;
 }
 
-export const ANONYMOUS: Principal = { kind: 'anonymous' };
 /** The actor of calls that come from no request (tests, tools): anonymous, no address. */
 export const NO_ACTOR: Actor = { principal: ANONYMOUS };
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { type Actor, ANONYMOUS } from '../app/audit.js';
-import type { Principal } from '../domain/principal.js';
+import type { Actor } from '../app/audit.js';
+import { ANONYMOUS, type Principal } from '../domain/principal.js';
 
 /**
  * Who acts, for the audit log: the request's principal (set by src/http/principal.ts once sign-in
@@ -8,6 +8,6 @@ import type { Principal } from '../domain/principal.js';
  * address (the proxy's client with TRUST_PROXY), which recordAudit keeps only hashed, if at all.
  */
 export function actorOf(request: FastifyRequest): Actor {
-  const principal = (request as FastifyRequest & { principal?: Principal }).principal ?? ANONYMOUS;
+  const principal: Principal = request.principal ?? ANONYMOUS;
   return { principal, clientAddress: request.ip };
 }

@@ -3,7 +3,6 @@ import { adminDeleteFolder } from '../../app/admin/delete.js';
 import { adminFolderDetail, listAdminFolders } from '../../app/admin/folders.js';
 import { adminStats, type DiskFigures } from '../../app/admin/stats.js';
 import { type AdminAct, takeDownFolder } from '../../app/admin/take-down.js';
-import { ANONYMOUS } from '../../app/audit.js';
 import type { Services } from '../../app/services.js';
 import {
   ADMIN_API_PATH,
@@ -12,6 +11,7 @@ import {
   takeDownRequestSchema,
 } from '../../contract/admin.js';
 import { folderParams } from '../../contract/requests.js';
+import { ANONYMOUS } from '../../domain/principal.js';
 import { adminGuard, adminOf, principalOf } from '../admin-guard.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
