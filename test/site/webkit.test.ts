@@ -13,6 +13,7 @@ import { SiteClient } from '../../src/transfer/site-client.js';
 import { ownerWithZeroScalar } from '../crypto/helpers.js';
 import { type Gate, startGate } from '../support/gate.js';
 import { until as poll } from '../support/poll.js';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
 import {
   freePort,
   type RunningServer,
@@ -22,9 +23,9 @@ import {
   tempDir,
 } from '../support/server.js';
 import { which } from '../support/which.js';
-import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
+import { bytes, createFolder, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
 import { downloadDir } from './download-dir.js';
-import { png, webmFromChromium } from './media.js';
+import { pdf, png, webmFromChromium } from './media.js';
 
 /**
  * The site in WebKit: Debian's WebKitGTK (the engine of Safari) driven over W3C WebDriver by
@@ -590,6 +591,163 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
+  /** As in owner-grid.test.ts: `sel` in tile `i` lies inside the tile and a click at its centre reaches it. */
+  const REACHABLE = `
+    const [index, sel] = arguments;
+    const li = document.querySelectorAll('#files li[data-file-id]')[index];
+    const el = li.querySelector(sel);
+    if (!el) return 'tile ' + index + ': no ' + sel;
+    el.scrollIntoView({ block: 'center' });
+    const box = el.getBoundingClientRect();
+    const tile = li.getBoundingClientRect();
+    const inside = box.left >= tile.left - 0.5 && box.right <= tile.right + 0.5 &&
+      box.top >= tile.top - 0.5 && box.bottom <= tile.bottom + 0.5;
+    if (!inside) return 'tile ' + index + ': ' + sel + ' ' + JSON.stringify(box) + ' is outside its tile ' + JSON.stringify(tile);
+    if (box.right > document.documentElement.clientWidth + 0.5) return 'tile ' + index + ': ' + sel + ' runs off the page';
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || !(el === hit || el.contains(hit)))
+      return 'tile ' + index + ': a click on ' + sel + ' hits ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing');
+    return null;`;
+
+  test("the owner's grid of images: every Manage and its controls inside the tile and take the click, 1280x800 and a phone's width (issue #24 item 3)", async () => {
+    const driver = await webkit.session();
+    try {
+      for (const [label, width, height] of [
+        ['desktop', 1280, 800],
+        ['phone', 390, 844],
+      ] as const) {
+        const folder = await createFolder(server.baseUrl, 'share');
+        const paths: string[] = [];
+        for (let i = 0; i < 5; i++)
+          paths.push(await writeTemp(dir, `wk-${label}-photo-${i}.png`, png(400, 300, [40 * i, 90, 160])));
+        await driver.manage().window().setRect({ width, height });
+        await driver.get(folder.folderUrl);
+        await waitFor(driver, '#file-input', 60_000);
+        const inner = (await driver.executeScript('return document.documentElement.clientWidth')) as number;
+        // The MiniBrowser's window goes no narrower than its toolbar (a page of about 447 px, where
+        // its frames refuse the site: frame-ancestors 'none'): the phone check holds when the page is
+        // under the site's 30rem (480 px) phone breakpoint, with the grid in its phone layout.
+        if (label === 'desktop') assert.ok(Math.abs(inner - width) <= 20, `desktop: the page is ${inner} px wide`);
+        else assert.ok(inner < 480, `phone: the page (${inner} px) is in the phone layout, under 30rem`);
+        await driver.findElement(By.css('#file-input')).sendKeys(paths.join('\n'));
+        await waitFor(driver, '#upload-status[data-state="complete"]', 120_000);
+        await waitFor(driver, '#role[data-role="owner"]', 60_000);
+        await waitFor(driver, '#files.grid li[data-file-id]:nth-child(5)', 60_000);
+
+        const failures: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const problem = (await driver.executeScript(REACHABLE, i, 'details.file-manage > summary')) as string | null;
+          if (problem) failures.push(problem);
+        }
+        assert.deepEqual(failures, [], `${label}: every Manage is inside its tile and takes the click`);
+
+        const inside: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const tile = (await driver.findElements(By.css('#files li[data-file-id]')))[i]!;
+          // A real WebDriver click at the summary's centre: it opens this tile's controls.
+          await tile.findElement(By.css('details.file-manage > summary')).click();
+          assert.equal(await tile.findElement(By.css('details.file-manage')).getAttribute('open'), 'true');
+          for (const sel of ['input.file-limit', 'button.save-limit', 'button.delete-file']) {
+            const problem = (await driver.executeScript(REACHABLE, i, sel)) as string | null;
+            if (problem) inside.push(problem);
+          }
+          await tile.findElement(By.css('details.file-manage > summary')).click();
+        }
+        assert.deepEqual(inside, [], `${label}: the opened controls are inside the tile and take the click`);
+      }
+    } finally {
+      await driver.quit();
+    }
+  });
+
+  /** The owner's page of a share folder made by Create on the home page of `baseUrl`. */
+  async function ownerPage(driver: WebDriver, baseUrl: string): Promise<void> {
+    await driver.get(`${baseUrl}/`);
+    await waitFor(driver, '#new-mode');
+    await driver.findElement(By.css('#new-mode option[value="share"]')).click();
+    await driver.findElement(By.css('button[type=submit]')).click();
+    await waitFor(driver, '#role[data-role="owner"]', 60_000);
+  }
+
+  test('no e-mail field on a server without SMTP_URL, plain words instead; offered with it (issue #24 item 4)', async () => {
+    let smtp: SmtpReceiver | undefined;
+    let mailing: RunningServer | undefined;
+    const driver = await webkit.session();
+    try {
+      await ownerPage(driver, server.baseUrl);
+      await waitFor(driver, '#notify-current[data-state="off"]');
+      assert.match(await driver.findElement(By.css('#notify-no-mail')).getText(), /This server sends no e-mail/);
+      assert.equal((await driver.findElements(By.css('#notify-email'))).length, 0, 'no address field');
+      assert.equal((await driver.findElements(By.css('#notify-save'))).length, 0);
+      assert.equal((await driver.findElements(By.css('#notify-clear'))).length, 1, 'stopping a webhook still works');
+      smtp = await startSmtpReceiver();
+      mailing = await startServer({ SMTP_URL: smtp.url, MAIL_FROM: 'webfolder <noreply@example.org>' });
+      await ownerPage(driver, mailing.baseUrl);
+      await waitFor(driver, '#notify-email');
+      assert.equal((await driver.findElements(By.css('#notify-no-mail'))).length, 0, 'with SMTP_URL e-mail is offered');
+    } finally {
+      await driver.quit();
+      await mailing?.close();
+      await smtp?.close();
+    }
+  });
+
+  test("the PDF viewer is named by the file, not a blob's UUID; mode texts fit a phone's select (issue #24 item 5)", async () => {
+    const driver = await webkit.session();
+    try {
+      await ownerPage(driver, server.baseUrl);
+      await driver
+        .findElement(By.css('#file-input'))
+        .sendKeys(await writeTemp(dir, 'wk-paper.pdf', pdf('Hello WebKit')));
+      await waitFor(driver, '#upload-status[data-state="complete"]', 60_000);
+      await waitFor(driver, '#files button.open');
+      await driver.findElement(By.css('#files button.open')).click();
+      await driver.wait(
+        async () => (await driver.findElement(By.css('#viewer-title')).getText()) === 'wk-paper.pdf',
+        30_000,
+      );
+      const src = (await (await waitFor(driver, '#viewer-pdf', 60_000)).getAttribute('src')) ?? '';
+      assert.match(src, /\/media\/[0-9a-f-]{36}\/wk-paper\.pdf$/);
+      const served = (await driver.executeAsyncScript(
+        `const done = arguments[arguments.length - 1];
+         fetch(arguments[0]).then((r) => done([r.headers.get('content-type'), r.headers.get('content-disposition')]), (e) => done([String(e), '']));`,
+        src,
+      )) as [string, string];
+      assert.deepEqual(served, ['application/pdf', `inline; filename="wk-paper.pdf"; filename*=UTF-8''wk-paper.pdf`]);
+
+      // The mode select on a phone: the MiniBrowser's window goes no narrower than about 447 px, so
+      // the room each text has is measured less the page's width beyond 390 px (the select is fluid).
+      await driver.manage().window().setRect({ width: 390, height: 844 });
+      await driver.get(`${server.baseUrl}/`);
+      await waitFor(driver, '#new-mode');
+      for (const lang of ['de', 'ko', 'ja', 'pl']) {
+        await driver.findElement(By.css(`#language option[value="${lang}"]`)).click();
+        await waitFor(driver, `html[lang="${lang}"]`);
+        const cut = (await driver.executeScript(`
+          const s = document.getElementById('new-mode');
+          const style = getComputedStyle(s);
+          const extra = Math.max(0, document.documentElement.clientWidth - 390);
+          const room = s.clientWidth - extra - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+          const probe = document.createElement('span');
+          probe.style.font = style.font;
+          probe.style.whiteSpace = 'nowrap';
+          probe.style.position = 'absolute';
+          document.body.append(probe);
+          const over = [...s.options].map((o) => {
+            probe.textContent = o.text;
+            return probe.getBoundingClientRect().width > room ? o.text : null;
+          }).filter(Boolean);
+          probe.remove();
+          return over;`)) as string[];
+        assert.deepEqual(cut, [], `${lang}: every mode's text fits the select`);
+        assert.equal((await driver.findElements(By.css('#new-mode option'))).length, 3);
+        assert.ok(await driver.findElement(By.css('#mode-help')).getText(), `${lang}: the chosen mode is explained`);
+      }
+    } finally {
+      await driver.quit();
+    }
+  });
+
   test('a wrong key says so', async () => {
     const driver = await webkit.session();
     try {
@@ -662,6 +820,46 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       },
       120_000,
     );
+
+  test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
+    const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
+    const content = bytes(2 * 5 * MIB, 73);
+    const path = await writeTemp(dir, 'wk-resumes.bin', content);
+    const owner = await webkit.session();
+    try {
+      await owner.get(`${gate.url}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="share"]')).click();
+      await owner.findElement(By.css('button[type=submit]')).click();
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
+      gate.hold(uploads);
+      await owner.findElement(By.css('#file-input')).sendKeys(path);
+      await poll('the upload at the gate', () => gate.held().length > 0, 60_000);
+      await owner.findElement(By.css('#cancel-upload')).click();
+      await waitFor(owner, '#upload-status[data-state="cancelled"]', 60_000);
+      gate.drop();
+      await owner.navigate().refresh();
+      await waitFor(owner, '#resume-note', 60_000);
+      assert.match(await owner.findElement(By.css('#resume-note')).getText(), /wk-resumes\.bin/);
+
+      // The same file again: while its first request is held on its way, the note is gone.
+      gate.hold(uploads);
+      await owner.findElement(By.css('#file-input')).sendKeys(path);
+      await poll('the resumed upload at the gate', () => gate.held().length > 0, 60_000);
+      assert.equal(
+        (await owner.findElements(By.css('#resume-note'))).length,
+        0,
+        'no "did not finish" while it resumes',
+      );
+      gate.release();
+      await waitFor(owner, '#upload-status[data-state="complete"]', 120_000);
+      assert.equal((await owner.findElements(By.css('#resume-note'))).length, 0, 'nothing left unfinished');
+    } finally {
+      gate.release();
+      await owner.quit();
+    }
+  });
 
   test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
     const content = bytes(2 * MIB + 5, 71);
