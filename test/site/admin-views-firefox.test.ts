@@ -77,7 +77,7 @@ describe('admin views in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
       await page.waitForFunction(() =>
         /fx@example\.org/.test(document.getElementById('accounts-status')?.textContent ?? ''),
       );
-      assert.equal((await server.server.services.store.usage.usage(accountId))?.quotaBytes, 3 * 1024 * 1024);
+      assert.equal((await server.server.services.store.usage.usage(accountId))?.quotaBytes, 3_000_000);
       await shot(page, 'admin-accounts');
     } finally {
       await page.browserContext().close();

@@ -191,15 +191,17 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     const used = await ana.locator('td.used').innerText();
     assert.notEqual(used, await page.locator('tr[data-account="account-bo-00000001"] td.used').innerText());
     assert.match(await ana.locator('td.quota').innerText(), /\(default\)/);
-    // With the keyboard: type a figure in MiB, Enter saves it.
+    // With the keyboard: type a figure in MB (the unit sizes are shown in), Enter saves it.
     await ana.locator('input.quota-input').fill('4');
     await ana.locator('input.quota-input').press('Enter');
     await page.waitForFunction(() =>
       /ana@example\.org/.test(document.getElementById('accounts-status')?.textContent ?? ''),
     );
     assert.doesNotMatch(await ana.locator('td.quota').innerText(), /default/);
+    // The figure typed is the figure shown: 4 MB, not 4.19 MB.
+    assert.match(await ana.locator('td.quota').innerText(), /^4(\.00)? MB$/);
     const stored = await srv.server.services.store.usage.usage('account-ana-00000001');
-    assert.equal(stored?.quotaBytes, 4 * 1024 * 1024);
+    assert.equal(stored?.quotaBytes, 4_000_000);
     assert.equal(stored?.usedBytes, 3 * 1024 * 1024);
     await ana.getByRole('button', { name: 'Use default' }).click();
     await page.waitForFunction(() =>

@@ -5,7 +5,7 @@ import { announce, formatBytes, h } from './ui.js';
 
 /**
  * The console's accounts tab (issue 26; docs/organisations.md#per-account-quotas): every account that
- * signed in, what its folders hold, and its quota, which an admin sets here (in MiB) or returns to the
+ * signed in, what its folders hold, and its quota, which an admin sets here (in MB) or returns to the
  * instance's default (QUOTA_ACCOUNT_MIB). Mounted by the admin console, which hands in `request`
  * (see admin-audit.ts).
  */
@@ -25,7 +25,11 @@ interface AccountsAnswer {
   nextCursor: string | null;
 }
 
-const MIB = 1024 * 1024;
+/**
+ * The quota field is in MB of 1,000,000 bytes, the unit the page shows sizes in (formatBytes): an
+ * admin who types 4 reads "4 MB" beside it, not 4.19 MB.
+ */
+const MB = 1_000_000;
 
 async function failure(res: Response): Promise<Error> {
   const body = (await res.json().catch(() => ({}))) as { error?: string };
@@ -62,7 +66,7 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
       min: 0,
       step: 1,
       inputmode: 'numeric',
-      value: a.quotaBytes === null ? '' : String(Math.round(a.quotaBytes / MIB)),
+      value: a.quotaBytes === null ? '' : String(Math.round(a.quotaBytes / MB)),
       'aria-label': t('accounts.quotaLabel', { account: label }),
     });
     const quotaCell = h('td', { class: 'quota' }, quotaText(a));
@@ -77,7 +81,7 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
         const updated = (await res.json()) as AccountUsage;
         a.quotaBytes = updated.quotaBytes;
         quotaCell.textContent = quotaText(a);
-        input.value = a.quotaBytes === null ? '' : String(Math.round(a.quotaBytes / MIB));
+        input.value = a.quotaBytes === null ? '' : String(Math.round(a.quotaBytes / MB));
         status.textContent = t('accounts.saved', { account: label });
         announce(status.textContent);
       } catch (error) {
@@ -90,12 +94,12 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
         class: 'row quota-form',
         onsubmit: (e: Event) => {
           e.preventDefault();
-          const mib = Number(input.value);
-          if (input.value.trim() === '' || !Number.isInteger(mib) || mib < 0) {
+          const mb = Number(input.value);
+          if (input.value.trim() === '' || !Number.isInteger(mb) || mb < 0) {
             input.focus();
             return;
           }
-          void set(mib * MIB);
+          void set(mb * MB);
         },
       },
       input,
