@@ -3,7 +3,14 @@ import { MIB } from '../domain/chunk-plan.js';
 import { type Arrival, type ArrivalOptions, arrivalOf, untilArrived } from './arriving.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
 import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
-import { DOWNLOAD_RETRY, type HttpOptions, linkedController } from './retry.js';
+import {
+  AFTER_PAUSE_RETRY,
+  DOWNLOAD_RETRY,
+  type HttpOptions,
+  isPassingFailure,
+  linkedController,
+  type RetryOptions,
+} from './retry.js';
 import { fetchChunkBytes, SiteClient } from './site-client.js';
 import { siteChunkUrl } from './urls.js';
 
@@ -37,6 +44,11 @@ export interface DownloadFile {
    * not stored yet is waited for (arriving.ts) unless the caller passes its own `arrival`.
    */
   readonly arriving?: boolean;
+  /**
+   * When the download's ticket (in `credentials`) expires, epoch milliseconds: a paused download
+   * (DownloadStreamOptions.pause) waits at most until then.
+   */
+  readonly ticketExpiresAt?: number;
 }
 
 export interface DownloadStreamOptions extends HttpOptions {
@@ -53,9 +65,25 @@ export interface DownloadStreamOptions extends HttpOptions {
    * Fetches and decrypts a whole chunk elsewhere (the page's crypto workers run `openChunk` for the
    * service worker, whose thread then only feeds the response). It must do what `openChunk` does;
    * the length is checked again here. If it throws DecryptorGoneError, the chunk is opened here.
-   * It is handed `onRetry`, to tell the retry policy's waits where the chunk is fetched.
+   * It is handed `onRetry`, to tell the retry policy's waits where the chunk is fetched, and the
+   * policy to fetch it with when the caller names one (`AFTER_PAUSE_RETRY`; else DOWNLOAD_RETRY).
    */
-  readonly open?: (file: DownloadFile, k: number, onRetry?: HttpOptions['onRetry']) => Promise<Uint8Array>;
+  readonly open?: (
+    file: DownloadFile,
+    k: number,
+    onRetry?: HttpOptions['onRetry'],
+    retry?: RetryOptions,
+  ) => Promise<Uint8Array>;
+  /**
+   * Pauses the download instead of failing it (issue #24 item 2): when the retry policy gives up on a
+   * chunk for a failure that may pass (`isPassingFailure`: no connection, 408, 429, 5xx), the stream
+   * stays open, waits until `pause(k)` resolves (the person's "Try again now", or a slow interval)
+   * and fetches that chunk again, one attempt (AFTER_PAUSE_RETRY), pausing again if it fails. No
+   * chunk already handed on is fetched again, so a ticket's byte budget holds. `pause` rejects to end
+   * the download (its ticket expired). A refusal (403, 404, 410) or an integrity failure still ends
+   * it at once. Without `pause`, the policy's last failure ends the download.
+   */
+  readonly pause?: (k: number) => Promise<void>;
   /**
    * Only these plaintext bytes (a media element's `Range`): only the chunks they touch are fetched,
    * and the first and last are cut to the range after their whole-chunk integrity check.
@@ -104,7 +132,7 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const decrypt = options.decrypt ?? decryptChunk;
   const cancelled = linkedController(options.signal);
   const signal = cancelled.signal;
-  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, arrival: given, ...rest } = options;
+  const { ahead: _ahead, decrypt: _decrypt, open: _open, range: _range, arrival: given, pause, ...rest } = options;
   const http: HttpOptions = { ...rest, signal };
   // One arrival per download: the chunks fetched ahead share its look at the listing.
   const arrival = given ?? (file.arriving ? arrivalOfDownload(file) : undefined);
@@ -117,10 +145,10 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
   const pending = new Map<number, Promise<Uint8Array>>();
   // Fetch, check and decrypt chunk k. Several run at once (fetching and decrypting overlap), but
   // their results are handed on strictly in chunk order, and the first failure ends the stream.
-  const open = async (k: number): Promise<Uint8Array> => {
+  const openOnce = async (k: number, retry: RetryOptions | undefined): Promise<Uint8Array> => {
     if (options.open) {
       const elsewhere = options.open;
-      const openThere = () => elsewhere(file, k, options.onRetry);
+      const openThere = () => elsewhere(file, k, options.onRetry, retry);
       try {
         // The workers answer a chunk not stored yet with the site's 404: waited for here, once per download.
         const plaintext = await (arrival ? untilArrived(arrival, k, openThere, signal) : openThere());
@@ -133,7 +161,20 @@ export function downloadStream(file: DownloadFile, options: DownloadStreamOption
       }
     }
     keyPromise ??= typeof file.key === 'string' ? importSecret(file.key) : Promise.resolve(file.key);
-    return openChunk(file, k, { http, decrypt, key: keyPromise, ...(arrival ? { arrival } : {}) });
+    const here = retry ? { ...http, retry } : http;
+    return openChunk(file, k, { http: here, decrypt, key: keyPromise, ...(arrival ? { arrival } : {}) });
+  };
+  // A chunk the policy gave up on for a passing failure waits for `pause` and is tried again: the
+  // waits stay the one policy's (each try is its exchange); this only decides when the next try is.
+  const open = async (k: number): Promise<Uint8Array> => {
+    for (let retry: RetryOptions | undefined; ; retry = AFTER_PAUSE_RETRY) {
+      try {
+        return await openOnce(k, retry);
+      } catch (error) {
+        if (!pause || signal.aborted || !isPassingFailure(error)) throw error;
+        await pause(k);
+      }
+    }
   };
   const start = (i: number) => {
     const k = slices[i]?.n;

@@ -86,10 +86,12 @@ export type { ByteRange, ChunkSlice, RecordPiece, RecordSpan } from './range.js'
 export { contentRange, parseRange, rangeChunks, rangePieces, recordSpan } from './range.js';
 export type { Fetch, HttpOptions, RetryInfo, RetryOptions, TransportInit } from './retry.js';
 export {
+  AFTER_PAUSE_RETRY,
   backoffDelay,
   DEFAULT_RETRY,
   DOWNLOAD_RETRY,
   exchange,
+  isPassingFailure,
   isRedirect,
   isRetryableStatus,
   linkedController,

@@ -71,6 +71,23 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/**
+ * The policy of one chunk fetched again after its download paused (DownloadStreamOptions.pause): a
+ * single attempt. The pause itself is the slow interval (or the person's "Try again now"); a failed
+ * attempt pauses the download again instead of starting another round of minutes of retries.
+ */
+export const AFTER_PAUSE_RETRY: Required<RetryOptions> = { ...DOWNLOAD_RETRY, retries: 0 };
+
+/**
+ * A failure the retry policy gave up on that may pass (the server could not be reached, or answered
+ * 408, 429 or 5xx): a download may pause on it and try again later. A refusal (403, 404, 410…), an
+ * integrity failure or anything else is final.
+ */
+export function isPassingFailure(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return error instanceof WebfolderError && isRetryableStatus(error.status);
+}
+
 /** Seconds of a Retry-After header (delta-seconds or HTTP date); null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (value === null) return null;

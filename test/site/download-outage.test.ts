@@ -104,6 +104,85 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
 
+  test('an outage longer than the retry policy pauses the download; "Try again now" finishes it, counted once', async () => {
+    // Three 5 MiB chunks: the first goes through, then every chunk request is answered 503 until the
+    // retry policy gives up. A 503 with `Retry-After: 0` is retried at once (within 250 ms), so the
+    // policy's 31 attempts (DOWNLOAD_RETRY) are used up in seconds, not in the minutes an outage of
+    // cut connections takes. A download that failed here and was started again by hand would fetch
+    // chunk 1 again, past the ticket's byte budget (the file once + 1 MiB).
+    const content = bytes(12 * 1024 * 1024 + 9, 47);
+    const { ownerCtx, link } = await folderWithFile('1', content, 'paused.bin');
+    const visitorCtx = await newContext(browser);
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    let starts = 0;
+    visitor.on('request', (r) => {
+      if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) starts++;
+    });
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    // Every chunk request the gate sees, by chunk number, and whether it was let through.
+    const through = new Map<string, number>();
+    let cutting = true;
+    const watchGate = () =>
+      gate.hold((req) => {
+        if (!chunk(req)) return false;
+        const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+        const cut = cutting && n !== '00001';
+        if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
+        return cut;
+      });
+    watchGate();
+    const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
+    got.catch(() => {}); // awaited below; a failure before that is reported by the poll
+    const status = visitor.locator('#download-status');
+    let answered = 0;
+    await until(
+      'the download paused',
+      async () => {
+        if (gate.held().length > 0) {
+          answered += gate.held().length;
+          gate.answer(503, { 'retry-after': '0' });
+          watchGate();
+        }
+        const [state, text] = await status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? '']);
+        if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
+        return state === 'paused';
+      },
+      120_000,
+    );
+    assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
+    assert.match(
+      (await status.textContent()) ?? '',
+      /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
+    );
+    // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
+    // asks for the download to go on.
+    cutting = false;
+    for (const req of gate.held()) {
+      const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+      through.set(n, (through.get(n) ?? 0) + 1);
+    }
+    gate.release();
+    watchGate();
+    await visitor.getByRole('button', { name: 'Try again now' }).click();
+    const { content: saved } = await got;
+    assert.equal(sha256(saved), sha256(content), 'the paused download completed');
+    await visitor.locator('#download-status[data-download-state="done"]').waitFor();
+    assert.deepEqual(
+      Object.fromEntries(through),
+      { '00001': 1, '00002': 1, '00003': 1 },
+      'each chunk went out once: nothing fetched twice',
+    );
+    assert.equal(starts, 1, 'one count');
+    gate.release();
+    await visitor.reload();
+    await visitor.locator('#files li .count[data-left="0"]').waitFor();
+    assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
   test('the server asks to slow down mid-download: the line counts its wait down (screenshots, en and de)', async () => {
     const { ownerCtx, link } = await folderWithFile('', bytes(200_000, 43), 'slow.bin');
     for (const [lang, locale, words] of [

@@ -30,6 +30,11 @@ export type { DownloadJob, DownloadWait };
 export interface DownloadEvents {
   readonly done?: () => void;
   readonly waiting?: (wait: DownloadWait) => void;
+  /**
+   * The service worker paused the download (an outage longer than the retry policy): it tries again
+   * on its own in `seconds`, or at once when `resume` is called ("Try again now").
+   */
+  readonly paused?: (seconds: number, resume: () => void) => void;
   readonly failed?: (failure: TransferFailure) => void;
 }
 
@@ -71,6 +76,18 @@ let reportError: ((failure: TransferFailure) => void) | null = null;
 let listening = false;
 /** What to tell the view of each download the service worker runs, by download id. */
 const followed = new Map<string, DownloadEvents>();
+/**
+ * Paused downloads: the page sends its worker a message every 10 s while one is paused, so that the
+ * browser does not stop the worker (and the response it holds open) as idle between its tries.
+ */
+const keepAlive = new Map<string, ReturnType<typeof setInterval>>();
+function stopKeepAlive(id: string): void {
+  clearInterval(keepAlive.get(id));
+  keepAlive.delete(id);
+}
+function toWorker(message: ToServiceWorker): void {
+  navigator.serviceWorker.controller?.postMessage(message);
+}
 
 /**
  * Where the service worker's download failures are shown: the files view of the page on screen.
@@ -87,6 +104,7 @@ function listen(): void {
   listening = true;
   navigator.serviceWorker.addEventListener('message', (e: MessageEvent) => {
     const d = fromServiceWorker(e.data);
+    if (d && d.type !== 'download-paused') stopKeepAlive(d.id);
     if (d?.type === 'download-error') {
       const events = followed.get(d.id);
       followed.delete(d.id);
@@ -97,6 +115,14 @@ function listen(): void {
       followed.delete(d.id);
     } else if (d?.type === 'download-waiting') {
       followed.get(d.id)?.waiting?.(d.wait);
+    } else if (d?.type === 'download-paused') {
+      const { id } = d;
+      if (!keepAlive.has(id))
+        keepAlive.set(
+          id,
+          setInterval(() => toWorker({ type: 'ping' }), 10_000),
+        );
+      followed.get(id)?.paused?.(d.seconds, () => toWorker({ type: 'download-resume', id }));
     }
   });
 }

@@ -104,7 +104,11 @@ export class Reader {
       this.tickets.set(id, kept);
     }
     if (running) kept.running = true;
-    return { ...file, credentials: { ...file.credentials, 'x-download-ticket': kept.ticket } };
+    return {
+      ...file,
+      credentials: { ...file.credentials, 'x-download-ticket': kept.ticket },
+      ticketExpiresAt: kept.expiresAt,
+    };
   }
 
   /** Whether this page holds a ticket no download uses now: a Download can go on with it, uncounted. */

@@ -12,7 +12,7 @@ export interface DownloadOutcome {
   failed(job: DownloadJob, failure: TransferFailure): string;
 }
 
-/** The line that tells a download's state ("starting", "saving", "waiting", "downloaded", a failure). */
+/** The line that tells a download's state ("starting", "saving", "waiting", "paused", "downloaded", a failure). */
 export interface DownloadStatus {
   readonly element: HTMLElement;
   /**
@@ -90,6 +90,33 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         status.replaceChildren(running);
       }, 1000);
     };
+    // The service worker paused the download (an outage longer than the retry policy): the line says
+    // so with "Try again now", and counts down to the worker's own next try.
+    const paused = (seconds: number, resume: () => void) => {
+      if (started !== mine || status.dataset.downloadState === 'done') return;
+      stopCountdown();
+      let left = seconds;
+      const line = h('span', {}, t('files.paused', { seconds: left }));
+      const again = () => {
+        stopCountdown();
+        status.dataset.downloadState = 'running';
+        status.replaceChildren(running);
+      };
+      const onclick = () => {
+        again();
+        resume();
+      };
+      const button = h('button', { type: 'button', class: 'try-again', onclick }, t('files.tryAgainNow'));
+      status.dataset.downloadState = 'paused';
+      status.removeAttribute('data-attempt');
+      status.replaceChildren(line, ' ', button);
+      countdown = setInterval(() => {
+        left -= 1;
+        if (started !== mine || status.dataset.downloadState !== 'paused') return stopCountdown();
+        if (left > 0) line.textContent = t('files.paused', { seconds: left });
+        else again();
+      }, 1000);
+    };
     try {
       const prepared = await prepare();
       job = prepared.job;
@@ -104,7 +131,7 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         status.dataset.downloadState = 'done';
         status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
       };
-      const path = await download(config, job, { done, waiting, failed: failedWith });
+      const path = await download(config, job, { done, waiting, paused, failed: failedWith });
       if (started !== mine) return;
       // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
@@ -118,7 +145,8 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         return;
       }
       running = t('files.savingSw', { name: label }) + leftOut;
-      if (status.dataset.downloadState !== 'waiting') status.replaceChildren(running);
+      const state = status.dataset.downloadState;
+      if (state !== 'waiting' && state !== 'paused') status.replaceChildren(running);
     } catch (error) {
       failedWith(transferFailure(error));
     }

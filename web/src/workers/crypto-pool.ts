@@ -1,6 +1,13 @@
 import type { SiteConfig } from '../config.js';
 import type { ChunkSource } from '../core.js';
-import { blobSource, DecryptorGoneError, type DownloadFile, encryptChunk, type RetryInfo } from '../core.js';
+import {
+  blobSource,
+  DecryptorGoneError,
+  type DownloadFile,
+  encryptChunk,
+  type RetryInfo,
+  type RetryOptions,
+} from '../core.js';
 import { CryptoLanes } from './crypto-ports.js';
 
 /**
@@ -21,7 +28,12 @@ export interface CryptoPool {
    * Fetches and decrypts a download's chunk in a worker (DownloadStreamOptions.open); without
    * workers it rejects with DecryptorGoneError, and downloadStream opens the chunk itself.
    */
-  open(file: DownloadFile, chunk: number, onRetry?: (info: RetryInfo) => void): Promise<Uint8Array>;
+  open(
+    file: DownloadFile,
+    chunk: number,
+    onRetry?: (info: RetryInfo) => void,
+    retry?: RetryOptions,
+  ): Promise<Uint8Array>;
   /** One port per worker for the service worker's download; it closes them when done. */
   lend(): MessagePort[];
 }
@@ -82,7 +94,8 @@ function startPool(config: SiteConfig): CryptoPool {
         },
       };
     },
-    open: (file, chunk, onRetry) => lanes.call({ op: 'fetch-open', file, chunk }, [], onRetry),
+    open: (file, chunk, onRetry, retry) =>
+      lanes.call({ op: 'fetch-open', file, chunk, ...(retry ? { retry } : {}) }, [], onRetry),
     lend() {
       if (!usable()) return [];
       return workers.map((w) => {

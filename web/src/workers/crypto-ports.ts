@@ -6,6 +6,7 @@ import {
   IntegrityError,
   NetworkError,
   type RetryInfo,
+  type RetryOptions,
   WebfolderError,
 } from '../core.js';
 
@@ -27,7 +28,13 @@ import {
  */
 export type CryptoRequest =
   | { readonly op: 'seal'; readonly key: FolderKey; readonly plaintext: Uint8Array }
-  | { readonly op: 'fetch-open'; readonly file: DownloadFile; readonly chunk: number };
+  | {
+      readonly op: 'fetch-open';
+      readonly file: DownloadFile;
+      readonly chunk: number;
+      /** The policy to fetch it with, when the asking thread names one (a paused download's next try). */
+      readonly retry?: RetryOptions;
+    };
 
 export type CryptoReply =
   | { readonly id: number; readonly bytes: Uint8Array }
@@ -188,7 +195,12 @@ export function lentWorkers(
   ports: readonly MessagePort[],
   pageAlive: () => Promise<boolean>,
 ): {
-  open(file: DownloadFile, chunk: number, onRetry?: (info: RetryInfo) => void): Promise<Uint8Array>;
+  open(
+    file: DownloadFile,
+    chunk: number,
+    onRetry?: (info: RetryInfo) => void,
+    retry?: RetryOptions,
+  ): Promise<Uint8Array>;
   close(): void;
 } {
   const lanes = new CryptoLanes(ports);
@@ -200,7 +212,8 @@ export function lentWorkers(
   }, 2000);
   if (ports.length === 0) lanes.fail('no crypto workers were lent');
   return {
-    open: (file, chunk, onRetry) => lanes.call({ op: 'fetch-open', file, chunk }, [], onRetry),
+    open: (file, chunk, onRetry, retry) =>
+      lanes.call({ op: 'fetch-open', file, chunk, ...(retry ? { retry } : {}) }, [], onRetry),
     close() {
       clearInterval(watchdog);
       for (const port of ports) {

@@ -20,7 +20,11 @@ async function serve(request: CryptoRequest & { id: number }, reply: Reply): Pro
         ? await encryptChunk(request.key, request.plaintext)
         : // The one retry policy (DOWNLOAD_RETRY) tells each wait to the thread that asked.
           await openChunk(request.file, request.chunk, {
-            http: { onRetry: (retry) => reply({ id: request.id, retry }) },
+            http: {
+              onRetry: (retry) => reply({ id: request.id, retry }),
+              // A paused download's next try names its own policy (one attempt).
+              ...(request.retry ? { retry: request.retry } : {}),
+            },
           });
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {

@@ -13,11 +13,14 @@ import { type DownloadFile, type RetryInfo, WebfolderClientError, WebfolderError
  * - `document`: a decrypted file (a PDF) the viewer shows from `<site>/media/<id>/<name>`, so the
  *   browser's viewer names it (title, "Save as") by the file's name, not a blob's UUID (kept alike);
  * - `forget-media`: the viewer closed (no reply port);
+ * - `download-resume`: "Try again now" on a paused download (no reply port);
  * - `ping`: is a worker there.
  *
  * Worker → pages: how a download ended (`download-done`: every byte handed to the browser;
- * `download-error`), and `download-waiting` while the one retry policy (src/transfer/retry.ts,
- * DOWNLOAD_RETRY) waits to fetch a chunk again during an outage, so that the page can say so.
+ * `download-error`), `download-waiting` while the one retry policy (src/transfer/retry.ts,
+ * DOWNLOAD_RETRY) waits to fetch a chunk again during an outage, so that the page can say so, and
+ * `download-paused` when the policy gave up on a passing failure and the download waits, its
+ * response kept open, for `download-resume` or its next try in `seconds` (issue #24 item 2).
  */
 
 /** A download as the page hands it to its service worker. */
@@ -38,11 +41,13 @@ export type ToServiceWorker =
       readonly mediaType: string;
     }
   | { readonly type: 'forget-media'; readonly id: string }
+  | { readonly type: 'download-resume'; readonly id: string }
   | { readonly type: 'ping' };
 
 export type FromServiceWorker =
   | { readonly type: 'download-done'; readonly id: string }
   | { readonly type: 'download-waiting'; readonly id: string; readonly wait: DownloadWait }
+  | { readonly type: 'download-paused'; readonly id: string; readonly seconds: number }
   | { readonly type: 'download-error'; readonly id: string; readonly failure: TransferFailure };
 
 /**
@@ -93,11 +98,13 @@ const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>([
   'media',
   'document',
   'forget-media',
+  'download-resume',
   'ping',
 ]);
 const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>([
   'download-done',
   'download-waiting',
+  'download-paused',
   'download-error',
 ]);
 
@@ -119,5 +126,6 @@ export function fromServiceWorker(data: unknown): FromServiceWorker | null {
     const wait = (data as { wait?: Partial<DownloadWait> }).wait;
     if (typeof wait?.attempt !== 'number' || typeof wait.seconds !== 'number') return null;
   }
+  if (data.type === 'download-paused' && typeof (data as { seconds?: unknown }).seconds !== 'number') return null;
   return data as FromServiceWorker;
 }

@@ -12,6 +12,7 @@ import {
   uniqueNames,
 } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
+import { Pauses } from './sw-pause.js';
 import {
   type DownloadJob,
   downloadWait,
@@ -63,6 +64,8 @@ interface MediaJob {
   timer?: ReturnType<typeof setTimeout>;
 }
 const media = new Map<string, MediaJob>();
+/** Downloads paused by an outage longer than the retry policy, waiting for "Try again now" (./sw-pause.ts). */
+const pauses = new Pauses((id, seconds) => void tell({ type: 'download-paused', id, seconds }));
 
 /**
  * Requests that send a body go straight to the network, never through this worker. A controlled
@@ -110,6 +113,8 @@ self.addEventListener('message', (event) => {
     job.timer = setTimeout(() => media.delete(m.id), 120_000);
     media.set(m.id, job);
     event.ports[0]?.postMessage(ack);
+  } else if (data?.type === 'download-resume') {
+    pauses.resume(data.id);
   } else if (data?.type === 'forget-media') {
     clearTimeout(media.get(data.id)?.timer);
     media.delete(data.id);
@@ -217,9 +222,12 @@ self.addEventListener('fetch', (event) => {
   // Each chunk is fetched and decrypted there too: this thread only feeds the response. The retry
   // policy's waits during an outage (there or here) are told to the pages: "waiting, retrying in N s".
   const onRetry = (info: RetryInfo) => void tell({ type: 'download-waiting', id, wait: downloadWait(info) });
+  // An outage longer than the policy pauses the download (its response stays open) instead of failing it.
+  const pause = pauses.pauser(id, job.files);
   const options = (file: DownloadFile) => ({
     open: lent.open,
     onRetry,
+    pause,
     ahead: chunksAhead(file.chunkSize, PAGE_AHEAD),
   });
   const headers = new Headers({

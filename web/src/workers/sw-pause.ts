@@ -1,0 +1,62 @@
+import { type DownloadFile, WebfolderError } from '../core.js';
+
+/** How long a paused download waits before it tries again on its own (unless "Try again now" comes first). */
+export const PAUSED_RETRY_SECONDS = 30;
+
+/**
+ * The pauses of the service worker's downloads (issue #24 item 2). When the retry policy gives up on a
+ * chunk for a failure that may pass (an outage longer than DOWNLOAD_RETRY, a server answering 5xx or
+ * 429), the download pauses inside the same browser download instead of failing: its response stays
+ * open, the pages are told (`download-paused`), and the chunk is tried again when the person asks
+ * (`download-resume`, "Try again now") or after PAUSED_RETRY_SECONDS, until its ticket expires. A
+ * failed download would have to start again from its first byte, which the ticket's byte budget (the
+ * file once plus 1 MiB) does not cover once more than 1 MiB went out; a paused one goes on from the
+ * chunk it stopped at.
+ */
+export class Pauses {
+  private readonly resumes = new Map<string, () => void>();
+
+  /** `told(id, seconds)`: tells the pages that download `id` paused and tries again in `seconds`. */
+  constructor(private readonly told: (id: string, seconds: number) => void) {}
+
+  /**
+   * DownloadStreamOptions.pause for download `id`: the chunks that pause at once share one pause.
+   * Past the earliest ticket expiry of its files it rejects as the server would refuse the ticket
+   * (403 `download_ticket_required`), so that the page says the ticket expired.
+   */
+  pauser(id: string, files: readonly DownloadFile[]): (k: number) => Promise<void> {
+    const until = Math.min(...files.map((f) => f.ticketExpiresAt ?? Number.POSITIVE_INFINITY));
+    let paused: Promise<void> | null = null;
+    return () => {
+      const left = until - Date.now();
+      if (left <= 0)
+        return Promise.reject(
+          new WebfolderError(
+            403,
+            'the download ticket expired while the download was paused',
+            `download ${id}`,
+            null,
+            'download_ticket_required',
+          ),
+        );
+      paused ??= new Promise<void>((resolve) => {
+        const seconds = Math.max(1, Math.ceil(Math.min(PAUSED_RETRY_SECONDS * 1000, left) / 1000));
+        const go = () => {
+          clearTimeout(timer);
+          if (this.resumes.get(id) === go) this.resumes.delete(id);
+          paused = null;
+          resolve();
+        };
+        const timer = setTimeout(go, seconds * 1000);
+        this.resumes.set(id, go);
+        this.told(id, seconds);
+      });
+      return paused;
+    };
+  }
+
+  /** "Try again now": the paused download `id` tries its chunk at once (nothing when it is not paused). */
+  resume(id: string): void {
+    this.resumes.get(id)?.();
+  }
+}
