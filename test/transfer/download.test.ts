@@ -178,6 +178,47 @@ describe('downloadStream', () => {
     );
   });
 
+  test('pause: a chunk the policy gave up on waits and is tried again, once per pause; refusals do not pause', async () => {
+    const { file, content } = await uploaded(7 * MIB);
+    let down = true;
+    const fetched: Record<string, number> = {};
+    const outage: Fetch = (url, init) => {
+      const n = /\/chunks\/(\d{5})$/.exec(url)?.[1];
+      if (n === '00002' && down)
+        return Promise.resolve(new Response('{"error":"down","code":"down"}', { status: 503 }));
+      if (n) fetched[n] = (fetched[n] ?? 0) + 1;
+      return fetch(url, init);
+    };
+    const pauses: number[] = [];
+    const retry = { retries: 2, baseDelayMs: 1, maxDelayMs: 1 };
+    // The first pause ends with the server still down (one attempt, paused again), the second after it is back.
+    const pause = async (k: number) => {
+      pauses.push(k);
+      if (pauses.length === 2) down = false;
+    };
+    const got = await new Response(downloadStream(file, { fetch: outage, retry, pause })).arrayBuffer();
+    assert.ok(Buffer.from(got).equals(content));
+    assert.deepEqual(pauses, [2, 2]);
+    assert.deepEqual(fetched, { '00001': 1, '00002': 1 }, 'no chunk fetched twice');
+    // A refusal ends the download at once; so does a pause that gives up (the ticket expired).
+    const refused: Fetch = (url, init) =>
+      url.endsWith('/chunks/00002')
+        ? Promise.resolve(new Response('{"error":"gone","code":"gone"}', { status: 404 }))
+        : fetch(url, init);
+    let paused = 0;
+    await assert.rejects(
+      new Response(downloadStream(file, { fetch: refused, retry, pause: async () => void paused++ })).arrayBuffer(),
+      (e: unknown) => e instanceof Error && e.name === 'WebfolderError',
+    );
+    assert.equal(paused, 0);
+    down = true;
+    const expired = new Error('expired');
+    await assert.rejects(
+      new Response(downloadStream(file, { fetch: outage, retry, pause: () => Promise.reject(expired) })).arrayBuffer(),
+      (e: unknown) => e === expired,
+    );
+  });
+
   test('a plan that cannot describe the file is refused before anything is fetched', () => {
     assert.throws(
       () =>
