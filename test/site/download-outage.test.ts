@@ -156,6 +156,16 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
       (await status.textContent()) ?? '',
       /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
     );
+    for (const scheme of ['light', 'dark'] as const) {
+      await visitor.emulateMedia({ colorScheme: scheme });
+      for (const [size, viewport] of [
+        ['desktop', { width: 1280, height: 800 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        await visitor.setViewportSize(viewport);
+        await screenshot(visitor, `download-paused-en-${size}-${scheme}`);
+      }
+    }
     // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
     // asks for the download to go on.
     cutting = false;
