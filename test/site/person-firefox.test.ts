@@ -166,7 +166,10 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
       assert.ok(input);
       await input.uploadFile(await writeTemp(dir, 'ff-paper.pdf', pdf('Hello Firefox')));
       await page.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
-      await page.click('#files button.open');
+      // The file's row is drawn by the listing's refresh after the upload ends: wait for it, then click.
+      const open = await page.waitForSelector('#files button.open', { timeout: 60_000 });
+      assert.ok(open);
+      await open.click();
       await page.waitForFunction(() => document.getElementById('viewer-title')?.textContent === 'ff-paper.pdf');
       const embed = await page.waitForSelector('#viewer-pdf', { timeout: 60_000 });
       assert.ok(embed);
