@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS } from '../domain/take-down.js';
+import { int, intOrNull, object, strOrNull } from './schema-parts.js';
 
 /**
  * The admin API (`/api/admin/…`, docs/organisations.md#admin-console): its query strings, bodies and
@@ -62,18 +63,6 @@ export const takeDownRequestSchema = {
 } as const;
 
 const str = { type: 'string' } as const;
-const int = { type: 'integer' } as const;
-const strOrNull = { type: ['string', 'null'] } as const;
-const intOrNull = { type: ['integer', 'null'] } as const;
-
-function object<const P extends Record<string, object>>(properties: P) {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(properties) as (keyof P & string)[],
-    properties,
-  } as const;
-}
 
 /** What visitors of a taken-down folder read (`GET <site>/api/site/folders/{id}/take-down`). */
 export const takeDownAnswer = object({

@@ -16,6 +16,7 @@ import {
   type TakeDownInfo,
   takeDownAnswer,
 } from './admin.js';
+import { int, intOrNull, object, strOrNull } from './schema-parts.js';
 import { createResponseDirectSchema, createResponseEmptySchema, uploadStatusResponseSchema } from './schemas.js';
 import type {
   DownloadTicket,
@@ -45,25 +46,9 @@ import type { CreateResponseDirect, CreateResponseEmpty, UploadStatusResponse } 
  * the page's CSP forbids compiling code at run time) and must need no run-time helper module.
  */
 const str = { type: 'string' } as const;
-const int = { type: 'integer' } as const;
 const bool = { type: 'boolean' } as const;
-const strOrNull = { type: ['string', 'null'] } as const;
-const intOrNull = { type: ['integer', 'null'] } as const;
 const mode = { type: 'string', enum: MODES } as const;
 const role = { type: 'string', enum: ['owner', 'visitor'] } as const;
-
-/**
- * An answer object as the server writes it: exactly these properties, all present. Clients read it
- * through `tolerant` (below), which lets added properties through.
- */
-function object<const P extends Record<string, object>>(properties: P) {
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: Object.keys(properties) as (keyof P & string)[],
-    properties,
-  } as const;
-}
 
 const uploadUrls = object({
   head: str,
