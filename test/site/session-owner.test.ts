@@ -111,6 +111,11 @@ describe('folder session: owner controls (no browser)', () => {
     const ticketed = await visitor.reader.startDownload(listed!);
     assert.ok(ticketed.credentials['x-download-ticket'], 'the ticket travels with the credentials');
     assert.ok((await readAll(downloadStream(ticketed))).equals(content));
+    // Until the page says the download is over, the reader keeps its ticket for a retry by hand:
+    // asking again reuses it, uncounted (issue #24 item 2).
+    const again = await visitor.reader.startDownload(listed!);
+    assert.equal(again.credentials['x-download-ticket'], ticketed.credentials['x-download-ticket']);
+    visitor.reader.finished([listed!.file.fileId]);
     await assert.rejects(visitor.reader.startDownload(listed!), (error: unknown) => {
       assert.ok(error instanceof WebfolderError);
       assert.equal(error.status, 410);
