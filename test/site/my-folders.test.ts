@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { fillProviderLogin, type OidcFixture, startOidcProvider } from '../support/oidc.js';
+import { until } from '../support/poll.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 import { launch, SKIP, screenshot, watch } from './browser.js';
 
@@ -116,9 +117,13 @@ describe('My folders', { skip: SKIP }, () => {
     const before = Date.now();
     await phone.page.locator(`#me-${folderId}-expiry`).selectOption('168');
     await phone.page.locator(`#me-${folderId}-set-expiry`).click();
+    // The limit's "saved" notice may still be on screen: wait for the server to hold the new expiry.
+    const expiresAt = await until('the new expiry on the server', async () => {
+      const at = (await info(folderId)).json.expiresAt as number;
+      return at >= before + 168 * 3_600_000 ? at : undefined;
+    });
+    assert.ok(expiresAt <= Date.now() + 168 * 3_600_000);
     await phone.page.locator(`#me-${folderId}-status .notice.ok`).waitFor();
-    const expiresAt = (await info(folderId)).json.expiresAt as number;
-    assert.ok(expiresAt >= before + 168 * 3_600_000 && expiresAt <= Date.now() + 168 * 3_600_000);
     // Notifications: the folder page's own control, read for this folder.
     await phone.page.locator(`#me-${folderId}-notify-current[data-state="off"]`).waitFor();
     // The API-keys panel below the list: a key made here lists the same folders to a program.
