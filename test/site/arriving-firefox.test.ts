@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type UploadState, upload } from '../../src/client/node/index.js';
-import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
+import { MISSING, SKIP, sha256, shot, useGatedFirefox } from './firefox.js';
 
 const MIB = 1024 * 1024;
 
@@ -17,25 +14,10 @@ const MIB = 1024 * 1024;
  * while that chunk is held at the sender, so the download provably waited for it. Bytes compared.
  */
 describe('site in Firefox: a visitor downloads a file while it arrives', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let firefox: Firefox;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-arriving-ff-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    firefox = await launchFirefox(dir);
-  });
-  after(async () => {
-    await firefox?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = useGatedFirefox('webfolder-arriving-ff-');
 
   test('the download starts while the upload runs and is byte for byte', async () => {
+    const { dir, firefox, gate } = suite;
     const content = bytes(11 * MIB + 777, 61);
     const path = await writeTemp(dir, 'arriving-ff.bin', content);
     let open!: () => void;

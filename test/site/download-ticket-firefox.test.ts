@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ElementHandle, Page } from 'puppeteer-core';
-import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
+import { MISSING, SKIP, sha256, shot, useGatedFirefox } from './firefox.js';
 
 /**
  * Issue #24 item 2 in Firefox (ESR over WebDriver BiDi): a limited download says when it waits
@@ -17,32 +15,17 @@ import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './fire
  * are one download. The site is reached through the gate, which cuts or answers chunk requests.
  */
 describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let firefox: Firefox;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-firefox-ticket-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    firefox = await launchFirefox(dir);
-  });
-  after(async () => {
-    await firefox?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = useGatedFirefox('webfolder-firefox-ticket-');
 
   const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
   const text = (page: Page, css: string) => page.$eval(css, (e) => e.textContent ?? '');
 
   /** A send folder made on the home page in Firefox, with `limit`, and one file uploaded: its link. */
   async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
+    const { dir, firefox, url } = suite;
     const owner = await firefox.page();
     try {
-      await owner.goto(`${gate.url}/`);
+      await owner.goto(`${url}/`);
       await owner.waitForSelector('#new-mode');
       await owner.select('#new-mode', 'send');
       await owner.type('#new-limit', limit);
@@ -60,6 +43,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
 
   test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
     const content = bytes(2 * 1024 * 1024 + 3, 61);
+    const { firefox, gate } = suite;
     const link = await folderWithFile('1', content, 'ff-wait.bin');
     const visitor = await firefox.page();
     try {
@@ -101,6 +85,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
 
   test("the viewer's preview and its Download are one download", async () => {
     const words = 'seen in Firefox, then kept';
+    const { firefox } = suite;
     const link = await folderWithFile('2', Buffer.from(words), 'ff-keep.txt');
     const visitor = await firefox.page();
     try {
@@ -125,6 +110,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
 
   test('a failed one-download download, started again by hand, goes on with its kept ticket', async () => {
     const content = bytes(1024 * 1024 + 9, 62);
+    const { firefox, gate } = suite;
     const link = await folderWithFile('1', content, 'ff-again.bin');
     const visitor = await firefox.page();
     // Firefox may tell a failed download with an alert: dismissed (it is the browser's, not the page's).

@@ -1,11 +1,20 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
+import { type Gate, startGate } from '../support/gate.js';
+import {
+  freePort,
+  type RunningServer,
+  type SpawnedServer,
+  spawnServer,
+  startServer,
+  tempDir,
+} from '../support/server.js';
 import { SCREENSHOTS } from './browser.js';
 import { downloadDir } from './download-dir.js';
 
@@ -43,11 +52,14 @@ export interface Firefox {
   close(): Promise<void>;
 }
 
+/** Firefox preferences a suite adds to or overrides in launchFirefox's own. */
+export type FirefoxPrefs = Record<string, string | number | boolean>;
+
 /**
  * A headless Firefox that saves every download, without asking, into `root`/downloads: Firefox
- * writes `name.part` while a download runs and renames it when done.
+ * writes `name.part` while a download runs and renames it when done. `prefs` are added to those.
  */
-export async function launchFirefox(root: string): Promise<Firefox> {
+export async function launchFirefox(root: string, prefs: FirefoxPrefs = {}): Promise<Firefox> {
   const downloads = join(root, 'downloads');
   await mkdir(downloads, { recursive: true });
   const browser = await puppeteer.launch({
@@ -64,6 +76,7 @@ export async function launchFirefox(root: string): Promise<Firefox> {
       'browser.download.alwaysOpenPanel': false,
       'browser.helperApps.neverAsk.saveToDisk': 'application/octet-stream,application/zip,text/plain',
       'pdfjs.disabled': true,
+      ...prefs,
     },
   });
   const dir = downloadDir(downloads);
@@ -81,6 +94,71 @@ export async function launchFirefox(root: string): Promise<Firefox> {
     downloadedWhen: dir.when,
     close: () => browser.close(),
   };
+}
+
+/** What a Firefox suite holds once its `before` ran: read the fields inside tests, not at describe time. */
+export interface FirefoxSuite {
+  /** A temporary directory (the server's data, files to upload, Firefox's downloads), removed after. */
+  readonly dir: string;
+  readonly firefox: Firefox;
+  /** The address pages open: the server's own, or the gate's in front of it. */
+  readonly url: string;
+}
+
+/**
+ * Registers a Firefox suite's before/after hooks: a temporary directory, a real server started
+ * in-process (5 MiB chunks unless `env` says otherwise) and a launched Firefox (with `prefs`), all
+ * closed and removed after the suite. Call inside `describe`.
+ */
+export function useFirefox(
+  prefix: string,
+  env: Record<string, string> = {},
+  prefs: FirefoxPrefs = {},
+): FirefoxSuite & { readonly server: RunningServer } {
+  const suite = {} as { dir: string; firefox: Firefox; url: string; server: RunningServer };
+  before(async () => {
+    suite.dir = await tempDir(prefix);
+    suite.server = await startServer({ CHUNK_SIZE_MIB: '5', ...env });
+    suite.url = suite.server.baseUrl;
+    suite.firefox = await launchFirefox(suite.dir, prefs);
+  });
+  after(async () => {
+    await suite.firefox?.close();
+    await suite.server?.close();
+    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
+  });
+  return suite;
+}
+
+/**
+ * A Firefox suite whose site is reached through the gate (test/support/gate.ts) in front of a
+ * spawned server (BASE_URL is the gate's, so the chunk URLs the server hands out lead through it):
+ * a test can hold, cut or answer the requests it names. Call inside `describe`.
+ */
+export function useGatedFirefox(
+  prefix: string,
+  env: Record<string, string> = {},
+  prefs: FirefoxPrefs = {},
+): FirefoxSuite & { readonly gate: Gate; readonly server: SpawnedServer } {
+  const suite = {} as { dir: string; firefox: Firefox; url: string; gate: Gate; server: SpawnedServer };
+  before(async () => {
+    suite.dir = await tempDir(prefix);
+    const port = await freePort();
+    suite.gate = await startGate(port);
+    suite.url = suite.gate.url;
+    suite.server = await spawnServer(
+      { DATA_DIR: suite.dir, BASE_URL: suite.gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn', ...env },
+      port,
+    );
+    suite.firefox = await launchFirefox(suite.dir, prefs);
+  });
+  after(async () => {
+    await suite.firefox?.close();
+    await suite.gate?.close();
+    await suite.server?.stop();
+    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
+  });
+  return suite;
 }
 
 /**

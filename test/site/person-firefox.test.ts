@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import en from '../../web/src/i18n/messages/en.json' with { type: 'json' };
-import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
-import {
-  freePort,
-  type RunningServer,
-  type SpawnedServer,
-  spawnServer,
-  startServer,
-  tempDir,
-} from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
+import { MISSING, SKIP, shot, useFirefox, useGatedFirefox } from './firefox.js';
 import { pdf } from './media.js';
 
 /**
@@ -27,19 +18,7 @@ import { pdf } from './media.js';
  * mode texts that fit a phone.
  */
 describe('site: the first minute and true messages in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: RunningServer;
-  let firefox: Firefox;
-  let dir: string;
-  before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    dir = await tempDir('webfolder-firefox-person-');
-    firefox = await launchFirefox(dir);
-  });
-  after(async () => {
-    await firefox?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = useFirefox('webfolder-firefox-person-');
 
   const textOf = (page: Page, css: string) => page.$eval(css, (e) => e.textContent ?? '');
   const fill = (page: Page, css: string, value: string) =>
@@ -53,6 +32,7 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
     );
 
   test('home: counters, the limit checked by the page, focus on the heading; 44 px names; sizes in MB', async () => {
+    const { dir, firefox, server } = suite;
     const page = await firefox.page();
     page.on('dialog', (d) => void d.accept().catch(() => {}));
     try {
@@ -88,6 +68,7 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
   });
 
   test("a folder deleted while a visitor's page is open is said there, with no Download left", async () => {
+    const { dir, firefox, server } = suite;
     const owner = await firefox.page();
     owner.on('dialog', (d) => void d.accept().catch(() => {}));
     const visitor = await firefox.page();
@@ -120,7 +101,7 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
 
   /** The owner's page of a share folder made by Create on the home page of `baseUrl`. */
   async function ownerPage(baseUrl: string): Promise<Page> {
-    const page = await firefox.page();
+    const page = await suite.firefox.page();
     page.on('dialog', (d) => void d.accept().catch(() => {}));
     await page.goto(`${baseUrl}/`);
     await page.waitForSelector('#new-mode');
@@ -131,7 +112,7 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
   }
 
   test('no e-mail field on a server without SMTP_URL, plain words instead; offered with it', async () => {
-    const page = await ownerPage(server.baseUrl);
+    const page = await ownerPage(suite.url);
     try {
       await page.waitForSelector('#notify-current[data-state="off"]');
       assert.match(await textOf(page, '#notify-no-mail'), /This server sends no e-mail/);
@@ -160,11 +141,11 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
   });
 
   test("the PDF viewer is named by the file, not a blob's UUID", async () => {
-    const page = await ownerPage(server.baseUrl);
+    const page = await ownerPage(suite.url);
     try {
       const input = (await page.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
       assert.ok(input);
-      await input.uploadFile(await writeTemp(dir, 'ff-paper.pdf', pdf('Hello Firefox')));
+      await input.uploadFile(await writeTemp(suite.dir, 'ff-paper.pdf', pdf('Hello Firefox')));
       await page.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
       // The file's row is drawn by the listing's refresh after the upload ends: wait for it, then click.
       const open = await page.waitForSelector('#files button.open', { timeout: 60_000 });
@@ -188,10 +169,10 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
   });
 
   test('each mode text (send, share, request) fits its select on a phone, in de, ko, ja and pl', async () => {
-    const page = await firefox.page();
+    const page = await suite.firefox.page();
     try {
       await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
-      await page.goto(`${server.baseUrl}/`);
+      await page.goto(`${suite.url}/`);
       await page.waitForSelector('#new-mode');
       for (const lang of ['de', 'ko', 'ja', 'pl']) {
         await page.select('#language', lang);
@@ -230,25 +211,10 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
  * "did not finish" note shown after a reload goes while that upload resumes.
  */
 describe('site: the "did not finish" note in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let firefox: Firefox;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-firefox-resume-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    firefox = await launchFirefox(dir);
-  });
-  after(async () => {
-    await firefox?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = useGatedFirefox('webfolder-firefox-resume-');
 
   test('after a reload the note names the file; it goes while that upload resumes', async () => {
+    const { dir, firefox, gate } = suite;
     const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
     const path = await writeTemp(dir, 'ff-resumes.bin', bytes(2 * 5 * 1024 * 1024, 74));
     const page = await firefox.page();
