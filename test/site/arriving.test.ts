@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { bytes, launch, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
+import { bytes, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
+import { chunkNumber, useGatedChromium } from './gated.js';
 import { webm } from './media.js';
 
 const MIB = 1024 * 1024;
@@ -20,12 +19,6 @@ function putChunk(req: IncomingMessage): number | null {
   return n === undefined ? null : Number(n);
 }
 
-/** A site chunk GET (a download), by chunk number, else null. */
-function getChunk(req: IncomingMessage): number | null {
-  const n = req.method === 'GET' ? /\/chunks\/(\d{5})$/.exec(req.url ?? '')?.[1] : undefined;
-  return n === undefined ? null : Number(n);
-}
-
 /**
  * Issue #25 item 2, the page: a visitor opens the link while the owner (another browser context) is
  * still uploading, sees the file arriving with the server's progress, and downloads it at once. The
@@ -35,23 +28,7 @@ function getChunk(req: IncomingMessage): number | null {
  * (cancelled and the file deleted), the visitor is told so.
  */
 describe('site: a visitor downloads a file while it arrives (Chromium)', { skip: SKIP }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-arriving-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const site = useGatedChromium({}, 'webfolder-arriving-');
 
   /** The owner's page starts uploading `content`; chunk 1 is stored, the later PUTs wait at the gate. */
   async function startHeldUpload(
@@ -59,19 +36,23 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
     content: Buffer,
     seen: string[],
   ): Promise<{ ownerCtx: BrowserContext; owner: Page; link: string }> {
-    const ownerCtx = await newContext(browser);
+    const ownerCtx = await newContext(site.browser);
     const owner = await ownerCtx.newPage();
-    await owner.goto(`${gate.url}/`);
+    await owner.goto(`${site.gate.url}/`);
     await owner.locator('#new-mode').selectOption('send');
     await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-    gate.hold((req) => {
-      const k = getChunk(req);
+    site.gate.hold((req) => {
+      const k = chunkNumber(req);
       if (k !== null) seen.push(`GET ${k}`);
       const n = putChunk(req);
       return n !== null && n >= 2;
     });
-    await owner.setInputFiles('#file-input', [await writeTemp(dir, name, content)]);
-    await until('chunk 2 of the upload held at the gate', () => gate.held().some((r) => putChunk(r) === 2), 60_000);
+    await owner.setInputFiles('#file-input', [await writeTemp(site.dir, name, content)]);
+    await until(
+      'chunk 2 of the upload held at the gate',
+      () => site.gate.held().some((r) => putChunk(r) === 2),
+      60_000,
+    );
     return { ownerCtx, owner, link: owner.url() };
   }
 
@@ -80,7 +61,11 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
     link: string,
     options: Parameters<Browser['newContext']>[0] = {},
   ): Promise<{ ctx: BrowserContext; page: Page; problems: string[] }> {
-    const ctx = await browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 }, ...options });
+    const ctx = await site.browser.newContext({
+      acceptDownloads: true,
+      viewport: { width: 1100, height: 900 },
+      ...options,
+    });
     const page = await ctx.newPage();
     const problems = watch(page);
     await page.goto(link);
@@ -118,7 +103,7 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
           assert.deepEqual(shot.problems, []);
           await shot.ctx.close();
         }
-    gate.release();
+    site.gate.release();
     const saved = await download;
     assert.equal(await saved.failure(), null);
     const got = await readFile(await saved.path());
@@ -141,7 +126,7 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
     await until('the visitor asking for chunk 2 before it is stored', () => seen.includes('GET 2'), 60_000);
     // The owner cancels (the held PUTs are dropped) and deletes the half-sent file.
     await owner.locator('#cancel-upload').click();
-    gate.drop();
+    site.gate.drop();
     await owner.locator('#upload-status[data-state="cancelled"]').waitFor();
     owner.on('dialog', (d) => void d.accept());
     const row = owner.locator('#files li', { hasText: 'cancelled.bin' });
@@ -155,14 +140,14 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
     );
     // Nothing partial is presented as a finished download.
     const failed = await download;
-    assert.notEqual(await failed.failure(), null, 'the browser marks the download failed');
+    assert.notEqual(await failed.failure(), null, 'the site.browser marks the download failed');
     await screenshot(visitor, 'arriving-cancelled-desktop-light-en');
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), ctx.close()]);
   });
   test('a video still arriving shows what has arrived in the viewer and plays on as the rest comes', async () => {
     // Noise at 40 Mbit/s: about a second per 5 MiB chunk, three chunks.
-    const video = await webm(browser, gate.url, 11 * MIB);
+    const video = await webm(site.browser, site.gate.url, 11 * MIB);
     const seen: string[] = [];
     const { ownerCtx, link } = await startHeldUpload('clip.webm', video, seen);
     const { ctx, page: visitor, problems } = await visitorOn(link);
@@ -179,7 +164,7 @@ describe('site: a visitor downloads a file while it arrives (Chromium)', { skip:
       60_000,
     );
     // The rest arrives; the same element then plays on (it was not given up on while it waited).
-    gate.release();
+    site.gate.release();
     await visitor.evaluate(() => {
       const v = document.querySelector<HTMLVideoElement>('#viewer video')!;
       v.muted = true;

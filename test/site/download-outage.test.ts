@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { type Gate, startGate } from '../support/gate.js';
+import { describe, test } from 'node:test';
 import { until } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { bytes, downloadBytes, launch, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
+import { bytes, downloadBytes, newContext, SKIP, screenshot, watch } from './browser.js';
+import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -17,50 +14,18 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * request is cut, more times than the old retry policy tried), not by waiting for a time.
  */
 describe('site: a limited download survives an outage (Chromium)', { skip: SKIP }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-outage-');
-    // The site is reached through the gate (BASE_URL), so the page's chunk requests pass it.
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
-
-  /** A send folder made on the home page with one file uploaded; its share link and the owner's context. */
-  async function folderWithFile(limit: string, content: Buffer, name: string) {
-    const ownerCtx = await newContext(browser);
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${gate.url}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await owner.locator('#new-limit').fill(limit);
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-    await owner.setInputFiles('#file-input', [await writeTemp(dir, name, content)]);
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-    return { ownerCtx, link: owner.url() };
-  }
+  const site = useGatedChromium({}, 'webfolder-outage-');
 
   test('cut 20 times in a row, the one download completes, byte for byte, and is then used up', async () => {
     const content = bytes(3 * 1024 * 1024 + 5, 41);
-    const { ownerCtx, link } = await folderWithFile('1', content, 'once.bin');
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'once.bin');
 
-    const visitorCtx = await newContext(browser);
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="1"]').waitFor();
-    gate.hold(chunk);
+    site.gate.hold(chunkRequest);
     const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
     // The outage: each request for the chunk is cut once it reaches the gate. The old policy gave up
     // after 9 attempts (DEFAULT_RETRY: 8 retries); Chromium itself may send a request cut on a reused
@@ -80,12 +45,12 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
             `${e.dataset.attempt}: ${e.textContent}`,
           ]);
           if (state === 'waiting') told.add(line!);
-          return gate.held().length > 0;
+          return site.gate.held().length > 0;
         },
         120_000,
       );
-      gate.drop();
-      if (cut < CUTS) gate.hold(chunk);
+      site.gate.drop();
+      if (cut < CUTS) site.gate.hold(chunkRequest);
     }
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content), 'the download completed after the outage');
@@ -111,8 +76,8 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     // cut connections takes. A download that failed here and was started again by hand would fetch
     // chunk 1 again, past the ticket's byte budget (the file once + 1 MiB).
     const content = bytes(12 * 1024 * 1024 + 9, 47);
-    const { ownerCtx, link } = await folderWithFile('1', content, 'paused.bin');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'paused.bin');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     let starts = 0;
@@ -125,8 +90,8 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     const through = new Map<string, number>();
     let cutting = true;
     const watchGate = () =>
-      gate.hold((req) => {
-        if (!chunk(req)) return false;
+      site.gate.hold((req) => {
+        if (!chunkRequest(req)) return false;
         const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
         const cut = cutting && n !== '00001';
         if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
@@ -140,9 +105,9 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     await until(
       'the download paused',
       async () => {
-        if (gate.held().length > 0) {
-          answered += gate.held().length;
-          gate.answer(503, { 'retry-after': '0' });
+        if (site.gate.held().length > 0) {
+          answered += site.gate.held().length;
+          site.gate.answer(503, { 'retry-after': '0' });
           watchGate();
         }
         const [state, text] = await status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? '']);
@@ -169,11 +134,11 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
     // asks for the download to go on.
     cutting = false;
-    for (const req of gate.held()) {
+    for (const req of site.gate.held()) {
       const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
       through.set(n, (through.get(n) ?? 0) + 1);
     }
-    gate.release();
+    site.gate.release();
     watchGate();
     await visitor.getByRole('button', { name: 'Try again now' }).click();
     const { content: saved } = await got;
@@ -185,7 +150,7 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
       'each chunk went out once: nothing fetched twice',
     );
     assert.equal(starts, 1, 'one count');
-    gate.release();
+    site.gate.release();
     await visitor.reload();
     await visitor.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
@@ -194,21 +159,25 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
   });
 
   test('the server asks to slow down mid-download: the line counts its wait down (screenshots, en and de)', async () => {
-    const { ownerCtx, link } = await folderWithFile('', bytes(200_000, 43), 'slow.bin');
+    const { ownerCtx, link } = await folderWithFile(site, '', bytes(200_000, 43), 'slow.bin');
     for (const [lang, locale, words] of [
       ['en', 'en-US', /^Waiting: the server asked to slow down; retrying in \d+ s \(attempt 1\)/],
       ['de', 'de-DE', /^Warten: Der Server bittet um eine Pause; neuer Versuch in \d+ s \(Versuch 1\)/],
     ] as const) {
-      const ctx = await browser.newContext({ locale, acceptDownloads: true, viewport: { width: 1280, height: 800 } });
+      const ctx = await site.browser.newContext({
+        locale,
+        acceptDownloads: true,
+        viewport: { width: 1280, height: 800 },
+      });
       const visitor = await ctx.newPage();
       const problems = watch(visitor);
       await visitor.goto(link);
       await visitor.locator('#files li button.download').waitFor();
-      gate.hold(chunk);
+      site.gate.hold(chunkRequest);
       await visitor.locator('#files li button.download').click();
-      await until('the chunk request at the gate', () => gate.held().length > 0);
+      await until('the chunk request at the gate', () => site.gate.held().length > 0);
       // A 429 with Retry-After: the retry policy waits exactly that long, and the page says so.
-      gate.answer(429, { 'retry-after': '300' });
+      site.gate.answer(429, { 'retry-after': '300' });
       const status = visitor.locator('#download-status[data-download-state="waiting"]');
       await status.waitFor();
       assert.match((await status.textContent()) ?? '', words);

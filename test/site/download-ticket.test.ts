@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { type Gate, startGate } from '../support/gate.js';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { until } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { bytes, downloadBytes, launch, newContext, SCREENSHOTS, SKIP, watch, writeTemp } from './browser.js';
+import { bytes, downloadBytes, newContext, SCREENSHOTS, SKIP, watch, writeTemp } from './browser.js';
+import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -19,37 +18,7 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * page's `POST …/downloads` requests (each is one count).
  */
 describe('site: one ticket per download, kept for a retry by hand (Chromium)', { skip: SKIP }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let browser: Browser;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-ticket-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
-
-  async function folderWithFile(limit: string, content: Buffer, name: string) {
-    const ownerCtx = await newContext(browser);
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${gate.url}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await owner.locator('#new-limit').fill(limit);
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-    await owner.setInputFiles('#file-input', [await writeTemp(dir, name, content)]);
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-    return { ownerCtx, link: owner.url() };
-  }
+  const site = useGatedChromium({}, 'webfolder-ticket-');
 
   /** Counts the page's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
   function countStarts(page: Page): { readonly n: number } {
@@ -62,8 +31,8 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test('a failed one-download download, started again by hand, goes on with its ticket: counted once', async () => {
     const content = bytes(3 * 1024 * 1024 + 7, 51);
-    const { ownerCtx, link } = await folderWithFile('1', content, 'again.bin');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'again.bin');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     const starts = countStarts(visitor);
@@ -72,10 +41,10 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     const button = visitor.locator('#files li button.download');
     // The first attempt fails for good (a refusal the retry policy does not retry; an outage longer
     // than DOWNLOAD_RETRY ends the same way, after minutes).
-    gate.hold(chunk);
+    site.gate.hold(chunkRequest);
     await button.click();
-    await until('the chunk request at the gate', () => gate.held().length > 0);
-    gate.answer(404);
+    await until('the chunk request at the gate', () => site.gate.held().length > 0);
+    site.gate.answer(404);
     await visitor.locator('#download-status[data-download-state="failed"]').waitFor();
     // Counted once: no download is left for anyone, yet this page may finish its own.
     await visitor
@@ -96,18 +65,18 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test('a ticket refused as spent or expired is said, and the next download asks for a new count', async () => {
     const content = bytes(100_000, 52);
-    const { ownerCtx, link } = await folderWithFile('2', content, 'spent.bin');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '2', content, 'spent.bin');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const starts = countStarts(visitor);
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="2"]').waitFor();
     const button = visitor.locator('#files li button.download');
-    gate.hold(chunk);
+    site.gate.hold(chunkRequest);
     await button.click();
-    await until('the chunk request at the gate', () => gate.held().length > 0);
+    await until('the chunk request at the gate', () => site.gate.held().length > 0);
     // What the server answers a ticket whose download was delivered already, or that expired.
-    gate.answer(403, {}, { error: 'the download ticket is wrong or expired', code: 'download_ticket_required' });
+    site.gate.answer(403, {}, { error: 'the download ticket is wrong or expired', code: 'download_ticket_required' });
     const status = visitor.locator('#download-status[data-download-state="failed"]');
     await status.waitFor();
     assert.match(
@@ -124,8 +93,8 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test("the viewer's preview and its Download share one download: open then save counts one", async () => {
     const text = 'read me, then keep me';
-    const { ownerCtx, link } = await folderWithFile('2', Buffer.from(text), 'keep.txt');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '2', Buffer.from(text), 'keep.txt');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     const starts = countStarts(visitor);
@@ -148,14 +117,14 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test('the owner\'s "One recipient" makes every file a one-time download', async () => {
     const content = bytes(50_000, 53);
-    const ownerCtx = await newContext(browser);
+    const ownerCtx = await newContext(site.browser);
     const owner = await ownerCtx.newPage();
-    await owner.goto(`${gate.url}/`);
+    await owner.goto(`${site.gate.url}/`);
     await owner.locator('#new-mode').selectOption('send');
     await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
     await owner.setInputFiles('#file-input', [
-      await writeTemp(dir, 'one-a.bin', content),
-      await writeTemp(dir, 'one-b.bin', bytes(60_000, 54)),
+      await writeTemp(site.dir, 'one-a.bin', content),
+      await writeTemp(site.dir, 'one-b.bin', bytes(60_000, 54)),
     ]);
     await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
     assert.match(await owner.locator('#one-recipient-help').innerText(), /each file can then be downloaded once/);
@@ -188,7 +157,7 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
       }
     }
     await owner.locator('#language').selectOption('en');
-    const visitorCtx = await newContext(browser);
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     await visitor.goto(owner.url());
     await until('both files limited to one download', async () => {
@@ -200,7 +169,7 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     const { content: saved } = await downloadBytes(visitor, () => first.click());
     assert.equal(sha256(saved), sha256(content));
     // Another recipient: that file is used up; the other is still there, once.
-    const otherCtx = await newContext(browser);
+    const otherCtx = await newContext(site.browser);
     const other = await otherCtx.newPage();
     await other.goto(owner.url());
     await other.locator('#files li .count[data-left="0"]').waitFor();
@@ -210,8 +179,8 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test('the network failing for good reaches the person in plain words, and a retry by hand then works', async () => {
     const content = bytes(80_000, 55);
-    const { ownerCtx, link } = await folderWithFile('', content, 'plain.bin');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '', content, 'plain.bin');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
     await visitor.goto(link);
@@ -220,16 +189,16 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
     // Every attempt to start the download loses its connection (the page's calls retry 3 times).
     const start = (req: { method?: string; url?: string }) =>
       req.method === 'POST' && /\/downloads$/.test(req.url ?? '');
-    gate.hold(start);
+    site.gate.hold(start);
     await button.click();
     const status = visitor.locator('#download-status[data-download-state="failed"]');
     let cuts = 0;
     await until(
       'the failure said on the page',
       async () => {
-        if (gate.held().length > 0) {
-          gate.drop();
-          gate.hold(start);
+        if (site.gate.held().length > 0) {
+          site.gate.drop();
+          site.gate.hold(start);
           cuts++;
         }
         return (await status.count()) > 0;
@@ -242,7 +211,7 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
       'Download failed: the server cannot be reached: check your connection',
       'plain words, not "POST … network error: Failed to fetch"',
     );
-    gate.release();
+    site.gate.release();
     const { content: saved } = await downloadBytes(visitor, () => button.click());
     assert.equal(sha256(saved), sha256(content));
     assert.deepEqual(problems, []);
@@ -251,22 +220,22 @@ describe('site: one ticket per download, kept for a retry by hand (Chromium)', {
 
   test('a second Download while the first runs is a download of its own: two tickets, both complete', async () => {
     const content = bytes(2 * 1024 * 1024 + 11, 56);
-    const { ownerCtx, link } = await folderWithFile('2', content, 'twice.bin');
-    const visitorCtx = await newContext(browser);
+    const { ownerCtx, link } = await folderWithFile(site, '2', content, 'twice.bin');
+    const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const starts = countStarts(visitor);
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="2"]').waitFor();
     const button = visitor.locator('#files li button.download');
-    gate.hold(chunk);
+    site.gate.hold(chunkRequest);
     const first = visitor.waitForEvent('download', { timeout: 60_000 });
     await button.click();
-    await until('the first download at the gate', () => gate.held().length > 0);
+    await until('the first download at the gate', () => site.gate.held().length > 0);
     // One ticket's byte budget is one copy: two copies at once need two tickets (two counts).
     const { content: second } = await downloadBytes(visitor, async () => {
       await button.click();
       await until('the second download started', () => starts.n === 2);
-      gate.release();
+      site.gate.release();
     });
     assert.equal(sha256(second), sha256(content));
     const firstDone = await first;
