@@ -4,6 +4,7 @@ import { type UploadState, upload } from '../../src/client/node/index.js';
 import { until } from '../support/poll.js';
 import { bytes, writeTemp } from './browser.js';
 import { MISSING, SKIP, sha256, shot, useGatedFirefox } from './firefox.js';
+import { chunkNumber } from './gated.js';
 
 const MIB = 1024 * 1024;
 
@@ -38,7 +39,7 @@ describe('site in Firefox: a visitor downloads a file while it arrives', { skip:
     const { folderUrl, secret } = await state;
     const seen: string[] = [];
     gate.hold((req) => {
-      if (req.method === 'GET' && /\/chunks\/00002$/.test(req.url ?? '')) seen.push('GET 2');
+      if (chunkNumber(req) === 2) seen.push('GET 2');
       return false;
     });
 

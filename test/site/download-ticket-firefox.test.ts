@@ -3,10 +3,11 @@ import { readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { ElementHandle, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { until } from '../support/poll.js';
-import { bytes, writeTemp } from './browser.js';
-import { MISSING, SKIP, sha256, shot, useGatedFirefox } from './firefox.js';
+import { bytes } from './browser.js';
+import { MISSING, SKIP, sendFolderWithFile, sha256, shot, useGatedFirefox } from './firefox.js';
+import { chunkRequest } from './gated.js';
 
 /**
  * Issue #24 item 2 in Firefox (ESR over WebDriver BiDi): a limited download says when it waits
@@ -17,29 +18,10 @@ import { MISSING, SKIP, sha256, shot, useGatedFirefox } from './firefox.js';
 describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
   const suite = useGatedFirefox('webfolder-firefox-ticket-');
 
-  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
   const text = (page: Page, css: string) => page.$eval(css, (e) => e.textContent ?? '');
 
-  /** A send folder made on the home page in Firefox, with `limit`, and one file uploaded: its link. */
-  async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
-    const { dir, firefox, url } = suite;
-    const owner = await firefox.page();
-    try {
-      await owner.goto(`${url}/`);
-      await owner.waitForSelector('#new-mode');
-      await owner.select('#new-mode', 'send');
-      await owner.type('#new-limit', limit);
-      await owner.click('button[type=submit]');
-      await owner.waitForSelector('#role[data-role="owner"]');
-      const input = (await owner.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
-      assert.ok(input);
-      await input.uploadFile(await writeTemp(dir, name, content));
-      await owner.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
-      return owner.url();
-    } finally {
-      await owner.browserContext().close();
-    }
-  }
+  const folderWithFile = (limit: string, content: Buffer, name: string) =>
+    sendFolderWithFile(suite, limit, content, name);
 
   test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
     const content = bytes(2 * 1024 * 1024 + 3, 61);
@@ -50,7 +32,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
       await firefox.clearDownloads();
       await visitor.goto(link);
       await visitor.waitForSelector('#files li .count[data-left="1"]');
-      gate.hold(chunk);
+      gate.hold(chunkRequest);
       await visitor.click('#files li button.download');
       let told = '';
       await until(
@@ -58,7 +40,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
         async () => {
           if (gate.held().length > 0) {
             gate.drop();
-            gate.hold(chunk);
+            gate.hold(chunkRequest);
           }
           const [state, line] = await visitor.$eval('#download-status', (e) => [
             (e as HTMLElement).dataset.downloadState ?? '',
@@ -119,7 +101,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
       await firefox.clearDownloads();
       await visitor.goto(link);
       await visitor.waitForSelector('#files li .count[data-left="1"]');
-      gate.hold(chunk);
+      gate.hold(chunkRequest);
       await visitor.click('#files li button.download');
       await until('the chunk request at the gate', () => gate.held().length > 0, 60_000);
       gate.answer(404);

@@ -4,19 +4,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { type Gate, startGate } from '../support/gate.js';
-import {
-  freePort,
-  type RunningServer,
-  type SpawnedServer,
-  spawnServer,
-  startServer,
-  tempDir,
-} from '../support/server.js';
-import { SCREENSHOTS } from './browser.js';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { SCREENSHOTS, writeTemp } from './browser.js';
 import { downloadDir } from './download-dir.js';
+import { type GatedServer, useGatedServer } from './gated.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -131,34 +124,62 @@ export function useFirefox(
 }
 
 /**
- * A Firefox suite whose site is reached through the gate (test/support/gate.ts) in front of a
- * spawned server (BASE_URL is the gate's, so the chunk URLs the server hands out lead through it):
- * a test can hold, cut or answer the requests it names. Call inside `describe`.
+ * A Firefox suite whose site is reached through the gate in front of a spawned server
+ * (test/site/gated.ts, whose hooks it registers, with this Firefox as the browser): a test can hold,
+ * cut or answer the requests it names. Call inside `describe`.
  */
 export function useGatedFirefox(
   prefix: string,
   env: Record<string, string> = {},
   prefs: FirefoxPrefs = {},
-): FirefoxSuite & { readonly gate: Gate; readonly server: SpawnedServer } {
-  const suite = {} as { dir: string; firefox: Firefox; url: string; gate: Gate; server: SpawnedServer };
-  before(async () => {
-    suite.dir = await tempDir(prefix);
-    const port = await freePort();
-    suite.gate = await startGate(port);
-    suite.url = suite.gate.url;
-    suite.server = await spawnServer(
-      { DATA_DIR: suite.dir, BASE_URL: suite.gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn', ...env },
-      port,
-    );
-    suite.firefox = await launchFirefox(suite.dir, prefs);
-  });
-  after(async () => {
-    await suite.firefox?.close();
-    await suite.gate?.close();
-    await suite.server?.stop();
-    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
-  });
-  return suite;
+): FirefoxSuite & GatedServer {
+  const site = useGatedServer(env, { prefix, open: (dir) => launchFirefox(dir, prefs) });
+  // Getters: the hooks fill `site` in only when the suite runs.
+  return {
+    get dir() {
+      return site.dir;
+    },
+    get firefox() {
+      return site.browser;
+    },
+    get url() {
+      return site.gate.url;
+    },
+    get gate() {
+      return site.gate;
+    },
+    get server() {
+      return site.server;
+    },
+  };
+}
+
+/**
+ * A send folder made on the home page in the suite's Firefox with `limit` downloads per file and one
+ * file uploaded by its owner (whose context is closed after): the folder's share link.
+ */
+export async function sendFolderWithFile(
+  suite: FirefoxSuite,
+  limit: string,
+  content: Buffer,
+  name: string,
+): Promise<string> {
+  const owner = await suite.firefox.page();
+  try {
+    await owner.goto(`${suite.url}/`);
+    await owner.waitForSelector('#new-mode');
+    await owner.select('#new-mode', 'send');
+    await owner.type('#new-limit', limit);
+    await owner.click('button[type=submit]');
+    await owner.waitForSelector('#role[data-role="owner"]');
+    const input = (await owner.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
+    assert.ok(input);
+    await input.uploadFile(await writeTemp(suite.dir, name, content));
+    await owner.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
+    return owner.url();
+  } finally {
+    await owner.browserContext().close();
+  }
 }
 
 /**
