@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { Page } from 'puppeteer-core';
+import { until } from '../support/poll.js';
+import { bytes } from './browser.js';
+import {
+  type Firefox,
+  launchFirefox,
+  MISSING,
+  SKIP,
+  sendFolderWithFile,
+  sha256,
+  shot,
+  useGatedFirefox,
+} from './firefox.js';
+import { chunkNumber } from './gated.js';
+
+/**
+ * Issue #24 item 2 in Firefox (ESR over WebDriver BiDi), as download-outage.test.ts checks it in
+ * Chromium: an outage longer than the retry policy pauses a one-download file's download inside the
+ * same browser download (through the service worker); "Try again now" finishes it from the chunk it
+ * stopped at, each chunk fetched once, counted once. The outage is made by the gate, which answers
+ * chunk requests 503 with `Retry-After: 0` (retried at once, so the policy's attempts are used up in
+ * seconds). Run in a light and in a dark Firefox (WebDriver BiDi cannot emulate the colour scheme:
+ * the dark one is launched with Firefox's own content colour-scheme preference).
+ */
+describe('site: a download paused by a long outage in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
+  const suite = useGatedFirefox('webfolder-outage-ff-');
+
+  const MIB = 1024 * 1024;
+  const status = (page: Page) =>
+    page.$eval('#download-status', (e) => ({
+      state: (e as HTMLElement).dataset.downloadState ?? '',
+      path: (e as HTMLElement).dataset.downloadPath ?? '',
+      text: e.textContent ?? '',
+    }));
+
+  async function pausedThenTriedAgain(firefox: Firefox, scheme: 'light' | 'dark') {
+    const { gate } = suite;
+    // Three 5 MiB chunks: the first goes through, the later ones are answered 503 until the policy
+    // gives up. A download that failed and was started again would fetch chunk 1 again (and count).
+    const content = bytes(12 * MIB + 9, scheme === 'light' ? 47 : 48);
+    const name = `ff-paused-${scheme}.bin`;
+    const link = await sendFolderWithFile(suite, '1', content, name);
+    const visitor = await firefox.page();
+    const errors: string[] = [];
+    visitor.on('pageerror', (e) => errors.push(String(e)));
+    // Firefox may tell a failed download with an alert: dismissed (it is the browser's, not the page's).
+    visitor.on('dialog', (d) => void d.dismiss().catch(() => {}));
+    try {
+      await firefox.clearDownloads();
+      await visitor.goto(link);
+      await visitor.waitForSelector('#files li .count[data-left="1"]');
+      assert.equal(
+        await visitor.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches),
+        scheme === 'dark',
+        `the page is in the ${scheme} colour scheme`,
+      );
+      // Every request the gate sees: the download's counts (POST …/downloads) and, by chunk number,
+      // the chunk requests it let through; while `cutting`, chunks after the first are held.
+      let starts = 0;
+      const through = new Map<number, number>();
+      let cutting = true;
+      const watchGate = () =>
+        gate.hold((req) => {
+          if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
+          const n = chunkNumber(req);
+          if (n === null) return false;
+          const cut = cutting && n !== 1;
+          if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
+          return cut;
+        });
+      watchGate();
+      await visitor.click('#files li button.download');
+      let answered = 0;
+      await until(
+        'the download paused',
+        async () => {
+          if (gate.held().length > 0) {
+            answered += gate.held().length;
+            gate.answer(503, { 'retry-after': '0' });
+            watchGate();
+          }
+          const { state, text } = await status(visitor);
+          if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
+          return state === 'paused';
+        },
+        120_000,
+      );
+      assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
+      const paused = await status(visitor);
+      assert.match(
+        paused.text,
+        /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s, until its ticket expires; it counts no new download\. Try again now$/,
+      );
+      assert.equal(paused.path, 'service-worker', 'Firefox downloads through the service worker');
+      for (const [size, viewport] of [
+        ['desktop', { width: 1280, height: 800 }],
+        // No touch emulation: in Firefox puppeteer turns it on by reloading the page, which would end the
+        // paused state being photographed.
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        await visitor.setViewport(viewport);
+        await visitor.waitForSelector('#download-status[data-download-state="paused"] button.try-again');
+        await shot(visitor, `download-paused-en-${size}-${scheme}`);
+      }
+      // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
+      // asks for the download to go on.
+      cutting = false;
+      for (const req of gate.held()) {
+        const n = chunkNumber(req) ?? 0;
+        through.set(n, (through.get(n) ?? 0) + 1);
+      }
+      gate.release();
+      watchGate();
+      await visitor.click('#download-status button.try-again');
+      const saved = await firefox.downloaded(name, content.length);
+      assert.equal(sha256(saved), sha256(content), 'the paused download completed, byte for byte');
+      await visitor.waitForSelector('#download-status[data-download-state="done"]', { timeout: 60_000 });
+      assert.deepEqual(
+        Object.fromEntries(through),
+        { 1: 1, 2: 1, 3: 1 },
+        'each chunk went out once: nothing fetched twice',
+      );
+      assert.equal(starts, 1, 'one count');
+      // Delivered: used up for this visitor and any other.
+      await visitor.reload();
+      await visitor.waitForSelector('#files li .count[data-left="0"]');
+      assert.equal(await visitor.$eval('#files li button.download', (b) => (b as HTMLButtonElement).disabled), true);
+      assert.deepEqual(errors, []);
+    } finally {
+      gate.release();
+      await visitor.browserContext().close();
+    }
+  }
+
+  test('an outage longer than the retry policy pauses the download; "Try again now" finishes it, counted once', async () => {
+    await pausedThenTriedAgain(suite.firefox, 'light');
+  });
+
+  test('the same in a dark Firefox (screenshots of the paused line, dark)', async () => {
+    const dark = await launchFirefox(join(suite.dir, 'dark'), {
+      'layout.css.prefers-color-scheme.content-override': 0,
+    });
+    try {
+      await pausedThenTriedAgain(dark, 'dark');
+    } finally {
+      await dark.close();
+    }
+  });
+});
