@@ -2,6 +2,7 @@ import { makeZip } from 'client-zip';
 import type { SiteConfig } from '../config.js';
 import { type DownloadStreamOptions, downloadStream, type RetryInfo, uniqueNames } from '../core.js';
 import { cryptoPool } from '../workers/crypto-pool.js';
+import { Pauses } from '../workers/pauses.js';
 import {
   type DownloadJob,
   type DownloadWait,
@@ -28,11 +29,13 @@ export type { DownloadJob, DownloadWait };
  * `onDownloadError` handler.
  */
 export interface DownloadEvents {
+  /** Which way the download goes, as soon as that is known (before it ends, in memory). */
+  readonly path?: (path: DownloadPath) => void;
   readonly done?: () => void;
   readonly waiting?: (wait: DownloadWait) => void;
   /**
-   * The service worker paused the download (an outage longer than the retry policy): it tries again
-   * on its own in `seconds`, or at once when `resume` is called ("Try again now").
+   * The download paused (an outage longer than the retry policy), in the service worker or in memory:
+   * it tries again on its own in `seconds`, or at once when `resume` is called ("Try again now").
    */
   readonly paused?: (seconds: number, resume: () => void) => void;
   readonly failed?: (failure: TransferFailure) => void;
@@ -170,15 +173,34 @@ export async function download(
       frame.src = `${config.base}dl/${id}`;
       document.body.append(frame);
       setTimeout(() => frame.remove(), 60_000);
+      events.path?.('service-worker');
       return 'service-worker';
     }
     followed.delete(id);
     for (const port of lent) port.close();
   }
+  events.path?.('memory');
+  const id = crypto.randomUUID();
   const onRetry = events.waiting && ((info: RetryInfo) => events.waiting?.(downloadWait(info)));
-  await downloadInMemory(job, { open: cryptoPool(config).open, ...(onRetry ? { onRetry } : {}) });
+  inMemory.set(id, events);
+  try {
+    await downloadInMemory(job, {
+      open: cryptoPool(config).open,
+      // As in the service worker: an outage longer than the policy pauses the download (the Blob
+      // being assembled stays in the page) and it goes on from the chunk it stopped at.
+      pause: memoryPauses.pauser(id, job.files),
+      ...(onRetry ? { onRetry } : {}),
+    });
+  } finally {
+    inMemory.delete(id);
+  }
   return 'memory';
 }
+
+/** The views of the downloads the page runs in memory, by download id. */
+const inMemory = new Map<string, DownloadEvents>();
+/** Their pauses: the same logic (and interval) as the service worker's (web/src/workers/pauses.ts). */
+const memoryPauses = new Pauses((id, seconds) => inMemory.get(id)?.paused?.(seconds, () => memoryPauses.resume(id)));
 
 async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions): Promise<void> {
   let blob: Blob;

@@ -90,8 +90,8 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         status.replaceChildren(running);
       }, 1000);
     };
-    // The service worker paused the download (an outage longer than the retry policy): the line says
-    // so with "Try again now", and counts down to the worker's own next try.
+    // The download paused (an outage longer than the retry policy), in the service worker or in
+    // memory: the line says so with "Try again now", and counts down to its own next try.
     const paused = (seconds: number, resume: () => void) => {
       if (started !== mine || status.dataset.downloadState === 'done') return;
       stopCountdown();
@@ -131,9 +131,18 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         status.dataset.downloadState = 'done';
         status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
       };
-      const path = await download(config, job, { done, waiting, paused, failed: failedWith });
+      // Which way the download goes ('service-worker' or 'memory'), for tests and support: set as soon
+      // as it is known, as an in-memory download may pause long before it ends.
+      const path = await download(config, job, {
+        path: (way) => {
+          if (started === mine) status.setAttribute('data-download-path', way);
+        },
+        done,
+        waiting,
+        paused,
+        failed: failedWith,
+      });
       if (started !== mine) return;
-      // Which way the download went ('service-worker' or 'memory'), for tests and support.
       status.setAttribute('data-download-path', path);
       if (status.dataset.downloadState === 'done') return;
       if (path === 'memory') {

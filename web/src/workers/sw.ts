@@ -12,7 +12,7 @@ import {
   uniqueNames,
 } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
-import { Pauses } from './sw-pause.js';
+import { Pauses } from './pauses.js';
 import {
   type DownloadJob,
   downloadWait,
@@ -64,7 +64,7 @@ interface MediaJob {
   timer?: ReturnType<typeof setTimeout>;
 }
 const media = new Map<string, MediaJob>();
-/** Downloads paused by an outage longer than the retry policy, waiting for "Try again now" (./sw-pause.ts). */
+/** Downloads paused by an outage longer than the retry policy, waiting for "Try again now" (./pauses.ts). */
 const pauses = new Pauses((id, seconds) => void tell({ type: 'download-paused', id, seconds }));
 
 /**

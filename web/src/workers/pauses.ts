@@ -4,19 +4,20 @@ import { type DownloadFile, WebfolderError } from '../core.js';
 export const PAUSED_RETRY_SECONDS = 30;
 
 /**
- * The pauses of the service worker's downloads (issue #24 item 2). When the retry policy gives up on a
- * chunk for a failure that may pass (an outage longer than DOWNLOAD_RETRY, a server answering 5xx or
- * 429), the download pauses inside the same browser download instead of failing: its response stays
- * open, the pages are told (`download-paused`), and the chunk is tried again when the person asks
- * (`download-resume`, "Try again now") or after PAUSED_RETRY_SECONDS, until its ticket expires. A
- * failed download would have to start again from its first byte, which the ticket's byte budget (the
- * file once plus 1 MiB) does not cover once more than 1 MiB went out; a paused one goes on from the
- * chunk it stopped at.
+ * The pauses of the page's downloads (issue #24 item 2), one logic for both paths: the service
+ * worker's (web/src/workers/sw.ts) and the page's own in memory (web/src/adapters/download.ts). When
+ * the retry policy gives up on a chunk for a failure that may pass (an outage longer than
+ * DOWNLOAD_RETRY, a server answering 5xx or 429), the download pauses instead of failing: the service
+ * worker's response stays open (or the Blob being assembled stays in the page), the page is told
+ * (`told`), and the chunk is tried again when the person asks (`resume`, "Try again now") or after
+ * PAUSED_RETRY_SECONDS, until its ticket expires. A failed download would have to start again from its
+ * first byte, which the ticket's byte budget (the file once plus 1 MiB) does not cover once more than
+ * 1 MiB went out; a paused one goes on from the chunk it stopped at.
  */
 export class Pauses {
   private readonly resumes = new Map<string, () => void>();
 
-  /** `told(id, seconds)`: tells the pages that download `id` paused and tries again in `seconds`. */
+  /** `told(id, seconds)`: tells the page(s) that download `id` paused and tries again in `seconds`. */
   constructor(private readonly told: (id: string, seconds: number) => void) {}
 
   /**
