@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# WebKit for the site's WebKit suite (test/site/webkit.test.ts): Debian's WebKitGTK (the engine of
+# WebKit for the site's WebKit suites (test/site/webkit*.test.ts): Debian's WebKitGTK (the engine of
 # Safari) with its WebDriver (WebKitWebDriver, package webkit2gtk-driver, which brings the MiniBrowser
 # of libwebkit2gtk-4.1-0), and Xvfb, because WebKitGTK has no headless mode. python3 checks the
 # downloaded zips. Driven from the tests by selenium-webdriver (an npm devDependency).

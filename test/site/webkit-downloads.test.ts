@@ -1,0 +1,283 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { By } from 'selenium-webdriver';
+import { DOWNLOAD_RETRY } from '../../src/transfer/retry.js';
+import { type Gate, startGate } from '../support/gate.js';
+import { until as poll } from '../support/poll.js';
+import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
+import { bytes, writeTemp } from './browser.js';
+import { MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } from './webkit.js';
+
+/**
+ * Issue #24 item 2 in WebKit, through the gate (test/support/gate.ts) in front of the server: a
+ * limited download says when it waits during an outage and then completes; an outage longer than
+ * the retry policy pauses it, and "Try again now" finishes it, counted once (as
+ * download-outage.test.ts does in Chromium); and a failed one-download download started again by hand
+ * goes on with the ticket the page kept (a second count would be refused).
+ */
+describe('site in WebKit: a download waits, and a retry by hand keeps its ticket', {
+  skip: SKIP || Boolean(MISSING),
+}, () => {
+  let server: SpawnedServer;
+  let gate: Gate;
+  let webkit: WebKit;
+  let dir: string;
+  before(async () => {
+    dir = await tempDir('webfolder-webkit-gate-');
+    const port = await freePort();
+    gate = await startGate(port);
+    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
+    webkit = await startWebKit(join(dir, 'webkit'));
+  });
+  after(async () => {
+    await webkit?.close();
+    await gate?.close();
+    await server?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+
+  async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
+    const owner = await webkit.session();
+    try {
+      await owner.get(`${gate.url}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="send"]')).click();
+      await owner.findElement(By.css('#new-limit')).sendKeys(limit);
+      await owner.findElement(By.css('button[type=submit]')).click();
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, name, content));
+      await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
+      return await owner.getCurrentUrl();
+    } finally {
+      await owner.quit();
+    }
+  }
+
+  /** The saved file whose name starts with `stem` and has `size` bytes (a failed try may leave another). */
+  const saved = (stem: string, size: number) =>
+    poll(
+      `${stem} saved`,
+      async () => {
+        const entries = readdirSync(webkit.downloads).filter((e) => e.startsWith(stem));
+        if (entries.some((e) => /(\.part|download)$/.test(e))) return false; // Firefox .part, WebKit .wkdownload
+        for (const e of entries)
+          if ((await stat(join(webkit.downloads, e))).size === size) return readFile(join(webkit.downloads, e));
+        return false;
+      },
+      120_000,
+    );
+
+  /**
+   * The pause of download-outage.test.ts in WebKit: a one-download file of three 5 MiB chunks; the
+   * first chunk goes through, then every chunk request is answered 503 with `Retry-After: 0` (retried
+   * at once, so the policy's 31 attempts are used up in seconds) until the page says "Paused"; then
+   * the server is back and "Try again now" finishes it. Each chunk passes the gate once, the gate sees
+   * one POST …/downloads (one count), and the file is used up after a reload. `args` are the
+   * MiniBrowser's options; `path` the download path the page must report.
+   */
+  async function pausedThenTryAgain(args: string[], path: 'service-worker' | 'memory', name: string) {
+    const content = bytes(12 * MIB + 9, 47);
+    const link = await folderWithFile('1', content, `${name}.bin`);
+    const visitor = await webkit.session(args);
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      // Every request the gate sees: chunk requests by number (and whether let through), and the
+      // POSTs that start a counted download.
+      const through = new Map<string, number>();
+      let starts = 0;
+      let cutting = true;
+      const watchGate = () =>
+        gate.hold((req) => {
+          if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
+          if (!chunk(req)) return false;
+          const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+          const cut = cutting && n !== '00001';
+          if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
+          return cut;
+        });
+      watchGate();
+      await visitor.findElement(By.css('#files li button.download')).click();
+      // 503s answered, by chunk number. Two chunks are in flight (the one handed on and one fetched
+      // ahead), each with its own retries: the first to give up pauses the download, and the other's
+      // next wait would say "Waiting" again until it gives up too. The line is read once both have.
+      const answered = new Map<string, number>();
+      const attempts = DOWNLOAD_RETRY.retries + 1;
+      const state = () =>
+        visitor.executeScript(
+          "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
+        ) as Promise<[string, string]>;
+      const [, line] = await poll(
+        'the download paused, each chunk in flight past its attempts',
+        async () => {
+          if (gate.held().length > 0) {
+            for (const req of gate.held()) {
+              const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+              answered.set(n, (answered.get(n) ?? 0) + 1);
+            }
+            gate.answer(503, { 'retry-after': '0' });
+            watchGate();
+          }
+          const [now, text] = await state();
+          if (now === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
+          const spent = [...answered.values()].every((count) => count >= attempts);
+          return now === 'paused' && answered.size === 2 && spent && ([now, text] as const);
+        },
+        120_000,
+      );
+      assert.deepEqual([...answered.keys()].sort(), ['00002', '00003'], 'the later chunks were cut');
+      assert.match(
+        line,
+        /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
+      );
+      assert.equal((await visitor.findElements(By.css('#download-status button.try-again'))).length, 1);
+      // The paused line as a person sees it. The MiniBrowser's window goes no narrower than its
+      // toolbar (a page of about 447 px), so "phone" is that width: under the site's 30rem phone
+      // breakpoint, as the owner's grid test checks.
+      for (const [size, width, height] of [
+        ['desktop', 1280, 800],
+        ['phone', 390, 844],
+      ] as const) {
+        await visitor.manage().window().setRect({ width, height });
+        await shot(visitor, `download-paused-${path}-${size}`);
+      }
+      // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
+      // asks for the download to go on.
+      cutting = false;
+      for (const req of gate.held()) {
+        const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+        through.set(n, (through.get(n) ?? 0) + 1);
+      }
+      gate.release();
+      watchGate();
+      await visitor.findElement(By.css('#download-status button.try-again')).click();
+      assert.equal(sha256(await saved(name, content.length)), sha256(content), 'the paused download completed');
+      await waitFor(visitor, `#download-status[data-download-path="${path}"]`, 60_000);
+      if (path === 'service-worker') await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
+      assert.deepEqual(
+        Object.fromEntries(through),
+        { '00001': 1, '00002': 1, '00003': 1 },
+        'each chunk went out once: nothing fetched twice',
+      );
+      assert.equal(starts, 1, 'one count');
+      gate.release();
+      await visitor.navigate().refresh();
+      await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
+      assert.equal(await visitor.findElement(By.css('#files li button.download')).isEnabled(), false);
+    } finally {
+      gate.release();
+      await visitor.quit();
+    }
+  }
+
+  test('an outage longer than the retry policy pauses the download; "Try again now" finishes it, counted once (service worker)', async () => {
+    await pausedThenTryAgain([], 'service-worker', 'wk-paused');
+  });
+
+  test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
+    const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
+    const content = bytes(2 * 5 * MIB, 73);
+    const path = await writeTemp(dir, 'wk-resumes.bin', content);
+    const owner = await webkit.session();
+    try {
+      await owner.get(`${gate.url}/`);
+      await waitFor(owner, '#new-mode');
+      await owner.findElement(By.css('#new-mode option[value="share"]')).click();
+      await owner.findElement(By.css('button[type=submit]')).click();
+      await waitFor(owner, '#role[data-role="owner"]', 60_000);
+      // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
+      gate.hold(uploads);
+      await owner.findElement(By.css('#file-input')).sendKeys(path);
+      await poll('the upload at the gate', () => gate.held().length > 0, 60_000);
+      await owner.findElement(By.css('#cancel-upload')).click();
+      await waitFor(owner, '#upload-status[data-state="cancelled"]', 60_000);
+      gate.drop();
+      await owner.navigate().refresh();
+      await waitFor(owner, '#resume-note', 60_000);
+      assert.match(await owner.findElement(By.css('#resume-note')).getText(), /wk-resumes\.bin/);
+
+      // The same file again: while its first request is held on its way, the note is gone.
+      gate.hold(uploads);
+      await owner.findElement(By.css('#file-input')).sendKeys(path);
+      await poll('the resumed upload at the gate', () => gate.held().length > 0, 60_000);
+      assert.equal(
+        (await owner.findElements(By.css('#resume-note'))).length,
+        0,
+        'no "did not finish" while it resumes',
+      );
+      gate.release();
+      await waitFor(owner, '#upload-status[data-state="complete"]', 120_000);
+      assert.equal((await owner.findElements(By.css('#resume-note'))).length, 0, 'nothing left unfinished');
+    } finally {
+      gate.release();
+      await owner.quit();
+    }
+  });
+
+  test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
+    const content = bytes(2 * MIB + 5, 71);
+    const link = await folderWithFile('1', content, 'wk-wait.bin');
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      gate.hold(chunk);
+      await visitor.findElement(By.css('#files li button.download')).click();
+      const told = await poll(
+        'the page says it waits',
+        async () => {
+          if (gate.held().length > 0) {
+            gate.drop();
+            gate.hold(chunk);
+          }
+          const [state, line] = (await visitor.executeScript(
+            "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
+          )) as [string, string];
+          return state === 'waiting' && line;
+        },
+        120_000,
+      );
+      assert.match(
+        told,
+        /^Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
+      );
+      gate.release();
+      assert.equal(sha256(await saved('wk-wait', content.length)), sha256(content));
+      await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
+    } finally {
+      gate.release();
+      await visitor.quit();
+    }
+  });
+
+  test('a failed one-download download, started again by hand, goes on with its kept ticket', async () => {
+    const content = bytes(MIB + 13, 72);
+    const link = await folderWithFile('1', content, 'wk-again.bin');
+    const visitor = await webkit.session();
+    try {
+      await webkit.clearDownloads();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      gate.hold(chunk);
+      await visitor.findElement(By.css('#files li button.download')).click();
+      await poll('the chunk request at the gate', () => gate.held().length > 0, 60_000);
+      gate.answer(404);
+      await waitFor(visitor, '#download-status[data-download-state="failed"]', 60_000);
+      await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
+      await waitFor(visitor, '#files li button.download:not([disabled])');
+      await visitor.findElement(By.css('#files li button.download')).click();
+      assert.equal(sha256(await saved('wk-again', content.length)), sha256(content));
+      await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
+    } finally {
+      gate.release();
+      await visitor.quit();
+    }
+  });
+});
