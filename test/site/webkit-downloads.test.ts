@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { By } from 'selenium-webdriver';
 import { DOWNLOAD_RETRY } from '../../src/transfer/retry.js';
-import { type Gate, startGate } from '../support/gate.js';
 import { until as poll } from '../support/poll.js';
-import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
-import { MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } from './webkit.js';
+import { chunkNumber, chunkRequest, useGatedServer } from './gated.js';
+import { MIB, MISSING, SKIP, sha256, shot, startWebKit, waitFor } from './webkit.js';
 
 /**
  * Issue #24 item 2 in WebKit, through the gate (test/support/gate.ts) in front of the server: a
@@ -21,36 +20,25 @@ import { MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } f
 describe('site in WebKit: a download waits, and a retry by hand keeps its ticket', {
   skip: SKIP || Boolean(MISSING),
 }, () => {
-  let server: SpawnedServer;
-  let gate: Gate;
-  let webkit: WebKit;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-webkit-gate-');
-    const port = await freePort();
-    gate = await startGate(port);
-    server = await spawnServer({ DATA_DIR: dir, BASE_URL: gate.url, CHUNK_SIZE_MIB: '5', LOG_LEVEL: 'warn' }, port);
-    webkit = await startWebKit(join(dir, 'webkit'));
-  });
-  after(async () => {
-    await webkit?.close();
-    await gate?.close();
-    await server?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  const chunk = (req: { method?: string; url?: string }) => req.method === 'GET' && /\/chunks\//.test(req.url ?? '');
+  // The gated server (./gated.ts) with WebKit, its profiles and downloads under the suite's directory.
+  const site = useGatedServer(
+    {},
+    {
+      prefix: 'webfolder-webkit-gate-',
+      open: (dir) => startWebKit(join(dir, 'webkit')),
+    },
+  );
 
   async function folderWithFile(limit: string, content: Buffer, name: string): Promise<string> {
-    const owner = await webkit.session();
+    const owner = await site.browser.session();
     try {
-      await owner.get(`${gate.url}/`);
+      await owner.get(`${site.gate.url}/`);
       await waitFor(owner, '#new-mode');
       await owner.findElement(By.css('#new-mode option[value="send"]')).click();
       await owner.findElement(By.css('#new-limit')).sendKeys(limit);
       await owner.findElement(By.css('button[type=submit]')).click();
       await waitFor(owner, '#role[data-role="owner"]', 60_000);
-      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, name, content));
+      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(site.dir, name, content));
       await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
       return await owner.getCurrentUrl();
     } finally {
@@ -63,10 +51,11 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
     poll(
       `${stem} saved`,
       async () => {
-        const entries = readdirSync(webkit.downloads).filter((e) => e.startsWith(stem));
+        const entries = readdirSync(site.browser.downloads).filter((e) => e.startsWith(stem));
         if (entries.some((e) => /(\.part|download)$/.test(e))) return false; // Firefox .part, WebKit .wkdownload
         for (const e of entries)
-          if ((await stat(join(webkit.downloads, e))).size === size) return readFile(join(webkit.downloads, e));
+          if ((await stat(join(site.browser.downloads, e))).size === size)
+            return readFile(join(site.browser.downloads, e));
         return false;
       },
       120_000,
@@ -83,9 +72,9 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
   async function pausedThenTryAgain(args: string[], path: 'service-worker' | 'memory', name: string) {
     const content = bytes(12 * MIB + 9, 47);
     const link = await folderWithFile('1', content, `${name}.bin`);
-    const visitor = await webkit.session(args);
+    const visitor = await site.browser.session(args);
     try {
-      await webkit.clearDownloads();
+      await site.browser.clearDownloads();
       await visitor.get(link);
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
       // Every request the gate sees: chunk requests by number (and whether let through), and the
@@ -94,11 +83,11 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       let starts = 0;
       let cutting = true;
       const watchGate = () =>
-        gate.hold((req) => {
+        site.gate.hold((req) => {
           if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
-          if (!chunk(req)) return false;
-          const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
-          const cut = cutting && n !== '00001';
+          if (!chunkRequest(req)) return false;
+          const n = String(chunkNumber(req));
+          const cut = cutting && n !== '1';
           if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
           return cut;
         });
@@ -116,12 +105,12 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       const [, line] = await poll(
         'the download paused, each chunk in flight past its attempts',
         async () => {
-          if (gate.held().length > 0) {
-            for (const req of gate.held()) {
-              const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+          if (site.gate.held().length > 0) {
+            for (const req of site.gate.held()) {
+              const n = String(chunkNumber(req));
               answered.set(n, (answered.get(n) ?? 0) + 1);
             }
-            gate.answer(503, { 'retry-after': '0' });
+            site.gate.answer(503, { 'retry-after': '0' });
             watchGate();
           }
           const [now, text] = await state();
@@ -131,7 +120,7 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
         },
         120_000,
       );
-      assert.deepEqual([...answered.keys()].sort(), ['00002', '00003'], 'the later chunks were cut');
+      assert.deepEqual([...answered.keys()].sort(), ['2', '3'], 'the later chunks were cut');
       assert.match(
         line,
         /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
@@ -150,11 +139,11 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
       // asks for the download to go on.
       cutting = false;
-      for (const req of gate.held()) {
-        const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
+      for (const req of site.gate.held()) {
+        const n = String(chunkNumber(req));
         through.set(n, (through.get(n) ?? 0) + 1);
       }
-      gate.release();
+      site.gate.release();
       watchGate();
       await visitor.findElement(By.css('#download-status button.try-again')).click();
       assert.equal(sha256(await saved(name, content.length)), sha256(content), 'the paused download completed');
@@ -162,16 +151,16 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       if (path === 'service-worker') await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
       assert.deepEqual(
         Object.fromEntries(through),
-        { '00001': 1, '00002': 1, '00003': 1 },
+        { 1: 1, 2: 1, 3: 1 },
         'each chunk went out once: nothing fetched twice',
       );
       assert.equal(starts, 1, 'one count');
-      gate.release();
+      site.gate.release();
       await visitor.navigate().refresh();
       await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
       assert.equal(await visitor.findElement(By.css('#files li button.download')).isEnabled(), false);
     } finally {
-      gate.release();
+      site.gate.release();
       await visitor.quit();
     }
   }
@@ -183,39 +172,39 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
   test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
     const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
     const content = bytes(2 * 5 * MIB, 73);
-    const path = await writeTemp(dir, 'wk-resumes.bin', content);
-    const owner = await webkit.session();
+    const path = await writeTemp(site.dir, 'wk-resumes.bin', content);
+    const owner = await site.browser.session();
     try {
-      await owner.get(`${gate.url}/`);
+      await owner.get(`${site.gate.url}/`);
       await waitFor(owner, '#new-mode');
       await owner.findElement(By.css('#new-mode option[value="share"]')).click();
       await owner.findElement(By.css('button[type=submit]')).click();
       await waitFor(owner, '#role[data-role="owner"]', 60_000);
       // An upload that sends nothing, cancelled: after a reload the page says it did not finish.
-      gate.hold(uploads);
+      site.gate.hold(uploads);
       await owner.findElement(By.css('#file-input')).sendKeys(path);
-      await poll('the upload at the gate', () => gate.held().length > 0, 60_000);
+      await poll('the upload at the gate', () => site.gate.held().length > 0, 60_000);
       await owner.findElement(By.css('#cancel-upload')).click();
       await waitFor(owner, '#upload-status[data-state="cancelled"]', 60_000);
-      gate.drop();
+      site.gate.drop();
       await owner.navigate().refresh();
       await waitFor(owner, '#resume-note', 60_000);
       assert.match(await owner.findElement(By.css('#resume-note')).getText(), /wk-resumes\.bin/);
 
       // The same file again: while its first request is held on its way, the note is gone.
-      gate.hold(uploads);
+      site.gate.hold(uploads);
       await owner.findElement(By.css('#file-input')).sendKeys(path);
-      await poll('the resumed upload at the gate', () => gate.held().length > 0, 60_000);
+      await poll('the resumed upload at the gate', () => site.gate.held().length > 0, 60_000);
       assert.equal(
         (await owner.findElements(By.css('#resume-note'))).length,
         0,
         'no "did not finish" while it resumes',
       );
-      gate.release();
+      site.gate.release();
       await waitFor(owner, '#upload-status[data-state="complete"]', 120_000);
       assert.equal((await owner.findElements(By.css('#resume-note'))).length, 0, 'nothing left unfinished');
     } finally {
-      gate.release();
+      site.gate.release();
       await owner.quit();
     }
   });
@@ -223,19 +212,19 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
   test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
     const content = bytes(2 * MIB + 5, 71);
     const link = await folderWithFile('1', content, 'wk-wait.bin');
-    const visitor = await webkit.session();
+    const visitor = await site.browser.session();
     try {
-      await webkit.clearDownloads();
+      await site.browser.clearDownloads();
       await visitor.get(link);
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
-      gate.hold(chunk);
+      site.gate.hold(chunkRequest);
       await visitor.findElement(By.css('#files li button.download')).click();
       const told = await poll(
         'the page says it waits',
         async () => {
-          if (gate.held().length > 0) {
-            gate.drop();
-            gate.hold(chunk);
+          if (site.gate.held().length > 0) {
+            site.gate.drop();
+            site.gate.hold(chunkRequest);
           }
           const [state, line] = (await visitor.executeScript(
             "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
@@ -248,11 +237,11 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
         told,
         /^Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
       );
-      gate.release();
+      site.gate.release();
       assert.equal(sha256(await saved('wk-wait', content.length)), sha256(content));
       await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
     } finally {
-      gate.release();
+      site.gate.release();
       await visitor.quit();
     }
   });
@@ -260,15 +249,15 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
   test('a failed one-download download, started again by hand, goes on with its kept ticket', async () => {
     const content = bytes(MIB + 13, 72);
     const link = await folderWithFile('1', content, 'wk-again.bin');
-    const visitor = await webkit.session();
+    const visitor = await site.browser.session();
     try {
-      await webkit.clearDownloads();
+      await site.browser.clearDownloads();
       await visitor.get(link);
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
-      gate.hold(chunk);
+      site.gate.hold(chunkRequest);
       await visitor.findElement(By.css('#files li button.download')).click();
-      await poll('the chunk request at the gate', () => gate.held().length > 0, 60_000);
-      gate.answer(404);
+      await poll('the chunk request at the gate', () => site.gate.held().length > 0, 60_000);
+      site.gate.answer(404);
       await waitFor(visitor, '#download-status[data-download-state="failed"]', 60_000);
       await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
       await waitFor(visitor, '#files li button.download:not([disabled])');
@@ -276,7 +265,7 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
       assert.equal(sha256(await saved('wk-again', content.length)), sha256(content));
       await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
     } finally {
-      gate.release();
+      site.gate.release();
       await visitor.quit();
     }
   });

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { By, type WebDriver } from 'selenium-webdriver';
+import { until as poll } from '../support/poll.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { bytes, createFolder, writeTemp } from './browser.js';
 import { clickDownload, MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } from './webkit.js';
@@ -93,13 +94,18 @@ describe('site in WebKit: drop and go', { skip: SKIP || Boolean(MISSING) }, () =
       );
       // On the owner's page the settings are at hand to change: the limit and the decrypted note.
       assert.equal(await value(owner, '#owner-limit'), '3');
-      await owner.wait(async () => (await value(owner, '#owner-note')) === 'For you, from WebKit', 30_000);
+      await owner.wait(
+        async () => (await value(owner, '#owner-note')) === 'For you, from WebKit',
+        30_000,
+        "the note decrypted in the owner's settings",
+      );
       await shot(owner, 'drop-and-go-owner-desktop');
       // The note changed after the drop (it is encrypted with the folder key, which the owner has).
       await owner.findElement(By.css('#owner-note')).clear();
       await owner.findElement(By.css('#owner-note')).sendKeys('Changed after the drop');
       await owner.findElement(By.css('#save-note')).click();
-      await owner.wait(async () => (await owner.findElement(By.css('#owner-status')).getText()) !== '', 30_000);
+      // Saved when the server holds another (encrypted) note than the one made with the folder.
+      await poll('the changed note on the server', async () => (await folderInfo(link)).note !== info.note, 30_000);
       assert.equal((await owner.findElements(By.css('#owner-status .error'))).length, 0);
     } finally {
       await owner.quit();
