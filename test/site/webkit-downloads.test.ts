@@ -13,11 +13,11 @@ import { MIB, MISSING, SKIP, sha256, shot, startWebKit, waitFor } from './webkit
 /**
  * Issue #24 item 2 in WebKit, through the gate (test/support/gate.ts) in front of the server: a
  * limited download says when it waits during an outage and then completes; an outage longer than
- * the retry policy pauses it, and "Try again now" finishes it, counted once (as
- * download-outage.test.ts does in Chromium); and a failed one-download download started again by hand
+ * the retry policy pauses it, and "Try again now" finishes it, counted once, through the service
+ * worker and in memory (as download-outage.test.ts and download-memory.test.ts do in Chromium); and a failed one-download download started again by hand
  * goes on with the ticket the page kept (a second count would be refused).
  */
-describe('site in WebKit: a download waits, and a retry by hand keeps its ticket', {
+describe('site in WebKit: a download waits, pauses, and a retry by hand keeps its ticket', {
   skip: SKIP || Boolean(MISSING),
 }, () => {
   // The gated server (./gated.ts) with WebKit, its profiles and downloads under the suite's directory.
@@ -67,7 +67,8 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
    * at once, so the policy's 31 attempts are used up in seconds) until the page says "Paused"; then
    * the server is back and "Try again now" finishes it. Each chunk passes the gate once, the gate sees
    * one POST …/downloads (one count), and the file is used up after a reload. `args` are the
-   * MiniBrowser's options; `path` the download path the page must report.
+   * MiniBrowser's options; `path` the download path the page must report: through the service
+   * worker, or in memory (the Blob being assembled waits in the page, web/src/workers/pauses.ts).
    */
   async function pausedThenTryAgain(args: string[], path: 'service-worker' | 'memory', name: string) {
     const content = bytes(12 * MIB + 9, 47);
@@ -76,6 +77,11 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
     try {
       await site.browser.clearDownloads();
       await visitor.get(link);
+      assert.equal(
+        await visitor.executeScript('return "serviceWorker" in navigator'),
+        path === 'service-worker',
+        'service workers are on in this browser, or off',
+      );
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
       // Every request the gate sees: chunk requests by number (and whether let through), and the
       // POSTs that start a counted download.
@@ -167,6 +173,10 @@ describe('site in WebKit: a download waits, and a retry by hand keeps its ticket
 
   test('an outage longer than the retry policy pauses the download; "Try again now" finishes it, counted once (service worker)', async () => {
     await pausedThenTryAgain([], 'service-worker', 'wk-paused');
+  });
+
+  test('without service workers (WebKit feature ServiceWorkers off) the in-memory download pauses the same way', async () => {
+    await pausedThenTryAgain(['--features=-ServiceWorkers'], 'memory', 'wk-memory-paused');
   });
 
   test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
