@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'puppeteer-core';
+import de from '../../web/src/i18n/messages/de.json' with { type: 'json' };
+import en from '../../web/src/i18n/messages/en.json' with { type: 'json' };
 import { until } from '../support/poll.js';
 import { bytes } from './browser.js';
 import {
@@ -23,7 +25,8 @@ import { chunkNumber } from './gated.js';
  * stopped at, each chunk fetched once, counted once. The outage is made by the gate, which answers
  * chunk requests 503 with `Retry-After: 0` (retried at once, so the policy's attempts are used up in
  * seconds). Run in a light and in a dark Firefox (WebDriver BiDi cannot emulate the colour scheme:
- * the dark one is launched with Firefox's own content colour-scheme preference).
+ * the dark one is launched with Firefox's own content colour-scheme preference), and in a Firefox
+ * without service workers, where the page downloads in memory and pauses the same way (German).
  */
 describe('site: a download paused by a long outage in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
   const suite = useGatedFirefox('webfolder-outage-ff-');
@@ -36,12 +39,28 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       text: e.textContent ?? '',
     }));
 
-  async function pausedThenTriedAgain(firefox: Firefox, scheme: 'light' | 'dark') {
+  /** What a run is: the Firefox's colour scheme, the site's language in it, the download's path. */
+  interface Run {
+    readonly scheme: 'light' | 'dark';
+    readonly lang: 'en' | 'de';
+    readonly path: 'service-worker' | 'memory';
+  }
+  /** The paused line in `lang`, from its catalog: the words with any number of seconds, then the button. */
+  const pausedLine = (lang: Run['lang']) => {
+    const m = { en, de }[lang];
+    const [before, after] = m['files.paused'].split('{seconds}').map((p) => p.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&'));
+    return new RegExp(`^${before}\\d+${after} ${m['files.tryAgainNow']}$`);
+  };
+
+  /** Each run's file differs (its bytes are seeded by the run's number). */
+  let firefoxRuns = 0;
+  async function pausedThenTriedAgain(firefox: Firefox, run: Run) {
     const { gate } = suite;
+    const { scheme, lang, path } = run;
     // Three 5 MiB chunks: the first goes through, the later ones are answered 503 until the policy
     // gives up. A download that failed and was started again would fetch chunk 1 again (and count).
-    const content = bytes(12 * MIB + 9, scheme === 'light' ? 47 : 48);
-    const name = `ff-paused-${scheme}.bin`;
+    const content = bytes(12 * MIB + 9, 40 + firefoxRuns++);
+    const name = `ff-paused-${path}-${scheme}.bin`;
     const link = await sendFolderWithFile(suite, '1', content, name);
     const visitor = await firefox.page();
     const errors: string[] = [];
@@ -90,11 +109,12 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       );
       assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
       const paused = await status(visitor);
-      assert.match(
-        paused.text,
-        /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s, until its ticket expires; it counts no new download\. Try again now$/,
+      assert.match(paused.text, pausedLine(lang));
+      assert.equal(
+        paused.path,
+        path,
+        `Firefox downloads this one ${path === 'memory' ? 'in memory' : 'through the service worker'}`,
       );
-      assert.equal(paused.path, 'service-worker', 'Firefox downloads through the service worker');
       for (const [size, viewport] of [
         ['desktop', { width: 1280, height: 800 }],
         // No touch emulation: in Firefox puppeteer turns it on by reloading the page, which would end the
@@ -103,7 +123,7 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       ] as const) {
         await visitor.setViewport(viewport);
         await visitor.waitForSelector('#download-status[data-download-state="paused"] button.try-again');
-        await shot(visitor, `download-paused-en-${size}-${scheme}`);
+        await shot(visitor, `download-paused-${path === 'memory' ? 'memory-' : ''}${lang}-${size}-${scheme}`);
       }
       // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
       // asks for the download to go on.
@@ -117,7 +137,13 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       await visitor.click('#download-status button.try-again');
       const saved = await firefox.downloaded(name, content.length);
       assert.equal(sha256(saved), sha256(content), 'the paused download completed, byte for byte');
-      await visitor.waitForSelector('#download-status[data-download-state="done"]', { timeout: 60_000 });
+      // Done: "downloaded" (through the service worker), or a line with no state left (in memory).
+      await visitor.waitForSelector(
+        path === 'memory'
+          ? '#download-status[data-download-path="memory"]:not([data-download-state])'
+          : '#download-status[data-download-state="done"]',
+        { timeout: 60_000 },
+      );
       assert.deepEqual(
         Object.fromEntries(through),
         { 1: 1, 2: 1, 3: 1 },
@@ -136,7 +162,7 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
   }
 
   test('an outage longer than the retry policy pauses the download; "Try again now" finishes it, counted once', async () => {
-    await pausedThenTriedAgain(suite.firefox, 'light');
+    await pausedThenTriedAgain(suite.firefox, { scheme: 'light', lang: 'en', path: 'service-worker' });
   });
 
   test('the same in a dark Firefox (screenshots of the paused line, dark)', async () => {
@@ -144,9 +170,23 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       'layout.css.prefers-color-scheme.content-override': 0,
     });
     try {
-      await pausedThenTriedAgain(dark, 'dark');
+      await pausedThenTriedAgain(dark, { scheme: 'dark', lang: 'en', path: 'service-worker' });
     } finally {
       await dark.close();
+    }
+  });
+
+  test('the same without a service worker: the download in memory pauses and goes on (in German)', async () => {
+    // Firefox without service workers (as its private windows may be): `navigator.serviceWorker` is
+    // not there, so the page decrypts into memory and saves a Blob.
+    const memory = await launchFirefox(join(suite.dir, 'memory'), {
+      'dom.serviceWorkers.enabled': false,
+      'intl.accept_languages': 'de-DE, de',
+    });
+    try {
+      await pausedThenTriedAgain(memory, { scheme: 'light', lang: 'de', path: 'memory' });
+    } finally {
+      await memory.close();
     }
   });
 });
