@@ -189,4 +189,38 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       await memory.close();
     }
   });
+
+  test("a refusal still fails at once, in the server's words, through the service worker and in memory", async () => {
+    // Firefox rejected `new Response(stream).blob()` with its own AbortError when the stream failed,
+    // so that a download in memory said "The operation was aborted." instead of why it failed.
+    const content = bytes(12 * MIB + 5, 50);
+    const link = await sendFolderWithFile(suite, '', content, 'ff-refused.bin');
+    const memory = await launchFirefox(join(suite.dir, 'refused'), { 'dom.serviceWorkers.enabled': false });
+    try {
+      for (const [firefox, path] of [
+        [suite.firefox, 'service-worker'],
+        [memory, 'memory'],
+      ] as const) {
+        const visitor = await firefox.page();
+        visitor.on('dialog', (d) => void d.dismiss().catch(() => {}));
+        try {
+          await visitor.goto(link);
+          await visitor.waitForSelector('#files li button.download');
+          suite.gate.hold((req) => (chunkNumber(req) ?? 1) > 1);
+          await visitor.click('#files li button.download');
+          await until('a later chunk at the gate', () => suite.gate.held().length > 0, 60_000);
+          suite.gate.answer(404);
+          await visitor.waitForSelector('#download-status[data-download-state="failed"]', { timeout: 60_000 });
+          const failed = await status(visitor);
+          assert.equal(failed.path, path);
+          assert.match(failed.text, /^Download failed: answered 404 by the test's gate/, `${path}: the server's words`);
+        } finally {
+          suite.gate.release();
+          await visitor.browserContext().close();
+        }
+      }
+    } finally {
+      await memory.close();
+    }
+  });
 });

@@ -205,7 +205,7 @@ const memoryPauses = new Pauses((id, seconds) => inMemory.get(id)?.paused?.(seco
 async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions): Promise<void> {
   let blob: Blob;
   if (job.kind === 'file') {
-    blob = await new Response(downloadStream(job.files[0]!, options)).blob();
+    blob = await blobOf(downloadStream(job.files[0]!, options));
   } else {
     const names = uniqueNames(job.files.map((f) => f.name));
     const zip = makeZip(
@@ -216,9 +216,37 @@ async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions
         input: downloadStream(f, options),
       })),
     );
-    blob = await new Response(zip).blob();
+    blob = await blobOf(zip);
   }
   saveBlob(blob, job.name);
+}
+
+/**
+ * `new Response(stream).blob()` (the browser may keep a large Blob on disk), failing with the
+ * stream's own error: Firefox rejects it with its own AbortError ("The operation was aborted.")
+ * instead, which would hide from the person why the download failed (a refusal, an expired ticket).
+ */
+async function blobOf(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  const failures: unknown[] = [];
+  const reader = stream.getReader();
+  const watched = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        failures.push(error);
+        throw error;
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  try {
+    return await new Response(watched).blob();
+  } catch (error) {
+    throw failures.length > 0 ? failures[0] : error;
+  }
 }
 
 /** Hands bytes the page holds to the browser's downloads, saved as `name`. */
