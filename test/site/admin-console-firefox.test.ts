@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { createEmpty } from '../support/api.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
+import { MISSING, SKIP, shot, useFirefox } from './firefox.js';
 
 /**
  * The admin console (web/src/views/admin*.ts) in the stock Firefox ESR over WebDriver BiDi: the token
@@ -12,24 +10,15 @@ import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
 const ADMIN_TOKEN = 'admin-console-firefox-token-0123456789ab';
 
 describe('admin console in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: RunningServer;
-  let firefox: Firefox;
-  let dir: string;
+  const suite = useFirefox('webfolder-firefox-admin-', { ADMIN_TOKEN, RATE_LIMIT_SITE: '100000' });
   let folderId = '';
 
   before(async () => {
-    server = await startServer({ ADMIN_TOKEN, RATE_LIMIT_SITE: '100000' });
-    dir = await tempDir('webfolder-firefox-admin-');
-    firefox = await launchFirefox(dir);
-    folderId = (await createEmpty(server.baseUrl, { title: 'Firefox folder', mode: 'share' })).folderId;
-  });
-  after(async () => {
-    await firefox?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    folderId = (await createEmpty(suite.url, { title: 'Firefox folder', mode: 'share' })).folderId;
   });
 
   test('token, take-down by keyboard, tabs by arrows; the visitor reads why', async () => {
+    const { firefox, server } = suite;
     const page = await firefox.page();
     try {
       await page.goto(`${server.baseUrl}/admin`);

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import { createEmpty, postJson } from '../support/api.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
+import { MISSING, SKIP, shot, useFirefox } from './firefox.js';
 
 /**
  * The console's audit and accounts tabs (web/src/views/admin-audit.ts, admin-accounts.ts) in Firefox,
@@ -14,15 +12,15 @@ import { type Firefox, launchFirefox, MISSING, SKIP, shot } from './firefox.js';
 const ADMIN_TOKEN = 'admin-views-firefox-token-0123456789abcdef';
 
 describe('admin views in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: RunningServer;
-  let firefox: Firefox;
-  let dir: string;
+  const suite = useFirefox('webfolder-firefox-admin-', {
+    ADMIN_TOKEN,
+    QUOTA_ACCOUNT_MIB: '10',
+    DISK_FREE_MIN_MIB: '0',
+  });
   const accountId = 'account-firefox-0001';
 
   before(async () => {
-    server = await startServer({ ADMIN_TOKEN, QUOTA_ACCOUNT_MIB: '10', DISK_FREE_MIN_MIB: '0' });
-    dir = await tempDir('webfolder-firefox-admin-');
-    firefox = await launchFirefox(dir);
+    const { server } = suite;
     for (let i = 0; i < 2; i++) await createEmpty(server.baseUrl);
     const accounts = server.server.services.store.accounts;
     await accounts.signIn({
@@ -43,13 +41,9 @@ describe('admin views in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
     );
     assert.equal(made.status, 200);
   });
-  after(async () => {
-    await firefox?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
 
   test('the audit tab filters by action; the accounts tab sets an own quota', async () => {
+    const { firefox, server } = suite;
     const page = await firefox.page();
     try {
       await page.goto(`${server.baseUrl}/admin`);

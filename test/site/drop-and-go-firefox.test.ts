@@ -1,32 +1,18 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ElementHandle } from 'puppeteer-core';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
+import { MISSING, SKIP, sha256, shot, useFirefox } from './firefox.js';
 
 /**
  * Drop and go (issue 24, item 1) in Firefox: a file picked on the home page makes the folder and
  * uploads at once; the owner's grid keeps Manage inside its tile; a visitor downloads the bytes.
  */
 describe('site: drop and go in Firefox', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: RunningServer;
-  let firefox: Firefox;
-  let dir: string;
-
-  before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    dir = await tempDir('webfolder-firefox-go-');
-    firefox = await launchFirefox(dir);
-  });
-  after(async () => {
-    await firefox?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const suite = useFirefox('webfolder-firefox-go-');
 
   test('a file picked on the home page uploads into a new folder; a visitor downloads it', async () => {
+    const { dir, firefox, server } = suite;
     const content = bytes(6 * 1024 * 1024 + 5, 91);
     const owner = await firefox.page();
     let link: string;

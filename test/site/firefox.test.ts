@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import { upload } from '../../src/client/node/index.js';
 import { deriveOwnerCredentials } from '../../src/crypto/index.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sha256, shot } from './firefox.js';
+import { MISSING, SKIP, sha256, shot, useFirefox } from './firefox.js';
 import { png, webmFromChromium } from './media.js';
 
 /**
@@ -51,23 +49,14 @@ function zipListing(path: string): string[] {
 }
 
 describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MISSING) }, () => {
-  let server: RunningServer;
-  let firefox: Firefox;
-  let dir: string;
+  const suite = useFirefox('webfolder-firefox-');
 
   before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    dir = await tempDir('webfolder-firefox-');
-    firefox = await launchFirefox(dir);
-    process.stderr.write(`test/site/firefox: ${await firefox.browser.version()}\n`);
-  });
-  after(async () => {
-    await firefox?.close();
-    await server?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    process.stderr.write(`test/site/firefox: ${await suite.firefox.browser.version()}\n`);
   });
 
   test('the language switch loads a catalog in Firefox; the choice is kept across a reload', async () => {
+    const { firefox, server } = suite;
     const page = await firefox.page();
     try {
       await page.goto(`${server.baseUrl}/`);
@@ -88,6 +77,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
   });
 
   test('a visitor downloads a file of three chunks and the zip of all through the service worker', async () => {
+    const { dir, firefox, server } = suite;
     const big = bytes(12 * MIB + 12345, 71);
     const small = bytes(1000, 72);
     const title = 'Firefox check';
@@ -119,6 +109,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
   });
 
   test('reload mid-upload, pick the same file again: only the missing chunks are sent', async () => {
+    const { dir, firefox, server } = suite;
     const content = bytes(4 * 5 * MIB + 99, 73); // five chunks
     const path = await writeTemp(dir, 'resume.bin', content);
     const created = (await (
@@ -194,6 +185,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
   test('the viewer shows an image and a video of three chunks that seeks, streamed by the service worker', {
     skip: NO_CHROMIUM,
   }, async () => {
+    const { dir, firefox, server } = suite;
     // The WebM (VP8) is made by Chromium's WebCodecs; Firefox plays VP8 itself.
     const video = await webmFromChromium(server.baseUrl, 11 * MIB);
     const paths = [await writeTemp(dir, 'clip.webm', video), await writeTemp(dir, 'photo.png', png(300, 200))];
@@ -247,6 +239,7 @@ describe('site in Firefox (ESR over WebDriver BiDi)', { skip: SKIP || Boolean(MI
   });
 
   test('the home page makes a password folder with a one-download limit; a visitor unlocks it once', async () => {
+    const { dir, firefox, server } = suite;
     const content = bytes(3000, 74);
     const owner = await firefox.page();
     let folderLink: string;
