@@ -11,6 +11,7 @@ import {
   type ToServiceWorker,
   type TransferFailure,
 } from '../workers/sw-protocol.js';
+import { holdTicketLocks } from '../workers/ticket-locks.js';
 
 /**
  * Starting a download. With a service worker controlling the page (which browsers: docs/site.md,
@@ -184,13 +185,16 @@ export async function download(
   const onRetry = events.waiting && ((info: RetryInfo) => events.waiting?.(downloadWait(info)));
   inMemory.set(id, events);
   try {
-    await downloadInMemory(job, {
+    const running = downloadInMemory(job, {
       open: cryptoPool(config).open,
       // As in the service worker: an outage longer than the policy pauses the download (the Blob
       // being assembled stays in the page) and it goes on from the chunk it stopped at.
       pause: memoryPauses.pauser(id, job.files),
       ...(onRetry ? { onRetry } : {}),
     });
+    // Its tickets are in use while it runs (a reload ends it, and releases them with the page).
+    holdTicketLocks(job.files, running);
+    await running;
   } finally {
     inMemory.delete(id);
   }

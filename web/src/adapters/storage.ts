@@ -1,5 +1,6 @@
 import { base64UrlEncode } from '../core.js';
-import type { PendingUpload, Receipt, SiteStore } from '../state/index.js';
+import type { PendingUpload, Receipt, SiteStore, StoredTicket } from '../state/index.js';
+import { ticketInUse } from '../workers/ticket-locks.js';
 
 /**
  * What the site keeps in the browser (localStorage, this origin only):
@@ -7,7 +8,8 @@ import type { PendingUpload, Receipt, SiteStore } from '../state/index.js';
  * - a random visitor token, so that this browser can resume its own uploads;
  * - unfinished uploads (ids, sizes, and for request-mode visitors the file's own secret), removed
  *   once complete;
- * - in request folders, the receipt of what this browser sent (names and sizes).
+ * - in request folders, the receipt of what this browser sent (names and sizes);
+ * - the tickets of downloads not yet delivered, until they expire (at most 24 h).
  */
 const PREFIX = 'webfolder:';
 
@@ -77,6 +79,57 @@ export function addReceipt(folderId: string, receipt: Receipt): void {
 }
 
 /**
+ * Kept download tickets (issue #24 item 2), by folder: each file's ticket of a download not yet
+ * delivered, so that a reload, or the link opened again after the tab was closed, goes on with it
+ * and counts nothing more. localStorage rather than sessionStorage: a closed tab or a crashed browser
+ * is exactly when a person needs it, and a kept ticket used by a running download (of another tab,
+ * or of the service worker after a reload) is told by its Web Lock (web/src/workers/ticket-locks.ts).
+ * A ticket is a server credential for one copy of one file: it stays in this origin's storage, is
+ * sent to the site's chunk endpoint only, is never logged, and is dropped once expired (pruned on
+ * every read) or once its download is delivered or refused.
+ */
+export function keptTickets(folderId: string): StoredTicket[] {
+  pruneTickets();
+  let all: StoredTicket[];
+  try {
+    all = JSON.parse(get(`tickets:${folderId}`) ?? '[]') as StoredTicket[];
+  } catch {
+    all = [];
+  }
+  const now = Date.now();
+  const live = all.filter(
+    (t) =>
+      typeof t?.fileId === 'string' &&
+      typeof t.ticket === 'string' &&
+      typeof t.expiresAt === 'number' &&
+      t.expiresAt > now,
+  );
+  if (live.length !== all.length) set(`tickets:${folderId}`, live.length ? JSON.stringify(live) : null);
+  return live;
+}
+/** Once per page: drops the expired tickets of every folder (those of folders never opened again too). */
+let pruned = false;
+function pruneTickets(): void {
+  if (pruned) return;
+  pruned = true;
+  try {
+    const keys: string[] = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key?.startsWith(`${PREFIX}tickets:`)) keys.push(key.slice(`${PREFIX}tickets:`.length));
+    }
+    for (const folderId of keys) keptTickets(folderId);
+  } catch {
+    /* storage disabled: nothing kept */
+  }
+}
+export function keepTicket(folderId: string, fileId: string, ticket: StoredTicket | null): void {
+  const others = keptTickets(folderId).filter((t) => t.fileId !== fileId);
+  const kept = ticket ? [...others, { fileId, ticket: ticket.ticket, expiresAt: ticket.expiresAt }] : others;
+  set(`tickets:${folderId}`, kept.length ? JSON.stringify(kept) : null);
+}
+
+/**
  * A password folder this tab has just created: its effective secret handed from the home page to
  * the folder page across the navigation, in this tab's sessionStorage, and removed as it is read
  * (never kept: after a reload the owner types the password like anyone).
@@ -108,6 +161,9 @@ export const browserStore: SiteStore = {
   removePending,
   receipts,
   addReceipt,
+  keptTickets,
+  keepTicket,
+  ticketInUse: (folderId, ticket) => ticketInUse(folderId, ticket.fileId, ticket.expiresAt),
 };
 
 /** The language chosen with the page's switch (web/src/i18n/choose.ts), or null to follow the browser. */

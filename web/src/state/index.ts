@@ -25,6 +25,7 @@ export type {
   SessionCore,
   SessionOptions,
   SiteStore,
+  StoredTicket,
   Waiting,
 } from './types.js';
 export { Uploader, type UploadOutcome } from './uploader.js';

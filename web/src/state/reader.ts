@@ -29,6 +29,9 @@ export class Reader {
    * The tickets of downloads not yet delivered, by file id (issue #24 item 2): a download that failed
    * (an outage longer than the retry policy, a refused chunk) and is started again by hand, or the
    * viewer's Download after its preview, goes on with the same ticket instead of counting another.
+   * A Download's ticket is also kept in the page's store (web/src/adapters/storage.ts), so that a
+   * reloaded page, or the link opened again, goes on with it; one that a running download uses (in
+   * another tab, or in the service worker after a reload) is not taken (`SiteStore.ticketInUse`).
    */
   private readonly tickets = new Map<string, KeptTicket>();
 
@@ -97,13 +100,20 @@ export class Reader {
   async startDownload(opened: OpenedFile, { running = false } = {}): Promise<DownloadFile> {
     const file = this.downloadFile(opened);
     const id = opened.file.fileId;
-    let kept = this.kept(id);
+    const { store } = this.session.options;
+    const folderId = this.session.folderId;
+    let kept = this.kept(id) ?? this.stored(id);
+    // Not this page's running download, but maybe another page's or the service worker's.
+    if (kept && !kept.running && (await store.ticketInUse?.(folderId, { fileId: id, ...kept }))) kept = null;
     if (!kept || (running && kept.running)) {
       const { ticket, expiresAt } = await this.session.client.startDownload(id);
       kept = { ticket, expiresAt, running: false };
       this.tickets.set(id, kept);
+    } else this.tickets.set(id, kept);
+    if (running) {
+      kept.running = true;
+      store.keepTicket?.(folderId, id, { fileId: id, ticket: kept.ticket, expiresAt: kept.expiresAt });
     }
-    if (running) kept.running = true;
     return {
       ...file,
       credentials: { ...file.credentials, 'x-download-ticket': kept.ticket },
@@ -111,9 +121,12 @@ export class Reader {
     };
   }
 
-  /** Whether this page holds a ticket no download uses now: a Download can go on with it, uncounted. */
+  /**
+   * Whether this page holds a ticket no download of it uses now (kept since a failure here, or before
+   * a reload): a Download can go on with it, uncounted.
+   */
   holdsTicket(fileId: string): boolean {
-    const kept = this.kept(fileId);
+    const kept = this.kept(fileId) ?? this.stored(fileId);
     return kept !== null && !kept.running;
   }
 
@@ -130,7 +143,10 @@ export class Reader {
    * refused as spent or expired. Their tickets are forgotten; the next download asks for a count.
    */
   finished(fileIds: readonly string[]): void {
-    for (const id of fileIds) this.tickets.delete(id);
+    for (const id of fileIds) {
+      this.tickets.delete(id);
+      this.session.options.store.keepTicket?.(this.session.folderId, id, null);
+    }
   }
 
   private kept(fileId: string): KeptTicket | null {
@@ -138,6 +154,13 @@ export class Reader {
     if (kept && kept.expiresAt - TICKET_MARGIN_MS > Date.now()) return kept;
     this.tickets.delete(fileId);
     return null;
+  }
+
+  /** A ticket kept in the store by an earlier page of this browser (not in use by this one). */
+  private stored(fileId: string): KeptTicket | null {
+    const stored = this.session.options.store.keptTickets?.(this.session.folderId).find((t) => t.fileId === fileId);
+    if (!stored || stored.expiresAt - TICKET_MARGIN_MS <= Date.now()) return null;
+    return { ticket: stored.ticket, expiresAt: stored.expiresAt, running: false };
   }
 
   /** The name of the "download all" archive. */

@@ -21,6 +21,23 @@ export interface SiteStore {
   /** Request mode, visitor: what this browser sent to the folder (its receipt). */
   receipts(folderId: string): Receipt[];
   addReceipt(folderId: string, receipt: Receipt): void;
+  /**
+   * The tickets of this folder's downloads not yet delivered (issue #24 item 2), unexpired, so that a
+   * reloaded page or the link opened again goes on with them uncounted; null removes a file's. Absent
+   * where nothing is kept between pages.
+   */
+  keptTickets?(folderId: string): StoredTicket[];
+  keepTicket?(folderId: string, fileId: string, ticket: StoredTicket | null): void;
+  /** Whether a running download (in any page of this origin, or its service worker) uses the ticket. */
+  ticketInUse?(folderId: string, ticket: StoredTicket): Promise<boolean>;
+}
+
+/** A download's ticket as the page keeps it: a server credential, sent to the site's chunk endpoint only. */
+export interface StoredTicket {
+  readonly fileId: string;
+  readonly ticket: string;
+  /** Epoch milliseconds. */
+  readonly expiresAt: number;
 }
 
 /** One file a request-mode visitor sent, as its receipt shows it (kept in this browser only). */

@@ -22,6 +22,7 @@ import {
   toServiceWorker,
   transferFailure,
 } from './sw-protocol.js';
+import { holdTicketLocks } from './ticket-locks.js';
 
 /**
  * The service worker: streamed downloads. The page hands it a job (file list, secrets, credential
@@ -54,6 +55,8 @@ interface PendingDownload {
   readonly lent: readonly MessagePort[];
   /** The page that asked (its workers live only as long as it does). */
   readonly clientId: string | null;
+  /** Releases the download's ticket locks (./ticket-locks.ts): it ended, or its request never came. */
+  readonly end: () => void;
 }
 const jobs = new Map<string, PendingDownload>();
 interface MediaJob {
@@ -97,10 +100,14 @@ self.addEventListener('message', (event) => {
     const id = data.id;
     const lent = event.ports.slice(1);
     const source = event.source;
-    jobs.set(id, { job: data.job, lent, clientId: source && 'id' in source ? source.id : null });
+    // The job's tickets are in use from now until it ends, here, even if its page is reloaded.
+    let end = () => {};
+    holdTicketLocks(data.job.files, new Promise<void>((resolve) => (end = resolve)));
+    jobs.set(id, { job: data.job, lent, clientId: source && 'id' in source ? source.id : null, end });
     // Forget unclaimed jobs (and their secrets) after a minute.
     setTimeout(() => {
       if (!jobs.delete(id)) return;
+      end();
       for (const port of lent) port.close();
     }, 60_000);
     event.ports[0]?.postMessage(ack);
@@ -260,6 +267,7 @@ self.addEventListener('fetch', (event) => {
   const finish = () => {
     if (!finished) lent.close();
     finished = true;
+    pending.end();
   };
   event.respondWith(new Response(withErrors(id, body, finish), { status: 200, headers }));
 });

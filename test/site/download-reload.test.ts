@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import type { BrowserContext, Page } from 'playwright-core';
+import { until } from '../support/poll.js';
+import { bytes, downloadBytes, SKIP, watch } from './browser.js';
+import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** Counts a context's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
+function countStarts(ctx: BrowserContext): { readonly n: number } {
+  const counter = { n: 0 };
+  ctx.on('request', (r) => {
+    if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
+  });
+  return counter;
+}
+
+/**
+ * Issue #24 item 2: a kept ticket outlives its page. A one-download file's download fails (its chunk is
+ * refused by the gate, a failure the retry policy does not retry); the recipient reloads the page, or
+ * closes the tab and opens the link again, and the Download goes on with the same ticket: the server
+ * counts nothing more (the page's `POST …/downloads`, counted over every page of the context) and the
+ * file arrives byte for byte. Through the service worker and in memory (service workers blocked).
+ */
+describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () => {
+  const site = useGatedChromium({}, 'webfolder-reload-');
+
+  /** The visitor's first attempt at the one download: refused at its chunk, so it fails. */
+  async function failOnce(page: Page, link: string) {
+    await page.goto(link);
+    await page.locator('#files li .count[data-left="1"]').waitFor();
+    site.gate.hold(chunkRequest);
+    await page.locator('#files li button.download').click();
+    await until('the chunk request at the gate', () => site.gate.held().length > 0);
+    site.gate.answer(404);
+    await page.locator('#download-status[data-download-state="failed"]').waitFor();
+  }
+
+  /** The page after a reload or a new tab: the used-up file's Download goes on with the kept ticket. */
+  async function goesOn(page: Page, content: Buffer, starts: { readonly n: number }, path: string) {
+    await page
+      .locator('#files li .count[data-left="0"]', {
+        hasText: 'download limit reached: your interrupted download can still be finished',
+      })
+      .waitFor();
+    const button = page.locator('#files li button.download');
+    assert.equal(await button.isDisabled(), false, 'the kept ticket keeps Download enabled after the reload');
+    const { content: saved } = await downloadBytes(page, () => button.click());
+    assert.equal(sha256(saved), sha256(content), 'delivered byte for byte');
+    await page.locator(`#download-status[data-download-path="${path}"]`).waitFor();
+    assert.equal(starts.n, 1, 'the download after the reload asked for no second count');
+    // Delivered: the ticket is forgotten, here and in the page's storage; the file is used up.
+    await page.reload();
+    await page.locator('#files li .count[data-left="0"]').waitFor();
+    assert.equal(await page.locator('#files li button.download').isDisabled(), true);
+    assert.equal(starts.n, 1);
+  }
+
+  test('through the service worker: a failed download, then a reload, goes on with its ticket', async () => {
+    const content = bytes(3 * 1024 * 1024 + 13, 71);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'reload-sw.bin');
+    const ctx = await site.browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
+    const starts = countStarts(ctx);
+    const page = await ctx.newPage();
+    const problems = watch(page);
+    await failOnce(page, link);
+    await page.reload();
+    await goesOn(page, content, starts, 'service-worker');
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), ctx.close()]);
+  });
+
+  test('in memory: a failed download, the tab closed and the link opened again, goes on with its ticket', async () => {
+    const content = bytes(3 * 1024 * 1024 + 17, 72);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'reload-memory.bin');
+    const ctx = await site.browser.newContext({
+      acceptDownloads: true,
+      serviceWorkers: 'block',
+      viewport: { width: 1100, height: 900 },
+    });
+    const starts = countStarts(ctx);
+    const first = await ctx.newPage();
+    const problems = watch(first);
+    await failOnce(first, link);
+    await first.close();
+    const again = await ctx.newPage();
+    const later = watch(again);
+    await again.goto(link);
+    await goesOn(again, content, starts, 'memory');
+    assert.deepEqual([...problems, ...later], []);
+    await Promise.all([ownerCtx.close(), ctx.close()]);
+  });
+
+  test('a kept ticket that a running download uses is not taken by a second tab', async () => {
+    const content = bytes(3 * 1024 * 1024 + 19, 73);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'in-use.bin');
+    const ctx = await site.browser.newContext({
+      acceptDownloads: true,
+      serviceWorkers: 'block',
+      viewport: { width: 1100, height: 900 },
+    });
+    const starts = countStarts(ctx);
+    // Tab 1's download runs (in memory), its chunk held at the gate: its ticket is kept, and in use.
+    const first = await ctx.newPage();
+    const problems = watch(first);
+    await first.goto(link);
+    await first.locator('#files li .count[data-left="1"]').waitFor();
+    site.gate.hold(chunkRequest);
+    const got = downloadBytes(first, () => first.locator('#files li button.download').click());
+    got.catch(() => {}); // awaited below
+    await until('the chunk request at the gate', () => site.gate.held().length > 0);
+    // Tab 2 sees the kept ticket, but one ticket is one copy: its Download asks for a count of its
+    // own, which the one-download file refuses.
+    const second = await ctx.newPage();
+    const later = watch(second);
+    await second.goto(link);
+    await second.locator('#files li .count[data-left="0"]').waitFor();
+    await second.locator('#files li button.download').click();
+    await second.locator('#download-status[data-download-state="failed"]').waitFor();
+    assert.equal(starts.n, 2, 'the second tab asked for a count instead of taking the running ticket');
+    // Tab 1's download goes on, byte for byte, with its ticket alone.
+    site.gate.release();
+    const { content: saved } = await got;
+    assert.equal(sha256(saved), sha256(content));
+    assert.deepEqual([...problems, ...later], []);
+    await Promise.all([ownerCtx.close(), ctx.close()]);
+  });
+});
