@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { By } from 'selenium-webdriver';
+import { By, type WebDriver } from 'selenium-webdriver';
 import { DOWNLOAD_RETRY } from '../../src/transfer/retry.js';
 import { until as poll } from '../support/poll.js';
 import { bytes, writeTemp } from './browser.js';
@@ -208,6 +208,76 @@ describe('site in WebKit: a download waits, pauses, and a retry by hand keeps it
         await visitor.quit();
       }
     }
+  });
+
+  /**
+   * A kept ticket outlives its page (as download-reload.test.ts in Chromium): a one-download file's
+   * download fails (its chunk refused with a 404, which is not retried); the page is loaded again and
+   * its Download goes on with the ticket kept in the page's storage. The gate counts the download
+   * starts (`POST …/downloads`): one in all. `again` loads the page again.
+   */
+  async function keptOverReload(
+    args: string[],
+    path: 'service-worker' | 'memory',
+    name: string,
+    again: (visitor: WebDriver, link: string) => Promise<void>,
+  ) {
+    const content = bytes(3 * MIB + 13, path === 'memory' ? 76 : 75);
+    const link = await folderWithFile('1', content, `${name}.bin`);
+    let starts = 0;
+    let holding = false;
+    const watchGate = () =>
+      site.gate.hold((req) => {
+        if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
+        return holding && chunkRequest(req);
+      });
+    const visitor = await site.browser.session(args);
+    try {
+      await site.browser.clearDownloads();
+      watchGate();
+      await visitor.get(link);
+      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
+      holding = true;
+      await visitor.findElement(By.css('#files li button.download')).click();
+      await poll('the chunk request at the gate', () => site.gate.held().length > 0, 60_000);
+      holding = false;
+      site.gate.answer(404);
+      watchGate();
+      await waitFor(visitor, '#download-status[data-download-state="failed"]', 60_000);
+      await again(visitor, link);
+      const count = await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
+      await visitor.wait(
+        async () => (await count.getText()).includes('your interrupted download can still be finished'),
+        30_000,
+        'the row says the interrupted download can be finished',
+      );
+      const button = visitor.findElement(By.css('#files li button.download'));
+      assert.equal(await button.isEnabled(), true, 'the kept ticket keeps Download enabled after the reload');
+      await button.click();
+      assert.equal(sha256(await saved(name, content.length)), sha256(content), 'delivered byte for byte');
+      await waitFor(visitor, `#download-status[data-download-path="${path}"]`, 60_000);
+      assert.equal(starts, 1, 'the download after the reload asked for no second count');
+      // Delivered: the ticket is forgotten; the file is used up.
+      await visitor.navigate().refresh();
+      await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
+      assert.equal(await visitor.findElement(By.css('#files li button.download')).isEnabled(), false);
+      assert.equal(starts, 1);
+    } finally {
+      site.gate.release();
+      await visitor.quit();
+    }
+  }
+
+  test('a failed one-download download goes on after a reload with its kept ticket (service worker)', async () => {
+    await keptOverReload([], 'service-worker', 'wk-reload-sw', (visitor) => visitor.navigate().refresh());
+  });
+
+  test('in memory, the link opened again after the page was left goes on with the kept ticket', async () => {
+    await keptOverReload(['--features=-ServiceWorkers'], 'memory', 'wk-reload-memory', async (visitor, link) => {
+      await visitor.get(`${site.gate.url}/`);
+      await waitFor(visitor, '#new-mode');
+      await visitor.get(link);
+    });
   });
 
   test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
