@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { until } from '../support/poll.js';
-import { bytes, downloadBytes, SKIP, watch } from './browser.js';
+import { bytes, downloadBytes, SKIP, screenshot, watch } from './browser.js';
 import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -38,13 +38,32 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     await page.locator('#download-status[data-download-state="failed"]').waitFor();
   }
 
+  const HELD = {
+    en: 'download limit reached: your interrupted download can still be finished',
+    de: 'Download-Grenze erreicht: Ihr unterbrochener Download kann noch abgeschlossen werden',
+  } as const;
+
   /** The page after a reload or a new tab: the used-up file's Download goes on with the kept ticket. */
-  async function goesOn(page: Page, content: Buffer, starts: { readonly n: number }, path: string) {
-    await page
-      .locator('#files li .count[data-left="0"]', {
-        hasText: 'download limit reached: your interrupted download can still be finished',
-      })
-      .waitFor();
+  async function goesOn(
+    page: Page,
+    content: Buffer,
+    starts: { readonly n: number },
+    path: string,
+    lang: keyof typeof HELD,
+  ) {
+    await page.locator('#files li .count[data-left="0"]', { hasText: HELD[lang] }).waitFor();
+    // What the person sees on coming back (screenshots, light and dark, desktop and phone).
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const [size, viewport] of [
+        ['desktop', { width: 1280, height: 800 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        await screenshot(page, `download-kept-after-reload-${path}-${lang}-${size}-${scheme}`);
+      }
+    }
+    await page.setViewportSize({ width: 1100, height: 900 });
     const button = page.locator('#files li button.download');
     assert.equal(await button.isDisabled(), false, 'the kept ticket keeps Download enabled after the reload');
     const { content: saved } = await downloadBytes(page, () => button.click());
@@ -67,17 +86,18 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     const problems = watch(page);
     await failOnce(page, link);
     await page.reload();
-    await goesOn(page, content, starts, 'service-worker');
+    await goesOn(page, content, starts, 'service-worker', 'en');
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), ctx.close()]);
   });
 
-  test('in memory: a failed download, the tab closed and the link opened again, goes on with its ticket', async () => {
+  test('in memory (German): a failed download, the tab closed and the link opened again, goes on with its ticket', async () => {
     const content = bytes(3 * 1024 * 1024 + 17, 72);
     const { ownerCtx, link } = await folderWithFile(site, '1', content, 'reload-memory.bin');
     const ctx = await site.browser.newContext({
       acceptDownloads: true,
       serviceWorkers: 'block',
+      locale: 'de-DE',
       viewport: { width: 1100, height: 900 },
     });
     const starts = countStarts(ctx);
@@ -88,7 +108,7 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     const again = await ctx.newPage();
     const later = watch(again);
     await again.goto(link);
-    await goesOn(again, content, starts, 'memory');
+    await goesOn(again, content, starts, 'memory', 'de');
     assert.deepEqual([...problems, ...later], []);
     await Promise.all([ownerCtx.close(), ctx.close()]);
   });
