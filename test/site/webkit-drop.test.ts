@@ -17,8 +17,11 @@ import { clickDownload, MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebK
  * The files are picked, not dropped: W3C WebDriver cannot drag files from the operating system onto
  * a page (its actions move the pointer inside the page only), so the test sends the files' paths to
  * the home page's file input, the picker a person uses when not dragging. Both end in the same
- * handler (pickerZone in web/src/views/upload.ts). WebKitWebDriver runs one session at a time: the
- * owner, then the visitor, each in a fresh MiniBrowser profile.
+ * handler (pickerZone in web/src/views/upload.ts). A folder is not picked here: WebKitWebDriver
+ * sends a directory's path to the `webkitdirectory` input as that one path, not the files under it
+ * (tried: the page got no file), so the folder picker is tested in Chromium only
+ * (test/site/modes.test.ts). WebKitWebDriver runs one session at a time: the owner, then the
+ * visitor, each in a fresh MiniBrowser profile.
  */
 describe('site in WebKit: drop and go', { skip: SKIP || Boolean(MISSING) }, () => {
   let server: RunningServer;
