@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { until } from '../support/poll.js';
@@ -110,23 +107,7 @@ describe('site: one download per ticket in Firefox', { skip: SKIP || Boolean(MIS
       await visitor.waitForSelector('#files li .count[data-left="0"]');
       await visitor.waitForSelector('#files li button.download:not([disabled])');
       await visitor.click('#files li button.download');
-      // Firefox leaves an empty file under the failed download's name: the retry may be "ff-again(1).bin".
-      const saved = await until(
-        'the retried download saved',
-        async () => {
-          for (const name of ['ff-again.bin', 'ff-again(1).bin']) {
-            const path = join(firefox.downloads, name);
-            const size = await stat(path).then(
-              (s) => s.size,
-              () => -1,
-            );
-            const partial = readdirSync(firefox.downloads).some((e) => e.endsWith('.part') && e.startsWith('ff-again'));
-            if (size === content.length && !partial) return readFile(path);
-          }
-          return false;
-        },
-        120_000,
-      );
+      const saved = await firefox.downloadedAgain('ff-again.bin', content.length);
       assert.equal(sha256(saved), sha256(content));
       await visitor.waitForSelector('#download-status[data-download-state="done"]', { timeout: 60_000 });
       await visitor.waitForSelector('#files li button.download[disabled]');

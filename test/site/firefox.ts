@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
+import { until } from '../support/poll.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { SCREENSHOTS, writeTemp } from './browser.js';
 import { downloadDir } from './download-dir.js';
@@ -42,6 +43,12 @@ export interface Firefox {
   downloaded(name: string, size: number): Promise<Buffer>;
   /** Waits until `name` is in the download directory and `check` accepts it (a zip still being written fails). */
   downloadedWhen<T>(name: string, check: (path: string) => T): Promise<T>;
+  /**
+   * A download started again after one of the same name failed: Firefox may leave an empty file under
+   * the failed one's name, so the retry is `name` or `name(1).ext`; waits until one of them has `size`
+   * bytes and no partial file of the name remains.
+   */
+  downloadedAgain(name: string, size: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -51,6 +58,9 @@ export type FirefoxPrefs = Record<string, string | number | boolean>;
 /**
  * A headless Firefox that saves every download, without asking, into `root`/downloads: Firefox
  * writes `name.part` while a download runs and renames it when done. `prefs` are added to those.
+ * A download that fails through the service worker makes Firefox show a window-modal alert that
+ * WebDriver BiDi does not report, and no new tab opens in that Firefox after it: a test that makes
+ * one fail runs its visitor in a Firefox of its own.
  */
 export async function launchFirefox(root: string, prefs: FirefoxPrefs = {}): Promise<Firefox> {
   const downloads = join(root, 'downloads');
@@ -85,6 +95,27 @@ export async function launchFirefox(root: string, prefs: FirefoxPrefs = {}): Pro
     clearDownloads: dir.clear,
     downloaded: dir.file,
     downloadedWhen: dir.when,
+    downloadedAgain: (name, size) => {
+      const dot = name.lastIndexOf('.');
+      const names = [name, dot > 0 ? `${name.slice(0, dot)}(1)${name.slice(dot)}` : `${name}(1)`];
+      const stem = dot > 0 ? name.slice(0, dot) : name;
+      return until(
+        `${name} downloaded again`,
+        async () => {
+          if (readdirSync(downloads).some((e) => e.endsWith('.part') && e.startsWith(stem))) return false;
+          for (const candidate of names) {
+            const path = join(downloads, candidate);
+            const got = await stat(path).then(
+              (st) => st.size,
+              () => -1,
+            );
+            if (got === size) return readFile(path);
+          }
+          return false;
+        },
+        120_000,
+      );
+    },
     close: () => browser.close(),
   };
 }
