@@ -6,7 +6,16 @@ import type { Page } from 'puppeteer-core';
 import en from '../../web/src/i18n/messages/en.json' with { type: 'json' };
 import { until } from '../support/poll.js';
 import { bytes } from './browser.js';
-import { type Firefox, launchFirefox, MISSING, SKIP, sendFolderWithFile, sha256, useGatedFirefox } from './firefox.js';
+import {
+  type Firefox,
+  launchFirefox,
+  MISSING,
+  SKIP,
+  sendFolderWithFile,
+  sha256,
+  shot,
+  useGatedFirefox,
+} from './firefox.js';
 import { chunkRequest } from './gated.js';
 
 /**
@@ -47,6 +56,7 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
     );
     const enabled = await page.$eval('#files li button.download', (b) => !(b as HTMLButtonElement).disabled);
     assert.ok(enabled, 'the kept ticket keeps Download enabled after the reload');
+    await shot(page, `download-kept-after-reload-${path}`);
     await page.click('#files li button.download');
     const saved = await firefox.downloadedAgain(name, content.length);
     assert.equal(sha256(saved), sha256(content), 'delivered byte for byte');
