@@ -103,6 +103,29 @@ export function onDownloadError(handler: (failure: TransferFailure) => void): vo
   listen();
 }
 
+/** A download the service worker runs that this page did not start (its page was reloaded). */
+export interface ForeignDownload {
+  readonly folderId: string;
+  readonly fileIds: readonly string[];
+  readonly name: string;
+}
+let adopt: ((download: ForeignDownload) => DownloadEvents | null) | null = null;
+
+/**
+ * Where a paused download of the service worker that this page did not start is shown: a page
+ * reloaded while its download was paused gets the paused line and "Try again now" back, and that
+ * download's end (the worker's response outlives the page that asked for it). `handler` answers the
+ * download's events, or null to leave it alone (another folder's). The worker is asked at once to
+ * tell of the downloads paused now.
+ */
+export function onForeignPause(handler: (download: ForeignDownload) => DownloadEvents | null): void {
+  const first = adopt === null;
+  adopt = handler;
+  listen();
+  // Once per page (a redraw only replaces the handler).
+  if (first) toWorker({ type: 'hello' });
+}
+
 function listen(): void {
   if (listening || !('serviceWorker' in navigator)) return;
   listening = true;
@@ -121,6 +144,10 @@ function listen(): void {
       followed.get(d.id)?.waiting?.(d.wait);
     } else if (d?.type === 'download-paused') {
       const { id } = d;
+      if (!followed.has(id)) {
+        const events = adopt?.({ folderId: d.folderId, fileIds: d.fileIds, name: d.name });
+        if (events) followed.set(id, events);
+      }
       if (!keepAlive.has(id))
         keepAlive.set(
           id,

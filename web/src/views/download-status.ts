@@ -1,4 +1,12 @@
-import { type DownloadJob, type DownloadWait, download, onDownloadError, saveBlob } from '../adapters/download.js';
+import {
+  type DownloadEvents,
+  type DownloadJob,
+  type DownloadWait,
+  download,
+  onDownloadError,
+  onForeignPause,
+  saveBlob,
+} from '../adapters/download.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
@@ -6,10 +14,10 @@ import { describeFailure, h, notice } from './ui.js';
 
 /** How a started download ended, for the page's state (its kept tickets: web/src/state/reader.ts). */
 export interface DownloadOutcome {
-  /** Every byte of the job was handed to the browser. */
-  delivered(job: DownloadJob): void;
-  /** The job failed; answers what to add to the failure's words ('' for nothing). */
-  failed(job: DownloadJob, failure: TransferFailure): string;
+  /** Every byte of the download of these files was handed to the browser. */
+  delivered(fileIds: readonly string[]): void;
+  /** The download of these files failed; answers what to add to the failure's words ('' for nothing). */
+  failed(fileIds: readonly string[], failure: TransferFailure): string;
 }
 
 /** The line that tells a download's state ("starting", "saving", "waiting", "paused", "downloaded", a failure). */
@@ -28,6 +36,12 @@ export interface DownloadStatus {
   failed(text: string): void;
   /** Saves bytes the page holds already (the viewer's) under `fileName`, and says so. */
   saved(label: string, blob: Blob, fileName: string): void;
+  /**
+   * Shows a download of folder `folderId` that the service worker holds paused though this page did
+   * not start it (the page was reloaded while it was paused): the paused line, "Try again now", and
+   * its end, told to `outcome`.
+   */
+  adoptPaused(folderId: string, outcome: DownloadOutcome): void;
 }
 
 /** Why a download waits, in the catalog's words: the server asked to slow down, no connection, no answer. */
@@ -50,25 +64,24 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
   };
   onDownloadError((failure) => failed(describeFailure(failure)));
   let started = 0;
-  const start = async (
+  /**
+   * The events of the download `mine` (the line's latest unless another has started since), told on
+   * the line: its waits, its pause, its end. `running` is what the line says while it runs.
+   */
+  const follow = (
+    mine: number,
     label: string,
-    prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>,
-    outcome?: DownloadOutcome,
+    fileIds: () => readonly string[] | null,
+    outcome: DownloadOutcome | undefined,
+    leftOut: () => string,
   ) => {
-    const mine = ++started;
-    let job: DownloadJob | null = null;
+    const line = { running: t('files.starting', { name: label }) };
     // A failure of this download, told here (not to another download's line) with what the page adds.
     const failedWith = (failure: TransferFailure) => {
-      const more = job ? (outcome?.failed(job, failure) ?? '') : '';
+      const ids = fileIds();
+      const more = ids ? (outcome?.failed(ids, failure) ?? '') : '';
       if (started === mine) failed(describeFailure(failure) + more);
     };
-    stopCountdown();
-    status.replaceChildren(t('files.starting', { name: label }));
-    status.removeAttribute('data-download-path');
-    status.removeAttribute('data-download-state');
-    status.removeAttribute('data-attempt');
-    // What the line says while the download runs; a wait replaces it until its retry is sent.
-    let running = t('files.starting', { name: label });
     const waiting = (wait: DownloadWait) => {
       if (started !== mine || status.dataset.downloadState === 'done') return;
       stopCountdown();
@@ -87,7 +100,7 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         // The retry is on its way: back to what the download was doing (another wait says so again).
         stopCountdown();
         status.dataset.downloadState = 'running';
-        status.replaceChildren(running);
+        status.replaceChildren(line.running);
       }, 1000);
     };
     // The download paused (an outage longer than the retry policy), in the service worker or in
@@ -96,11 +109,11 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
       if (started !== mine || status.dataset.downloadState === 'done') return;
       stopCountdown();
       let left = seconds;
-      const line = h('span', {}, t('files.paused', { seconds: left }));
+      const words = h('span', {}, t('files.paused', { seconds: left }));
       const again = () => {
         stopCountdown();
         status.dataset.downloadState = 'running';
-        status.replaceChildren(running);
+        status.replaceChildren(line.running);
       };
       const onclick = () => {
         again();
@@ -109,57 +122,91 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
       const button = h('button', { type: 'button', class: 'try-again', onclick }, t('files.tryAgainNow'));
       status.dataset.downloadState = 'paused';
       status.removeAttribute('data-attempt');
-      status.replaceChildren(line, ' ', button);
+      status.replaceChildren(words, ' ', button);
       countdown = setInterval(() => {
         left -= 1;
         if (started !== mine || status.dataset.downloadState !== 'paused') return stopCountdown();
-        if (left > 0) line.textContent = t('files.paused', { seconds: left });
+        if (left > 0) words.textContent = t('files.paused', { seconds: left });
         else again();
       }, 1000);
     };
+    // The service worker says when the browser has every byte: "saving" turns to "downloaded"
+    // (unless another download has taken the status line since).
+    const done = () => {
+      const ids = fileIds();
+      if (ids) outcome?.delivered(ids);
+      if (started !== mine) return;
+      stopCountdown();
+      status.dataset.downloadState = 'done';
+      status.replaceChildren(t('files.savedSw', { name: label }) + leftOut());
+    };
+    const events: DownloadEvents = { done, waiting, paused, failed: failedWith };
+    return { line, events, failedWith };
+  };
+  const reset = (label: string) => {
+    stopCountdown();
+    status.replaceChildren(t('files.starting', { name: label }));
+    status.removeAttribute('data-download-path');
+    status.removeAttribute('data-download-state');
+    status.removeAttribute('data-attempt');
+  };
+  const start = async (
+    label: string,
+    prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>,
+    outcome?: DownloadOutcome,
+  ) => {
+    const mine = ++started;
+    let job: DownloadJob | null = null;
+    let leftOut = '';
+    const ids = () => job?.files.map((f) => f.fileId) ?? null;
+    const { line, events, failedWith } = follow(mine, label, ids, outcome, () => leftOut);
+    reset(label);
     try {
       const prepared = await prepare();
       job = prepared.job;
-      const { leftOut = '' } = prepared;
-      const delivered = job;
-      // The service worker says when the browser has every byte: "saving" turns to "downloaded"
-      // (unless another download has taken the status line since).
-      const done = () => {
-        outcome?.delivered(delivered);
-        if (started !== mine) return;
-        stopCountdown();
-        status.dataset.downloadState = 'done';
-        status.replaceChildren(t('files.savedSw', { name: label }) + leftOut);
-      };
+      leftOut = prepared.leftOut ?? '';
       // Which way the download goes ('service-worker' or 'memory'), for tests and support: set as soon
       // as it is known, as an in-memory download may pause long before it ends.
       const path = await download(config, job, {
+        ...events,
         path: (way) => {
           if (started === mine) status.setAttribute('data-download-path', way);
         },
-        done,
-        waiting,
-        paused,
-        failed: failedWith,
       });
       if (started !== mine) return;
       status.setAttribute('data-download-path', path);
       if (status.dataset.downloadState === 'done') return;
       if (path === 'memory') {
         // In memory, the download has ended here: no wait is left to tell.
-        outcome?.delivered(job);
+        outcome?.delivered(job.files.map((f) => f.fileId));
         stopCountdown();
         status.removeAttribute('data-download-state');
         status.replaceChildren(t('files.downloadedMemory', { name: label }) + leftOut);
         return;
       }
-      running = t('files.savingSw', { name: label }) + leftOut;
+      line.running = t('files.savingSw', { name: label }) + leftOut;
       const state = status.dataset.downloadState;
-      if (state !== 'waiting' && state !== 'paused') status.replaceChildren(running);
+      if (state !== 'waiting' && state !== 'paused') status.replaceChildren(line.running);
     } catch (error) {
       failedWith(transferFailure(error));
     }
   };
+  const adoptPaused = (folderId: string, outcome: DownloadOutcome) =>
+    onForeignPause((foreign) => {
+      if (foreign.folderId !== folderId) return null;
+      const mine = ++started;
+      const { line, events } = follow(
+        mine,
+        foreign.name,
+        () => foreign.fileIds,
+        outcome,
+        () => '',
+      );
+      reset(foreign.name);
+      status.setAttribute('data-download-path', 'service-worker');
+      line.running = t('files.savingSw', { name: foreign.name });
+      return events;
+    });
   const saved = (label: string, blob: Blob, fileName: string) => {
     started++;
     stopCountdown();
@@ -168,5 +215,5 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
     status.setAttribute('data-download-path', 'viewer');
     status.replaceChildren(t('files.savedFromViewer', { name: label }));
   };
-  return { element: status, start, failed, saved };
+  return { element: status, start, failed, saved, adoptPaused };
 }

@@ -69,12 +69,11 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
    * rows' buttons follow (a kept ticket keeps a used-up file's Download enabled).
    */
   const outcome: DownloadOutcome = {
-    delivered(job) {
-      session.reader.finished(job.files.map((f) => f.fileId));
+    delivered(ids) {
+      session.reader.finished(ids);
       void reload().catch(() => {});
     },
-    failed(job, failure) {
-      const ids = job.files.map((f) => f.fileId);
+    failed(ids, failure) {
       const spent = failure.serverCode === 'download_ticket_required';
       if (spent) session.reader.finished(ids);
       else session.reader.interrupted(ids);
@@ -82,6 +81,8 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       return spent ? ` ${t('files.ticketSpent')}` : '';
     },
   };
+  // A download of this folder left paused in the service worker by this page before a reload.
+  status.adoptPaused(session.folderId, outcome);
   /** Starts a download, then shows the new counts (a download is counted as it starts). */
   const start = async (label: string, prepare: Parameters<typeof status.start>[1]) => {
     await status.start(label, prepare, outcome);

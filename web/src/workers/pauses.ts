@@ -16,6 +16,8 @@ export const PAUSED_RETRY_SECONDS = 30;
  */
 export class Pauses {
   private readonly resumes = new Map<string, () => void>();
+  /** When each paused download tries again on its own (epoch ms). */
+  private readonly nextTry = new Map<string, number>();
 
   /** `told(id, seconds)`: tells the page(s) that download `id` paused and tries again in `seconds`. */
   constructor(private readonly told: (id: string, seconds: number) => void) {}
@@ -44,12 +46,16 @@ export class Pauses {
         const seconds = Math.max(1, Math.ceil(Math.min(PAUSED_RETRY_SECONDS * 1000, left) / 1000));
         const go = () => {
           clearTimeout(timer);
-          if (this.resumes.get(id) === go) this.resumes.delete(id);
+          if (this.resumes.get(id) === go) {
+            this.resumes.delete(id);
+            this.nextTry.delete(id);
+          }
           paused = null;
           resolve();
         };
         const timer = setTimeout(go, seconds * 1000);
         this.resumes.set(id, go);
+        this.nextTry.set(id, Date.now() + seconds * 1000);
         this.told(id, seconds);
       });
       return paused;
@@ -59,5 +65,13 @@ export class Pauses {
   /** "Try again now": the paused download `id` tries its chunk at once (nothing when it is not paused). */
   resume(id: string): void {
     this.resumes.get(id)?.();
+  }
+
+  /**
+   * Tells again of every download paused now, with the seconds left to its own next try: for a page
+   * that opened after the pause (a reload), so that it shows the paused line and "Try again now".
+   */
+  tellAgain(): void {
+    for (const [id, at] of this.nextTry) this.told(id, Math.max(1, Math.ceil((at - Date.now()) / 1000)));
   }
 }

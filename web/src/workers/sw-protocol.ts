@@ -42,12 +42,22 @@ export type ToServiceWorker =
     }
   | { readonly type: 'forget-media'; readonly id: string }
   | { readonly type: 'download-resume'; readonly id: string }
-  | { readonly type: 'ping' };
+  | { readonly type: 'ping' }
+  /** A page that just opened: the worker tells it of the downloads paused now (`download-paused`). */
+  | { readonly type: 'hello' };
 
 export type FromServiceWorker =
   | { readonly type: 'download-done'; readonly id: string }
   | { readonly type: 'download-waiting'; readonly id: string; readonly wait: DownloadWait }
-  | { readonly type: 'download-paused'; readonly id: string; readonly seconds: number }
+  | {
+      readonly type: 'download-paused';
+      readonly id: string;
+      readonly seconds: number;
+      /** What the download is, for a page that did not start it (a reload): its folder, files and name. */
+      readonly folderId: string;
+      readonly fileIds: readonly string[];
+      readonly name: string;
+    }
   | { readonly type: 'download-error'; readonly id: string; readonly failure: TransferFailure };
 
 /**
@@ -100,6 +110,7 @@ const TO_WORKER: ReadonlySet<string> = new Set<ToServiceWorker['type']>([
   'forget-media',
   'download-resume',
   'ping',
+  'hello',
 ]);
 const FROM_WORKER: ReadonlySet<string> = new Set<FromServiceWorker['type']>([
   'download-done',
@@ -115,7 +126,7 @@ function typed(data: unknown, types: ReadonlySet<string>): data is { type: strin
 /** A message the worker received, if it is one of the page's (anything else is ignored). */
 export function toServiceWorker(data: unknown): ToServiceWorker | null {
   if (!typed(data, TO_WORKER)) return null;
-  if (data.type !== 'ping' && typeof data.id !== 'string') return null;
+  if (data.type !== 'ping' && data.type !== 'hello' && typeof data.id !== 'string') return null;
   return data as ToServiceWorker;
 }
 
@@ -126,6 +137,10 @@ export function fromServiceWorker(data: unknown): FromServiceWorker | null {
     const wait = (data as { wait?: Partial<DownloadWait> }).wait;
     if (typeof wait?.attempt !== 'number' || typeof wait.seconds !== 'number') return null;
   }
-  if (data.type === 'download-paused' && typeof (data as { seconds?: unknown }).seconds !== 'number') return null;
+  if (data.type === 'download-paused') {
+    const d = data as { seconds?: unknown; folderId?: unknown; fileIds?: unknown; name?: unknown };
+    if (typeof d.seconds !== 'number' || typeof d.folderId !== 'string' || typeof d.name !== 'string') return null;
+    if (!Array.isArray(d.fileIds) || !d.fileIds.every((f) => typeof f === 'string')) return null;
+  }
   return data as FromServiceWorker;
 }

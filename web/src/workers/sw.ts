@@ -68,7 +68,20 @@ interface MediaJob {
 }
 const media = new Map<string, MediaJob>();
 /** Downloads paused by an outage longer than the retry policy, waiting for "Try again now" (./pauses.ts). */
-const pauses = new Pauses((id, seconds) => void tell({ type: 'download-paused', id, seconds }));
+const pauses = new Pauses((id, seconds) => {
+  const job = running.get(id);
+  if (job)
+    void tell({
+      type: 'download-paused',
+      id,
+      seconds,
+      folderId: job.files[0]?.folderId ?? '',
+      fileIds: job.files.map((f) => f.fileId),
+      name: job.name,
+    });
+});
+/** The downloads whose response is streaming, by id (what a paused one is, told to a reloaded page). */
+const running = new Map<string, DownloadJob>();
 
 /**
  * Requests that send a body go straight to the network, never through this worker. A controlled
@@ -127,6 +140,8 @@ self.addEventListener('message', (event) => {
     media.delete(data.id);
   } else if (data?.type === 'ping') {
     event.ports[0]?.postMessage(ack);
+  } else if (data?.type === 'hello') {
+    pauses.tellAgain();
   }
 });
 
@@ -264,9 +279,11 @@ self.addEventListener('fetch', (event) => {
     if (length) headers.set('content-length', length);
   }
   let finished = false;
+  running.set(id, job);
   const finish = () => {
     if (!finished) lent.close();
     finished = true;
+    running.delete(id);
     pending.end();
   };
   event.respondWith(new Response(withErrors(id, body, finish), { status: 200, headers }));
