@@ -90,7 +90,8 @@ function stopKeepAlive(id: string): void {
   keepAlive.delete(id);
 }
 function toWorker(message: ToServiceWorker): void {
-  navigator.serviceWorker.controller?.postMessage(message);
+  // Absent altogether where service workers are off (Firefox's private windows, WebKit without them).
+  if ('serviceWorker' in navigator) navigator.serviceWorker.controller?.postMessage(message);
 }
 
 /**
