@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { until } from '../support/poll.js';
 import { bytes, downloadBytes, SKIP, screenshot, watch } from './browser.js';
-import { chunkNumber, folderWithFile, type GatedSite, useGatedChromium } from './gated.js';
+import {
+  answerUntilPaused,
+  ChunkOutage,
+  chromiumLine,
+  folderWithFile,
+  type GatedSite,
+  useGatedChromium,
+} from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** Counts the page's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
-function countStarts(page: Page): { readonly n: number } {
-  const counter = { n: 0 };
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
-  });
-  return counter;
-}
 
 /** A visitor's page without a service worker (as in Firefox's private windows): downloads run in memory. */
 async function memoryVisitor(site: GatedSite, locale = 'en-US') {
@@ -26,7 +22,7 @@ async function memoryVisitor(site: GatedSite, locale = 'en-US') {
     viewport: { width: 1280, height: 800 },
   });
   const page = await ctx.newPage();
-  return { ctx, page, problems: watch(page), starts: countStarts(page) };
+  return { ctx, page, problems: watch(page) };
 }
 
 /**
@@ -57,40 +53,16 @@ describe('site: a download in memory pauses and goes on (Chromium, service worke
       // `Retry-After: 0` (retried at once) until the policy's 31 attempts (DOWNLOAD_RETRY) are spent.
       const content = bytes(12 * 1024 * 1024 + 11, lang === 'en' ? 61 : 62);
       const { ownerCtx, link } = await folderWithFile(site, '1', content, `memory-${lang}.bin`);
-      const { ctx, page: visitor, problems, starts } = await memoryVisitor(site, locale);
+      const { ctx, page: visitor, problems } = await memoryVisitor(site, locale);
       await visitor.goto(link);
       await visitor.locator('#files li .count[data-left="1"]').waitFor();
-      // Every chunk request the gate lets through, by chunk number.
-      const through = new Map<number, number>();
-      let cutting = true;
-      const watchGate = () =>
-        site.gate.hold((req) => {
-          const n = chunkNumber(req);
-          if (n === null) return false;
-          const cut = cutting && n !== 1;
-          if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
-          return cut;
-        });
-      watchGate();
+      // Every chunk after the first is answered 503 until the download pauses.
+      const outage = new ChunkOutage(site.gate);
       const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
       got.catch(() => {}); // awaited below; a failure before that is reported by the poll
       const status = visitor.locator('#download-status');
-      let answered = 0;
-      await until(
-        'the download paused',
-        async () => {
-          if (site.gate.held().length > 0) {
-            answered += site.gate.held().length;
-            site.gate.answer(503, { 'retry-after': '0' });
-            watchGate();
-          }
-          const [state, text] = await status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? '']);
-          if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-          return state === 'paused';
-        },
-        120_000,
-      );
-      assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
+      await answerUntilPaused(outage, chromiumLine(visitor));
+      assert.ok(outage.answeredTotal > 31, `more 503s than the policy's attempts: ${outage.answeredTotal}`);
       await visitor.locator('#download-status[data-download-path="memory"][data-download-state="paused"]').waitFor();
       assert.match((await status.textContent()) ?? '', words);
       for (const scheme of ['light', 'dark'] as const) {
@@ -104,19 +76,12 @@ describe('site: a download in memory pauses and goes on (Chromium, service worke
         }
       }
       // The server is back (a chunk request still held goes on too); the person asks to go on.
-      cutting = false;
-      for (const req of site.gate.held()) {
-        const n = chunkNumber(req);
-        if (n !== null) through.set(n, (through.get(n) ?? 0) + 1);
-      }
-      site.gate.release();
-      watchGate();
+      outage.end();
       await visitor.getByRole('button', { name: again }).click();
       const { content: saved } = await got;
       assert.equal(sha256(saved), sha256(content), 'the paused download completed, byte for byte');
-      site.gate.release();
-      assert.deepEqual(Object.fromEntries(through), { 1: 1, 2: 1, 3: 1 }, 'each chunk went out once');
-      assert.equal(starts.n, 1, 'one count');
+      assert.deepEqual(Object.fromEntries(outage.through), { 1: 1, 2: 1, 3: 1 }, 'each chunk went out once');
+      assert.equal(outage.starts, 1, 'one count');
       // Delivered: the file is used up for this visitor and for any other.
       await visitor.reload();
       await visitor.locator('#files li .count[data-left="0"]').waitFor();

@@ -16,7 +16,7 @@ import {
   shot,
   useGatedFirefox,
 } from './firefox.js';
-import { chunkNumber } from './gated.js';
+import { answerUntilPaused, ChunkOutage, chunkNumber } from './gated.js';
 
 /**
  * Issue #24 item 2 in Firefox (ESR over WebDriver BiDi), as download-outage.test.ts checks it in
@@ -76,38 +76,12 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
         scheme === 'dark',
         `the page is in the ${scheme} colour scheme`,
       );
-      // Every request the gate sees: the download's counts (POST …/downloads) and, by chunk number,
-      // the chunk requests it let through; while `cutting`, chunks after the first are held.
-      let starts = 0;
-      const through = new Map<number, number>();
-      let cutting = true;
-      const watchGate = () =>
-        gate.hold((req) => {
-          if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
-          const n = chunkNumber(req);
-          if (n === null) return false;
-          const cut = cutting && n !== 1;
-          if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
-          return cut;
-        });
-      watchGate();
+      // Every chunk after the first is answered 503 until the download pauses; the gate counts the
+      // download's tickets (POST …/downloads) and the chunk requests it lets through.
+      const outage = new ChunkOutage(gate);
       await visitor.click('#files li button.download');
-      let answered = 0;
-      await until(
-        'the download paused',
-        async () => {
-          if (gate.held().length > 0) {
-            answered += gate.held().length;
-            gate.answer(503, { 'retry-after': '0' });
-            watchGate();
-          }
-          const { state, text } = await status(visitor);
-          if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-          return state === 'paused';
-        },
-        120_000,
-      );
-      assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
+      await answerUntilPaused(outage, () => status(visitor));
+      assert.ok(outage.answeredTotal > 31, `more 503s than the policy's attempts: ${outage.answeredTotal}`);
       const paused = await status(visitor);
       assert.match(paused.text, pausedLine(lang));
       assert.equal(
@@ -127,13 +101,7 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
       }
       // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
       // asks for the download to go on.
-      cutting = false;
-      for (const req of gate.held()) {
-        const n = chunkNumber(req) ?? 0;
-        through.set(n, (through.get(n) ?? 0) + 1);
-      }
-      gate.release();
-      watchGate();
+      outage.end();
       await visitor.click('#download-status button.try-again');
       const saved = await firefox.downloaded(name, content.length);
       assert.equal(sha256(saved), sha256(content), 'the paused download completed, byte for byte');
@@ -145,11 +113,11 @@ describe('site: a download paused by a long outage in Firefox', { skip: SKIP || 
         { timeout: 60_000 },
       );
       assert.deepEqual(
-        Object.fromEntries(through),
+        Object.fromEntries(outage.through),
         { 1: 1, 2: 1, 3: 1 },
         'each chunk went out once: nothing fetched twice',
       );
-      assert.equal(starts, 1, 'one count');
+      assert.equal(outage.starts, 1, 'one count');
       // Delivered: used up for this visitor and any other.
       await visitor.reload();
       await visitor.waitForSelector('#files li .count[data-left="0"]');

@@ -16,7 +16,7 @@ import {
   shot,
   useGatedFirefox,
 } from './firefox.js';
-import { chunkRequest } from './gated.js';
+import { answerUntilPaused, ChunkOutage, chunkRequest } from './gated.js';
 
 /**
  * Issue #24 item 2 in Firefox, as download-reload.test.ts checks it in Chromium: a kept ticket
@@ -37,8 +37,11 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
     });
   }
 
-  const state = (page: Page) =>
-    page.$eval('#download-status', (e) => [(e as HTMLElement).dataset.downloadState ?? '', e.textContent ?? '']);
+  const downloadLine = (page: Page) =>
+    page.$eval('#download-status', (e) => ({
+      state: (e as HTMLElement).dataset.downloadState ?? '',
+      text: e.textContent ?? '',
+    }));
 
   /** The page after a reload or in a new tab: the used-up file's Download goes on with the kept ticket. */
   async function goesOn(
@@ -46,7 +49,7 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
     page: Page,
     name: string,
     content: Buffer,
-    starts: { n: number },
+    counted: () => number,
     path: string,
   ) {
     await page.waitForFunction(
@@ -61,12 +64,12 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
     const saved = await firefox.downloadedAgain(name, content.length);
     assert.equal(sha256(saved), sha256(content), 'delivered byte for byte');
     await page.waitForSelector(`#download-status[data-download-path="${path}"]`);
-    assert.equal(starts.n, 1, 'the download after the reload asked for no second count');
+    assert.equal(counted(), 1, 'the download after the reload asked for no second count');
     // Delivered: the ticket is forgotten; the file is used up.
     await page.reload();
     await page.waitForSelector('#files li .count[data-left="0"]');
     await page.waitForSelector('#files li button.download[disabled]');
-    assert.equal(starts.n, 1);
+    assert.equal(counted(), 1);
   }
 
   test('through the service worker: a failed download, then a reload, goes on with its ticket', async () => {
@@ -94,7 +97,7 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
       // request and encountered an unexpected error"): that is the failure made here, not a problem.
       errors.splice(0, errors.length, ...errors.filter((e) => !/A ServiceWorker intercepted the request/.test(e)));
       await page.reload();
-      await goesOn(firefox, page, 'ff-reload-sw.bin', content, starts, 'service-worker');
+      await goesOn(firefox, page, 'ff-reload-sw.bin', content, () => starts.n, 'service-worker');
       assert.deepEqual(errors, []);
     } finally {
       gate.release();
@@ -107,7 +110,6 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
     const content = bytes(3 * 1024 * 1024 + 17, 82);
     const link = await sendFolderWithFile(suite, '1', content, 'ff-reload-memory.bin');
     const firefox = await launchFirefox(join(suite.dir, 'memory'), { 'dom.serviceWorkers.enabled': false });
-    const starts = { n: 0 };
     try {
       const page = await firefox.page();
       const errors: string[] = [];
@@ -118,26 +120,14 @@ describe('site: a kept ticket survives a reload in Firefox', { skip: SKIP || Boo
       await page.waitForSelector('#files li .count[data-left="1"]');
       // Every chunk answered 503 (retried at once) until the policy gives up: the download pauses
       // before a byte is delivered, and the tab is closed while it waits.
-      watchGate(starts, chunkRequest);
+      const outage = new ChunkOutage(gate, new Set());
       await page.click('#files li button.download');
-      await until(
-        'the download paused',
-        async () => {
-          if (gate.held().length > 0) {
-            gate.answer(503, { 'retry-after': '0' });
-            watchGate(starts, chunkRequest);
-          }
-          const [now, text] = await state(page);
-          if (now === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-          return now === 'paused';
-        },
-        120_000,
-      );
+      await answerUntilPaused(outage, () => downloadLine(page));
       await page.waitForSelector('#download-status[data-download-path="memory"]');
-      watchGate(starts);
+      outage.end();
       // The page is reloaded while the download waits: the paused download ends with it.
       await page.reload();
-      await goesOn(firefox, page, 'ff-reload-memory.bin', content, starts, 'memory');
+      await goesOn(firefox, page, 'ff-reload-memory.bin', content, () => outage.starts, 'memory');
       assert.deepEqual(errors, []);
     } finally {
       gate.release();

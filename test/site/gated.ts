@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { after, before } from 'node:test';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type Gate, startGate } from '../support/gate.js';
+import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { launch, newContext, writeTemp } from './browser.js';
 
@@ -93,4 +94,114 @@ export async function folderWithFile(
   await owner.setInputFiles('#file-input', [await writeTemp(site.dir, name, content)]);
   await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
   return { ownerCtx, link: owner.url() };
+}
+
+/** A download's count: the page asks the server for a ticket (`POST …/files/<id>/downloads`). */
+export function downloadStart(req: Pick<IncomingMessage, 'method' | 'url'>): boolean {
+  return req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '');
+}
+
+/**
+ * An outage of a download's chunks, made at the gate, for every browser's pause tests (issue #24
+ * item 2): while it lasts, each chunk request but those of `spared` chunks (by default the first, so
+ * that the download has begun) is held, and `answerHeld` answers the held ones 503 with
+ * `Retry-After: 0`, which the retry policy retries at once, so that its attempts are spent in seconds
+ * rather than in the minutes an outage of cut connections takes. It also records what the gate saw:
+ * the chunk requests let through, by chunk number (a paused download must fetch none twice), the
+ * 503s answered, by chunk number, and the downloads counted (`POST …/downloads`).
+ */
+export class ChunkOutage {
+  /** Chunk requests let through to the server, by chunk number. */
+  readonly through = new Map<number, number>();
+  /** Chunk requests answered 503, by chunk number. */
+  readonly answered = new Map<number, number>();
+  /** Downloads counted (tickets asked for) since the outage began. */
+  starts = 0;
+  private cutting = true;
+
+  constructor(
+    private readonly gate: Gate,
+    private readonly spared: ReadonlySet<number> = new Set([1]),
+  ) {
+    this.watch();
+  }
+
+  /** The 503s answered so far, all chunks together. */
+  get answeredTotal(): number {
+    return [...this.answered.values()].reduce((a, b) => a + b, 0);
+  }
+
+  /** Answers the chunk requests held now 503 (retried at once) and goes on cutting; how many it answered. */
+  answerHeld(): number {
+    const held = this.gate.held();
+    for (const req of held) {
+      const n = chunkNumber(req) ?? 0;
+      this.answered.set(n, (this.answered.get(n) ?? 0) + 1);
+    }
+    if (held.length > 0) {
+      this.gate.answer(503, { 'retry-after': '0' });
+      this.watch();
+    }
+    return held.length;
+  }
+
+  /** The server is back: the requests still held (of chunks fetched ahead) go on, and nothing more is cut. */
+  end(): void {
+    this.cutting = false;
+    for (const req of this.gate.held()) this.letThrough(req);
+    this.gate.release();
+    this.watch();
+  }
+
+  private letThrough(req: IncomingMessage): void {
+    const n = chunkNumber(req) ?? 0;
+    this.through.set(n, (this.through.get(n) ?? 0) + 1);
+  }
+
+  private watch(): void {
+    this.gate.hold((req) => {
+      if (downloadStart(req)) this.starts++;
+      const n = chunkNumber(req);
+      if (n === null) return false;
+      const cut = this.cutting && !this.spared.has(n);
+      if (!cut) this.letThrough(req);
+      return cut;
+    });
+  }
+}
+
+/** What the page's download line says: `#download-status`'s state (data-download-state) and words. */
+export interface DownloadLine {
+  readonly state: string;
+  readonly text: string;
+}
+
+/**
+ * Answers the outage's held chunk requests until the page's download line says "paused" (and `also`
+ * holds, when given); a line that says "failed" instead fails the test with its words. `read` reads
+ * the line in whichever browser the test drives. Resolves with the paused line.
+ */
+export async function answerUntilPaused(
+  outage: ChunkOutage,
+  read: () => Promise<DownloadLine>,
+  also: () => boolean = () => true,
+): Promise<DownloadLine> {
+  return until(
+    'the download paused',
+    async () => {
+      outage.answerHeld();
+      const line = await read();
+      if (line.state === 'failed') throw new Error(`the download failed instead of pausing: ${line.text}`);
+      return line.state === 'paused' && also() && line;
+    },
+    120_000,
+  );
+}
+
+/** Reads a Chromium page's download line, for `answerUntilPaused`. */
+export function chromiumLine(page: Page): () => Promise<DownloadLine> {
+  return () =>
+    page
+      .locator('#download-status')
+      .evaluate((e) => ({ state: e.dataset.downloadState ?? '', text: e.textContent ?? '' }));
 }

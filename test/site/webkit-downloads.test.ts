@@ -7,7 +7,7 @@ import { By, type WebDriver } from 'selenium-webdriver';
 import { DOWNLOAD_RETRY } from '../../src/transfer/retry.js';
 import { until as poll } from '../support/poll.js';
 import { bytes, writeTemp } from './browser.js';
-import { chunkNumber, chunkRequest, useGatedServer } from './gated.js';
+import { answerUntilPaused, ChunkOutage, chunkNumber, chunkRequest, useGatedServer } from './gated.js';
 import { MIB, MISSING, SKIP, sha256, shot, startWebKit, waitFor } from './webkit.js';
 
 /**
@@ -84,50 +84,24 @@ describe('site in WebKit: a download waits, pauses, and a retry by hand keeps it
         'service workers are on in this browser, or off',
       );
       await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
-      // Every request the gate sees: chunk requests by number (and whether let through), and the
-      // POSTs that start a counted download.
-      const through = new Map<string, number>();
-      let starts = 0;
-      let cutting = true;
-      const watchGate = () =>
-        site.gate.hold((req) => {
-          if (req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '')) starts++;
-          if (!chunkRequest(req)) return false;
-          const n = String(chunkNumber(req));
-          const cut = cutting && n !== '1';
-          if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
-          return cut;
-        });
-      watchGate();
+      // Every chunk after the first is answered 503 until the download pauses; the gate counts the
+      // download's tickets (POST …/downloads) and the chunk requests it lets through.
+      const outage = new ChunkOutage(site.gate);
       await visitor.findElement(By.css('#files li button.download')).click();
-      // 503s answered, by chunk number. Two chunks are in flight (the one handed on and one fetched
-      // ahead), each with its own retries: the first to give up pauses the download, and the other's
-      // next wait would say "Waiting" again until it gives up too. The line is read once both have.
-      const answered = new Map<string, number>();
+      // Two chunks are in flight (the one handed on and one fetched ahead), each with its own retries:
+      // the line is read once both have been answered past the policy's attempts.
       const attempts = DOWNLOAD_RETRY.retries + 1;
-      const state = () =>
-        visitor.executeScript(
-          "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
-        ) as Promise<[string, string]>;
-      const [, line] = await poll(
-        'the download paused, each chunk in flight past its attempts',
+      const { text: line } = await answerUntilPaused(
+        outage,
         async () => {
-          if (site.gate.held().length > 0) {
-            for (const req of site.gate.held()) {
-              const n = String(chunkNumber(req));
-              answered.set(n, (answered.get(n) ?? 0) + 1);
-            }
-            site.gate.answer(503, { 'retry-after': '0' });
-            watchGate();
-          }
-          const [now, text] = await state();
-          if (now === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-          const spent = [...answered.values()].every((count) => count >= attempts);
-          return now === 'paused' && answered.size === 2 && spent && ([now, text] as const);
+          const [state, text] = (await visitor.executeScript(
+            "const e = document.getElementById('download-status'); return [e.dataset.downloadState || '', e.textContent];",
+          )) as [string, string];
+          return { state, text };
         },
-        120_000,
+        () => outage.answered.size === 2 && [...outage.answered.values()].every((count) => count >= attempts),
       );
-      assert.deepEqual([...answered.keys()].sort(), ['2', '3'], 'the later chunks were cut');
+      assert.deepEqual([...outage.answered.keys()].sort(), [2, 3], 'the later chunks were cut');
       assert.match(
         line,
         /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
@@ -145,24 +119,17 @@ describe('site in WebKit: a download waits, pauses, and a retry by hand keeps it
       }
       // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
       // asks for the download to go on.
-      cutting = false;
-      for (const req of site.gate.held()) {
-        const n = String(chunkNumber(req));
-        through.set(n, (through.get(n) ?? 0) + 1);
-      }
-      site.gate.release();
-      watchGate();
+      outage.end();
       await visitor.findElement(By.css('#download-status button.try-again')).click();
       assert.equal(sha256(await saved(name, content.length)), sha256(content), 'the paused download completed');
       await waitFor(visitor, `#download-status[data-download-path="${path}"]`, 60_000);
       if (path === 'service-worker') await waitFor(visitor, '#download-status[data-download-state="done"]', 60_000);
       assert.deepEqual(
-        Object.fromEntries(through),
+        Object.fromEntries(outage.through),
         { 1: 1, 2: 1, 3: 1 },
         'each chunk went out once: nothing fetched twice',
       );
-      assert.equal(starts, 1, 'one count');
-      site.gate.release();
+      assert.equal(outage.starts, 1, 'one count');
       await visitor.navigate().refresh();
       await waitFor(visitor, '#files li .count[data-left="0"]', 60_000);
       assert.equal(await visitor.findElement(By.css('#files li button.download')).isEnabled(), false);
