@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, newContext, SKIP, screenshot, watch } from './browser.js';
-import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+import { chunkNumber, chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -121,6 +121,13 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
       (await status.textContent()) ?? '',
       /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
     );
+    // The file's row: its one download is this very download, so it says so (not "limit reached",
+    // which reads as locked out); no second Download, and Download all has nothing to add.
+    const count = visitor.locator('#files li .count[data-left="0"]');
+    await count.waitFor();
+    assert.equal(await count.textContent(), 'your download is in progress (see above)');
+    assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
+    assert.equal(await visitor.locator('#download-all').isDisabled(), true);
     for (const scheme of ['light', 'dark'] as const) {
       await visitor.emulateMedia({ colorScheme: scheme });
       for (const [size, viewport] of [
@@ -156,6 +163,84 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+  });
+
+  test('paused while the chunk fetched ahead is still retrying: the line stays paused (German, screenshots)', async () => {
+    // Three 5 MiB chunks; chunks 2 and 3 are fetched at once. Chunk 2 is answered 503 (Retry-After: 0)
+    // until its retry policy gives up and the download pauses; chunk 3 is held meanwhile, then answered
+    // 503 with Retry-After: 1 while the download is paused, so that its policy tells the page its waits.
+    const content = bytes(12 * 1024 * 1024 + 3, 53);
+    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'sibling.bin');
+    const ctx = await site.browser.newContext({
+      locale: 'de-DE',
+      acceptDownloads: true,
+      viewport: { width: 1280, height: 800 },
+    });
+    const visitor = await ctx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(link);
+    await visitor.locator('#files li .count[data-left="1"]').waitFor();
+    const later = (req: Parameters<typeof chunkNumber>[0]) => (chunkNumber(req) ?? 0) >= 2;
+    const is = (n: number) => (req: Parameters<typeof chunkNumber>[0]) => chunkNumber(req) === n;
+    site.gate.hold(later);
+    const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
+    got.catch(() => {}); // awaited below
+    const status = visitor.locator('#download-status');
+    const state = () => status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? ''] as const);
+    await until(
+      'the download paused',
+      async () => {
+        site.gate.answerWhere(is(2), 503, { 'retry-after': '0' });
+        const [now, text] = await state();
+        if (now === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
+        return now === 'paused';
+      },
+      120_000,
+    );
+    // Chunk 3 is still inside its retry policy: each 503 makes it wait (and say so), 3 times over.
+    const seen = new Set<string>();
+    for (let round = 1; round <= 3; round++) {
+      await until(`chunk 3's request ${round} at the gate`, async () => {
+        const [now, text] = await state();
+        seen.add(`${now}: ${text}`);
+        return site.gate.held().some(is(3));
+      });
+      site.gate.answerWhere(is(3), 503, { 'retry-after': '1' });
+      // Its wait is told (a message from the worker) long before its next request reaches the gate.
+      await until(`chunk 3's retry ${round} under way`, async () => {
+        const [now, text] = await state();
+        seen.add(`${now}: ${text}`);
+        return site.gate.held().some(is(3));
+      });
+    }
+    const [now, text] = await state();
+    seen.add(`${now}: ${text}`);
+    for (const line of seen)
+      assert.match(line, /^paused: Angehalten: /, `the line stayed paused: ${[...seen].join(' | ')}`);
+    const tryAgain = visitor.locator('#download-status button.try-again');
+    assert.equal(await tryAgain.isVisible(), true);
+    const count = visitor.locator('#files li .count[data-left="0"]');
+    await count.waitFor();
+    assert.equal(await count.textContent(), 'Ihr Download läuft (siehe oben)');
+    assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
+    for (const scheme of ['light', 'dark'] as const) {
+      await visitor.emulateMedia({ colorScheme: scheme });
+      for (const [size, viewport] of [
+        ['desktop', { width: 1280, height: 800 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
+        await visitor.setViewportSize(viewport);
+        await screenshot(visitor, `download-paused-row-de-${size}-${scheme}`);
+      }
+    }
+    // The server is back: "Try again now" finishes the download.
+    site.gate.release();
+    await tryAgain.click();
+    const { content: saved } = await got;
+    assert.equal(sha256(saved), sha256(content), 'the paused download completed');
+    await visitor.locator('#download-status[data-download-state="done"]').waitFor();
+    assert.deepEqual(problems, []);
+    await Promise.all([ownerCtx.close(), ctx.close()]);
   });
 
   test('the server asks to slow down mid-download: the line counts its wait down (screenshots, en and de)', async () => {

@@ -189,6 +189,11 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     await page.reload();
     await page.locator('#download-status[data-download-state="paused"][data-download-path="service-worker"]').waitFor();
     assert.match((await status.textContent()) ?? '', /^Paused: the server cannot be reached\./);
+    // The row: the worker holds the download (and its ticket's Web Lock), so the row says it is in
+    // progress and offers no Download, which would ask a second count of a one-download file.
+    await page.locator('#files li .count[data-left="0"]', { hasText: 'your download is in progress' }).waitFor();
+    assert.equal(await page.locator('#files li button.download').isDisabled(), true);
+    assert.equal(await page.locator('#download-all').isDisabled(), true);
     await screenshot(page, 'download-paused-after-reload-en-desktop-light');
     cutting = false;
     for (const req of site.gate.held()) {

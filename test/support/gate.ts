@@ -23,6 +23,11 @@ export interface Gate {
    * proxy in front of it would (a 429 with Retry-After, a 404), without forwarding them.
    */
   answer(status: number, headers?: Record<string, string>, body?: { error: string; code: string }): void;
+  /**
+   * Answers only the held requests for which `which` is true, as `answer` does, and goes on holding
+   * the others and what follows (two chunks fetched at once: one refused, the other kept waiting).
+   */
+  answerWhere(which: (req: IncomingMessage) => boolean, status: number, headers?: Record<string, string>): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +84,15 @@ export async function startGate(targetPort: number): Promise<Gate> {
       for (const { res } of stopHolding()) {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
+      }
+    },
+    answerWhere(which, status, headers = {}) {
+      const answered = waiting.filter(({ req }) => which(req));
+      waiting = waiting.filter(({ req }) => !which(req));
+      for (const { req, res } of answered) {
+        if (req.socket.destroyed) continue;
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify({ error: `answered ${status} by the test's gate`, code: 'gate' }));
       }
     },
     async close() {

@@ -34,6 +34,12 @@ export class Reader {
    * another tab, or in the service worker after a reload) is not taken (`SiteStore.ticketInUse`).
    */
   private readonly tickets = new Map<string, KeptTicket>();
+  /**
+   * Files whose download the service worker holds paused for this page though a page before a reload
+   * started it (`adopted`): their tickets are in use (their Web Locks held by the worker), so no
+   * Download of this page may take them until that download ends (`finished` or `interrupted`).
+   */
+  private readonly adoptedIds = new Set<string>();
 
   constructor(private readonly session: SessionCore) {}
 
@@ -126,13 +132,28 @@ export class Reader {
    * a reload): a Download can go on with it, uncounted.
    */
   holdsTicket(fileId: string): boolean {
+    if (this.adoptedIds.has(fileId)) return false;
     const kept = this.kept(fileId) ?? this.stored(fileId);
     return kept !== null && !kept.running;
+  }
+
+  /**
+   * Whether a download of the file runs or is paused for this page now (started here, or shown again
+   * after a reload): its row says so rather than "download limit reached" (the count it used is its own).
+   */
+  downloading(fileId: string): boolean {
+    return this.adoptedIds.has(fileId) || this.tickets.get(fileId)?.running === true;
+  }
+
+  /** The service worker holds a paused download of these files that a page before a reload started. */
+  adopted(fileIds: readonly string[]): void {
+    for (const id of fileIds) this.adoptedIds.add(id);
   }
 
   /** The files' Downloads stopped before delivery: their tickets are kept for a retry by hand. */
   interrupted(fileIds: readonly string[]): void {
     for (const id of fileIds) {
+      this.adoptedIds.delete(id);
       const kept = this.tickets.get(id);
       if (kept) kept.running = false;
     }
@@ -144,6 +165,7 @@ export class Reader {
    */
   finished(fileIds: readonly string[]): void {
     for (const id of fileIds) {
+      this.adoptedIds.delete(id);
       this.tickets.delete(id);
       this.session.options.store.keepTicket?.(this.session.folderId, id, null);
     }

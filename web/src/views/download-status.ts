@@ -18,6 +18,8 @@ export interface DownloadOutcome {
   delivered(fileIds: readonly string[]): void;
   /** The download of these files failed; answers what to add to the failure's words ('' for nothing). */
   failed(fileIds: readonly string[], failure: TransferFailure): string;
+  /** A paused download of these files, started before a reload, is shown here again (`adoptPaused`). */
+  adopted(fileIds: readonly string[]): void;
 }
 
 /** The line that tells a download's state ("starting", "saving", "waiting", "paused", "downloaded", a failure). */
@@ -83,7 +85,14 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
       if (started === mine) failed(describeFailure(failure) + more);
     };
     const waiting = (wait: DownloadWait) => {
-      if (started !== mine || status.dataset.downloadState === 'done') return;
+      // Once paused, the download as a whole waits for "Try again now" or its timed try, even while a
+      // sibling chunk fetched ahead is still inside its retry policy: that chunk's waits stay off the
+      // line (they would hide "Try again now" until it too gave up). This is decided here, where the
+      // line tells the download's state, not in the stream: the sibling's retries are worth going on
+      // with (their bytes are ready when the pause ends), and both paths (service worker, memory)
+      // report their chunks' waits and pause to this one state machine.
+      const state = status.dataset.downloadState;
+      if (started !== mine || state === 'done' || state === 'paused') return;
       stopCountdown();
       let left = wait.seconds;
       const key = waitKey(wait);
@@ -203,6 +212,7 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         () => '',
       );
       reset(foreign.name);
+      outcome.adopted(foreign.fileIds);
       status.setAttribute('data-download-path', 'service-worker');
       line.running = t('files.savingSw', { name: foreign.name });
       return events;

@@ -25,6 +25,21 @@ export interface RowContext {
 
 type Thumbnailed = HTMLElement & { makeThumbnail?: () => void };
 
+/**
+ * What a visitor's used-up file says. The count that used it up may be this page's own: a download
+ * running or paused here (its Download stays off: a second one would need a count the file has not
+ * got, and "Try again now" on the line above goes on with the ticket) or interrupted with its ticket
+ * kept (its Download goes on with it). "Download limit reached" alone would read as locked out.
+ */
+function usedUpKey(
+  session: FolderSession,
+  fileId: string,
+): 'files.downloadInProgress' | 'files.retryHeld' | 'files.limitReached' {
+  if (session.info.isOwner) return 'files.limitReached';
+  if (session.reader.downloading(fileId)) return 'files.downloadInProgress';
+  return session.reader.holdsTicket(fileId) ? 'files.retryHeld' : 'files.limitReached';
+}
+
 /** The downloads of a file: the owner sees the count and the limit; a visitor what is left. */
 export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLElement {
   const f = o.file;
@@ -33,8 +48,7 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
     f.downloadsLeft === null
       ? count
       : f.downloadsLeft === 0
-        ? // This page's own download, interrupted, may still be finished with its kept ticket.
-          t(!session.info.isOwner && session.reader.holdsTicket(f.fileId) ? 'files.retryHeld' : 'files.limitReached')
+        ? t(usedUpKey(session, f.fileId))
         : t('files.downloadsLeft', { count: f.downloadsLeft });
   return h(
     'span',

@@ -80,6 +80,12 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       void reload().catch(() => {});
       return spent ? ` ${t('files.ticketSpent')}` : '';
     },
+    adopted(ids) {
+      // Its tickets are the service worker's now: the rows say "in progress" and offer no Download
+      // that would ask a count the file may not have (the line's "Try again now" goes on with it).
+      session.reader.adopted(ids);
+      void reload().catch(() => {});
+    },
   };
   // A download of this folder left paused in the service worker by this page before a reload.
   status.adoptPaused(session.folderId, outcome);
