@@ -3,7 +3,15 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, newContext, SKIP, screenshot, watch } from './browser.js';
-import { chunkNumber, chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+import {
+  answerUntilPaused,
+  ChunkOutage,
+  chromiumLine,
+  chunkNumber,
+  chunkRequest,
+  folderWithFile,
+  useGatedChromium,
+} from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -80,43 +88,16 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
-    let starts = 0;
-    visitor.on('request', (r) => {
-      if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) starts++;
-    });
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="1"]').waitFor();
-    // Every chunk request the gate sees, by chunk number, and whether it was let through.
-    const through = new Map<string, number>();
-    let cutting = true;
-    const watchGate = () =>
-      site.gate.hold((req) => {
-        if (!chunkRequest(req)) return false;
-        const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
-        const cut = cutting && n !== '00001';
-        if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
-        return cut;
-      });
-    watchGate();
+    // Every chunk after the first is answered 503 until the download pauses; the gate counts the
+    // download's tickets (POST …/downloads) and the chunk requests it lets through.
+    const outage = new ChunkOutage(site.gate);
     const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
     got.catch(() => {}); // awaited below; a failure before that is reported by the poll
     const status = visitor.locator('#download-status');
-    let answered = 0;
-    await until(
-      'the download paused',
-      async () => {
-        if (site.gate.held().length > 0) {
-          answered += site.gate.held().length;
-          site.gate.answer(503, { 'retry-after': '0' });
-          watchGate();
-        }
-        const [state, text] = await status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? '']);
-        if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-        return state === 'paused';
-      },
-      120_000,
-    );
-    assert.ok(answered > 31, `more 503s than the policy's attempts: ${answered}`);
+    await answerUntilPaused(outage, chromiumLine(visitor));
+    assert.ok(outage.answeredTotal > 31, `more 503s than the policy's attempts: ${outage.answeredTotal}`);
     assert.match(
       (await status.textContent()) ?? '',
       /^Paused: the server cannot be reached\. The download stays open and tries again on its own in \d+ s/,
@@ -140,24 +121,17 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     }
     // The server is back (a request still held, of a chunk fetched ahead, goes on too); the person
     // asks for the download to go on.
-    cutting = false;
-    for (const req of site.gate.held()) {
-      const n = /\/chunks\/(\d+)/.exec(req.url ?? '')?.[1] ?? '?';
-      through.set(n, (through.get(n) ?? 0) + 1);
-    }
-    site.gate.release();
-    watchGate();
+    outage.end();
     await visitor.getByRole('button', { name: 'Try again now' }).click();
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content), 'the paused download completed');
     await visitor.locator('#download-status[data-download-state="done"]').waitFor();
     assert.deepEqual(
-      Object.fromEntries(through),
-      { '00001': 1, '00002': 1, '00003': 1 },
+      Object.fromEntries(outage.through),
+      { 1: 1, 2: 1, 3: 1 },
       'each chunk went out once: nothing fetched twice',
     );
-    assert.equal(starts, 1, 'one count');
-    site.gate.release();
+    assert.equal(outage.starts, 1, 'one count');
     await visitor.reload();
     await visitor.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);

@@ -4,7 +4,14 @@ import { describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, SKIP, screenshot, watch } from './browser.js';
-import { chunkNumber, chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+import {
+  answerUntilPaused,
+  ChunkOutage,
+  chromiumLine,
+  chunkRequest,
+  folderWithFile,
+  useGatedChromium,
+} from './gated.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -153,38 +160,16 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     const content = bytes(12 * 1024 * 1024 + 23, 74);
     const { ownerCtx, link } = await folderWithFile(site, '1', content, 'paused-reload.bin');
     const ctx = await site.browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
-    const starts = countStarts(ctx);
     const page = await ctx.newPage();
     const problems = watch(page);
     await page.goto(link);
     await page.locator('#files li .count[data-left="1"]').waitFor();
-    const through = new Map<number, number>();
-    let cutting = true;
-    const watchGate = () =>
-      site.gate.hold((req) => {
-        const n = chunkNumber(req);
-        if (n === null) return false;
-        const cut = cutting && n !== 1;
-        if (!cut) through.set(n, (through.get(n) ?? 0) + 1);
-        return cut;
-      });
-    watchGate();
+    // Every chunk after the first is answered 503 until the download pauses.
+    const outage = new ChunkOutage(site.gate);
     const got = downloadBytes(page, () => page.locator('#files li button.download').click());
     got.catch(() => {}); // awaited below
     const status = page.locator('#download-status');
-    await until(
-      'the download paused',
-      async () => {
-        if (site.gate.held().length > 0) {
-          site.gate.answer(503, { 'retry-after': '0' });
-          watchGate();
-        }
-        const [state, text] = await status.evaluate((e) => [e.dataset.downloadState, e.textContent ?? '']);
-        if (state === 'failed') throw new Error(`the download failed instead of pausing: ${text}`);
-        return state === 'paused';
-      },
-      120_000,
-    );
+    await answerUntilPaused(outage, chromiumLine(page));
     // The person reloads the page: the service worker's download is still paused, and its line is back.
     await page.reload();
     await page.locator('#download-status[data-download-state="paused"][data-download-path="service-worker"]').waitFor();
@@ -195,20 +180,13 @@ describe('site: a kept ticket survives a reload (Chromium)', { skip: SKIP }, () 
     assert.equal(await page.locator('#files li button.download').isDisabled(), true);
     assert.equal(await page.locator('#download-all').isDisabled(), true);
     await screenshot(page, 'download-paused-after-reload-en-desktop-light');
-    cutting = false;
-    for (const req of site.gate.held()) {
-      const n = chunkNumber(req);
-      if (n !== null) through.set(n, (through.get(n) ?? 0) + 1);
-    }
-    site.gate.release();
-    watchGate();
+    outage.end();
     await page.getByRole('button', { name: 'Try again now' }).click();
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content), 'delivered byte for byte');
     await page.locator('#download-status[data-download-state="done"]').waitFor();
-    site.gate.release();
-    assert.deepEqual(Object.fromEntries(through), { 1: 1, 2: 1, 3: 1 }, 'each chunk went out once');
-    assert.equal(starts.n, 1, 'one count');
+    assert.deepEqual(Object.fromEntries(outage.through), { 1: 1, 2: 1, 3: 1 }, 'each chunk went out once');
+    assert.equal(outage.starts, 1, 'one count');
     // Delivered: the reloaded page forgets the ticket; the file is used up.
     await page.reload();
     await page.locator('#files li .count[data-left="0"]').waitFor();
