@@ -217,11 +217,27 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
     await Promise.all([ownerCtx.close(), ctx.close()]);
   });
 
-  test('the server asks to slow down mid-download: the line counts its wait down (screenshots, en and de)', async () => {
+  test('the server asks to slow down, or is unavailable, mid-download: the line says which and counts its wait down (screenshots, en and de)', async () => {
     const { ownerCtx, link } = await folderWithFile(site, '', bytes(200_000, 43), 'slow.bin');
-    for (const [lang, locale, words] of [
-      ['en', 'en-US', /^Waiting: the server asked to slow down; retrying in \d+ s \(attempt 1\)/],
-      ['de', 'de-DE', /^Warten: Der Server bittet um eine Pause; neuer Versuch in \d+ s \(Versuch 1\)/],
+    // 429 is the server asking to slow down; 503 is a server that answered it cannot serve now (a
+    // restart, a proxy in front of it): not "the server did not answer", which is for no answer at all.
+    for (const [code, why, lang, locale, words] of [
+      [429, 'slow', 'en', 'en-US', /^Waiting: the server asked to slow down; retrying in \d+ s \(attempt 1\)/],
+      [429, 'slow', 'de', 'de-DE', /^Warten: Der Server bittet um eine Pause; neuer Versuch in \d+ s \(Versuch 1\)/],
+      [
+        503,
+        'unavailable',
+        'en',
+        'en-US',
+        /^Waiting: the server is temporarily unavailable; retrying in \d+ s \(attempt 1\)/,
+      ],
+      [
+        503,
+        'unavailable',
+        'de',
+        'de-DE',
+        /^Warten: Der Server ist vorübergehend nicht verfügbar; neuer Versuch in \d+ s \(Versuch 1\)/,
+      ],
     ] as const) {
       const ctx = await site.browser.newContext({
         locale,
@@ -235,8 +251,8 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
       site.gate.hold(chunkRequest);
       await visitor.locator('#files li button.download').click();
       await until('the chunk request at the gate', () => site.gate.held().length > 0);
-      // A 429 with Retry-After: the retry policy waits exactly that long, and the page says so.
-      site.gate.answer(429, { 'retry-after': '300' });
+      // Retry-After (on a 429 or a 503): the retry policy waits exactly that long, and the page says so.
+      site.gate.answer(code, { 'retry-after': '300' });
       const status = visitor.locator('#download-status[data-download-state="waiting"]');
       await status.waitFor();
       assert.match((await status.textContent()) ?? '', words);
@@ -248,7 +264,7 @@ describe('site: a limited download survives an outage (Chromium)', { skip: SKIP 
         ] as const) {
           await visitor.setViewportSize(viewport);
           await status.waitFor();
-          await screenshot(visitor, `download-waiting-${lang}-${size}-${scheme}`);
+          await screenshot(visitor, `download-waiting-${why}-${lang}-${size}-${scheme}`);
         }
       }
       assert.deepEqual(problems, []);

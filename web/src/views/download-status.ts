@@ -11,6 +11,7 @@ import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
 import { describeFailure, h, notice } from './ui.js';
+import { DOWNLOAD_WAIT, waitReason } from './wait-reason.js';
 
 /** How a started download ended, for the page's state (its kept tickets: web/src/state/reader.ts). */
 export interface DownloadOutcome {
@@ -44,12 +45,6 @@ export interface DownloadStatus {
    * its end, told to `outcome`.
    */
   adoptPaused(folderId: string, outcome: DownloadOutcome): void;
-}
-
-/** Why a download waits, in the catalog's words: the server asked to slow down, no connection, no answer. */
-function waitKey(wait: DownloadWait): 'files.waitSlow' | 'files.waitOffline' | 'files.waitNoAnswer' {
-  if (wait.status === 429) return 'files.waitSlow';
-  return navigator.onLine === false ? 'files.waitOffline' : 'files.waitNoAnswer';
 }
 
 export function downloadStatus(config: SiteConfig): DownloadStatus {
@@ -95,7 +90,7 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
       if (started !== mine || state === 'done' || state === 'paused') return;
       stopCountdown();
       let left = wait.seconds;
-      const key = waitKey(wait);
+      const key = DOWNLOAD_WAIT[waitReason(wait.status)];
       const say = () => {
         status.dataset.downloadState = 'waiting';
         status.dataset.attempt = String(wait.attempt);

@@ -3,6 +3,7 @@ import { WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../state/index.js';
 import { announce, describeError, formatBytes, formatDuration, h, main, notice } from './ui.js';
+import { UPLOAD_WAIT, waitReason } from './wait-reason.js';
 
 /**
  * One upload area per folder session, kept across redraws: the folder page is drawn again whenever
@@ -189,18 +190,13 @@ function waitingView(area: HTMLElement) {
       close();
       const status = area.querySelector<HTMLElement>('#upload-status');
       if (!status) return;
-      // No answer and the browser knows it is offline: say so (the upload goes on once it is back).
-      const why =
-        w.status === 429
-          ? 'upload.waitSlow'
-          : navigator.onLine === false
-            ? 'upload.waitOffline'
-            : 'upload.waitNoAnswer';
+      // Why it waits, in one rule with the download line (./wait-reason.ts).
+      const reason = waitReason(w.status);
       let left = Math.max(1, w.seconds);
       const say = () => {
         status.dataset.state = 'waiting';
-        status.dataset.why = why === 'upload.waitOffline' ? 'offline' : w.status === 429 ? 'slow' : 'no-answer';
-        status.textContent = t(why, { seconds: left });
+        status.dataset.why = reason;
+        status.textContent = t(UPLOAD_WAIT[reason], { seconds: left });
       };
       say();
       timer = setInterval(() => {
