@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { SKIP, screenshot, useBrowserFixture, watch, writeTemp } from './browser.js';
 import { pdf } from './media.js';
+import { optionsCutOff } from './probes.js';
 
 /**
  * Issue 24, item 5: the details a new user noticed. Touch targets of 44 px, a readable checkbox, the
@@ -70,24 +71,7 @@ describe('site: the details people notice (Chromium)', { skip: SKIP }, () => {
     for (const lang of ['de', 'ko', 'ja', 'pl']) {
       await page.locator('#language').selectOption(lang);
       await page.locator(`html[lang="${lang}"]`).waitFor();
-      const cut = await page.locator('#new-mode').evaluate((select) => {
-        const s = select as HTMLSelectElement;
-        const style = getComputedStyle(s);
-        const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
-        const probe = document.createElement('span');
-        probe.style.font = style.font;
-        probe.style.whiteSpace = 'nowrap';
-        probe.style.position = 'absolute';
-        document.body.append(probe);
-        const over = [...s.options]
-          .map((o) => {
-            probe.textContent = o.text;
-            return probe.getBoundingClientRect().width > room ? o.text : null;
-          })
-          .filter(Boolean);
-        probe.remove();
-        return over;
-      });
+      const cut = (await page.evaluate(optionsCutOff('#new-mode'))) as string[];
       assert.deepEqual(cut, [], `${lang}: every mode's text fits the select`);
       assert.ok(await page.locator('#mode-help').textContent(), `${lang}: the chosen mode is explained`);
     }

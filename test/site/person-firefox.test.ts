@@ -8,6 +8,7 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { bytes, writeTemp } from './browser.js';
 import { MISSING, SKIP, shot, useFirefox, useGatedFirefox } from './firefox.js';
 import { pdf } from './media.js';
+import { optionsCutOff } from './probes.js';
 
 /**
  * Issue #24 in Firefox, the parts the Chromium suites check (details.test.ts, true-messages.test.ts):
@@ -177,24 +178,7 @@ describe('site: the first minute and true messages in Firefox', { skip: SKIP || 
       for (const lang of ['de', 'ko', 'ja', 'pl']) {
         await page.select('#language', lang);
         await page.waitForSelector(`html[lang="${lang}"]`);
-        const cut = await page.$eval('#new-mode', (select) => {
-          const s = select as HTMLSelectElement;
-          const style = getComputedStyle(s);
-          const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
-          const probe = document.createElement('span');
-          probe.style.font = style.font;
-          probe.style.whiteSpace = 'nowrap';
-          probe.style.position = 'absolute';
-          document.body.append(probe);
-          const over = [...s.options]
-            .map((o) => {
-              probe.textContent = o.text;
-              return probe.getBoundingClientRect().width > room ? o.text : null;
-            })
-            .filter(Boolean);
-          probe.remove();
-          return over;
-        });
+        const cut = (await page.evaluate(optionsCutOff('#new-mode'))) as string[];
         assert.deepEqual(cut, [], `${lang}: every mode's text fits the select`);
         assert.equal(await page.$$eval('#new-mode option', (o) => o.length), 3);
         assert.ok(await textOf(page, '#mode-help'), `${lang}: the chosen mode is explained`);

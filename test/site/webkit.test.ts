@@ -11,6 +11,7 @@ import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { bytes, createFolder, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
 import { pdf, png, webmFromChromium } from './media.js';
+import { optionsCutOff } from './probes.js';
 import { clickDownload, MIB, MISSING, SKIP, sha256, startWebKit, type WebKit, waitFor } from './webkit.js';
 
 /**
@@ -489,22 +490,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       for (const lang of ['de', 'ko', 'ja', 'pl']) {
         await driver.findElement(By.css(`#language option[value="${lang}"]`)).click();
         await waitFor(driver, `html[lang="${lang}"]`);
-        const cut = (await driver.executeScript(`
-          const s = document.getElementById('new-mode');
-          const style = getComputedStyle(s);
-          const extra = Math.max(0, document.documentElement.clientWidth - 390);
-          const room = s.clientWidth - extra - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
-          const probe = document.createElement('span');
-          probe.style.font = style.font;
-          probe.style.whiteSpace = 'nowrap';
-          probe.style.position = 'absolute';
-          document.body.append(probe);
-          const over = [...s.options].map((o) => {
-            probe.textContent = o.text;
-            return probe.getBoundingClientRect().width > room ? o.text : null;
-          }).filter(Boolean);
-          probe.remove();
-          return over;`)) as string[];
+        const cut = (await driver.executeScript(`return ${optionsCutOff('#new-mode', 390)}`)) as string[];
         assert.deepEqual(cut, [], `${lang}: every mode's text fits the select`);
         assert.equal((await driver.findElements(By.css('#new-mode option'))).length, 3);
         assert.ok(await driver.findElement(By.css('#mode-help')).getText(), `${lang}: the chosen mode is explained`);
