@@ -95,6 +95,19 @@ class Instance {
   }
 }
 
+/**
+ * The mail budgets count in fixed windows (an hour, a UTC day: the stores' mail-store.ts). A test that
+ * counts what a budget lets through must not run across a window's edge (a run at 23:59:59 UTC would
+ * get a fresh day's allowance half-way), so its server's clock is set to 12:30 UTC of today: half an
+ * hour from either hour's edge, twelve from either day's. Tests that compare the server's clock with
+ * the test's own (a link's expiry) keep the true clock.
+ */
+function midWindow(): Record<string, string> {
+  const now = Date.now();
+  const midday = Math.floor(now / 86_400_000) * 86_400_000 + 12.5 * 3_600_000;
+  return { CLOCK_OFFSET_SECONDS: String(Math.round((midday - now) / 1000)) };
+}
+
 async function instance(env: Record<string, string>, smtp?: SmtpReceiver): Promise<Instance> {
   const receiver = smtp ?? (await startSmtpReceiver());
   const srv = await startServer({
@@ -133,7 +146,7 @@ const suite: StoreSuite = (store, env, skip) => {
 
     test('a third party named for notifications gets one confirmation mail, not one mail per download', async (t) => {
       if (!extra) return void t.skip(skip());
-      const i = await start();
+      const i = await start(midWindow());
       const { folderId, fileId, owner } = await i.folderWithFile();
       const set = await i.put(folderId, owner, { email: 'victim@example.org', onDownload: true });
       assert.equal(set.status, 200, JSON.stringify(set.body));
@@ -251,7 +264,7 @@ const suite: StoreSuite = (store, env, skip) => {
 
     test('confirmation mails per client are limited (429), and the instance budget bounds what reaches SMTP', async (t) => {
       if (!extra) return void t.skip(skip());
-      const i = await start({ MAIL_CONFIRMATIONS_PER_CLIENT_PER_DAY: '3', MAIL_BUDGET_PER_HOUR: '2' });
+      const i = await start({ ...midWindow(), MAIL_CONFIRMATIONS_PER_CLIENT_PER_DAY: '3', MAIL_BUDGET_PER_HOUR: '2' });
       const { folderId, owner } = await i.folderWithFile();
       const statuses: number[] = [];
       for (let n = 0; n < 5; n++)
@@ -267,7 +280,7 @@ const suite: StoreSuite = (store, env, skip) => {
 
     test('digests per folder are capped', async (t) => {
       if (!extra) return void t.skip(skip());
-      const i = await start({ MAIL_PER_FOLDER_PER_DAY: '1' });
+      const i = await start({ ...midWindow(), MAIL_PER_FOLDER_PER_DAY: '1' });
       const { folderId, fileId, owner } = await i.folderWithFile();
       await i.put(folderId, owner, { email: 'capped@example.org', onDownload: true });
       await i.deliverAll();
@@ -297,7 +310,12 @@ test('the instance budget holds across two nodes of one PostgreSQL', async (t) =
   if (!pgs) return void t.skip(postgres.skip());
   const database = await pgs.freshDatabase();
   const smtp = await startSmtpReceiver();
-  const shared = { DATABASE_URL: database, MAIL_BUDGET_PER_HOUR: '3', SIGNING_SECRET: 's'.repeat(32) };
+  const shared = {
+    ...midWindow(),
+    DATABASE_URL: database,
+    MAIL_BUDGET_PER_HOUR: '3',
+    SIGNING_SECRET: 's'.repeat(32),
+  };
   const a = await instance(shared, smtp);
   const b = await instance(shared, smtp);
   try {
