@@ -62,9 +62,6 @@ export async function createApiKey(
   clientAddress: string,
 ): Promise<ApiKeyCreated> {
   const accountId = sessionAccount(principal);
-  const existing = await services.store.accounts.listApiKeys(accountId);
-  if (existing.length >= MAX_KEYS_PER_ACCOUNT)
-    throw new AppError(409, `an account may have at most ${MAX_KEYS_PER_ACCOUNT} keys: revoke one first`);
   const apiKey = `${API_KEY_PREFIX}${newToken()}`;
   const record: ApiKeyRecord = {
     id: newId(),
@@ -74,7 +71,9 @@ export async function createApiKey(
     lastUsedAt: null,
     revokedAt: null,
   };
-  await services.store.accounts.createApiKey({ ...record, hash: hashToken(apiKey) });
+  // The cap is the store's: counted and inserted as one step, so racing creates cannot pass it together.
+  if (!(await services.store.accounts.createApiKey({ ...record, hash: hashToken(apiKey) }, MAX_KEYS_PER_ACCOUNT)))
+    throw new AppError(409, `an account may have at most ${MAX_KEYS_PER_ACCOUNT} keys: revoke one first`);
   await recordAudit(services, {
     action: 'api-key.create',
     principal,

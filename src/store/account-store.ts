@@ -63,7 +63,12 @@ export interface AccountStore {
   sessionAccount(idHash: string, now: number): Promise<AccountRecord | null>;
   /** True if this call deleted it. */
   deleteSession(idHash: string): Promise<boolean>;
-  createApiKey(key: NewApiKey): Promise<void>;
+  /**
+   * Stores a key; with `maxLive`, only while the account has fewer live keys than that, counted and
+   * inserted as one step (racing calls, on one node or many, never pass the cap together). Answers
+   * whether the key was stored.
+   */
+  createApiKey(key: NewApiKey, maxLive?: number): Promise<boolean>;
   /** The account's keys that are not revoked, newest first. */
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
   /** Revokes one of the account's keys; false when it has no such live key. */

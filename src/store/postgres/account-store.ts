@@ -64,14 +64,29 @@ export class PostgresAccountStore implements AccountStore {
     return rowCount === 1;
   }
 
-  async createApiKey(key: NewApiKey): Promise<void> {
-    await this.pool.query('INSERT INTO api_keys (id, account_id, name, hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      key.id,
-      key.accountId,
-      key.name,
-      key.hash,
-      key.createdAt,
-    ]);
+  /**
+   * With a cap, one transaction: the account's row is locked first, so that racing creates of one
+   * account (on any node) queue there, and each counts, under READ COMMITTED, what those before it
+   * committed.
+   */
+  async createApiKey(key: NewApiKey, maxLive?: number): Promise<boolean> {
+    const insert = `INSERT INTO api_keys (id, account_id, name, hash, created_at) SELECT $1, $2, $3, $4, $5
+       WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NULL) < $6`;
+    const params = [key.id, key.accountId, key.name, key.hash, key.createdAt, maxLive ?? Number.MAX_SAFE_INTEGER];
+    if (maxLive === undefined) return (await this.pool.query(insert, params)).rowCount === 1;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+      const { rowCount } = await client.query(insert, params);
+      await client.query('COMMIT');
+      return rowCount === 1;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {

@@ -62,8 +62,8 @@ export class SqliteAccountStore implements AccountStore {
     return this.writer.write('deleteSession', idHash);
   }
 
-  createApiKey(key: NewApiKey): Promise<void> {
-    return this.writer.write('createApiKey', key);
+  createApiKey(key: NewApiKey, maxLive?: number): Promise<boolean> {
+    return this.writer.write('createApiKey', key, maxLive);
   }
 
   async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {

@@ -18,9 +18,12 @@ export function prepareAccountWrites(db: Database.Database) {
     ),
     pruneSessions: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
     deleteSession: db.prepare<[string]>('DELETE FROM sessions WHERE id_hash = ?'),
+    // The cap is counted in the insert itself, which the writer runs in its IMMEDIATE transaction:
+    // no other write (of this process or another on the same file) comes between count and insert.
     insertKey: db.prepare(
       `INSERT INTO api_keys (id, account_id, name, hash, created_at)
-       VALUES (@id, @accountId, @name, @hash, @createdAt)`,
+       SELECT @id, @accountId, @name, @hash, @createdAt
+       WHERE (SELECT count(*) FROM api_keys WHERE account_id = @accountId AND revoked_at IS NULL) < @maxLive`,
     ),
     revokeKey: db.prepare<[number, string, string]>(
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
@@ -42,8 +45,8 @@ export function prepareAccountWrites(db: Database.Database) {
     deleteSession(idHash: string): boolean {
       return s.deleteSession.run(idHash).changes === 1;
     },
-    createApiKey(key: NewApiKey): void {
-      s.insertKey.run(key);
+    createApiKey(key: NewApiKey, maxLive?: number): boolean {
+      return s.insertKey.run({ ...key, maxLive: maxLive ?? Number.MAX_SAFE_INTEGER }).changes === 1;
     },
     revokeApiKey(accountId: string, keyId: string, now: number): boolean {
       return s.revokeKey.run(now, keyId, accountId).changes === 1;
