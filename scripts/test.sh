@@ -2,9 +2,38 @@
 # The test command (npm test): type-check, build what the tests serve, then every test file with
 # node's test runner through tsx. Suites that need PostgreSQL, Redis, S3 or Chromium skip with a
 # message when those are not configured (see .ci/run, which provides them).
+#
+#   npm test                              everything: what a newcomer runs, and CI on Node 24
+#   bash scripts/test.sh --node-line      the build and the files whose result can depend on the
+#                                         Node that runs the tests (CI's second pass, on Node 20)
+#   bash scripts/test.sh FILE...          those files only (no checks, no build)
+#
+# Run once, not on each Node line (the list `once` below): the page's tests (test/site: a browser runs
+# the page, or its state code runs under Node as it would in a browser; test/docs/browser.test.ts),
+# the container image (test/ops/image.test.ts: the image brings its own Node 24) and the OpenAPI
+# document under the API tools (test/api/openapi-tools.test.ts: the tools read a document, which the
+# test files on both lines already compare with the routes). The server, the stores, the CLI and the
+# agents run in the test's own Node, so every other file runs on both lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
+once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts)
+node_line=0
+[ "${1:-}" = --node-line ] && { node_line=1; shift; }
+# Off a terminal (CI, logs) the TAP reporter on every Node: Node 20 defaults to it there, Node 24 to
+# spec, and CI reads the summary lines.
+reporter=()
+[ -t 1 ] || reporter=(--test-reporter=tap)
+runner=(npx tsx --test --test-timeout=600000 "${reporter[@]}")
+if [ "$#" -gt 0 ]; then exec "${runner[@]}" --test-concurrency=2 "$@"; fi
+if [ "$node_line" = 1 ]; then
+  # The checks below (lockfile, lint, types) read files and do not depend on the Node line; the
+  # build is made again so that the server the tests run is this Node's own build.
+  npm run --silent build
+  rest=()
+  for f in test/**/*.test.ts; do [[ " ${once[*]} " == *" $f "* ]] || rest+=("$f"); done
+  exec "${runner[@]}" --test-concurrency=2 "${rest[@]}"
+fi
 # The lockfile must stay installable by `npm ci` (what CI and a fresh clone run): see
 # scripts/lockfile-platforms.mjs for the way it has gone out of sync on these machines.
 if ! npm ci --dry-run --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null; then
@@ -23,12 +52,6 @@ npx tsc -p tsconfig.json --noEmit
 # run what an installed copy runs, never a stale earlier build) and the browser site into dist/web,
 # which the server and the site tests serve.
 npm run --silent build
-# Off a terminal (CI, logs) the TAP reporter on every Node: Node 20 defaults to it there, Node 24 to
-# spec, and CI reads the summary lines.
-reporter=()
-[ -t 1 ] || reporter=(--test-reporter=tap)
-runner=(npx tsx --test --test-timeout=600000 "${reporter[@]}")
-if [ "$#" -gt 0 ]; then exec "${runner[@]}" --test-concurrency=2 "$@"; fi
 # The WebKit files (test/site/webkit*.test.ts; their set-up is test/site/webkit.ts) run on their own,
 # before the rest, one file at a time: beside the ZIP64 test (4 GiB through Chromium; node's runner
 # orders files by path, so the two always ran side by side at the end), WebKit's MiniBrowser stalled

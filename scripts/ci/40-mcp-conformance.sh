@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI step: the MCP conformance suite (@modelcontextprotocol/conformance) for test/agents/conformance.test.ts.
 # The suite needs Node >= 22: it goes into a prefix outside the repository and runs on the Node 24 of
-# scripts/node24.sh (the same binary the second test run uses); nothing in the project's own
+# scripts/node24.sh (the same binary the npm test pass runs on); nothing in the project's own
 # dependencies changes. The suite's version is pinned: the committed baseline
 # (test/agents/conformance-baseline.json) is only meaningful against the suite version it was made with.
 set -euo pipefail

@@ -2,7 +2,8 @@
 # CI step: the container image (test/ops/image.test.ts). Installs podman, buildah, runc and mmdebstrap
 # from Debian when missing, makes the image's base (scripts/image/base.sh: the Debian root filesystem
 # is cached in /var/cache/webfolder-image, so only the first run on a machine pays its ~3 minutes) and
-# builds the image once here, so that both test runs (Node 20 and Node 24) find every layer cached.
+# builds the image here, before the tests: the image test (run once, in the Node 24 pass) then finds
+# every layer cached, and the build's minutes are not spent beside the browser tests.
 # In CI a missing podman fails the image test instead of skipping it; the same for systemd-analyze,
 # which scores the documented systemd unit (test/ops/systemd-unit.test.ts).
 set -euo pipefail

@@ -19,7 +19,8 @@ import { which } from '../support/which.js';
  * draining, and a new container on the same volume still serving the folder. Needs podman: CI sets
  * TEST_REQUIRE_PODMAN=1 (scripts/ci/50-image.sh) so that a missing podman fails instead of skipping.
  *
- * The build runs once per test run; a second run (CI's Node 24 pass) reuses every cached layer.
+ * The build runs once per test run (scripts/ci/50-image.sh builds it before, so the test finds every
+ * layer cached). CI runs this file once, on Node 24 (scripts/test.sh): the image brings its own Node.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const podman = which('podman');

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 
 /**
  * The one scan of import statements that the layer tests read (test/unit/layers.test.ts,
- * test/unit/discovery-imports.test.ts, test/client/layers.test.ts): every module a file imports or
+ * test/unit/discovery-imports.test.ts, test/unit/client-layers.test.ts): every module a file imports or
  * re-exports, statically or dynamically, type-only imports included (a type import is a dependency
  * of the code's meaning all the same).
  */

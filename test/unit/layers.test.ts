@@ -33,7 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   agents: ['app', 'config', 'contract', 'discovery', 'domain'],
   // The transport: every route family, over the use cases and the agent logic.
   http: ['agents', 'app', 'blobs', 'config', 'contract', 'discovery', 'docs', 'domain'],
-  // Client side: no server code (test/client/layers.test.ts checks the details).
+  // Client side: no server code (test/unit/client-layers.test.ts checks the details).
   transfer: ['contract', 'crypto', 'domain'],
   client: ['contract', 'crypto', 'domain', 'transfer'],
   // The page. It reaches the shared code through one entry, web/src/core.ts, and nothing else does.
