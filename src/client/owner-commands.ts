@@ -7,6 +7,7 @@ import {
   generateSecret,
   importSecret,
 } from '../crypto/index.js';
+import { shownName } from '../domain/shown-names.js';
 import { checkNote } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
 import { type ListedFile, listFolder } from '../transfer/folder.js';
@@ -313,7 +314,7 @@ export async function activityCommand(args: string[], flags: Flags, io: Io): Pro
   for (const e of events)
     if (e.filename !== null && e.sealedKey === null && !names.has(e.fileId)) {
       const name = await decryptText(listing.key, e.filename).catch(() => null);
-      if (name !== null) names.set(e.fileId, name);
+      if (name !== null) names.set(e.fileId, shownName(name));
     }
   const rows = events.map(({ at, kind, fileId, ip }) => ({ at, kind, fileId, ip, name: names.get(fileId) ?? null }));
   if (flags.json) {

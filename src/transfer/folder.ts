@@ -12,6 +12,7 @@ import {
   openSealedSecret,
   passwordSecret,
 } from '../crypto/index.js';
+import { shownName } from '../domain/shown-names.js';
 import { InputError, PasswordRequiredError, WrongSecretError } from './errors.js';
 import type { HttpOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
@@ -180,9 +181,10 @@ async function passwordKey(linkSecret: string, info: FolderInfo, options: SiteOp
   return importSecret(await passwordSecret(linkSecret, password, params));
 }
 
+/** A file's name, decrypted and shown, not applied (its bidirectional controls as visible marks). */
 async function decryptName(key: FolderKey, value: string, unchecked: boolean): Promise<string> {
   try {
-    return await decryptText(key, value);
+    return shownName(await decryptText(key, value));
   } catch (error) {
     // Without an ske to check against, the first name is the key check.
     if (unchecked && (error instanceof IntegrityError || error instanceof CryptoFormatError))

@@ -11,15 +11,19 @@
  *
  * Names come from other people, so reading them is defensive: `\` counts as a separator too (a
  * Windows client may send one), and empty, `.` and `..` segments are dropped, so a saved path never
- * leaves the destination; control characters become `_`; a segment is cut at 255 characters.
+ * leaves the destination; control characters become `_`; bidirectional controls become their
+ * visible marks (`[U+202E]`, src/domain/shown-names.ts), so that a saved name reads as the page
+ * shows it; a segment is cut at 255 characters.
  */
+
+import { shownName } from '../domain/shown-names.js';
 
 /** The folder segments and file name of a stored name, cleaned; empty when nothing usable is left. */
 export function nameSegments(name: string): string[] {
   return name
     .split(/[/\\]/)
     .map((segment) =>
-      segment
+      shownName(segment)
         // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
         .replace(/[\u0000-\u001f\u007f]/g, '_')
         .trim()

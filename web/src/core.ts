@@ -53,6 +53,7 @@ export {
   MAX_THUMBNAIL_BYTES,
   MAX_TITLE_LENGTH,
 } from '../../src/domain/limits.js';
+export { shownName } from '../../src/domain/shown-names.js';
 export { formatBytes as formatSize } from '../../src/domain/sizes.js';
 export { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS, type TakeDownReason } from '../../src/domain/take-down.js';
 export * from '../../src/transfer/index.js';

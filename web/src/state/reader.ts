@@ -6,6 +6,7 @@ import {
   importSecret,
   openSealedSecret,
   type SiteFile,
+  shownName,
 } from '../core.js';
 import type { OpenedFile, SessionCore } from './types.js';
 
@@ -61,7 +62,8 @@ export class Reader {
       if (!opened) return { file, name: null, mimetype: null, secret: null };
       const { key, secret } = opened;
       const mimetype = file.mimetype ? await decryptText(key, file.mimetype).catch(() => null) : null;
-      return { file, name: await decryptText(key, file.filename), mimetype, secret };
+      // Names are shown, not applied: bidirectional controls become visible marks (src/domain/shown-names.ts).
+      return { file, name: shownName(await decryptText(key, file.filename)), mimetype, secret };
     } catch {
       return { file, name: null, mimetype: null, secret: null };
     }
@@ -213,7 +215,7 @@ export async function openName(
 ): Promise<string | null> {
   try {
     const opened = await fileKey(session, sealedKey);
-    return opened && (await decryptText(opened.key, filename));
+    return opened && shownName(await decryptText(opened.key, filename));
   } catch {
     return null;
   }

@@ -149,7 +149,7 @@ export function activitySection(
                 { 'data-kind': e.kind },
                 h('span', { class: 'muted' }, formatDate(e.at)),
                 ` ${t(KIND_TEXT[e.kind])} `,
-                e.fileId ? (known.get(e.fileId) ?? t('activity.gone')) : '',
+                e.fileId ? h('bdi', {}, known.get(e.fileId) ?? t('activity.gone')) : '',
                 e.ip ? h('span', { class: 'muted' }, ` · ${e.ip}`) : null,
               ),
             )

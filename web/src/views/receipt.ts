@@ -1,3 +1,4 @@
+import { shownName } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession } from '../state/index.js';
 import { formatDate } from './dates.js';
@@ -23,7 +24,7 @@ export function receiptSection(session: FolderSession): HTMLElement | null {
         h(
           'li',
           { 'data-file-id': r.fileId },
-          h('span', { class: 'name' }, r.name),
+          h('bdi', { class: 'name' }, shownName(r.name)),
           h('span', { class: 'muted' }, formatBytes(r.size)),
           h('span', { class: 'muted' }, formatDate(r.at)),
         ),

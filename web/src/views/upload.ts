@@ -1,5 +1,5 @@
 import { filesFromDrop, takeFiles } from '../adapters/drop.js';
-import { WebfolderError } from '../core.js';
+import { shownName, WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FileUpload, FolderSession, PickedFile, UploadOutcome, UploadProgress, Waiting } from '../state/index.js';
 import { announce, describeError, formatBytes, formatDuration, h, main, notice } from './ui.js';
@@ -36,7 +36,7 @@ export function uploadSection(session: FolderSession): HTMLElement {
   // While an upload runs, its own files are pending: no "did not finish" note for them.
   const pending = state.running ? [] : session.uploads.pending();
   const resumeNote = pending.length
-    ? notice(t('upload.resume', { count: pending.length, names: pending.map((p) => p.name).join(', ') }))
+    ? notice(t('upload.resume', { count: pending.length, names: pending.map((p) => shownName(p.name)).join(', ') }))
     : null;
   if (resumeNote) resumeNote.id = 'resume-note';
   state.note = resumeNote;
@@ -224,7 +224,11 @@ function progressView(session: FolderSession, area: HTMLElement) {
     if (!rows) {
       rows = p.files.map((file) => ({
         file,
-        bar: h('progress', { max: file.size, value: 0, 'aria-label': t('upload.progressOf', { name: file.name }) }),
+        bar: h('progress', {
+          max: file.size,
+          value: 0,
+          'aria-label': t('upload.progressOf', { name: shownName(file.name) }),
+        }),
         text: h('span', { class: 'progress-line' }),
       }));
       area.replaceChildren(
@@ -235,7 +239,13 @@ function progressView(session: FolderSession, area: HTMLElement) {
           'ul',
           { class: 'files', id: 'uploads' },
           ...rows.map((r) =>
-            h('li', { 'data-upload': r.file.fileId }, h('span', { class: 'name' }, r.file.name), r.text, r.bar),
+            h(
+              'li',
+              { 'data-upload': r.file.fileId },
+              h('bdi', { class: 'name' }, shownName(r.file.name)),
+              r.text,
+              r.bar,
+            ),
           ),
         ),
       );
