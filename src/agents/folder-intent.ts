@@ -71,7 +71,7 @@ export function handoffText(folder: CreateResponseEmpty): string {
  * The one check of what an agent asks for, whatever the surface (MCP tool arguments, an A2A data
  * part, or the title and mode read from A2A text): the contract's schema
  * (src/contract/requests.ts), after the two refusals that deserve their reason (spec 4.1 rule 5 for
- * "request", and direct uploads, which this flow does not take). Throws AppError(400) with a message
+ * "request", and direct uploads, which this flow does not take). Throws an invalid_request AppError with a message
  * meant for the agent. What it answers is a valid create request: `createFolder` checks no shape again.
  */
 export function checkAgentRequest(value: unknown, name = 'arguments'): AgentFolderRequest {

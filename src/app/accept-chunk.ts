@@ -70,7 +70,7 @@ export async function acceptChunk(
   if (!folder) throw notFound('file not found');
   refuseIfTakenDown(folder);
   if (file.completedAt !== null) throw conflict('file is already complete; its chunks can no longer be replaced');
-  if (incoming.contentLength === undefined) throw new AppError(411, 'Content-Length is required');
+  if (incoming.contentLength === undefined) throw new AppError('length_required', 'Content-Length is required');
   if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {
     throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
   }
@@ -98,7 +98,7 @@ export async function acceptChunk(
 /** The write failures a client is told about (anything else is ours: a 500). */
 function storageRefusal(error: unknown): never {
   if (error instanceof InsufficientStorageError) throw insufficientStorage(error.message);
-  if (error instanceof BodyTooSlowError) throw new AppError(408, error.message);
+  if (error instanceof BodyTooSlowError) throw new AppError('request_timeout', error.message);
   if (error instanceof ChunkLengthError) throw invalid(error.message);
   if (error instanceof ChunkConflictError) throw conflict(error.message);
   throw error;

@@ -34,9 +34,9 @@ export const MAX_KEYS_PER_ACCOUNT = 50;
  * make, list or revoke keys (a leaked key must not be able to mint its own successors).
  */
 function sessionAccount(principal: Principal): string {
-  if (principal.kind !== 'account') throw new AppError(401, 'sign in to manage API keys', 'sign_in_required');
+  if (principal.kind !== 'account') throw new AppError('sign_in_required', 'sign in to manage API keys');
   if (principal.via !== 'session')
-    throw new AppError(403, 'API keys are managed from a signed-in session on the site, not with a key');
+    throw new AppError('forbidden', 'API keys are managed from a signed-in session on the site, not with a key');
   return principal.accountId;
 }
 
@@ -73,7 +73,7 @@ export async function createApiKey(
   };
   // The cap is the store's: counted and inserted as one step, so racing creates cannot pass it together.
   if (!(await services.store.accounts.createApiKey({ ...record, hash: hashToken(apiKey) }, MAX_KEYS_PER_ACCOUNT)))
-    throw new AppError(409, `an account may have at most ${MAX_KEYS_PER_ACCOUNT} keys: revoke one first`);
+    throw new AppError('conflict', `an account may have at most ${MAX_KEYS_PER_ACCOUNT} keys: revoke one first`);
   await recordAudit(services, {
     action: 'api-key.create',
     principal,

@@ -1,21 +1,23 @@
-import { codeForStatus, type ErrorCode } from '../contract/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
 
 /**
- * Failures a use case reports to its caller. The HTTP layer maps `status` to the response status
- * and `message` to the `{error}` body; the agent surfaces turn them into tool or task errors.
- * Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
+ * Failures a use case reports to its caller: a stable code (src/contract/errors.ts) and a message.
+ * The HTTP status is the one the catalogue gives the code, so a code and its status never disagree;
+ * the HTTP layer sends it with `{error, code}`, the agent surfaces turn the same pair into tool or
+ * task errors. Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
  */
-export type FailureStatus = 400 | 401 | 403 | 404 | 408 | 409 | 410 | 411 | 413 | 429 | 507;
-
 export class AppError extends Error {
   override name = 'AppError';
   constructor(
-    readonly status: FailureStatus,
+    readonly code: ErrorCode,
     message: string,
-    /** The stable code on the wire (src/contract/errors.ts); by default the one `status` stands for. */
-    readonly code: ErrorCode = codeForStatus(status),
   ) {
     super(message);
+  }
+
+  /** The HTTP status the code is answered with (the v2 contract scope narrows it: spec 7). */
+  get status(): number {
+    return ERROR_CODES[this.code].status;
   }
 }
 
@@ -26,23 +28,23 @@ export class RateLimited extends AppError {
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, message, 'rate_limited');
+    super('rate_limited', message);
   }
 }
 
-export const invalid = (message: string) => new AppError(400, message);
-export const notFound = (message: string) => new AppError(404, message);
-export const forbidden = (message: string) => new AppError(403, message);
-export const conflict = (message: string) => new AppError(409, message);
+export const invalid = (message: string) => new AppError('invalid_request', message);
+export const notFound = (message: string) => new AppError('not_found', message);
+export const forbidden = (message: string) => new AppError('forbidden', message);
+export const conflict = (message: string) => new AppError('conflict', message);
 /** A folder or file that existed but has expired: answered as 404, with its own code. */
-export const expired = (message: string) => new AppError(404, message, 'expired');
+export const expired = (message: string) => new AppError('expired', message);
 /** The server has no room for the data (disk full or below its free-space floor); nothing was stored. */
-export const insufficientStorage = (message: string) => new AppError(507, message);
+export const insufficientStorage = (message: string) => new AppError('insufficient_storage', message);
 /** A request that asks for more work or data than one request may (the caller can split it). */
-export const tooLarge = (message: string) => new AppError(413, message);
+export const tooLarge = (message: string) => new AppError('payload_too_large', message);
 /** Only signed-in people may do this (CREATE_POLICY=signed-in). */
-export const signInRequired = (message: string) => new AppError(401, message, 'sign_in_required');
+export const signInRequired = (message: string) => new AppError('sign_in_required', message);
 /** The file's download limit is used up: 410, nothing counted. */
-export const limitReached = (message: string) => new AppError(410, message, 'download_limit_reached');
+export const limitReached = (message: string) => new AppError('download_limit_reached', message);
 /** A limited file's chunk asked for without a valid download ticket. */
-export const ticketRequired = (message: string) => new AppError(403, message, 'download_ticket_required');
+export const ticketRequired = (message: string) => new AppError('download_ticket_required', message);

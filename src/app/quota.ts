@@ -14,8 +14,8 @@ import type { Services } from './services.js';
  */
 export class QuotaExceeded extends AppError {
   override name = 'QuotaExceeded';
-  constructor(status: 413 | 507, message: string) {
-    super(status, message, status === 413 ? 'quota_exceeded' : 'insufficient_storage');
+  constructor(code: 'quota_exceeded' | 'insufficient_storage', message: string) {
+    super(code, message);
   }
 }
 
@@ -29,7 +29,7 @@ export function storageQuota(services: Services): StorageQuota {
 
 const folderRefusal = (limit: number, adding: number, held?: number) =>
   new QuotaExceeded(
-    413,
+    'quota_exceeded',
     `folder quota exceeded: this folder may hold ${mib(limit)}, ${held === undefined ? 'it holds too much for' : `it holds ${mib(held)} and`} these files add ${mib(adding)}`,
   );
 
@@ -39,12 +39,15 @@ const folderRefusal = (limit: number, adding: number, held?: number) =>
  */
 const accountRefusal = (adding: number) =>
   new QuotaExceeded(
-    413,
+    'quota_exceeded',
     `account quota exceeded: the folders of this account may not hold ${mib(adding)} more; delete some of them or ask an admin for a larger quota`,
   );
 
 const instanceRefusal = (limit: number) =>
-  new QuotaExceeded(507, `this server's storage quota is used up (${mib(limit)}): try smaller files or later`);
+  new QuotaExceeded(
+    'insufficient_storage',
+    `this server's storage quota is used up (${mib(limit)}): try smaller files or later`,
+  );
 
 /**
  * Refuses files that would take `folderId` (null: a new folder) past its folder quota (413): a

@@ -101,43 +101,6 @@ export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
 /** The statuses the v2 contract operations may answer (spec section 7). */
 export const CONTRACT_ERROR_STATUSES: readonly number[] = [400, 404, 429, 500];
 
-/** The code a bare HTTP status stands for, when nothing more precise is known. */
-export function codeForStatus(status: number): ErrorCode {
-  switch (status) {
-    case 400:
-      return 'invalid_request';
-    case 401:
-    case 403:
-      return 'forbidden';
-    case 404:
-      return 'not_found';
-    case 405:
-      return 'method_not_allowed';
-    case 409:
-      return 'conflict';
-    case 408:
-      return 'request_timeout';
-    case 411:
-      return 'length_required';
-    case 413:
-      return 'payload_too_large';
-    case 414:
-      return 'uri_too_long';
-    case 415:
-      return 'unsupported_media_type';
-    case 431:
-      return 'headers_too_large';
-    case 429:
-      return 'rate_limited';
-    case 503:
-      return 'unavailable';
-    case 507:
-      return 'insufficient_storage';
-    default:
-      return status >= 500 ? 'internal_error' : 'invalid_request';
-  }
-}
-
 /** The wire shape of every REST error body: `{error, code}` (the spec's ErrorResponse plus `code`). */
 export interface ErrorBody {
   readonly error: string;

@@ -1,5 +1,5 @@
 import type { Config } from '../config/config.js';
-import { codeForStatus } from '../contract/errors.js';
+import type { ErrorCode } from '../contract/errors.js';
 import { folderPagePath } from '../contract/paths.js';
 import {
   createRequestSchema,
@@ -31,7 +31,7 @@ const errorResponses = (statuses: readonly number[], examples: Readonly<Record<n
         content: {
           'application/json': {
             schema: ref('ErrorResponse'),
-            example: { error: examples[s] ?? ERROR_EXAMPLES[s], code: codeForStatus(s) },
+            example: { error: examples[s] ?? ERROR_EXAMPLES[s]!.error, code: ERROR_EXAMPLES[s]!.code },
           },
         },
       },
@@ -90,11 +90,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Too many requests from this client address; retry after the `Retry-After` header (seconds).',
   500: 'A fault of the service.',
 };
-const ERROR_EXAMPLES: Record<number, string> = {
-  400: 'files[2].filesize must be greater than 0',
-  404: 'file not found',
-  429: 'too many requests: retry in 42 seconds',
-  500: 'internal error',
+const ERROR_EXAMPLES: Record<number, { readonly error: string; readonly code: ErrorCode }> = {
+  400: { error: 'files[2].filesize must be greater than 0', code: 'invalid_request' },
+  404: { error: 'file not found', code: 'not_found' },
+  429: { error: 'too many requests: retry in 42 seconds', code: 'rate_limited' },
+  500: { error: 'internal error', code: 'internal_error' },
 };
 
 export const CHUNK_UPLOAD_RULE = `Chunk n (1-based) of a registered file is uploaded with

@@ -1,13 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError, RateLimited } from '../app/errors.js';
-import {
-  CONTRACT_ERROR_STATUSES,
-  codeForStatus,
-  ERROR_CODES,
-  type ErrorBody,
-  type ErrorCode,
-} from '../contract/errors.js';
+import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
 import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
@@ -52,6 +46,21 @@ const FRAMEWORK: Record<string, WireError> = {
   FST_ERR_ASYNC_CONSTRAINT: wire('invalid_request', 'the request could not be routed'),
 };
 
+/** The codes a plugin's own 4xx may be answered with: the general one of each status. */
+const PLUGIN_REFUSALS: readonly ErrorCode[] = [
+  'invalid_request',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'request_timeout',
+  'conflict',
+  'length_required',
+  'payload_too_large',
+  'uri_too_long',
+  'unsupported_media_type',
+  'headers_too_large',
+];
+
 export function toWireError(error: unknown): WireError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof HttpRefusal) return wire(error.code, error.message);
@@ -65,14 +74,10 @@ export function toWireError(error: unknown): WireError {
   if (e.statusCode === 429) return wire('rate_limited', e.message || 'too many requests');
   if (e instanceof SyntaxError) return wire('invalid_json', 'body is not valid JSON');
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    // A 4xx of a plugin: its status with the code that status stands for. Its own message may quote
-    // the URL, so only a message of our own making is passed on.
-    const code = codeForStatus(e.statusCode);
-    return {
-      status: e.statusCode,
-      code,
-      message: ERROR_CODES[code].status === e.statusCode ? e.message : 'bad request',
-    };
+    // A 4xx of a plugin: the general code of its status where the catalogue has one, else its status
+    // as a malformed request. A message for a status we do not know may quote the URL: not passed on.
+    const code = PLUGIN_REFUSALS.find((c) => ERROR_CODES[c].status === e.statusCode);
+    return code ? wire(code, e.message) : { status: e.statusCode, code: 'invalid_request', message: 'bad request' };
   }
   return wire('internal_error', 'internal error');
 }

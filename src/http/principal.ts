@@ -39,7 +39,7 @@ export async function installPrincipal(app: FastifyInstance, services: Services)
       );
       // The v2 contract operations answer only their statuses (400 here), with the code.
       if (!principal)
-        return sendError(request, reply, new AppError(401, 'the API key is unknown or revoked', 'api_key_invalid'), {
+        return sendError(request, reply, new AppError('api_key_invalid', 'the API key is unknown or revoked'), {
           ...(request.url.startsWith('/v2/folders') ? { statuses: CONTRACT_ERROR_STATUSES } : {}),
         });
       request.principal = principal;

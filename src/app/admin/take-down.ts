@@ -44,8 +44,7 @@ export interface AdminAct {
 }
 
 /** The refusal every content path answers for a taken-down folder (404, like a folder that is gone). */
-export const takenDown = () =>
-  new AppError(404, 'this folder was taken down by the operator of this service', 'taken_down');
+export const takenDown = () => new AppError('taken_down', 'this folder was taken down by the operator of this service');
 
 /** Throws `taken_down` when the folder is taken down (the check every content path makes). */
 export function refuseIfTakenDown(folder: Pick<FolderRecord, 'takeDown'>): void {

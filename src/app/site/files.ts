@@ -172,10 +172,10 @@ function refuseUnless(result: AddFilesResult, limits: { maxFiles: number; maxChu
       throw conflict(`this folder is full: its files may have at most ${limits.maxChunks} chunks in all`);
     case 'claim-lost':
       // Only a second claim can lose, and the second attempt claims nothing.
-      throw new AppError(409, 'the folder changed owner during the upload: try again');
+      throw new AppError('conflict', 'the folder changed owner during the upload: try again');
     default:
       // The quota refusals are answered by the caller (quotaRefused).
-      throw new AppError(409, `the files were not added (${result})`);
+      throw new AppError('conflict', `the files were not added (${result})`);
   }
 }
 

@@ -7,7 +7,7 @@ import type { Principal } from '../../domain/principal.js';
 /** Who calls a site endpoint: its credential headers, each at most once, checked for shape. */
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
-  if (Array.isArray(value)) throw new AppError(400, `${name} must be given once`);
+  if (Array.isArray(value)) throw new AppError('invalid_request', `${name} must be given once`);
   return value === undefined || value === '' ? undefined : value;
 }
 
