@@ -251,11 +251,12 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
             refused.push(o.name ?? o.file.fileId);
           }
         }
+        // Every file the zip leaves out is named with why: refused now, used up, still arriving, unreadable.
+        const skipped = leftOutOfZip(loaded, ready());
+        if (refused.length) skipped.unshift({ names: refused, reason: describeError(lastError) });
+        const leftOut = skipped.map((s) => ` ${t('files.leftOut', { names: s.names.join(', '), reason: s.reason })}`);
         if (files.length === 0) throw lastError ?? new Error(t('files.noneReady'));
-        const leftOut = refused.length
-          ? ` ${t('files.leftOut', { names: refused.join(', '), reason: describeError(lastError) })}`
-          : '';
-        return { job: { kind: 'zip', name: zipName, files }, leftOut };
+        return { job: { kind: 'zip', name: zipName, files }, leftOut: leftOut.join('') };
       });
     })().catch(failed);
   });
@@ -266,4 +267,23 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     ready: first,
     names: () => new Map(loaded.filter((o) => o.name !== null).map((o) => [o.file.fileId, o.name!])),
   };
+}
+
+/** The files "Download all" cannot put in its zip, grouped by why: used up, still arriving, unreadable here. */
+function leftOutOfZip(
+  loaded: readonly OpenedFile[],
+  ready: readonly OpenedFile[],
+): { names: string[]; reason: string }[] {
+  const taken = new Set(ready);
+  const groups = new Map<string, string[]>();
+  for (const o of loaded) {
+    if (taken.has(o)) continue;
+    const reason = !o.secret
+      ? t('files.reasonUnreadable')
+      : !o.file.complete
+        ? t('files.reasonArriving')
+        : t('files.limitReached');
+    groups.set(reason, [...(groups.get(reason) ?? []), o.name ?? o.file.fileId]);
+  }
+  return [...groups].map(([reason, names]) => ({ names, reason }));
 }

@@ -8,7 +8,7 @@ import { createFolder } from '../state/create.js';
 import type { PickedFile } from '../state/index.js';
 import { expiryChoices } from './expiry.js';
 import { describeError, h, notice, render, setTitle } from './ui.js';
-import { pickerZone } from './upload.js';
+import { emptyNotice, pickerZone } from './upload.js';
 
 const MODE_HELP: Record<Mode, MessageKey> = { send: 'mode.send', share: 'mode.share', request: 'mode.request' };
 
@@ -200,7 +200,10 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     status,
   );
   const drop = pickerZone(t('home.dropHere'), (files) => {
-    if (files.length) void create(files);
+    // Only empty files: no folder is made for nothing, and the page says why.
+    const empty = emptyNotice(files);
+    if (empty && files.every((f) => f.file.size === 0)) status.replaceChildren(empty);
+    else if (files.length) void create(files);
   });
   render(
     h('h1', {}, t('home.heading')),

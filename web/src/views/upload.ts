@@ -119,9 +119,16 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
   // upload shows it again for whatever is still unfinished.
   state.note?.remove();
   state.note = null;
-  const empty = picked.filter((i) => i.file.size === 0).length;
-  const messages: HTMLElement[] = [];
-  if (empty > 0) messages.push(notice(t('upload.emptySkipped', { count: empty })));
+  const empty = emptyNotice(picked);
+  const messages = empty ? [empty] : [];
+  // Only empty files: nothing to send, and no "Upload complete: 0 files" to cover why.
+  if (empty && picked.every((i) => i.file.size === 0)) {
+    state.running = false;
+    area.replaceChildren(empty);
+    return;
+  }
+  // Leaving the page stops the upload: the browser asks first while it runs.
+  window.addEventListener('beforeunload', askBeforeLeaving);
   area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, t('upload.encrypting')));
   const view = progressView(session, area);
   const stop = session.uploads.on('progress', (p) => {
@@ -151,6 +158,7 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
     area.replaceChildren(...messages, failure);
     return;
   } finally {
+    window.removeEventListener('beforeunload', askBeforeLeaving);
     stop();
     stopWaiting();
     waiting.close();
@@ -169,9 +177,30 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
         : t('upload.complete', { count: outcome.files.length });
   report.dataset.state = outcome.state;
   announce(report.textContent);
-  area.replaceChildren(report);
+  // The empty files' notice stays under the report: it says what was not sent.
+  area.replaceChildren(report, ...messages);
   // Ownership or the file list may have changed: redraw with fresh information (the area, with this report, moves along).
   await session.refresh().catch(() => undefined);
+}
+
+/** The browser's own "Leave site?" question (its words, in its language: a page cannot set them). */
+function askBeforeLeaving(event: BeforeUnloadEvent): void {
+  event.preventDefault();
+  // Older Chromium and Safari ask only when returnValue is set.
+  event.returnValue = '';
+}
+
+/**
+ * Empty files among those picked, said and named: the service takes files of at least one byte, so
+ * they are not sent, and this notice stays on screen (it is not replaced by the upload's report).
+ */
+export function emptyNotice(picked: readonly PickedFile[]): HTMLElement | null {
+  const empty = picked.filter((i) => i.file.size === 0);
+  if (empty.length === 0) return null;
+  const said = notice(t('upload.emptySkipped', { count: empty.length }));
+  said.id = 'empty-skipped';
+  said.append(h('ul', {}, ...empty.map((i) => h('li', {}, h('bdi', {}, shownName(i.path))))));
+  return said;
 }
 
 /**
