@@ -34,7 +34,13 @@ export async function openBlobStore(config: Config, clock: () => number): Promis
     join(config.dataDir, 'blobs'),
     new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`),
     clock,
-    { diskFreeMinBytes: config.limits.diskFreeMinBytes },
+    {
+      diskFreeMinBytes: config.limits.diskFreeMinBytes,
+      reservations: {
+        idleMs: config.limits.diskReservationIdleMs,
+        share: config.limits.diskReservationSharePercent / 100,
+      },
+    },
   );
 }
 

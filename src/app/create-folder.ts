@@ -41,7 +41,7 @@ export async function createFolder(
   const created =
     files.length === 0 || !ske
       ? await createEmptyFolder(services, { folderId, mode, title, now, accountId })
-      : await createDirectUpload(services, { folderId, mode, title, now, accountId, ske, files });
+      : await createDirectUpload(services, { folderId, mode, title, now, accountId, ske, files }, actor);
   await recordAudit(services, {
     ...actor,
     action: 'folder.create',
@@ -107,11 +107,15 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
 async function createDirectUpload(
   services: Services,
   f: FolderBasics & { ske: string; files: readonly FileEntry[] },
+  actor: Actor,
 ): Promise<CreateResponseDirect> {
   const { config, store } = services;
   const uploadAuth = newToken();
   // Presign before persisting: if the blob backend fails, nothing is left behind.
-  const { records, uploadUrls, release } = await registerFiles(services, f.folderId, f.now, f.files, false);
+  const { records, uploadUrls, release } = await registerFiles(services, f.folderId, f.now, f.files, {
+    existing: false,
+    client: actor.clientAddress ?? null,
+  });
   const folder: NewFolder = {
     id: f.folderId,
     mode: f.mode,

@@ -39,7 +39,8 @@ export interface RegisteredFiles {
  * the disk floor"): a request may sign at most MAX_CHUNKS_PER_REQUEST chunk URLs (what the largest
  * v2 create needs); the folder quota (413); a local disk below its free-space floor takes no new
  * files (507), rather than failing their chunks half-way: the files' encrypted bytes are reserved
- * against its free space until written (SpaceGuard.reserveUploads); the instance quota (507). Refusals of the
+ * against its free space until written or until the folder stalls, one folder or client holding at
+ * most a share of it (SpaceGuard.reserveUploads); the instance quota (507). Refusals of the
  * request itself come before the server's state. The quotas are checked here from the store's
  * counters so that a refused registration signs nothing; what binds is the store's check when the
  * caller inserts the records (src/app/quota.ts).
@@ -49,9 +50,14 @@ export async function registerFiles(
   folderId: string,
   now: number,
   entries: readonly FileToRegister[],
-  /** False for a folder being created (nothing to count in it yet). */
-  existing = true,
+  options: {
+    /** False for a folder being created (nothing to count in it yet). */
+    readonly existing?: boolean;
+    /** The registering client's address, if known: what one client may reserve of the disk is bounded. */
+    readonly client?: string | null | undefined;
+  } = {},
 ): Promise<RegisteredFiles> {
+  const { existing = true, client = null } = options;
   const { config } = services;
   const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
   const plans = entries.map((entry) => planChunks(entry.filesize, config.chunkSizeMiB));
@@ -83,9 +89,13 @@ export async function registerFiles(
   });
   const guard = services.capabilities.spaceGuard;
   const refs = records.map((r) => ({ folderId: r.folderId, fileId: r.id }));
-  // The files' encrypted bytes are reserved against the disk's free space until they are written.
+  // The files' encrypted bytes are reserved against the disk's free space until they are written,
+  // or until their folder makes no progress for DISK_RESERVATION_IDLE_SECONDS.
   await guard
-    ?.reserveUploads(records.map((r, i) => ({ ref: refs[i]!, bytes: encryptedFileLength(r), until: r.expiresAt })))
+    ?.reserveUploads(
+      records.map((r, i) => ({ ref: refs[i]!, bytes: encryptedFileLength(r), until: r.expiresAt })),
+      client,
+    )
     .catch((error: unknown) => {
       throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
     });

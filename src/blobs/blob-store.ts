@@ -97,12 +97,14 @@ export interface SpaceGuard {
    */
   ensureSpace(bytes: number, file?: ChunkRef): Promise<void>;
   /**
-   * Reserves `bytes` for each file, all or none (InsufficientStorageError), until `until` at the
-   * latest (the file's expiry: a file deleted by another process, such as `webfolder admin delete`,
-   * stops counting then).
+   * Reserves `bytes` for each file of one folder, all or none (InsufficientStorageError), until
+   * `until` at the latest (the file's expiry: a file deleted by another process, such as `webfolder
+   * admin delete`, stops counting then), or until the folder makes no progress for a while. One
+   * folder, and one `client` (the registering address, if known), may hold only a share of the space.
    */
   reserveUploads(
     files: readonly { readonly ref: ChunkRef; readonly bytes: number; readonly until: number }[],
+    client?: string | null,
   ): Promise<void>;
   /** Hands back what the files' reservations still hold (a registration that was not stored). */
   releaseUploads(refs: readonly ChunkRef[]): void;

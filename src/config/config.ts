@@ -120,6 +120,10 @@ export interface Limits {
   readonly maxChunksPerFolder: number;
   /** Free space the local storage keeps: below it, registrations and chunk uploads are refused. */
   readonly diskFreeMinBytes: number;
+  /** A registration's reserved bytes lapse once no chunk of its folder arrived for this long. */
+  readonly diskReservationIdleMs: number;
+  /** The most one folder or one client may hold reserved, in percent of the free space above the floor. */
+  readonly diskReservationSharePercent: number;
   /** Node's requestTimeout: the whole request, body included, must arrive within this. */
   readonly requestTimeoutMs: number;
   /** Idle socket timeout: a connection silent this long is closed. */
@@ -191,6 +195,8 @@ export function loadConfig(env: Source = process.env, argv: readonly string[] = 
       maxFilesPerFolder: v.MAX_FILES_PER_FOLDER,
       maxChunksPerFolder: v.MAX_CHUNKS_PER_FOLDER,
       diskFreeMinBytes: v.DISK_FREE_MIN_MIB * 1024 * 1024,
+      diskReservationIdleMs: v.DISK_RESERVATION_IDLE_SECONDS * 1000,
+      diskReservationSharePercent: v.DISK_RESERVATION_SHARE_PERCENT,
       requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
       connectionTimeoutMs: v.CONNECTION_TIMEOUT_SECONDS * 1000,
       maxConnections: v.MAX_CONNECTIONS,

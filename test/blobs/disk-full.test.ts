@@ -54,7 +54,13 @@ function onTmpfs(sizeMiB: number, diskFreeMinMiB: number) {
       return;
     }
     fx.mount = made;
-    fx.server = await startServer({ DATA_DIR: made, CHUNK_SIZE_MIB: '5', DISK_FREE_MIN_MIB: String(diskFreeMinMiB) });
+    fx.server = await startServer({
+      DATA_DIR: made,
+      CHUNK_SIZE_MIB: '5',
+      DISK_FREE_MIN_MIB: String(diskFreeMinMiB),
+      // Every registration here comes from one address: no share cap per client (test/api/disk-reservations.test.ts).
+      DISK_RESERVATION_SHARE_PERCENT: '100',
+    });
   });
   after(async () => {
     if (!fx.mount) return;

@@ -63,6 +63,8 @@ export async function registerSiteFiles(
   folderId: unknown,
   caller: Caller,
   body: SiteRegisterBody,
+  /** The client's address: what one client may reserve of the disk is bounded. */
+  clientAddress: string | null = null,
 ): Promise<SiteRegisterResponse> {
   const request = normalised(body);
   let folder = await openFolder(services, folderId);
@@ -72,7 +74,9 @@ export async function registerSiteFiles(
   checkUpload(claim ? { ...folder, ...claimed(folder, claim) } : folder, role, request);
   const now = services.clock();
   const entries = (tagged: Role) => request.files.map((f) => ({ ...f, uploaderTag: uploaderTagOf(caller, tagged) }));
-  const { records, uploadUrls, release } = await registerFiles(services, folder.id, now, entries(role));
+  const { records, uploadUrls, release } = await registerFiles(services, folder.id, now, entries(role), {
+    client: clientAddress,
+  });
   const limits = {
     maxFiles: services.config.limits.maxFilesPerFolder,
     maxChunks: services.config.limits.maxChunksPerFolder,

@@ -18,7 +18,7 @@ import {
   type StoredRange,
   THUMBNAIL_NAME,
 } from '../blob-store.js';
-import { DiskSpace, type Reservation } from './disk-space.js';
+import { DiskSpace, type Reservation, type ReservationPolicy } from './disk-space.js';
 import type { ChunkUrlSigner } from './url-signer.js';
 
 /**
@@ -37,6 +37,8 @@ const WRITE_BATCH = 1 << 20;
 export interface LocalBlobStoreOptions {
   /** Free space to keep on the disk (DISK_FREE_MIN_MIB); 0 turns the floor off. */
   readonly diskFreeMinBytes?: number;
+  /** How long registrations' reservations last without progress, and the share one holder may take. */
+  readonly reservations?: ReservationPolicy;
 }
 
 export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
@@ -50,7 +52,7 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
     options: LocalBlobStoreOptions,
   ) {
     this.incoming = join(root, '.incoming');
-    this.space = new DiskSpace(root, options.diskFreeMinBytes ?? 0, clock);
+    this.space = new DiskSpace(root, options.diskFreeMinBytes ?? 0, clock, options.reservations);
   }
 
   static async open(
@@ -80,8 +82,13 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard {
 
   reserveUploads(
     files: readonly { readonly ref: ChunkRef; readonly bytes: number; readonly until: number }[],
+    client: string | null = null,
   ): Promise<void> {
-    return this.space.reserveFiles(files.map((f) => ({ file: spaceKey(f.ref), bytes: f.bytes, until: f.until })));
+    const folder = files[0]?.ref.folderId ?? '';
+    return this.space.reserveFiles(
+      files.map((f) => ({ file: spaceKey(f.ref), bytes: f.bytes, until: f.until })),
+      { folder, client },
+    );
   }
 
   releaseUploads(refs: readonly ChunkRef[]): void {

@@ -182,7 +182,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     },
     async (request, reply) => {
       noStore(reply);
-      return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body);
+      return registerSiteFiles(services, request.params.folderId, callerOf(request), request.body, request.ip);
     },
   );
   json.get(
