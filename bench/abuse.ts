@@ -151,15 +151,24 @@ function rawSocket(localAddress?: string): Promise<Socket> {
   });
 }
 
-/** Registrations of `files` files of the largest size, each into a fresh folder it claims. */
-function registrations(tally: Tally, until: number, files: number): Promise<void> {
+/** Files of 1,000 chunks each (at the default chunk size of 10 MiB): 100 of them are 100,000 chunk URLs. */
+const thousandChunkFiles = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ filename: `k${i}`, filesize: 1000 * 10 * 1024 * 1024 }));
+
+/** Registrations of `files` (default: files of the largest size), each into a fresh folder it claims. */
+function registrations(
+  tally: Tally,
+  until: number,
+  files: number,
+  entries: (n: number) => { filename: string; filesize: number }[] = maxFiles,
+): Promise<void> {
   return loop(until, async () => {
     const folderId = await emptyFolder(tally);
     await call(
       tally,
       'POST',
       `/api/site/folders/${folderId}/files`,
-      { files: maxFiles(files), ske: 'ske' },
+      { files: entries(files), ske: 'ske' },
       {
         'x-owner-token': token(),
         'accept-encoding': 'gzip',
@@ -175,8 +184,11 @@ type Attack = (tally: Tally) => Promise<(until: number) => Promise<void>>;
 const attacks: Record<string, Attack> = {
   // Registrations of ten files of the largest size: 99,770 chunk URLs each, the most one request may have.
   'site registration, 10 max-size files': async (tally) => (until) => registrations(tally, until, 10),
-  // The issue's original: 100 files of the largest size in one registration (now refused, 413).
+  // 100 files of the largest size in one registration (refused, 413: more chunk URLs than a request may have).
   'site registration, 100 max-size files': async (tally) => (until) => registrations(tally, until, 100),
+  // The most files a site registration may carry, 1,000 chunks each: 100,000 chunk URLs in 100 files.
+  'site registration, 100 files of 1,000 chunks': async (tally) => (until) =>
+    registrations(tally, until, 100, thousandChunkFiles),
   'v2 create, 10 max-size files, gzip': async (tally) => async (until) => {
     await loop(until, () =>
       call(
@@ -209,7 +221,7 @@ const attacks: Record<string, Attack> = {
         }),
       );
   },
-  'listing a folder of 10,000 files': async (tally) => {
+  'listing a folder of 10,000 files, pages of 1,000': async (tally) => {
     const folderId = await emptyFolder(tally);
     const owner = token();
     const small = Array.from({ length: 100 }, (_, i) => ({ filename: `s${i}`, filesize: 1000 }));
@@ -223,13 +235,19 @@ const attacks: Record<string, Attack> = {
           'x-owner-token': owner,
         },
       );
+    // Each loop walks the whole folder, a page of 1,000 files (the largest page) at a time.
     return (until) =>
-      loop(until, () =>
-        call(tally, 'GET', `/api/site/folders/${folderId}/files`, undefined, {
-          'x-owner-token': owner,
-          'accept-encoding': 'gzip',
-        }),
-      );
+      loop(until, async () => {
+        let cursor: string | null = null;
+        do {
+          const query: string = cursor === null ? '?limit=1000' : `?limit=1000&cursor=${cursor}`;
+          const page = await call(tally, 'GET', `/api/site/folders/${folderId}/files${query}`, undefined, {
+            'x-owner-token': owner,
+            'accept-encoding': 'gzip',
+          });
+          cursor = page.status === 200 ? (JSON.parse(page.text) as { nextCursor: string | null }).nextCursor : null;
+        } while (cursor !== null && Date.now() < until);
+      });
   },
   'slow chunk bodies (300 at 1 byte/s)': async (tally) => {
     const created = await call(tally, 'POST', '/v2/folders', {
