@@ -9,10 +9,10 @@ import { bytes, createFolder, writeTemp } from './browser.js';
 import { clickDownload, MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } from './webkit.js';
 
 /**
- * Drop and go (issue 24, item 1) in WebKit, as drop-and-go.test.ts (Chromium) and
- * drop-and-go-firefox.test.ts do: files picked on the home page make a folder with the settings on
- * screen and upload at once; the owner can change them after; a visitor gets the bytes. The 24-hour
- * rule of an empty folder is told only to someone who can upload.
+ * Drop and go in WebKit, as drop-and-go.test.ts checks it in Chromium and Firefox: files picked on
+ * the home page make a folder with the settings on screen and upload at once; the owner can change
+ * them after; a visitor gets the bytes. The 24-hour rule of an empty folder is told only to someone
+ * who can upload.
  *
  * The files are picked, not dropped: W3C WebDriver cannot drag files from the operating system onto
  * a page (its actions move the pointer inside the page only), so the test sends the files' paths to
