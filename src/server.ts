@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { auditView } from './app/audit.js';
@@ -15,6 +16,8 @@ import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
+import { installRouteGuard } from './http/route-guard.js';
+import { policyOf, routePolicy } from './http/route-policy.js';
 import { accountKeyRoutes } from './http/routes/account-keys.js';
 import { adminRoutes } from './http/routes/admin.js';
 import { adminAccountRoutes } from './http/routes/admin-accounts.js';
@@ -133,6 +136,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
+    // @fastify/cors registers its preflight route itself, without a config: it answers anonymously
+    // for every path, and no cookie counts on it.
+    if (route.url === '*' && route.method === 'OPTIONS' && !policyOf(route.config))
+      route.config = { ...route.config, ...routePolicy('api', ['anonymous']) };
     routes.push(route);
   });
   logError = (error, context) => {
@@ -150,7 +157,9 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       max: config.limits.maxConnections,
       perClient: config.limits.maxConnectionsPerClient,
     });
-  // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404.
+  // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404. A
+  // matched route that answers 404 is judged by its declaration; an unmatched URL has none, so only
+  // its path can say whether a program (JSON) or a person (a page) asked for it.
   installErrorHandling(app, {
     home: config.webUrl,
     apiPrefixes: [
@@ -172,8 +181,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   installLargeJson(app);
   // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
   installValidation(app);
-  // Who each request speaks for (a session cookie or an API key; anonymous otherwise), before any route.
-  await installPrincipal(app, services);
+  // Cookie-borne changes from our own origin only (the route guard), then who each request speaks for
+  // (a session cookie or an API key, where the route's declaration lets them count), before any route.
+  await app.register(cookie);
+  installRouteGuard(app, config);
+  installPrincipal(app, services);
   let shuttingDown = false;
   await app.register(opsRoutes, {
     config,
@@ -194,9 +206,11 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(docsRoutes, { services });
   await app.register(siteRoutes, { services });
   await app.register(mailConsentRoutes, { services });
-  // Sign-in, who is signed in, and API keys (issue 26), under the site's path.
-  await app.register(authRoutes, { services, prefix: sitePath(config) });
-  await app.register(accountKeyRoutes, { services, prefix: sitePath(config) });
+  // Sign-in, who is signed in, and API keys.
+  // Their paths are under the site's path, which they add themselves (not as the plugin's prefix:
+  // Fastify would apply that again).
+  await app.register(authRoutes, { services, base: sitePath(config) });
+  await app.register(accountKeyRoutes, { services, base: sitePath(config) });
   await app.register(adminAuditRoutes, { services });
   await app.register(adminRoutes, { services, disk: () => diskStatus(config) });
   await app.register(adminAccountRoutes, { services });

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../domain/principal.js';
+import type { Actor } from '../app/audit.js';
 
 /**
  * The create budget of the agent surfaces. Every MCP or A2A request first passes the route-level
@@ -24,7 +24,8 @@ export type GateFor = (request: FastifyRequest) => CreateGate;
 export const currentCreateGate = new AsyncLocalStorage<CreateGate>();
 
 /**
- * Who the current MCP or A2A request speaks for (src/http/principal.ts), carried the same way into
- * the SDKs' handlers: a folder an agent makes with an API key is recorded under its account.
+ * Who the current MCP or A2A request speaks for (src/http/principal.ts) and its client address,
+ * carried the same way into the SDKs' handlers: a folder an agent makes with an API key is recorded
+ * under its account, and its audit entry has the client as every other create's has.
  */
-export const currentPrincipal = new AsyncLocalStorage<Principal>();
+export const currentActor = new AsyncLocalStorage<Actor>();

@@ -1,3 +1,4 @@
+import { NO_ACTOR } from '../app/audit.js';
 import { createFolder } from '../app/create-folder.js';
 import { AppError, invalid } from '../app/errors.js';
 import type { Services } from '../app/services.js';
@@ -5,8 +6,7 @@ import { type AgentFolderRequest, agentFolderRequestSchema } from '../contract/r
 import type { CreateResponseEmpty } from '../contract/types.js';
 import { compileValidator } from '../contract/validation.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
-import { ANONYMOUS } from '../domain/principal.js';
-import { currentPrincipal } from './create-gate.js';
+import { currentActor } from './create-gate.js';
 
 /**
  * What the agent surfaces (MCP, A2A) share: the modes an agent may choose, the usage guidance of
@@ -95,9 +95,7 @@ export function checkIntent(intent: FolderIntent): void {
 
 /** Creates an empty folder through the same use case as POST /v2/folders. */
 export async function createFolderForAgent(services: Services, intent: FolderIntent): Promise<CreateResponseEmpty> {
-  const created = await createFolder(services, checkAgentRequest(intent), {
-    principal: currentPrincipal.getStore() ?? ANONYMOUS,
-  });
+  const created = await createFolder(services, checkAgentRequest(intent), currentActor.getStore() ?? NO_ACTOR);
   // No files were given, so the use case answers with the empty-folder variant (spec 4.1).
   if (!('folderUrlBase' in created))
     throw new Error('create use case returned the direct-upload variant for an empty request');

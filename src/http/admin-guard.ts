@@ -12,9 +12,12 @@ import type { Principal } from '../domain/principal.js';
  * - the holder of the break-glass token: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant
  *   time, for instances without OIDC (or when the identity provider is down).
  *
- * Anything else is refused before the handler runs: 401 when no admin credential was presented (or a
- * wrong token), 403 when a signed-in account is not an admin. With neither OIDC nor ADMIN_TOKEN set,
- * every admin route answers 401: nothing is open by default.
+ * The token is looked at first: it works in a browser signed in as someone else (break-glass while
+ * one's own account is not, or no longer, an admin). Anything else is refused before the handler
+ * runs: 401 when no admin credential was presented (or a wrong token), 403 when a signed-in account
+ * is not an admin. With neither OIDC nor ADMIN_TOKEN set, every admin route answers 401: nothing is
+ * open by default. A session's changes come from the instance's own origin only: the route guard
+ * (src/http/route-guard.ts) has refused any other before this runs.
  */
 
 /** Who acts as admin on this request. */
@@ -48,28 +51,18 @@ export function principalOf(request: FastifyRequest): Principal | undefined {
   return (request as unknown as { principal?: Principal }).principal;
 }
 
-/** The origins the console is served from: a cookie-borne admin request must come from one of them. */
-function ownOrigins(config: Config): Set<string> {
-  return new Set([new URL(config.webUrl).origin, new URL(config.baseUrl).origin]);
-}
-
 type Refusal = { readonly status: 401 | 403; readonly error: string };
 
 /** The actor, or why not: the decision itself, apart from the reply (tested directly). */
 export function decideAdmin(request: FastifyRequest, config: Config): AdminActor | Refusal {
+  const token = config.adminToken;
+  if (token !== null && bearerIs(request.headers.authorization, token)) return { via: 'token' };
   const principal = principalOf(request);
   if (principal?.kind === 'account') {
     if (!principal.admin) return { status: 403, error: 'this account is not an admin of this instance' };
     const session = principal.via === 'session';
-    // A session rides on a cookie: a state-changing request must come from our own pages (the
-    // cookie is SameSite=Lax; this closes what Lax leaves open, such as a same-site sibling).
-    const origin = request.headers.origin;
-    if (session && !['GET', 'HEAD'].includes(request.method) && origin !== undefined && !ownOrigins(config).has(origin))
-      return { status: 403, error: 'admin changes are accepted from this instance’s own pages only' };
     return { via: 'account', accountId: principal.accountId, email: principal.email, session };
   }
-  const token = config.adminToken;
-  if (token !== null && bearerIs(request.headers.authorization, token)) return { via: 'token' };
   return {
     status: 401,
     error:

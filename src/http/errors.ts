@@ -4,6 +4,7 @@ import { AppError, RateLimited } from '../app/errors.js';
 import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
 import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
+import { policyOf } from './route-policy.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
 
 /**
@@ -126,10 +127,25 @@ export function installErrorHandler(app: FastifyInstance, options: ErrorHandlerO
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error, options));
 }
 
-/** Where the HTML 404 page (./not-found-page.ts) links, and the paths whose 404 stays JSON whatever the Accept header. */
+/**
+ * Where the HTML 404 page (./not-found-page.ts) links, and the paths whose 404 stays JSON whatever
+ * the Accept header when no route matched (a matched route's declaration decides for itself).
+ */
 export interface NotFoundOptions {
   readonly home: string;
   readonly apiPrefixes: readonly string[];
+}
+
+/**
+ * Whether a 404 may be the HTML page: a matched route (a static file route that found no file) by
+ * its declared surface, pages and docs only; an unmatched URL by its path, as no declaration exists
+ * for it: outside every API prefix.
+ */
+function pageMayAnswer(request: FastifyRequest, notFound: NotFoundOptions): boolean {
+  const policy = policyOf(request.routeOptions.config);
+  if (policy) return policy.surface === 'page' || policy.surface === 'docs';
+  const path = request.url.split('?')[0]!;
+  return !notFound.apiPrefixes.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p));
 }
 
 /** The root scope: the error handler and the handler for routes that do not exist. */
@@ -140,7 +156,7 @@ export function installErrorHandling(app: FastifyInstance, notFound?: NotFoundOp
     if (
       notFound &&
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !notFound.apiPrefixes.some((p) => path === p.replace(/\/$/, '') || path.startsWith(p)) &&
+      pageMayAnswer(request, notFound) &&
       wantsHtml(request)
     )
       return reply

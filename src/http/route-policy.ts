@@ -1,4 +1,4 @@
-import type { FastifyContextConfig } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 
 /**
  * What a route is and who may call it, declared by the route itself in its Fastify route config
@@ -14,8 +14,10 @@ export type RouteSurface =
   | 'api'
   /** Chunk bodies in and out (`/v2/uploads/…`, the site's chunk downloads). */
   | 'chunk'
-  /** The browser site's page, assets and its own JSON endpoints. */
+  /** The browser site's own JSON endpoints (`<site>/api/site/…`). */
   | 'site'
+  /** HTML pages and their static files: the site's page and assets, the mail links' pages. */
+  | 'page'
   /** MCP and A2A. */
   | 'agents'
   /** A signed-in person's own account: who am I, API keys, My folders. */
@@ -60,6 +62,8 @@ export interface RoutePolicy {
    * instance's own origin: scheme, host and port exact.
    */
   readonly cookie: boolean;
+  /** The contract operation the metrics count apart (src/ops/metrics.ts), for the routes that are one. */
+  readonly operation?: 'create' | 'upload-status';
 }
 
 declare module 'fastify' {
@@ -73,12 +77,52 @@ declare module 'fastify' {
 export function routePolicy(
   surface: RouteSurface,
   accepts: readonly RouteCredential[],
-  options: { readonly cookie?: boolean } = {},
+  options: { readonly cookie?: boolean; readonly operation?: RoutePolicy['operation'] } = {},
 ): FastifyContextConfig {
-  return { policy: { surface, accepts, cookie: options.cookie ?? accepts.includes('session') } };
+  const { cookie = accepts.includes('session'), operation } = options;
+  return { policy: { surface, accepts, cookie, ...(operation ? { operation } : {}) } };
+}
+
+/**
+ * Declares the routes a plugin registers in `scope` that cannot take a route config themselves
+ * (@fastify/static's file routes): each route registered there from now on without a declaration
+ * gets `config`'s. Use it in a scope of its own that holds only that plugin's routes.
+ */
+export function declarePluginRoutes(scope: FastifyInstance, config: FastifyContextConfig): void {
+  scope.addHook('onRoute', (route) => {
+    if (policyOf(route.config)) return;
+    if (route.config) Object.assign(route.config, config);
+    else route.config = { ...config };
+  });
 }
 
 /** The declaration of a matched route, or undefined for an unmatched request (the 404 handler). */
 export function policyOf(config: FastifyContextConfig | undefined): RoutePolicy | undefined {
   return config?.policy;
 }
+
+/**
+ * MCP and A2A: programs, anonymous or with an API key. The session cookie does not count there: an
+ * agent runtime has no sign-in session, and a browser page could otherwise borrow the person's.
+ */
+export const AGENT_POLICY = routePolicy('agents', ['anonymous', 'api-key']);
+
+/**
+ * The site's endpoints on one folder: its credential headers (owner token, visitor token, upload
+ * auth; src/http/routes/site-caller.ts), or the account that made it (a session from the site's own
+ * pages, or an API key from the CLI).
+ */
+export const FOLDER_CALLER: readonly RouteCredential[] = [
+  'anonymous',
+  'owner-token',
+  'visitor-token',
+  'upload-auth',
+  'session',
+  'api-key',
+];
+
+/** A page or a static file of one: anyone, and no credential counts. */
+export const PAGE_POLICY = routePolicy('page', ['anonymous']);
+
+/** The admin API: an admin account (its session or API key) or ADMIN_TOKEN (src/http/admin-guard.ts). */
+export const ADMIN_POLICY = routePolicy('admin', ['admin', 'session', 'api-key']);

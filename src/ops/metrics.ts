@@ -3,7 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppEvent } from '../app/events.js';
 import type { SweepResult } from '../app/sweeper.js';
 import type { Config } from '../config/config.js';
-import { folderPagePath, SITE_API_PATH } from '../contract/paths.js';
+import { policyOf, type RoutePolicy, type RouteSurface } from '../http/route-policy.js';
 import type { DeliveryObserver, TargetKind } from '../notify/notifier.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import { diskStatus } from './disk.js';
@@ -21,28 +21,20 @@ export type RouteFamily =
   | 'upload_status'
   | 'chunk_upload'
   | 'chunk_download'
-  | 'site'
-  | 'page'
-  | 'agents'
-  | 'discovery'
-  | 'docs'
-  | 'ops'
+  | Exclude<RouteSurface, 'chunk'>
   | 'unmatched';
 
-/** The family of a route, from its registered URL pattern (never the raw URL: no ids in labels). */
-export function routeFamily(routeUrl: string | undefined, config: Config): RouteFamily {
-  if (!routeUrl) return 'unmatched';
-  if (routeUrl === '/v2/folders') return 'create';
-  if (routeUrl.endsWith('/upload-status')) return 'upload_status';
-  if (routeUrl.startsWith('/v2/uploads/')) return 'chunk_upload';
-  if (routeUrl.includes(`${SITE_API_PATH}/`)) return routeUrl.endsWith('/chunks/:chunk') ? 'chunk_download' : 'site';
-  if (routeUrl === '/healthz' || routeUrl === '/readyz' || routeUrl === '/metrics') return 'ops';
-  if (routeUrl.startsWith('/mcp') || routeUrl.startsWith('/a2a')) return 'agents';
-  const docsPath = new URL(config.docsUrl).pathname.replace(/\/+$/, '');
-  if (docsPath && routeUrl.startsWith(docsPath)) return 'docs';
-  if (routeUrl.includes(folderPagePath(':folderId')) || routeUrl.includes('/assets/') || routeUrl === '/')
-    return 'page';
-  return 'discovery';
+/**
+ * The family of a route, from its declaration (src/http/route-policy.ts; never the raw URL: no ids
+ * in labels): its surface, with the contract's create and upload status and the two directions of
+ * chunk transfers counted apart.
+ */
+export function routeFamily(policy: RoutePolicy | undefined, method: string): RouteFamily {
+  if (!policy) return 'unmatched';
+  if (policy.operation === 'create') return 'create';
+  if (policy.operation === 'upload-status') return 'upload_status';
+  if (policy.surface === 'chunk') return method === 'PUT' ? 'chunk_upload' : 'chunk_download';
+  return policy.surface;
 }
 
 const USAGE_TTL_MS = 5000;
@@ -229,7 +221,7 @@ export class Metrics implements DeliveryObserver {
 
   /** Counts every answered request (hooks on the root instance, so every plugin's routes pass). */
   install(app: FastifyInstance): void {
-    const family = (request: FastifyRequest) => routeFamily(request.routeOptions.url, this.config);
+    const family = (request: FastifyRequest) => routeFamily(policyOf(request.routeOptions.config), request.method);
     app.addHook('onRequest', async (request, reply) => {
       if (family(request) !== 'chunk_upload') return;
       this.inFlight.inc();

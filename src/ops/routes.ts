@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
+import { routePolicy } from '../http/route-policy.js';
 import { checkReadiness } from './health.js';
 import type { Metrics } from './metrics.js';
 
@@ -42,8 +43,9 @@ export function metricsOnMainPort(config: Config): boolean {
 export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions): Promise<void> {
   const { config, metrics, checks, shuttingDown } = options;
   const noStore = { 'cache-control': 'no-store' };
-  app.get('/healthz', async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
+  const open = { config: routePolicy('ops', ['anonymous']) };
+  app.get('/healthz', open, async (_request, reply) => reply.headers(noStore).send({ status: 'ok' }));
+  app.get('/readyz', open, async (_request, reply) => {
     const result = await checkReadiness(checks, READY_TIMEOUT_MS, shuttingDown());
     return reply
       .status(result.ready ? 200 : 503)
@@ -51,7 +53,7 @@ export async function opsRoutes(app: FastifyInstance, options: OpsRouteOptions):
       .send({ status: result.ready ? 'ready' : 'not ready', checks: result.checks });
   });
   if (metricsOnMainPort(config)) {
-    app.get('/metrics', async (request, reply) => {
+    app.get('/metrics', { config: routePolicy('ops', ['metrics-token']) }, async (request, reply) => {
       const token = config.ops.metricsToken;
       if (token !== null && !bearerMatches(request.headers.authorization, token))
         return reply

@@ -15,10 +15,13 @@ after(async () => node.close());
 
 const BOGUS = `wfk_${'A'.repeat(43)}`;
 
-test('an unknown API key is refused with api_key_invalid: 401, and 400 on the v2 contract operation', async () => {
-  const site = await fetch(`${node.baseUrl}/`, { headers: { authorization: `Bearer ${BOGUS}` } });
-  assert.equal(site.status, 401);
-  assert.equal(((await site.json()) as { code: string }).code, 'api_key_invalid');
+test('an unknown API key is refused with api_key_invalid where keys count: 401, and 400 on the v2 contract operation', async () => {
+  const account = await fetch(`${node.baseUrl}/api/account`, { headers: { authorization: `Bearer ${BOGUS}` } });
+  assert.equal(account.status, 401);
+  assert.equal(((await account.json()) as { code: string }).code, 'api_key_invalid');
+  // Where no key counts (the service index, a page), it is not read at all.
+  const index = await fetch(`${node.baseUrl}/`, { headers: { authorization: `Bearer ${BOGUS}` } });
+  assert.equal(index.status, 200);
   const create = await fetch(`${node.baseUrl}/v2/folders`, {
     method: 'POST',
     headers: { authorization: `Bearer ${BOGUS}`, 'content-type': 'application/json' },
@@ -79,7 +82,7 @@ describe('CREATE_POLICY=signed-in', () => {
       body: JSON.stringify(body),
     });
 
-  test('anonymous creates are refused with sign_in_required (400 on v2, 401 on the site and v1)', async () => {
+  test('anonymous creates are refused with sign_in_required (400 on v2 and v1, 401 on the site)', async () => {
     const v2 = await post('/v2/folders', {});
     assert.equal(v2.status, 400);
     assert.equal(((await v2.json()) as { code: string }).code, 'sign_in_required');
@@ -88,6 +91,8 @@ describe('CREATE_POLICY=signed-in', () => {
       ske: 'ske',
       files: [{ filename: 'n', filesize: 1 }],
     });
+    // v1 answers the statuses of the v2 operation it translates onto: the contract's 400.
+    assert.equal(v1.status, 400);
     assert.equal(((await v1.json()) as { code: string }).code, 'sign_in_required');
     const site = await post(
       '/api/site/folders',

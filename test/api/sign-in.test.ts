@@ -75,7 +75,10 @@ const suite: StoreSuite = (store, env, skip) => {
       assert.equal(here.account?.via, 'session');
       assert.deepEqual(await account(peer, cookie), here, 'the other node knows the session');
 
-      const out = await fetch(`${peer.baseUrl}/auth/logout`, { method: 'POST', headers: cookie });
+      const out = await fetch(`${peer.baseUrl}/auth/logout`, {
+        method: 'POST',
+        headers: { ...cookie, origin: peer.baseUrl },
+      });
       assert.equal(out.status, 204);
       assert.match(out.headers.getSetCookie().join('\n'), /wf_session=;/);
       assert.equal((await account(node, cookie)).account, null, 'signed out on the first node too');
@@ -152,13 +155,14 @@ const suite: StoreSuite = (store, env, skip) => {
       const viaKey = await account(peer, bearer);
       assert.equal(viaKey.account?.via, 'api-key');
       assert.equal(viaKey.account?.email, 'alice@example.com');
-      // A key cannot manage keys.
+      // A key cannot manage keys: it is not read there, so it is no one.
       const mint = await fetch(`${node.baseUrl}/api/account/keys`, {
         method: 'POST',
         headers: { ...bearer, 'content-type': 'application/json' },
         body: JSON.stringify({ name: 'successor' }),
       });
-      assert.equal(mint.status, 403);
+      assert.equal(mint.status, 401);
+      assert.equal(((await mint.json()) as { code: string }).code, 'sign_in_required');
       // A folder made with the key is the account's.
       const created = await fetch(`${node.baseUrl}/v2/folders`, {
         method: 'POST',
@@ -199,7 +203,7 @@ const suite: StoreSuite = (store, env, skip) => {
       const login = await provider.loginOverHttp(node.baseUrl, 'alice');
       const blank = await fetch(`${node.baseUrl}/api/account/keys`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie: `wf_session=${sessionOf(login)}` },
+        headers: { 'content-type': 'application/json', cookie: `wf_session=${sessionOf(login)}`, origin: node.baseUrl },
         body: JSON.stringify({ name: '   ' }),
       });
       assert.equal(blank.status, 400);

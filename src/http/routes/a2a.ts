@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { createA2aService, rpcError } from '../../agents/a2a.js';
 import { coreAgentCard } from '../../agents/a2a-card.js';
-import { currentPrincipal, type GateFor } from '../../agents/create-gate.js';
+import { currentActor, type GateFor } from '../../agents/create-gate.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { A2A_VERSION_HEADER, agentCardV1, agentCardV03, cardVersionFor } from '../../discovery/agent-card.js';
+import { actorOf } from '../actor.js';
 import { installErrorHandler } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { AGENT_POLICY, routePolicy } from '../route-policy.js';
 import { agentOriginGuard } from './agent-guard.js';
 
 /**
@@ -40,7 +42,7 @@ export async function a2aRoutes(
   // Each protocol version gets the card it defines, chosen as A2A chooses versions (header, else 0.3).
   app.get<{ Querystring: Record<string, unknown> }>(
     '/.well-known/agent-card.json',
-    limitedBy('agents'),
+    { ...limitedBy('agents'), config: routePolicy('discovery', ['anonymous']) },
     async (request, reply) => {
       const header = request.headers[A2A_VERSION_HEADER.toLowerCase()];
       const query = request.query[A2A_VERSION_HEADER];
@@ -54,6 +56,7 @@ export async function a2aRoutes(
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
     url: '/a2a',
+    config: AGENT_POLICY,
     handler: async (_request, reply) =>
       reply
         .status(405)
@@ -62,8 +65,9 @@ export async function a2aRoutes(
         .send(rpcError(null, -32600, 'method not allowed: send A2A JSON-RPC requests with POST', 'method_not_allowed')),
   });
 
-  app.post('/a2a', { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] }, async (request, reply) => {
-    const answer = await currentPrincipal.run(request.principal, () =>
+  const guarded = { config: AGENT_POLICY, onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] };
+  app.post('/a2a', guarded, async (request, reply) => {
+    const answer = await currentActor.run(actorOf(request), () =>
       a2a.handle(request.body, request.headers, gateFor(request)),
     );
     return reply.status(answer.status).type('application/json; charset=utf-8').send(answer.body);

@@ -5,6 +5,7 @@ import { accountFoldersQuery } from '../../contract/account-folders.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
 import { ACCOUNT_FOLDERS_PATH } from '../../contract/paths.js';
 import { limitedBy } from '../rate-limits.js';
+import { routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -16,12 +17,13 @@ import { typed } from '../typed.js';
  */
 export async function accountFolderRoutes(
   scope: FastifyInstance,
-  { services, prefix }: { services: Services; prefix: string },
+  { services, base }: { services: Services; base: string },
 ): Promise<void> {
   typed(scope).get(
-    `${prefix}${ACCOUNT_FOLDERS_PATH}`,
+    `${base}${ACCOUNT_FOLDERS_PATH}`,
     {
       ...limitedBy('site'),
+      config: routePolicy('account', ['session', 'api-key']),
       schema: { querystring: accountFoldersQuery, response: { 200: answers.accountFolders } },
     },
     async (request, reply) => {

@@ -13,6 +13,7 @@ import { actorOf } from '../actor.js';
 import { adminGuard, adminOf } from '../admin-guard.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -23,7 +24,7 @@ export async function adminAccountRoutes(scope: FastifyInstance, { services }: {
   const app = typed(scope);
   installJsonBodies(app, services.config.maxJsonBodyBytes);
   app.addHook('onRequest', adminGuard(services.config));
-  const site = limitedBy('site');
+  const site = { ...limitedBy('site'), config: ADMIN_POLICY };
 
   app.get(
     ACCOUNTS_API_PATH,

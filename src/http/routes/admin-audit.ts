@@ -7,6 +7,7 @@ import { AUDIT_API_PATH } from '../../contract/paths.js';
 import { adminGuard } from '../admin-guard.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -17,7 +18,7 @@ export async function adminAuditRoutes(scope: FastifyInstance, { services }: { s
   const app = typed(scope);
   installJsonBodies(app, services.config.maxJsonBodyBytes);
   app.addHook('onRequest', adminGuard(services.config));
-  const site = limitedBy('site');
+  const site = { ...limitedBy('site'), config: ADMIN_POLICY };
 
   app.get(
     AUDIT_API_PATH,

@@ -15,6 +15,7 @@ import { ANONYMOUS } from '../../domain/principal.js';
 import { adminGuard, adminOf, principalOf } from '../admin-guard.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -37,7 +38,7 @@ export async function adminRoutes(scope: FastifyInstance, { services, disk }: Ad
   scope.addHook('onSend', async (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
   });
-  const limited = limitedBy('site');
+  const limited = { ...limitedBy('site'), config: ADMIN_POLICY };
   const folder = `${ADMIN_API_PATH}/folders/:folderId`;
 
   app.get(

@@ -8,6 +8,9 @@ import { HttpRefusal } from '../errors.js';
  * a request whose Host is not this service's public host (DNS rebinding), or that a browser sent
  * from a page of another site (its Origin), is refused with 403 `forbidden` before anything runs.
  * A request without Origin (a program, an agent runtime) is not a browser's and is accepted.
+ * Origins are compared by host name here, which is what DNS rebinding needs; no credential rides on
+ * it, since the session cookie never counts on the agent surfaces (src/http/route-policy.ts
+ * AGENT_POLICY): what a page of another port could send here acts as anonymous.
  */
 export function agentOriginGuard(config: Config): onRequestHookHandler {
   const policy = hostPolicy(config);

@@ -7,6 +7,7 @@ import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../..
 import { llmsText } from '../../discovery/llms.js';
 import { MCP_CARD_MEDIA_TYPE, mcpServerCard } from '../../discovery/mcp-card.js';
 import { SURFACES } from '../../discovery/surfaces.js';
+import { routePolicy } from '../route-policy.js';
 import { a2aRoutes } from './a2a.js';
 import { mcpRoutes } from './mcp.js';
 
@@ -26,15 +27,16 @@ export async function agentRoutes(app: FastifyInstance, { services }: { services
   await app.register(mcpRoutes, { services, gateFor });
   await app.register(a2aRoutes, { services, gateFor });
 
+  const open = { config: routePolicy('discovery', ['anonymous']) };
   const llms = llmsText(config);
   for (const path of SURFACES.llms.paths) {
-    app.get(path, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
+    app.get(path, open, async (_request, reply) => reply.type('text/plain; charset=utf-8').send(llms));
   }
   const plugin = JSON.stringify(aiPluginManifest(config));
   for (const path of SURFACES.aiPlugin.paths) {
-    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(plugin));
+    app.get(path, open, async (_request, reply) => reply.type('application/json; charset=utf-8').send(plugin));
   }
-  app.get(AI_PLUGIN_LOGO_PATH, async (_request, reply) =>
+  app.get(AI_PLUGIN_LOGO_PATH, open, async (_request, reply) =>
     reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(AI_PLUGIN_LOGO_SVG),
   );
   const card = JSON.stringify(mcpServerCard(config, toolDefinitions()));
@@ -43,6 +45,6 @@ export async function agentRoutes(app: FastifyInstance, { services }: { services
     const type = path.startsWith('/.well-known/')
       ? 'application/json; charset=utf-8'
       : `${MCP_CARD_MEDIA_TYPE}; charset=utf-8`;
-    app.get(path, async (_request, reply) => reply.type(type).send(card));
+    app.get(path, open, async (_request, reply) => reply.type(type).send(card));
   }
 }

@@ -13,6 +13,7 @@ import { actorOf } from '../actor.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 import { absentBodyIsEmpty } from '../validation.js';
 
@@ -27,6 +28,7 @@ export async function apiRoutes(scope: FastifyInstance, { services }: { services
     '/v2/folders',
     {
       ...limitedBy('create'),
+      config: routePolicy('api', ['anonymous', 'api-key'], { operation: 'create' }),
       preValidation: absentBodyIsEmpty,
       schema: {
         body: createRequestSchema,
@@ -40,6 +42,7 @@ export async function apiRoutes(scope: FastifyInstance, { services }: { services
     '/v2/folders/:folderId/files/:fileId/upload-status',
     {
       ...limitedBy('status'),
+      config: routePolicy('api', ['anonymous', 'upload-auth'], { operation: 'upload-status' }),
       schema: {
         params: fileParams,
         querystring: uploadStatusQuery,

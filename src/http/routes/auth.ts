@@ -6,10 +6,11 @@ import type { OidcConfig } from '../../config/auth.js';
 import { ACCOUNT_PATH, AUTH_PATHS, accountViewSchema } from '../../contract/account.js';
 import { errorResponseSchema } from '../../contract/schemas.js';
 import { safeReturnPath } from '../../domain/claims.js';
-import { SESSION_COOKIE } from '../principal.js';
+import { SESSION_COOKIE, sessionCookieOf } from '../route-guard.js';
+import { routePolicy } from '../route-policy.js';
 
 /**
- * Sign-in (issue 26; docs/organisations.md#sign-in): `GET /auth/login` sends the browser to the
+ * Sign-in (docs/organisations.md#sign-in): `GET /auth/login` sends the browser to the
  * provider, `GET /auth/callback` finishes the flow and sets the session cookie, `POST /auth/logout`
  * ends the session, `GET /api/account` says who is signed in (the page draws "Sign in" or the
  * account menu from it). Paths are under WEB_URL's path. A sign-in that does not end in a session
@@ -18,14 +19,18 @@ import { SESSION_COOKIE } from '../principal.js';
  * Cookies: the session (`wf_session`, the session id; the store keeps only its hash) and, for the ten
  * minutes of a sign-in, its pending state (`wf_login`: PKCE verifier, state, nonce, where to return),
  * both HttpOnly, SameSite=Lax (the provider's redirect back is a top-level GET, which Lax lets carry
- * them), Secure when WEB_URL is https, and scoped to the site's path.
+ * them), Secure when WEB_URL is https, and scoped to the site's path. The pending cookie is read as
+ * untrusted input at the callback (a sibling subdomain can plant one): where it says to return is
+ * checked again there, before anything is written.
+ *
+ * `base` is the site's path, which every route here adds itself.
  */
 const LOGIN_COOKIE = 'wf_login';
 const LOGIN_MINUTES = 10;
 
 export async function authRoutes(
   app: FastifyInstance,
-  { services, prefix }: { services: Services; prefix: string },
+  { services, base: prefix }: { services: Services; base: string },
 ): Promise<void> {
   const { config } = services;
   const secure = new URL(config.webUrl).protocol === 'https:';
@@ -40,6 +45,7 @@ export async function authRoutes(
   app.get(
     `${prefix}${ACCOUNT_PATH}`,
     {
+      config: routePolicy('account', ['anonymous', 'session', 'api-key']),
       schema: { response: { 200: accountViewSchema, '4xx': errorResponseSchema } },
     },
     async (request, reply): Promise<AccountView> => {
@@ -50,10 +56,14 @@ export async function authRoutes(
 
   // Without OIDC the sign-in paths are plain 404s (the JSON one above still answers: signed out).
   if (!client) return;
+  // The flow's two legs take no credential: the session cookie does not count on them (the callback
+  // reads only its pending sign-in cookie).
+  const signInFlow = routePolicy('auth', ['anonymous']);
 
   app.get<{ Querystring: { return?: string } }>(
     `${prefix}${AUTH_PATHS.login}`,
     {
+      config: signInFlow,
       schema: {
         querystring: {
           type: 'object',
@@ -79,7 +89,7 @@ export async function authRoutes(
     },
   );
 
-  app.get(`${prefix}${AUTH_PATHS.callback}`, async (request, reply) => {
+  app.get(`${prefix}${AUTH_PATHS.callback}`, { config: signInFlow }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const pending = pendingOf(request.cookies[LOGIN_COOKIE]);
     reply.clearCookie(LOGIN_COOKIE, cookieBase);
@@ -103,8 +113,10 @@ export async function authRoutes(
     }
   });
 
-  app.post(`${prefix}${AUTH_PATHS.logout}`, async (request: FastifyRequest, reply: FastifyReply) => {
-    const session = request.cookies[SESSION_COOKIE];
+  // The cookie counts here, so the route guard lets only this instance's own pages end a session.
+  const logout = { config: routePolicy('auth', ['session']) };
+  app.post(`${prefix}${AUTH_PATHS.logout}`, logout, async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = sessionCookieOf(request);
     if (session) await signOut(services, session, request.principal, request.ip);
     reply.clearCookie(SESSION_COOKIE, cookieBase);
     reply.header('cache-control', 'no-store');
@@ -119,7 +131,8 @@ function pendingOf(raw: string | undefined): PendingLogin | null {
     const ok = ['verifier', 'state', 'nonce', 'returnTo'].every(
       (k) => typeof value[k as keyof PendingLogin] === 'string',
     );
-    return ok ? (value as PendingLogin) : null;
+    // Where to return is checked as at /auth/login: a same-site path, else the home page.
+    return ok ? { ...(value as PendingLogin), returnTo: safeReturnPath(value.returnTo) } : null;
   } catch {
     return null;
   }

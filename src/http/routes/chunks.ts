@@ -6,6 +6,7 @@ import type { ChunkReceiver } from '../../blobs/blob-store.js';
 import { UPLOAD_PATH } from '../../contract/paths.js';
 import { chunkParams, chunkUploadQuery } from '../../contract/requests.js';
 import { concurrentPerClient, limitedBy } from '../rate-limits.js';
+import { routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -28,7 +29,7 @@ export async function chunkRoutes(
     `${UPLOAD_PATH}/:folderId/:fileId/:chunk`,
     {
       onRequest: [limitedBy('chunk').onRequest, concurrent],
-      config: { continueAfterChecks: true },
+      config: { ...routePolicy('chunk', ['signed-url']), continueAfterChecks: true },
       schema: { params: chunkParams, querystring: chunkUploadQuery },
     },
     async (request, reply) => {

@@ -5,6 +5,7 @@ import { type PublishedSchemaName, publishedSchema } from '../../discovery/publi
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
 import { escapeHtml } from '../../docs/html.js';
+import { routePolicy } from '../route-policy.js';
 import { siteCspHeader, sitePageHtml, sitePath } from './site.js';
 
 /**
@@ -13,9 +14,10 @@ import { siteCspHeader, sitePageHtml, sitePath } from './site.js';
  */
 export async function discoveryRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
   const { config } = services;
+  const open = { config: routePolicy('discovery', ['anonymous']) };
   const openapi = JSON.stringify(openApiDocument(config));
   for (const path of SURFACES.openapi.paths) {
-    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
+    app.get(path, open, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   }
   const schemaNames: PublishedSchemaName[] = [
     'v2-folder-create-request.json',
@@ -24,14 +26,14 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
   ];
   for (const name of schemaNames) {
     const body = JSON.stringify(publishedSchema(config, name));
-    app.get(`/schemas/${name}`, async (_request, reply) =>
+    app.get(`/schemas/${name}`, open, async (_request, reply) =>
       reply.type('application/schema+json; charset=utf-8').send(body),
     );
   }
   const index = serviceIndex(config);
   const indexJson = JSON.stringify(index);
   const indexHtml = renderIndexHtml(index);
-  app.get('/', async (request, reply) => {
+  app.get('/', open, async (request, reply) => {
     reply.header('vary', 'Accept');
     if (prefersHtml(request.headers.accept)) {
       // When the browser site lives at the root, browsers get its home page here.
@@ -45,7 +47,7 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
     }
     return reply.type('application/json; charset=utf-8').send(indexJson);
   });
-  app.get('/.well-known/webfolder.json', async (_request, reply) =>
+  app.get('/.well-known/webfolder.json', open, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(indexJson),
   );
 }

@@ -9,6 +9,7 @@ import { surfaceUrl } from '../../discovery/surfaces.js';
 import { docsSite, PUBLIC_OPENAPI_PLACEHOLDER, projectRoot, SITE_LINK_SLUG } from '../../docs/build.js';
 import { escapeHtml } from '../../docs/html.js';
 import { API_SLUG } from '../../docs/render.js';
+import { declarePluginRoutes, routePolicy } from '../route-policy.js';
 
 /**
  * The documentation site at DOCS_URL: every `docs/*.md` as a page built at build time, with `.br`
@@ -86,8 +87,11 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
       .sendFile(`pages/${slug}.html`);
 
   // Scoped to the assets' path, so that a missing asset gets the docs' own 404 page.
+  const docs = routePolicy('docs', ['anonymous']);
   await app.register(
     async (assets) => {
+      // Every route of this scope is the static plugin's (which takes no config): the docs' files.
+      declarePluginRoutes(assets, docs);
       assets.setNotFoundHandler((_request, reply) => html(reply, notFound, GUIDE_CSP, 404));
       // JavaScript's registered type (RFC 9239), where the static plugin would say application/javascript.
       assets.addHook('onSend', async (request, reply, payload) => {
@@ -109,7 +113,7 @@ export async function docsRoutes(app: FastifyInstance, options: DocsRouteOptions
     { prefix: `${prefix}/_assets` },
   );
 
-  const route: RouteShorthandOptions = host ? { constraints: { host } } : {};
+  const route: RouteShorthandOptions = { config: docs, ...(host ? { constraints: { host } } : {}) };
   if (prefix !== '') app.get(prefix, route, async (_request, reply) => page(reply, 'index'));
   app.get(`${prefix}/`, route, async (_request, reply) => page(reply, 'index'));
   app.get<{ Params: { '*': string } }>(`${prefix}/*`, route, async (request, reply) => {

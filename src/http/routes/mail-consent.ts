@@ -5,6 +5,7 @@ import type { Services } from '../../app/services.js';
 import { mailConsentQuery } from '../../contract/requests.js';
 import { CONSENT_PAGE_CSP, consentPage, type PageWord, pageLanguage } from '../mail-pages.js';
 import { limitedBy } from '../rate-limits.js';
+import { routePolicy } from '../route-policy.js';
 import { sitePath } from './site.js';
 
 /**
@@ -44,7 +45,11 @@ export async function mailConsentRoutes(app: FastifyInstance, { services }: { se
     (_r, _b, done) => done(null, undefined),
   );
   type Q = { Querystring: ConsentQuery };
-  const options = { ...limitedBy('site'), schema: { querystring: mailConsentQuery } };
+  const options = {
+    ...limitedBy('site'),
+    config: routePolicy('page', ['signed-url']),
+    schema: { querystring: mailConsentQuery },
+  };
 
   const page = (_request: FastifyRequest<Q>, reply: FastifyReply, status: number, html: string) =>
     reply

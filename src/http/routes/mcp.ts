@@ -1,13 +1,15 @@
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { currentCreateGate, currentPrincipal, type GateFor } from '../../agents/create-gate.js';
+import { currentActor, currentCreateGate, type GateFor } from '../../agents/create-gate.js';
 import { buildMcpServer } from '../../agents/mcp.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
+import { actorOf } from '../actor.js';
 import { installErrorHandler } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { AGENT_POLICY } from '../route-policy.js';
 import { agentOriginGuard } from './agent-guard.js';
 
 /**
@@ -62,11 +64,14 @@ export async function mcpRoutes(
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.hijack();
     await currentCreateGate.run(gateFor(request), () =>
-      currentPrincipal.run(request.principal, () => nodeHandler(request.raw, reply.raw, request.body)),
+      currentActor.run(actorOf(request), () => nodeHandler(request.raw, reply.raw, request.body)),
     );
   };
   // The Host/Origin policy first (a refused request spends nothing), then the rate limit.
-  const routeConfig = { onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest] };
+  const routeConfig = {
+    config: AGENT_POLICY,
+    onRequest: [agentOriginGuard(config), limitedBy('agents').onRequest],
+  };
   app.post('/mcp', routeConfig, serve);
   // GET (2025 listen stream) and DELETE (2025 session end) are answered by the SDK: 405 when stateless.
   app.get('/mcp', routeConfig, serve);

@@ -13,6 +13,7 @@ import {
 } from '../../contract/requests.js';
 import { actorOf } from '../actor.js';
 import { limitedBy } from '../rate-limits.js';
+import { FOLDER_CALLER, routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 
@@ -27,7 +28,7 @@ export async function siteOwnerRoutes(
   { services, api }: { services: Services; api: string },
 ): Promise<void> {
   const app = typed(scope);
-  const site = limitedBy('site');
+  const site = { ...limitedBy('site'), config: routePolicy('site', FOLDER_CALLER) };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
   const folder = `${api}/folders/:folderId`;
   const file = `${folder}/files/:fileId`;
@@ -35,7 +36,11 @@ export async function siteOwnerRoutes(
   // Creating a folder is a create, like POST /v2/folders: it spends from the same bucket.
   app.post(
     `${api}/folders`,
-    { ...limitedBy('create'), schema: { body: siteCreateFolderSchema, response: { 201: answers.siteCreateFolder } } },
+    {
+      ...limitedBy('create'),
+      config: routePolicy('site', ['anonymous', 'session', 'api-key']),
+      schema: { body: siteCreateFolderSchema, response: { 201: answers.siteCreateFolder } },
+    },
     async (request, reply) => {
       noStore(reply);
       return reply

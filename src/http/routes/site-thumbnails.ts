@@ -5,6 +5,7 @@ import { fileParams } from '../../contract/requests.js';
 import { MAX_THUMBNAIL_BYTES } from '../../domain/limits.js';
 import { HttpRefusal } from '../errors.js';
 import { limitedBy } from '../rate-limits.js';
+import { FOLDER_CALLER, routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 
@@ -32,19 +33,33 @@ export async function siteThumbnailRoutes(
   );
   app.put(
     path,
-    { ...limitedBy('site'), bodyLimit: MAX_THUMBNAIL_BYTES, schema: { params: fileParams } },
+    {
+      ...limitedBy('site'),
+      config: routePolicy('site', FOLDER_CALLER),
+      bodyLimit: MAX_THUMBNAIL_BYTES,
+      schema: { params: fileParams },
+    },
     async (request, reply) => {
       const p = request.params;
       await putThumbnail(services, p.folderId, p.fileId, callerOf(request), request.body);
       return reply.header('cache-control', 'no-store').status(204).send();
     },
   );
-  app.get(path, { ...limitedBy('chunk'), compress: false, schema: { params: fileParams } }, async (request, reply) => {
-    const p = request.params;
-    const bytes = await getThumbnail(services, p.folderId, p.fileId, callerOf(request));
-    return reply
-      .header('cache-control', 'private, no-store')
-      .type('application/octet-stream')
-      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  });
+  app.get(
+    path,
+    {
+      ...limitedBy('chunk'),
+      config: routePolicy('site', FOLDER_CALLER),
+      compress: false,
+      schema: { params: fileParams },
+    },
+    async (request, reply) => {
+      const p = request.params;
+      const bytes = await getThumbnail(services, p.folderId, p.fileId, callerOf(request));
+      return reply
+        .header('cache-control', 'private, no-store')
+        .type('application/octet-stream')
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  );
 }

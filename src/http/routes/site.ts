@@ -27,9 +27,10 @@ import { escapeHtml } from '../../docs/html.js';
 import { contentRange } from '../../domain/byte-range.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 import { accountFolderRoutes } from './account-folders.js';
-import { callerOf, downloadTicketOf, sessionsFromOwnPages } from './site-caller.js';
+import { callerOf, downloadTicketOf } from './site-caller.js';
 import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
 
@@ -147,9 +148,9 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', csp).header('cross-origin-resource-policy', 'same-site');
   });
-  // A signed-in person's changes come from this instance's pages only (My folders, issue 26).
-  app.addHook('preHandler', sessionsFromOwnPages(config));
-  const limited = limitedBy('site');
+  // The JSON endpoints on a folder, and the pages (src/http/route-policy.ts).
+  const limited = { ...limitedBy('site'), config: routePolicy('site', FOLDER_CALLER) };
+  const pageRoute = { ...limitedBy('site'), config: PAGE_POLICY };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   // ---- JSON endpoints of the site (typed from their schemas) -----------------------------------
@@ -165,7 +166,11 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   // A taken-down folder's page says why (app/admin/take-down.ts); 404 for any other folder.
   json.get(
     `${api}/folders/:folderId/take-down`,
-    { ...limited, schema: { params: folderParams, response: { 200: answers.takeDown } } },
+    {
+      ...limitedBy('site'),
+      config: routePolicy('site', ['anonymous']),
+      schema: { params: folderParams, response: { 200: answers.takeDown } },
+    },
     async (request, reply) => {
       noStore(reply);
       return takeDownNotice(services, request.params.folderId);
@@ -173,7 +178,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   );
   // Registering files and re-signing their URLs is signing work, like a create: both spend from the
   // create bucket, so the site bucket's larger allowance cannot buy more of it than the API allows.
-  const signing = limitedBy('create');
+  const signing = { ...limitedBy('create'), config: routePolicy('site', FOLDER_CALLER) };
   json.post(
     `${api}/folders/:folderId/files`,
     {
@@ -241,7 +246,12 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   json.get(
     `${api}/folders/:folderId/files/:fileId/chunks/:chunk`,
     // Encrypted bytes do not compress (and mime-db calls octet-stream compressible).
-    { ...limitedBy('chunk'), compress: false, schema: { params: chunkParams, querystring: siteChunkQuery } },
+    {
+      ...limitedBy('chunk'),
+      config: routePolicy('chunk', [...FOLDER_CALLER, 'download-ticket']),
+      compress: false,
+      schema: { params: chunkParams, querystring: siteChunkQuery },
+    },
     async (request, reply) => {
       const p = request.params;
       const range = request.headers.range;
@@ -267,7 +277,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
 
   await app.register(siteThumbnailRoutes, { services, api });
   await app.register(siteOwnerRoutes, { services, api });
-  await app.register(accountFolderRoutes, { services, prefix });
+  await app.register(accountFolderRoutes, { services, base: prefix });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {
@@ -280,7 +290,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   };
   app.get<{ Params: { folderId: string } }>(
     `${prefix}${folderPagePath(':folderId')}`,
-    limited,
+    pageRoute,
     async (request, reply) => {
       try {
         await openFolder(services, request.params.folderId);
@@ -292,14 +302,15 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     },
   );
   // "My folders" (issue 26): the page asks the account API who is signed in.
-  app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
+  app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, pageRoute, async (_request, reply) => sendPage(reply, 200));
   // The admin console (web/src/views/admin.ts): the same page; its data comes from /api/admin.
-  app.get(`${prefix}/admin`, limited, async (_request, reply) => sendPage(reply, 200));
-  app.get(`${prefix}${ACCOUNT_PAGE_PATH}`, limited, async (_request, reply) => sendPage(reply, 200));
+  app.get(`${prefix}/admin`, pageRoute, async (_request, reply) => sendPage(reply, 200));
+  app.get(`${prefix}${ACCOUNT_PAGE_PATH}`, pageRoute, async (_request, reply) => sendPage(reply, 200));
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
-  if (prefix !== '') app.get(`${prefix}/`, async (_request, reply) => sendPage(reply, 200));
+  const page = { config: PAGE_POLICY };
+  if (prefix !== '') app.get(`${prefix}/`, page, async (_request, reply) => sendPage(reply, 200));
   // Streamed downloads are answered by the service worker; reaching the server means it was not running.
-  app.get(`${prefix}/dl/*`, async (_request, reply) =>
+  app.get(`${prefix}/dl/*`, page, async (_request, reply) =>
     reply
       .status(404)
       .type('text/html; charset=utf-8')
@@ -308,19 +319,23 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       ),
   );
   if (existsSync(SITE_BUILD_DIR)) {
-    await app.register(fastifyStatic, {
-      root: join(SITE_BUILD_DIR, 'assets'),
-      prefix: `${prefix}/assets/`,
-      decorateReply: false,
-      index: false,
-      immutable: true,
-      maxAge: '365d',
+    // In a scope of their own, whose routes (the static plugin's, which take no config) are pages'.
+    await app.register(async (assets) => {
+      declarePluginRoutes(assets, PAGE_POLICY);
+      await assets.register(fastifyStatic, {
+        root: join(SITE_BUILD_DIR, 'assets'),
+        prefix: `${prefix}/assets/`,
+        decorateReply: false,
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+      });
     });
     // The workers' scripts keep fixed names (a service worker's URL is its identity), so they are
     // revalidated rather than cached for a year like the hashed assets.
     for (const script of ['sw.js', 'crypto-worker.js']) {
       const file = join(SITE_BUILD_DIR, script);
-      app.get(`${prefix}/${script}`, async (_request, reply) => {
+      app.get(`${prefix}/${script}`, page, async (_request, reply) => {
         if (!existsSync(file)) return reply.status(404).send({ error: `${script} not built`, code: 'not_found' });
         return reply
           .type('text/javascript; charset=utf-8')

@@ -8,6 +8,7 @@ import { actorOf } from '../actor.js';
 import { installContractErrorHandling } from '../errors.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
+import { routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
@@ -25,6 +26,7 @@ export async function v1Routes(scope: FastifyInstance, { services }: { services:
     '/v1/delivery-webfolder',
     {
       ...limitedBy('create'),
+      config: routePolicy('api', ['anonymous', 'api-key'], { operation: 'create' }),
       schema: { body: v1CreateRequestSchema, response: { 200: v1CreateResponseSchema, ...errors } },
     },
     async (request) => createV1Webfolder(services, request.body, actorOf(request)),
@@ -34,6 +36,7 @@ export async function v1Routes(scope: FastifyInstance, { services }: { services:
     '/v1/upload/check/:fid',
     {
       ...limitedBy('status'),
+      config: routePolicy('api', ['anonymous', 'upload-auth'], { operation: 'upload-status' }),
       schema: {
         params: v1CheckParams,
         querystring: v1CheckQuery,
