@@ -9,7 +9,7 @@ export const KEY_TOUCH_INTERVAL_MS = 60_000;
 /**
  * Whether the operator names the account an admin: its provider's admin claim at its last sign-in
  * (stored), or its e-mail in ADMIN_EMAILS (read now, so removing an address takes effect at once).
- * The e-mail is stored only when the provider did not say it is unverified (app/sign-in.ts).
+ * The e-mail is stored only when the provider says it is verified (app/sign-in.ts).
  */
 export function isAdmin(services: Services, account: AccountRecord): boolean {
   if (account.admin) return true;

@@ -9,7 +9,7 @@ import { accountPrincipal } from './principal.js';
 import type { Services } from './services.js';
 
 /**
- * Sign-in with the operator's OpenID Connect provider (issue 26), through `openid-client` (certified):
+ * Sign-in with the operator's OpenID Connect provider, through `openid-client` (certified):
  * the authorization code flow with PKCE (S256), state and nonce. What the flow must remember between
  * the two legs (verifier, state, nonce, where to return) is kept by the browser in a short-lived
  * HttpOnly cookie (src/http/routes/auth.ts), so any node can finish a sign-in another node began.
@@ -109,8 +109,9 @@ export function oidcClient(services: Services, settings: OidcConfig, redirectUri
         newId: newId(),
         issuer: settings.issuer,
         subject: idClaims.sub,
-        // An address the provider says is unverified names no one (ADMIN_EMAILS reads it).
-        email: typeof claims.email === 'string' && claims.email_verified !== false ? claims.email : null,
+        // Only an address the provider says is verified is kept: an unverified one (or one without
+        // `email_verified`) names no one, since ADMIN_EMAILS reads it.
+        email: typeof claims.email === 'string' && emailVerified(claims.email_verified) ? claims.email : null,
         name: typeof claims.name === 'string' ? claims.name.slice(0, 200) : null,
         admin: settings.adminClaim !== null && claimHolds(claims, settings.adminClaim),
         now,
@@ -131,6 +132,14 @@ export function oidcClient(services: Services, settings: OidcConfig, redirectUri
       return { kind: 'signed-in', sessionId, expiresAt, account };
     },
   };
+}
+
+/**
+ * Whether the provider says the e-mail is verified: `true`, or the string `"true"` some providers
+ * send. Absent means not verified, as OpenID Connect leaves it (Core 5.1).
+ */
+function emailVerified(claim: unknown): boolean {
+  return claim === true || claim === 'true';
 }
 
 /** Ends a session (sign-out): deleted from the store, so it is gone on every node at once. */

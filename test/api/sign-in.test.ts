@@ -29,7 +29,7 @@ const suite: StoreSuite = (store, env, skip) => {
       provider = await startOidcProvider({
         redirectUris: [`http://127.0.0.1:${port}/auth/callback`, `http://127.0.0.1:${peerPort}/auth/callback`],
       });
-      const common = { ...provider.serverEnv(), ADMIN_EMAILS: 'Bob@Example.com', ...extra };
+      const common = { ...provider.serverEnv(), ADMIN_EMAILS: 'Bob@Example.com,boss@example.com', ...extra };
       node = await startServer(common, { port });
       // The second node shares the store (PostgreSQL, or the same SQLite file in one DATA_DIR).
       peer = await startServer({ ...common, DATA_DIR: node.dataDir }, { port: peerPort });
@@ -93,6 +93,21 @@ const suite: StoreSuite = (store, env, skip) => {
       assert.equal((await account(node, { cookie: `wf_session=${sessionOf(root)}` })).account?.admin, true);
       const bob = await provider.loginOverHttp(node.baseUrl, 'bob');
       assert.equal((await account(node, { cookie: `wf_session=${sessionOf(bob)}` })).account?.admin, true);
+    });
+
+    test('an e-mail the provider does not say is verified names no admin, and is not kept', async (t) => {
+      if (!node) return void t.skip(skip());
+      // The provider sends boss@example.com (listed in ADMIN_EMAILS) with no email_verified claim at all.
+      const mallory = await provider.loginOverHttp(node.baseUrl, 'mallory');
+      assert.equal(mallory.status, 303);
+      const seen = (await account(node, { cookie: `wf_session=${sessionOf(mallory)}` })).account;
+      assert.equal(seen?.name, 'Mallory Typed', 'signed in');
+      assert.equal(seen?.admin, false);
+      assert.equal(seen?.email, null);
+      const admin = await fetch(`${node.baseUrl}/api/admin/stats`, {
+        headers: { cookie: `wf_session=${sessionOf(mallory)}` },
+      });
+      assert.equal(admin.status, 403);
     });
 
     test('a person the claim rule refuses gets no session and is told so', async (t) => {

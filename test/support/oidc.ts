@@ -12,7 +12,9 @@ import Provider from 'oidc-provider';
  * - `alice`: staff, e-mail verified;
  * - `root`: staff and `webfolder-admins` (an admin by claim);
  * - `eve`: a contractor, refused by the rule `OIDC_REQUIRED_CLAIM=groups=staff`;
- * - `bob`: staff, e-mail bob@example.com (named an admin by ADMIN_EMAILS in tests that want it).
+ * - `bob`: staff, e-mail bob@example.com (named an admin by ADMIN_EMAILS in tests that want it);
+ * - `mallory`: staff, e-mail boss@example.com with no `email_verified` claim at all (a provider that
+ *   lets people type their own address and says nothing about it).
  *
  * The redirect URIs must be known when the provider starts: pick the server's port first
  * (test/support/server.ts freePort), start the provider with its callback, then the server with
@@ -22,13 +24,16 @@ export interface OidcPerson {
   readonly email: string;
   readonly name: string;
   readonly groups: readonly string[];
+  /** The `email_verified` claim; absent when undefined. */
+  readonly emailVerified?: boolean;
 }
 
 export const PEOPLE: Readonly<Record<string, OidcPerson>> = {
-  alice: { email: 'alice@example.com', name: 'Alice Example', groups: ['staff'] },
-  root: { email: 'root@example.com', name: 'Root Admin', groups: ['staff', 'webfolder-admins'] },
-  eve: { email: 'eve@contractor.example', name: 'Eve Outsider', groups: ['contractors'] },
-  bob: { email: 'bob@example.com', name: 'Bob Example', groups: ['staff'] },
+  alice: { email: 'alice@example.com', name: 'Alice Example', groups: ['staff'], emailVerified: true },
+  root: { email: 'root@example.com', name: 'Root Admin', groups: ['staff', 'webfolder-admins'], emailVerified: true },
+  eve: { email: 'eve@contractor.example', name: 'Eve Outsider', groups: ['contractors'], emailVerified: true },
+  bob: { email: 'bob@example.com', name: 'Bob Example', groups: ['staff'], emailVerified: true },
+  mallory: { email: 'boss@example.com', name: 'Mallory Typed', groups: ['staff'] },
 };
 
 export const CLIENT_ID = 'webfolder';
@@ -43,8 +48,16 @@ export interface OidcFixture {
    * through the provider's login form back to the server's callback. Answers the server's cookies
    * (the session among them), the final response's status, location and body.
    */
-  loginOverHttp(webUrl: string, login: string, returnTo?: string): Promise<HttpLogin>;
+  loginOverHttp(webUrl: string, login: string, returnTo?: string, options?: LoginOptions): Promise<HttpLogin>;
   stop(): Promise<void>;
+}
+
+export interface LoginOptions {
+  /**
+   * Rewrites the pending sign-in cookie (`wf_login`) the server set, before the browser brings it
+   * back to the callback: what a sibling subdomain planting its own cookie achieves.
+   */
+  readonly plantPending?: (value: string) => string;
 }
 
 export interface HttpLogin {
@@ -115,7 +128,7 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
         claims: async () => ({
           sub: id,
           email: person.email,
-          email_verified: true,
+          ...(person.emailVerified === undefined ? {} : { email_verified: person.emailVerified }),
           name: person.name,
           groups: [...person.groups],
         }),
@@ -135,7 +148,7 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
       OIDC_REQUIRED_CLAIM: 'groups=staff',
       OIDC_ADMIN_CLAIM: 'groups=webfolder-admins',
     }),
-    loginOverHttp: (webUrl, login, returnTo) => loginOverHttp(webUrl, issuer, login, returnTo),
+    loginOverHttp: (webUrl, login, returnTo, options) => loginOverHttp(webUrl, issuer, login, returnTo, options),
     async stop() {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
@@ -170,12 +183,22 @@ class Jar {
       .join('; ');
   }
 
+  set(origin: string, name: string, value: string): void {
+    this.byOrigin.get(origin)?.set(name, value);
+  }
+
   cookies(origin: string): Map<string, string> {
     return new Map(this.byOrigin.get(origin) ?? []);
   }
 }
 
-async function loginOverHttp(webUrl: string, issuer: string, login: string, returnTo?: string): Promise<HttpLogin> {
+async function loginOverHttp(
+  webUrl: string,
+  issuer: string,
+  login: string,
+  returnTo?: string,
+  options: LoginOptions = {},
+): Promise<HttpLogin> {
   const jar = new Jar();
   const webOrigin = new URL(webUrl).origin;
   let url = `${webUrl}/auth/login${returnTo === undefined ? '' : `?return=${encodeURIComponent(returnTo)}`}`;
@@ -189,6 +212,9 @@ async function loginOverHttp(webUrl: string, issuer: string, login: string, retu
       headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
     });
     jar.take(origin, response);
+    const pending = jar.cookies(webOrigin).get('wf_login');
+    if (origin === webOrigin && options.plantPending && pending)
+      jar.set(webOrigin, 'wf_login', options.plantPending(pending));
     init = {};
     const location = response.headers.get('location');
     if (origin === new URL(issuer).origin && response.status === 200) {
