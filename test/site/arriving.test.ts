@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { test } from 'node:test';
+import { type UploadState, upload } from '../../src/client/node/index.js';
 import { until } from '../support/poll.js';
-import { bytes, newContext, SKIP, screenshot, watch, writeTemp } from './browser.js';
-import { chunkNumber, useGatedChromium } from './gated.js';
-import { webm } from './media.js';
+import { bytes, writeTemp } from './browser.js';
+import { type DriverPage, eachEngine, FOLDER_LINK, type PageOptions, useGatedSite } from './driver.js';
+import { chromium } from './driver-chromium.js';
+import { firefox } from './driver-firefox.js';
+import { chunkNumber } from './gated.js';
+import { webmFromChromium } from './media.js';
 
 const MIB = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -20,162 +22,189 @@ function putChunk(req: IncomingMessage): number | null {
 }
 
 /**
- * Issue #25 item 2, the page: a visitor opens the link while the owner (another browser context) is
- * still uploading, sees the file arriving with the server's progress, and downloads it at once. The
- * gate holds the owner's chunk PUTs from chunk 2 on, so the visitor's download provably asks for a
- * chunk not stored yet (it passes the gate while chunk 2's PUT is held there) and waits for it; the
- * PUTs are then let through and the download completes, byte for byte. If the upload ends instead
- * (cancelled and the file deleted), the visitor is told so.
+ * A visitor opens the link while the owner (another browser context, or the client library as the
+ * CLI runs it) is still uploading, sees the file arriving with the server's progress, and downloads
+ * it at once. The gate holds the sender's chunk PUTs from chunk 2 on, so the visitor's download
+ * provably asks for a chunk not stored yet (it passes the gate while chunk 2's PUT is held) and
+ * waits for it; the PUTs are then let through and the download completes, byte for byte. If the
+ * upload ends instead (cancelled and the file deleted), the visitor is told so.
  */
-describe('site: a visitor downloads a file while it arrives (Chromium)', { skip: SKIP }, () => {
-  const site = useGatedChromium({}, 'webfolder-arriving-');
+eachEngine('site: a visitor downloads a file while it arrives', [chromium, firefox], (engine) => {
+  const site = useGatedSite(engine);
 
   /** The owner's page starts uploading `content`; chunk 1 is stored, the later PUTs wait at the gate. */
   async function startHeldUpload(
     name: string,
     content: Buffer,
     seen: string[],
-  ): Promise<{ ownerCtx: BrowserContext; owner: Page; link: string }> {
-    const ownerCtx = await newContext(site.browser);
-    const owner = await ownerCtx.newPage();
-    await owner.goto(`${site.gate.url}/`);
-    await owner.locator('#new-mode').selectOption('send');
-    await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
+  ): Promise<{ owner: DriverPage; link: string }> {
+    const owner = await site.browser.page();
+    await owner.goto(`${site.url}/`);
+    await owner.select('#new-mode', 'send');
+    await owner.click('button[type=submit]');
+    const link = await owner.waitForUrl(FOLDER_LINK);
     site.gate.hold((req) => {
       const k = chunkNumber(req);
       if (k !== null) seen.push(`GET ${k}`);
       const n = putChunk(req);
       return n !== null && n >= 2;
     });
-    await owner.setInputFiles('#file-input', [await writeTemp(site.dir, name, content)]);
+    await owner.pickFiles('#file-input', [await writeTemp(site.dir, name, content)]);
     await until(
       'chunk 2 of the upload held at the gate',
       () => site.gate.held().some((r) => putChunk(r) === 2),
       60_000,
     );
-    return { ownerCtx, owner, link: owner.url() };
+    return { owner, link };
   }
 
   /** A visitor's page on the link, with the file listed as arriving and chunk 1 stored. */
-  async function visitorOn(
-    link: string,
-    options: Parameters<Browser['newContext']>[0] = {},
-  ): Promise<{ ctx: BrowserContext; page: Page; problems: string[] }> {
-    const ctx = await site.browser.newContext({
-      acceptDownloads: true,
-      viewport: { width: 1100, height: 900 },
-      ...options,
-    });
-    const page = await ctx.newPage();
-    const problems = watch(page);
+  async function visitorOn(link: string, options: PageOptions = {}): Promise<DriverPage> {
+    const page = await site.browser.page(options);
     await page.goto(link);
     // The list is polled: chunk 1's arrival shows within a poll or two.
-    await page.locator('#files li .arriving[data-stored="1"]').waitFor({ timeout: 60_000 });
-    return { ctx, page, problems };
+    await page.waitFor('#files li .arriving[data-stored="1"]', { timeoutMs: 60_000 });
+    return page;
   }
 
   test('the download starts while the upload runs, waits for the chunks, and is byte for byte', async () => {
     const content = bytes(12 * MIB + 7, 53);
     const seen: string[] = [];
-    const { ownerCtx, owner, link } = await startHeldUpload('arriving.bin', content, seen);
-    const { ctx, page: visitor, problems } = await visitorOn(link);
-    assert.equal(await visitor.locator('#files li .arriving').getAttribute('data-chunks'), '3');
-    const button = visitor.locator('#files li button.download');
-    assert.equal(await button.isDisabled(), false, 'a file still arriving can be downloaded at once');
-    const download = visitor.waitForEvent('download', { timeout: 60_000 });
-    await button.click();
+    const { owner, link } = await startHeldUpload('arriving.bin', content, seen);
+    const visitor = await visitorOn(link);
+    assert.equal(await visitor.attribute('#files li .arriving', 'data-chunks'), '3');
+    assert.equal(
+      await visitor.attribute('#files li button.download', 'disabled'),
+      null,
+      'a file still arriving can be downloaded at once',
+    );
+    const saved = visitor.download('arriving.bin', content.length);
+    await visitor.click('#files li button.download');
     // The download asked for chunk 2 while its PUT was held at the gate: the site answered 404.
     await until('the visitor asking for chunk 2 before it is stored', () => seen.includes('GET 2'), 60_000);
-    // The arriving row as people see it: 2 sizes × 2 schemes × 2 languages (artifacts/screenshots).
-    for (const [size, viewport] of [
-      ['desktop', { width: 1280, height: 800 }],
-      ['phone', { width: 390, height: 844 }],
-    ] as const)
-      for (const colorScheme of ['light', 'dark'] as const)
-        for (const locale of ['en-US', 'de-DE']) {
-          const shot = await visitorOn(link, {
-            viewport,
-            colorScheme,
-            locale,
-            ...(size === 'phone' ? { isMobile: true, hasTouch: true } : {}),
-          });
-          await screenshot(shot.page, `arriving-row-${size}-${colorScheme}-${locale.slice(0, 2)}`);
-          assert.deepEqual(shot.problems, []);
-          await shot.ctx.close();
-        }
+    if (engine.name === 'chromium') {
+      // The arriving row as people see it: 2 sizes × 2 schemes × 2 languages (artifacts/screenshots).
+      for (const size of ['desktop', 'phone'] as const)
+        for (const colorScheme of ['light', 'dark'] as const)
+          for (const locale of ['en-US', 'de-DE']) {
+            const shot = await visitorOn(link, {
+              ...(size === 'phone' ? { phone: true } : { viewport: { width: 1280, height: 800 } }),
+              colorScheme,
+              locale,
+            });
+            await shot.screenshot(`arriving-row-${size}-${colorScheme}-${locale.slice(0, 2)}`);
+            assert.deepEqual(shot.problems, []);
+            await shot.close();
+          }
+    } else {
+      await visitor.screenshot('arriving-row');
+    }
     site.gate.release();
-    const saved = await download;
-    assert.equal(await saved.failure(), null);
-    const got = await readFile(await saved.path());
+    const got = await saved;
     assert.equal(got.length, content.length);
     assert.equal(sha256(got), sha256(content), 'the file downloaded while arriving is the uploaded file');
-    await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+    await owner.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
     // Once complete, the row is an ordinary one again.
-    await visitor.locator('#files li .count').waitFor({ timeout: 60_000 });
-    assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await visitor.waitFor('#files li .count', { timeoutMs: 60_000 });
+    assert.deepEqual(visitor.problems, []);
+    await Promise.all([owner.close(), visitor.close()]);
   });
 
-  test('an upload cancelled and deleted mid-way ends the waiting download with the message', async () => {
-    const content = bytes(12 * MIB + 9, 59);
+  test('sent by the client library (as the CLI sends): the download waits for its chunks', async () => {
+    const { dir, gate } = site;
+    const content = bytes(11 * MIB + 777, 61);
+    const path = await writeTemp(dir, 'arriving-cli.bin', content);
+    let open!: () => void;
+    const held = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gatedFetch: typeof fetch = async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (init?.method === 'PUT' && /\/0000[23](\?|$)/.test(url)) await held;
+      return fetch(input, init);
+    };
+    let stated!: (s: UploadState) => void;
+    const state = new Promise<UploadState>((resolve) => {
+      stated = resolve;
+    });
+    const done = upload([path], { server: gate.url, concurrency: 1, fetch: gatedFetch, onState: (s) => stated(s) });
+    done.catch(() => {}); // awaited below
+    const { folderUrl, secret } = await state;
     const seen: string[] = [];
-    const { ownerCtx, owner, link } = await startHeldUpload('cancelled.bin', content, seen);
-    const { ctx, page: visitor, problems } = await visitorOn(link);
-    const download = visitor.waitForEvent('download', { timeout: 60_000 });
-    await visitor.locator('#files li button.download').click();
+    gate.hold((req) => {
+      if (chunkNumber(req) === 2) seen.push('GET 2');
+      return false;
+    });
+    const page = await visitorOn(`${folderUrl}#${secret}`);
+    const saved = page.download('arriving-cli.bin', content.length);
+    await page.click('#files li button.download');
     await until('the visitor asking for chunk 2 before it is stored', () => seen.includes('GET 2'), 60_000);
-    // The owner cancels (the held PUTs are dropped) and deletes the half-sent file.
-    await owner.locator('#cancel-upload').click();
-    site.gate.drop();
-    await owner.locator('#upload-status[data-state="cancelled"]').waitFor();
-    owner.on('dialog', (d) => void d.accept());
-    const row = owner.locator('#files li', { hasText: 'cancelled.bin' });
-    await row.locator('details.file-manage summary').click();
-    await row.locator('button.delete-file').click();
-    const status = visitor.locator('#download-status');
-    await until(
-      'the visitor told that the upload stopped',
-      async () => (await status.innerText()).includes('The upload of this file stopped before it was complete'),
-      60_000,
-    );
-    // Nothing partial is presented as a finished download.
-    const failed = await download;
-    assert.notEqual(await failed.failure(), null, 'the site.browser marks the download failed');
-    await screenshot(visitor, 'arriving-cancelled-desktop-light-en');
-    assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    open();
+    await done;
+    assert.equal(sha256(await saved), sha256(content), 'the file downloaded while arriving is the uploaded file');
+    assert.deepEqual(page.problems, []);
+    await page.close();
   });
+
+  // A failed download is reported to the test by Chromium only: Firefox tells it with a window-modal
+  // alert that WebDriver BiDi does not see (driver-firefox.ts).
+  if (engine.name === 'chromium')
+    test('an upload cancelled and deleted mid-way ends the waiting download with the message', async () => {
+      const content = bytes(12 * MIB + 9, 59);
+      const seen: string[] = [];
+      const { owner, link } = await startHeldUpload('cancelled.bin', content, seen);
+      const visitor = await visitorOn(link);
+      const failed = visitor.downloadFailure('cancelled.bin');
+      await visitor.click('#files li button.download');
+      await until('the visitor asking for chunk 2 before it is stored', () => seen.includes('GET 2'), 60_000);
+      // The owner cancels (the held PUTs are dropped) and deletes the half-sent file.
+      await owner.click('#cancel-upload');
+      site.gate.drop();
+      await owner.waitFor('#upload-status[data-state="cancelled"]');
+      owner.onDialog('accept');
+      await owner.click('#files li details.file-manage summary');
+      await owner.click('#files li button.delete-file');
+      await until(
+        'the visitor told that the upload stopped',
+        async () =>
+          (await visitor.renderedText('#download-status')).includes(
+            'The upload of this file stopped before it was complete',
+          ),
+        60_000,
+      );
+      // Nothing partial is presented as a finished download.
+      assert.ok(await failed, 'the browser marks the download failed');
+      await visitor.screenshot('arriving-cancelled-desktop-light-en');
+      assert.deepEqual(visitor.problems, []);
+      await Promise.all([owner.close(), visitor.close()]);
+    });
+
   test('a video still arriving shows what has arrived in the viewer and plays on as the rest comes', async () => {
     // Noise at 40 Mbit/s: about a second per 5 MiB chunk, three chunks.
-    const video = await webm(site.browser, site.gate.url, 11 * MIB);
+    const video = await webmFromChromium(site.url, 11 * MIB);
     const seen: string[] = [];
-    const { ownerCtx, link } = await startHeldUpload('clip.webm', video, seen);
-    const { ctx, page: visitor, problems } = await visitorOn(link);
-    await visitor.locator('#files button.open', { hasText: 'clip.webm' }).click();
-    await visitor.locator('#viewer video').waitFor();
+    const { owner, link } = await startHeldUpload('clip.webm', video, seen);
+    const visitor = await visitorOn(link);
+    await visitor.click('#files button.open');
+    await visitor.waitFor('#viewer video');
     // Chunk 1 is stored, chunk 2 is held at the gate: the first frame decodes from what has arrived.
-    await until(
-      'the arriving video showing its first frame',
-      () =>
-        visitor.evaluate(() => {
-          const v = document.querySelector<HTMLVideoElement>('#viewer video');
-          return v !== null && v.readyState >= 2;
-        }),
-      60_000,
-    );
+    await visitor.waitUntil(`document.querySelector('#viewer video')?.readyState >= 2`, 60_000);
     // The rest arrives; the same element then plays on (it was not given up on while it waited).
     site.gate.release();
-    await visitor.evaluate(() => {
-      const v = document.querySelector<HTMLVideoElement>('#viewer video')!;
+    await visitor.evaluate(`(() => {
+      const v = document.querySelector('#viewer video');
       v.muted = true;
       return v.play();
-    });
-    await until(
-      'the video playing once the rest arrived',
-      () => visitor.evaluate(() => document.querySelector<HTMLVideoElement>('#viewer video')!.currentTime > 0),
-      60_000,
+    })()`);
+    await visitor.waitUntil(`document.querySelector('#viewer video').currentTime > 0`, 60_000);
+    // Firefox reports the media request the service worker answered with an error while chunk 2 was
+    // missing ("A ServiceWorker intercepted the request…") as a page error; the element waits and
+    // plays on, as checked above. Any other page error still fails.
+    const known = /A ServiceWorker intercepted the request and encountered an unexpected error/;
+    assert.deepEqual(
+      visitor.problems.filter((p) => !(engine.name === 'firefox' && known.test(p))),
+      [],
     );
-    assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await Promise.all([owner.close(), visitor.close()]);
   });
 });

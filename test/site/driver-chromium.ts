@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { until } from '../support/poll.js';
 import { launch, SCREENSHOTS, SKIP, watch } from './browser.js';
 import type { Driver, DriverPage, Engine, LaunchOptions, PageOptions, WaitState } from './driver.js';
 
@@ -53,8 +54,10 @@ function wrap(page: Page, problems: string[]): DriverPage {
     async waitFor(selector, { state = 'visible', timeoutMs = 30_000 }: { state?: WaitState; timeoutMs?: number } = {}) {
       await one(selector).waitFor({ state, timeout: timeoutMs });
     },
+    // Polled from here: Playwright's waitForFunction evaluates a string with eval, which the site's
+    // Content-Security-Policy refuses.
     async waitUntil(expression, timeoutMs = 30_000) {
-      await page.waitForFunction(expression, undefined, { timeout: timeoutMs });
+      await until(`the page to hold ${expression}`, () => page.evaluate(expression).then(Boolean), timeoutMs);
     },
     evaluate: (expression) => page.evaluate(expression),
     click: (selector) => one(selector).click(),
@@ -84,6 +87,13 @@ function wrap(page: Page, problems: string[]): DriverPage {
       const content = await readFile(await download.path());
       if (content.length !== size) throw new Error(`${name}: ${content.length} bytes of ${size}`);
       return content;
+    },
+    async downloadFailure(name) {
+      const download = await page.waitForEvent('download', {
+        timeout: 120_000,
+        predicate: (d) => d.suggestedFilename() === name,
+      });
+      return download.failure();
     },
     async screenshot(name, { fullPage = true } = {}) {
       await mkdir(SCREENSHOTS, { recursive: true });

@@ -107,7 +107,7 @@ function wrap(page: Page, downloads: string): DriverPage {
     waitForUrl: (pattern, timeoutMs = 30_000) =>
       until(`an address matching ${pattern}`, () => pattern.test(page.url()) && page.url(), timeoutMs),
     async waitFor(selector, { state = 'visible', timeoutMs = 30_000 }: { state?: WaitState; timeoutMs?: number } = {}) {
-      if (state === 'detached') await page.waitForFunction(`!${q(selector)}`, { timeout: timeoutMs });
+      if (state === 'detached') await until(`${selector} gone`, () => evaluate(`!${q(selector)}`), timeoutMs);
       else
         await page.waitForSelector(selector, {
           timeout: timeoutMs,
@@ -115,7 +115,7 @@ function wrap(page: Page, downloads: string): DriverPage {
         });
     },
     async waitUntil(expression, timeoutMs = 30_000) {
-      await page.waitForFunction(expression, { timeout: timeoutMs });
+      await until(`the page to hold ${expression}`, () => evaluate(expression).then(Boolean), timeoutMs);
     },
     evaluate,
     async click(selector) {
@@ -153,6 +153,8 @@ function wrap(page: Page, downloads: string): DriverPage {
       page.on('dialog', (d) => void (answer === 'accept' ? d.accept() : d.dismiss()).catch(() => {}));
     },
     download: (name, size) => downloaded(downloads, name, size),
+    downloadFailure: () =>
+      Promise.reject(new Error('Firefox tells a failed download with an alert WebDriver BiDi does not report')),
     screenshot: (name, { fullPage = true } = {}) => shot(page, name, fullPage),
     close: () => page.browserContext().close(),
   };

@@ -78,6 +78,12 @@ export interface DriverPage {
    */
   download(name: string, size: number): Promise<Buffer>;
   /**
+   * Starts waiting for a download of `name` that ends; resolves with why the browser says it failed,
+   * or null when it completed. Chromium only: Firefox tells a failed download with a window-modal
+   * alert that WebDriver BiDi does not report.
+   */
+  downloadFailure(name: string): Promise<string | null>;
+  /**
    * Saves artifacts/screenshots/<prefix><name>.png (prefix: none in Chromium, `firefox-`, `webkit-`):
    * the whole page, or the viewport only (an overlay such as the viewer; WebDriver has nothing else).
    */
