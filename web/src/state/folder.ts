@@ -5,6 +5,7 @@ import {
   type OwnerCredentials,
   type RetryInfo,
   type SiteClient,
+  type TakeDownInfo,
   WebfolderError,
 } from '../core.js';
 import { Emitter } from './emitter.js';
@@ -20,8 +21,11 @@ type Events = {
   waiting: Waiting;
   /** A poll found the same rights but maybe other files, counts or settings: refresh in place. */
   changed: FolderInfo;
-  /** A poll was answered 404: the folder was deleted or has expired since the page opened it. */
-  gone: null;
+  /**
+   * A poll was answered 404: the folder was deleted or has expired since the page opened it (null),
+   * or the operator took it down (the notice a fresh visitor reads).
+   */
+  gone: TakeDownInfo | null;
 };
 
 /** What decides the page's layout: a change here redraws it; anything else refreshes in place. */
@@ -110,12 +114,14 @@ export class FolderSession extends Emitter<Events> implements SessionCore {
       const visible = typeof document === 'undefined' || document.visibilityState === 'visible';
       if (visible && !this.uploads.running) {
         const before = this.info;
+        let takenDown = false;
         const now = await this.client.info().catch((error: unknown) => {
           // Deleted or expired: nothing more to watch (a network failure just waits for the next tick).
           if (error instanceof WebfolderError && error.status === 404) stopped = true;
+          takenDown = stopped && error instanceof WebfolderError && error.serverCode === 'taken_down';
           return null;
         });
-        if (stopped) this.emit('gone', null);
+        if (stopped) this.emit('gone', takenDown ? await this.client.takeDownNotice().catch(() => null) : null);
         if (now && !stopped) {
           this.info = now;
           if (shape(before) !== shape(now)) this.emit('info', now);

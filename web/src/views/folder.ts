@@ -81,7 +81,10 @@ function start(session: FolderSession, config: SiteConfig, signal?: AbortSignal)
   // Subscribed once for the page's lifetime (one session per page load, or per fragment).
   const stopInfo = session.on('info', () => renderFolder(session, config));
   // Deleted or expired while open: say so instead of leaving buttons that can only fail.
-  const stopGone = session.on('gone', () => showError(config, t('error.folderNotFound'), t('folder.gone')));
+  // Taken down: the operator's reason and note, as a fresh visitor reads them.
+  const stopGone = session.on('gone', (notice) =>
+    notice ? showTakenDown(config, notice) : showError(config, t('error.folderNotFound'), t('folder.gone')),
+  );
   // The claim of the first upload, said to assistive technology.
   const stopAnnounce = session.uploads.on('claimed', (role) =>
     announce(t(role === 'owner' ? 'session.nowOwner' : 'session.someoneElse')),
@@ -142,11 +145,14 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   // cannot act on "Upload within …" (the owner's page tells its owner).
   if (info.uploadDeadline !== null && info.rights.upload) {
     const left = info.uploadDeadline - Date.now();
+    // A request folder's owner waits for others' files: told when it goes, not asked to upload.
+    const waitsForOthers = info.mode === 'request' && info.isOwner;
     const deadline = h(
       'div',
       { class: 'notice', id: 'deadline' },
-      t('folder.deadline', { time: formatDuration(left) }),
-      ` ${t('folder.deadlinePick')}`,
+      waitsForOthers
+        ? t('folder.deadlineRequestOwner', { time: formatDuration(left) })
+        : `${t('folder.deadline', { time: formatDuration(left) })} ${t('folder.deadlinePick')}`,
     );
     parts.push(deadline);
     // Someone else's first file, seen by a live update, ends the rule: the notice goes with it.

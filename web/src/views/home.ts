@@ -6,6 +6,7 @@ import { MAX_DOWNLOAD_LIMIT, MAX_NOTE_CHARS, MAX_TITLE_LENGTH } from '../core.js
 import { type MessageKey, t, tParts } from '../i18n/index.js';
 import { createFolder } from '../state/create.js';
 import type { PickedFile } from '../state/index.js';
+import { formatDate } from './dates.js';
 import { expiryChoices } from './expiry.js';
 import { describeError, h, notice, render, setTitle } from './ui.js';
 import { emptyNotice, pickerZone } from './upload.js';
@@ -40,6 +41,10 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     autocomplete: 'off',
     'aria-describedby': 'title-help new-title-count',
   });
+  // Left empty, the folder is named by this moment in the person's language and time zone (the
+  // server's own default is English and UTC); the field shows that name as its placeholder.
+  const defaultTitle = () => t('home.defaultTitle', { date: formatDate(Date.now()) });
+  title.placeholder = defaultTitle();
   // Short option texts (they fit a phone's select in every language); the chosen mode explained below.
   const mode = h(
     'select',
@@ -81,6 +86,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     maxlength: MAX_NOTE_CHARS,
     'aria-describedby': 'note-help new-note-count',
   });
+  const noteLabel = h('label', { for: 'new-note' }, t('home.noteLabel'));
   const passwordRow = h(
     'p',
     { id: 'password-row' },
@@ -101,6 +107,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
   mode.addEventListener('change', () => {
     passwordRow.hidden = mode.value === 'request';
     limitRow.hidden = mode.value === 'request';
+    noteLabel.textContent = t(mode.value === 'request' ? 'home.noteLabelRequest' : 'home.noteLabel');
     modeHelp.textContent = t(MODE_HELP[mode.value as Mode]);
   });
 
@@ -148,7 +155,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
         browserStore,
         {
           mode: mode.value as Mode,
-          title: title.value.trim(),
+          title: title.value.trim() || defaultTitle(),
           expiresInHours: Number(expiry.value),
           ...(maxDownloads !== null ? { maxDownloads } : {}),
           note: note.value.trim(),
@@ -187,14 +194,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     h('p', {}, h('label', { for: 'new-expiry' }, t('home.expiryLabel')), expiry),
     limitRow,
     passwordRow,
-    h(
-      'p',
-      {},
-      h('label', { for: 'new-note' }, t('home.noteLabel')),
-      note,
-      counter(note, MAX_NOTE_CHARS),
-      hint('note-help', t('home.noteHelp')),
-    ),
+    h('p', {}, noteLabel, note, counter(note, MAX_NOTE_CHARS), hint('note-help', t('home.noteHelp'))),
     h('p', { class: 'muted', id: 'settings-later' }, t('home.settingsLater')),
     button,
     status,

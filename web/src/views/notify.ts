@@ -49,6 +49,9 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
   const emailState = h('p', { id: id('notify-email-status'), class: 'muted', hidden: true });
   const save = h('button', { type: 'submit', id: id('notify-save') }, t('notify.save'));
   const clear = h('button', { type: 'button', class: 'secondary', id: id('notify-clear') }, t('notify.stop'));
+  // Without mail, "off" and "Stop" say and do nothing: shown only while something (a webhook) is on.
+  const mail = siteConfig().mail;
+  if (!mail) current.hidden = clear.hidden = true;
 
   const show = (s: SiteNotifications) => {
     email.value = s.email ?? '';
@@ -68,6 +71,7 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
         : '';
     current.textContent = events && to ? t('notify.on', { events, to }) : t('notify.off');
     current.dataset.state = events && to ? 'on' : 'off';
+    if (!mail) current.hidden = clear.hidden = !(events && to);
     const pending = s.email !== null && s.emailStatus === 'pending';
     const refused = s.email !== null && s.emailStatus === 'refused';
     emailState.hidden = !pending && !refused;
@@ -86,6 +90,7 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
     } catch (error) {
       current.textContent = describeError(error);
       current.dataset.state = 'error';
+      current.hidden = false;
     } finally {
       save.disabled = clear.disabled = false;
     }
@@ -99,7 +104,7 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
   ];
   // A server without SMTP_URL refuses an address: say so before anything is typed, offer no field,
   // and keep what still works (the setting as it stands, a webhook set by the API, and stopping it).
-  if (!siteConfig().mail)
+  if (!mail)
     return h(
       'section',
       { class: 'card', 'aria-labelledby': id('notify-h'), id: id('notify') },

@@ -14,6 +14,7 @@ import { announce, describeError, h, notice, render, setTitle } from './ui.js';
 export function ownerSection(session: FolderSession, config: SiteConfig): HTMLElement | null {
   const { info } = session;
   if (!info.isOwner) return null;
+  const request = info.mode === 'request';
   const said = h('div', { id: 'owner-status', role: 'status' });
   const act = (what: string, work: () => Promise<unknown>) =>
     work()
@@ -110,14 +111,24 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
       h('label', { for: 'owner-expiry' }, t('settings.expiryLabel')),
       h('span', { class: 'row' }, expiry, setExpiry),
     ),
+    // A request folder's visitors upload only and its owner has no limit: a download limit means nothing there.
+    request
+      ? null
+      : h(
+          'p',
+          {},
+          h('label', { for: 'owner-limit' }, t('settings.limitLabel')),
+          h('span', { class: 'row' }, limit, setLimit, one),
+          h('span', { class: 'muted', id: 'one-recipient-help' }, t('settings.oneRecipientHelp')),
+        ),
+    // The note leads the page of whoever opens the link: in a request folder, those who upload.
     h(
       'p',
       {},
-      h('label', { for: 'owner-limit' }, t('settings.limitLabel')),
-      h('span', { class: 'row' }, limit, setLimit, one),
-      h('span', { class: 'muted', id: 'one-recipient-help' }, t('settings.oneRecipientHelp')),
+      h('label', { for: 'owner-note' }, t(request ? 'settings.noteLabelRequest' : 'settings.noteLabel')),
+      note,
+      h('span', { class: 'row' }, setNote),
     ),
-    h('p', {}, h('label', { for: 'owner-note' }, t('settings.noteLabel')), note, h('span', { class: 'row' }, setNote)),
     said,
     h('p', {}, remove),
   );

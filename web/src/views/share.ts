@@ -60,9 +60,12 @@ export function ownerKeySection(session: FolderSession): HTMLElement | null {
  * The link in a new message of the person's own mail app (a `mailto:` link): webfolder sends no
  * mail and never sees the link, so the key in its fragment goes only where a copied link would.
  */
-function emailLink(link: string, title: string, request: boolean): HTMLAnchorElement {
+function emailLink(link: string, title: string, request: boolean, password: boolean): HTMLAnchorElement {
   const subject = t(request ? 'share.emailSubjectRequest' : 'share.emailSubject', { title });
-  const body = t(request ? 'share.emailBodyRequest' : 'share.emailBody', { link });
+  // A password folder's mail says the password is needed too (and comes another way).
+  const body = t(request ? 'share.emailBodyRequest' : password ? 'share.emailBodyPassword' : 'share.emailBody', {
+    link,
+  });
   const href = `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
   return h('a', { class: 'button secondary', id: 'email-link', href }, t('share.email'));
 }
@@ -93,15 +96,23 @@ export function shareSection(session: FolderSession): HTMLElement {
   // uqr's SVG has no script or style: only rects and paths.
   qr.innerHTML = renderSVG(link, { border: 2 });
   const mode = session.info.mode;
+  // The link alone does not open a password folder: say that the password is needed too.
+  const password = session.info.password !== null;
+  const who =
+    mode === 'request'
+      ? 'share.anyoneRequest'
+      : mode === 'share'
+        ? password
+          ? 'share.anyoneSharePassword'
+          : 'share.anyoneShare'
+        : password
+          ? 'share.anyoneSendPassword'
+          : 'share.anyoneSend';
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'share-h' },
     h('h2', { id: 'share-h' }, t('share.heading')),
-    h(
-      'p',
-      {},
-      t(mode === 'request' ? 'share.anyoneRequest' : mode === 'share' ? 'share.anyoneShare' : 'share.anyoneSend'),
-    ),
+    h('p', { id: 'share-who' }, t(who)),
     h(
       'div',
       { class: 'row' },
@@ -109,7 +120,12 @@ export function shareSection(session: FolderSession): HTMLElement {
       h('input', { type: 'text', id: 'share-link', readonly: true, value: link }),
       copyButton('copy-link', () => link, t('share.copy')),
     ),
-    h('div', { class: 'row share-ways' }, emailLink(link, title, mode === 'request'), shareSheetButton(link, title)),
+    h(
+      'div',
+      { class: 'row share-ways' },
+      emailLink(link, title, mode === 'request', password),
+      shareSheetButton(link, title),
+    ),
     h('details', { class: 'qr-toggle' }, h('summary', {}, t('share.qr')), qr),
   );
 }
