@@ -16,7 +16,7 @@ const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } 
 async function made(
   ctx: BrowserContext,
   baseUrl: string,
-  fill: (page: Page) => Promise<void>,
+  fill: (page: Page) => Promise<unknown>,
 ): Promise<{ page: Page; problems: string[] }> {
   const page = await ctx.newPage();
   const problems = watch(page);
