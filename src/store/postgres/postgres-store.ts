@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
@@ -31,6 +31,7 @@ import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
+import { OutagePool, withClient } from './outage.js';
 import { FILE_COLUMNS, FOLDER_COLUMNS, fileParams, folderParams, INSERT_FILE, INSERT_FOLDER } from './sql.js';
 import {
   AccountQuotaRefused,
@@ -62,6 +63,8 @@ function accountRefusal(error: unknown): 'account-quota' {
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
 
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export interface PostgresStoreOptions {
   /** Pool size per node (default 10). */
   readonly maxConnections?: number;
@@ -88,9 +91,15 @@ export class PostgresMetadataStore implements MetadataStore {
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresMetadataStore> {
-    const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+    const pool = new OutagePool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      // A server that does not answer at all (a dropped route, not a refused port) fails the request
+      // as unavailable after this long rather than holding it until the client gives up.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     // An idle client losing its connection (server restart, failover) must not crash the process:
-    // the pool drops it and the next query opens a new one.
+    // the pool drops it and the next query opens a new one. Clients in use are guarded by withClient.
     pool.on('error', () => {});
     const store = new PostgresMetadataStore(pool);
     try {
@@ -124,19 +133,18 @@ export class PostgresMetadataStore implements MetadataStore {
   }
 
   /** Runs `work` in a transaction on one pooled client; rolls back on any error. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withClient(this.pool, async (client) => {
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
   }
 
   async createFolder(
