@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { AppError, RateLimited } from '../app/errors.js';
 import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
+import { BackendUnavailable } from '../domain/backend-unavailable.js';
 import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
 import { policyOf } from './route-policy.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
@@ -65,6 +66,8 @@ const PLUGIN_REFUSALS: readonly ErrorCode[] = [
 export function toWireError(error: unknown): WireError {
   if (error instanceof AppError) return { status: error.status, code: error.code, message: error.message };
   if (error instanceof HttpRefusal) return wire(error.code, error.message);
+  // The database or object storage is down or restarting: 503, retry (outside the contract's scope).
+  if (error instanceof BackendUnavailable) return wire('unavailable', `${error.message}: retry shortly`);
   const e = error as FastifyError & { validation?: Parameters<typeof describeError>[0][]; validationContext?: string };
   // The contract validator's refusal (./validation.ts): its message names the field.
   if (e.code === 'FST_ERR_VALIDATION' && !e.validation) return wire('invalid_request', e.message);

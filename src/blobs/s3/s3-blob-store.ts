@@ -25,6 +25,7 @@ import {
   THUMBNAIL_NAME,
 } from '../blob-store.js';
 import { timeSlice } from '../time-slice.js';
+import { raiseOutagesAsUnavailable } from './outage.js';
 import { type ChunkSigningJob, canonicalQueryOf, deriveSigningKey, signChunks } from './sigv4-chunks.js';
 import { SigningPool } from './sigv4-pool.js';
 
@@ -103,6 +104,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
         : {}),
     };
     const client = new S3Client(clientConfig);
+    raiseOutagesAsUnavailable(client);
     const store = new S3BlobStore(client, config.bucket, clock, Math.min(1000, Math.max(1, options.pageSize ?? 1000)));
     try {
       await store.ensureBucket(config, options.log ?? (() => {}));
