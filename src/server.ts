@@ -11,6 +11,7 @@ import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
 import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
+import { refuseWhileDraining } from './http/draining.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
@@ -118,7 +119,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     logger: options.logger ?? loggerOptions(config.logLevel),
     trustProxy: config.trustProxy,
     bodyLimit: config.maxJsonBodyBytes,
-    return503OnClosing: true,
+    // Draining is answered by refuseWhileDraining, with a code.
+    return503OnClosing: false,
     // The docs routes build the docs site at start when DOCS_URL's path differs from the build's
     // (src/docs/build.ts): rendering and compressing every page took over Fastify's default 10 s on a
     // loaded 2-core machine, which failed the start. A plugin that truly hangs still fails, later.
@@ -176,6 +178,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   });
   installSecurityHeaders(app);
   installExpectContinue(app);
+  let shuttingDown = false;
+  refuseWhileDraining(app, () => shuttingDown, ['/healthz', '/readyz']);
   metrics.install(app);
   await installCompression(app);
   installLargeJson(app);
@@ -186,7 +190,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   await app.register(cookie);
   installRouteGuard(app, config);
   installPrincipal(app, services);
-  let shuttingDown = false;
   await app.register(opsRoutes, {
     config,
     metrics,
