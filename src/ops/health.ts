@@ -6,6 +6,10 @@ import type { MetadataStore } from '../store/metadata-store.js';
  * Readiness: can this node serve? The metadata store, the blob store and (when configured) Redis
  * are each asked one cheap question, all at once, each with a time limit. A node that is shutting
  * down answers not ready, so a load balancer stops sending it new work while it drains.
+ *
+ * Redis is reported but does not make a node unready: it holds only rate-limit counters, and
+ * without it every node serves correctly, unlimited (the limits fail open). It is shared by all
+ * nodes, so failing readiness over it would have a load balancer drop every node at once.
  */
 export type CheckResult = 'ok' | string;
 
@@ -13,6 +17,9 @@ export interface Readiness {
   readonly ready: boolean;
   readonly checks: Record<string, CheckResult>;
 }
+
+/** Checks reported by /readyz that do not decide readiness (see above). */
+const ADVISORY = new Set(['redis']);
 
 const PROBE_ID = 'readyzprobe00000'; // a well-formed id no folder has (16 id characters)
 
@@ -59,7 +66,8 @@ export async function checkReadiness(
   );
   const checksOut = Object.fromEntries(entries);
   if (shuttingDown) checksOut.process = 'down: shutting down';
-  return { ready: Object.values(checksOut).every((v) => v === 'ok'), checks: checksOut };
+  const ready = Object.entries(checksOut).every(([name, v]) => v === 'ok' || ADVISORY.has(name));
+  return { ready, checks: checksOut };
 }
 
 function describe(error: unknown): string {

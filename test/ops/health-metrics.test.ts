@@ -23,14 +23,16 @@ test('healthz and readyz answer 200 with each check named, and are not rate-limi
   }
 });
 
-test('readyz answers 503 naming Redis when the configured Redis is down; healthz stays 200', async () => {
+test('readyz stays 200 and names Redis as down when the configured Redis is down; healthz stays 200', async () => {
+  // Redis holds only rate-limit counters, which fail open: every node still serves correctly, and a
+  // load balancer must not drop them all over it.
   const port = await freePort(); // nothing listens there
   const srv = await startServer({ REDIS_URL: `redis://127.0.0.1:${port}` });
   try {
     const ready = await fetch(`${srv.baseUrl}/readyz`);
-    assert.equal(ready.status, 503);
+    assert.equal(ready.status, 200);
     const body = (await ready.json()) as { status: string; checks: Record<string, string> };
-    assert.equal(body.status, 'not ready');
+    assert.equal(body.status, 'ready');
     assert.equal(body.checks.store, 'ok');
     assert.equal(body.checks.blobs, 'ok');
     assert.match(body.checks.redis!, /^down: /);
