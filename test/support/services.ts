@@ -61,7 +61,17 @@ export interface PostgresService {
   readonly adminUrl: string;
   /** Creates an empty database and returns its URL. */
   freshDatabase(): Promise<string>;
+  /** Fault injection on a server started here (null for TEST_DATABASE_URL): see ServerControl. */
+  readonly control: ServerControl | null;
   stop(): Promise<void>;
+}
+
+/** Faults of a service this process started, for the fault tests (test/scale/faults.test.ts). */
+export interface ServerControl {
+  /** Stops the server, as an outage: connections drop and new ones are refused. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data; resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 /** The directory of initdb/pg_ctl: '' when they are on PATH, null when there are none. */
@@ -86,7 +96,7 @@ export interface PostgresOptions {
 
 export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresService | Unavailable> {
   const given = process.env.TEST_DATABASE_URL?.trim();
-  if (given) return postgresFromUrl(given, async () => {});
+  if (given) return postgresFromUrl(given, async () => {}, null);
   const binDir = postgresBinDir();
   if (binDir === null) {
     return unavailable(
@@ -145,24 +155,47 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     rmSync(dir, { recursive: true, force: true });
   };
   exitHooks.add(stopSync);
-  return postgresFromUrl(`postgres://postgres@127.0.0.1:${port}/postgres`, async () => {
-    exitHooks.delete(stopSync);
-    stopSync();
-  });
+  // pg_ctl as an outage: a fast stop (what `pg_ctl restart -m fast` does first) ends every session.
+  const pgCtl = (args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [command, commandArgs] = run([bin('pg_ctl'), '-D', data, ...args]);
+      const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl ${args.at(-1)}: ${stderr}`))));
+    });
+  const control: ServerControl = {
+    halt: () => pgCtl(['-m', 'fast', '-w', 'stop']),
+    resume: () => pgCtl(['-l', join(dir, 'server.log'), '-o', serverOptions, '-w', '-t', '60', 'start']),
+  };
+  return postgresFromUrl(
+    `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async () => {
+      exitHooks.delete(stopSync);
+      stopSync();
+    },
+    control,
+  );
 }
 
-async function postgresFromUrl(adminUrl: string, stopServer: () => Promise<void>): Promise<PostgresService> {
-  const admin = new pg.Client({ connectionString: adminUrl });
+async function postgresFromUrl(
+  adminUrl: string,
+  stopServer: () => Promise<void>,
+  control: ServerControl | null,
+): Promise<PostgresService> {
+  // A pool, not one client: the fault tests restart the server under it.
+  const admin = new pg.Pool({ connectionString: adminUrl, max: 2 });
+  admin.on('error', () => {});
   await ready('PostgreSQL', async () => {
     const probe = new pg.Client({ connectionString: adminUrl });
     await probe.connect();
     await probe.end();
     return true;
   });
-  await admin.connect();
   const created: string[] = [];
   return {
     adminUrl,
+    control,
     async freshDatabase() {
       const name = `webfolder_test_${randomBytes(6).toString('hex')}`;
       await admin.query(`CREATE DATABASE ${name}`);
@@ -186,36 +219,71 @@ export interface RedisService {
   readonly url: string;
   /** Removes every key (between tests). */
   flush(): Promise<void>;
+  /** Fault injection on a server started here (null for TEST_REDIS_URL). */
+  readonly control: ServerControl | null;
   stop(): Promise<void>;
 }
 
 export async function startRedis(): Promise<RedisService | Unavailable> {
   const given = process.env.TEST_REDIS_URL?.trim();
-  if (given) return redisFromUrl(given, async () => {});
+  if (given) return redisFromUrl(given, async () => {}, null);
   const binary = which('redis-server');
   if (!binary)
     return unavailable(
       'Redis tests skipped: set TEST_REDIS_URL, or install redis-server (Debian: apt-get install redis-server)',
     );
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const kill = () => child.kill('SIGKILL');
+  let child: ChildProcess | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  const launch = () => {
+    const started = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      { stdio: 'ignore' },
+    );
+    child = started;
+    exited = new Promise<void>((resolve) => started.once('exit', () => resolve()));
+  };
+  const kill = () => child?.kill('SIGKILL');
   exitHooks.add(kill);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return redisFromUrl(`redis://127.0.0.1:${port}`, async () => {
-    exitHooks.delete(kill);
-    child.kill('SIGTERM');
-    await exited;
-  });
+  launch();
+  const url = `redis://127.0.0.1:${port}`;
+  const control: ServerControl = {
+    async halt() {
+      child?.kill('SIGKILL');
+      await exited;
+      child = null;
+    },
+    async resume() {
+      launch();
+      await ready('Redis', async () => {
+        const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+        probe.on('error', () => {});
+        try {
+          await probe.connect();
+          return (await probe.ping()) === 'PONG';
+        } finally {
+          probe.disconnect();
+        }
+      });
+    },
+  };
+  return redisFromUrl(
+    url,
+    async () => {
+      exitHooks.delete(kill);
+      child?.kill('SIGTERM');
+      await exited;
+    },
+    control,
+  );
 }
 
-async function redisFromUrl(url: string, stopServer: () => Promise<void>): Promise<RedisService> {
+async function redisFromUrl(
+  url: string,
+  stopServer: () => Promise<void>,
+  control: ServerControl | null,
+): Promise<RedisService> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   client.on('error', () => {}); // refused while the server starts: `until` retries
   await ready('Redis', async () => {
@@ -224,6 +292,7 @@ async function redisFromUrl(url: string, stopServer: () => Promise<void>): Promi
   });
   return {
     url,
+    control,
     async flush() {
       await client.flushdb();
     },
