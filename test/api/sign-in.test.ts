@@ -128,6 +128,30 @@ const suite: StoreSuite = (store, env, skip) => {
       }
     });
 
+    test('a planted pending sign-in cannot send the browser away or into a header: the callback checks it again', async (t) => {
+      if (!node) return void t.skip(skip());
+      const plant = (returnTo: string) => (value: string) => {
+        const pending = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, string>;
+        return Buffer.from(JSON.stringify({ ...pending, returnTo })).toString('base64url');
+      };
+      const audit = node.server.services.store.audit;
+      for (const away of [
+        '//evil.example/',
+        'https://evil.example/',
+        '/\\evil.example',
+        '/x\r\nSet-Cookie: a=b',
+        '/ok\n',
+      ]) {
+        const before = (await audit.list({}, { limit: 500 })).length;
+        const login = await provider.loginOverHttp(node.baseUrl, 'alice', '/me', { plantPending: plant(away) });
+        assert.equal(login.status, 303, away);
+        assert.equal(login.location, `${node.baseUrl}/`, `${JSON.stringify(away)}: home, not away`);
+        assert.ok(!login.setCookies.some((l) => l.startsWith('a=')), away);
+        assert.match(sessionOf(login), /^[A-Za-z0-9_-]{43}$/, 'signed in all the same');
+        assert.equal((await audit.list({}, { limit: 500 })).length, before + 1, 'one sign-in entry, no failure');
+      }
+    });
+
     test('a callback without its pending sign-in, or with a forged state, makes no session', async (t) => {
       if (!node) return void t.skip(skip());
       const bare = await fetch(`${node.baseUrl}/auth/callback?code=x&state=y`, { redirect: 'manual' });
