@@ -99,6 +99,7 @@ function wrap(page: Page, problems: string[]): DriverPage {
       await mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
     },
+    show: () => page.bringToFront(),
     close: () => page.context().close(),
   };
 }

@@ -156,6 +156,7 @@ function wrap(page: Page, downloads: string): DriverPage {
     downloadFailure: () =>
       Promise.reject(new Error('Firefox tells a failed download with an alert WebDriver BiDi does not report')),
     screenshot: (name, { fullPage = true } = {}) => shot(page, name, fullPage),
+    show: () => page.bringToFront(),
     close: () => page.browserContext().close(),
   };
 }

@@ -88,6 +88,11 @@ export interface DriverPage {
    * the whole page, or the viewport only (an overlay such as the viewer; WebDriver has nothing else).
    */
   screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  /**
+   * Brings the page to the front, as a person switching to its tab does: a page in a background tab is
+   * hidden in Firefox (document.visibilityState), and the site polls only while it is visible.
+   */
+  show(): Promise<void>;
   /** Closes the page and its context. */
   close(): Promise<void>;
 }
