@@ -11,7 +11,10 @@ import type { Config } from '../config/config.js';
  * name to this server would send that name as Host, and its page's address as Origin; only the
  * public host of BASE_URL (and, when that host is a loopback name, the other loopback names, since
  * local clients reach a local service by any of them) is accepted. The site's own host (WEB_URL)
- * may also appear as Origin.
+ * may also appear as Origin. Hosts, not whole origins, are compared: this is about which server a
+ * browser thinks it talks to, not about who may act. No credential rides on it: the session cookie
+ * never counts on the agent surfaces (src/http/route-policy.ts AGENT_POLICY), and the one cross-site
+ * rule for the cookie is the route guard's (src/http/route-guard.ts).
  */
 const LOOPBACK = new Set(localhostAllowedHostnames().concat(localhostAllowedOrigins()));
 

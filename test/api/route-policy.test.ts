@@ -360,6 +360,24 @@ describe('the route table', () => {
     }
   });
 
+  test('the metrics route refuses a wrong METRICS_TOKEN, a session and an API key with 401 {error, code}', async () => {
+    const metrics = endpoints(node.server.routes).filter((e) => e.policy?.accepts.includes('metrics-token'));
+    assert.deepEqual(
+      metrics.map((e) => `${e.method} ${e.url}`),
+      ['GET /metrics', 'HEAD /metrics'],
+    );
+    const attempts: Record<string, string>[] = [
+      { authorization: 'Bearer metrics-token-of-enough-length-0123456789x' },
+      { cookie: root, origin: node.baseUrl },
+      { authorization: `Bearer ${aliceKey}` },
+    ];
+    for (const headers of attempts) {
+      const answer = await send(metrics[0]!, headers);
+      assert.equal(answer.status, 401);
+      assert.equal(codeOf(answer.text), 'forbidden');
+    }
+  });
+
   test('CORS never allows credentials, on any route: a foreign page cannot send the cookie with a readable request', async () => {
     for (const endpoint of endpoints(node.server.routes)) {
       if (endpoint.url === '/auth/logout') continue;
