@@ -5,8 +5,8 @@ import { NO_ACTOR, recordAudit } from '../app/audit.js';
 import { composeServices, type Services } from '../app/services.js';
 import { openBlobStore, openMetadataStore } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
-import { FOLDER_PAGE_PREFIX } from '../contract/paths.js';
 import { isId } from '../domain/ids.js';
+import { folderIdInLink } from '../domain/links.js';
 import { createNotifier } from '../notify/notifier.js';
 import { diskStatus } from '../ops/disk.js';
 import type { FolderSummary } from '../store/ops-store.js';
@@ -37,12 +37,10 @@ export interface AdminIo {
 
 class Usage extends Error {}
 
-const FOLDER_LINK_ID = new RegExp(`${FOLDER_PAGE_PREFIX}([A-Za-z0-9_-]{16})(?:[/?#]|$)`);
-
 /** The folder id in an id or a share link (`…/f/<id>#key`). */
 export function folderIdOf(arg: string | undefined): string {
   if (!arg) throw new Usage('give a folder id or a share link');
-  const fromLink = FOLDER_LINK_ID.exec(arg)?.[1];
+  const fromLink = folderIdInLink(arg);
   const id = fromLink ?? arg;
   if (!isId(id)) throw new Usage(`"${arg}" is not a folder id (16 characters) or a share link`);
   return id;

@@ -4,11 +4,12 @@ import {
   type AccountFoldersQuery,
   DEFAULT_ACCOUNT_FOLDERS_PAGE,
 } from '../contract/account-folders.js';
+import { folderPageUrl } from '../domain/links.js';
 import { folderExpiresAt } from '../domain/owner-settings.js';
 import type { Principal } from '../domain/principal.js';
 import type { AccountFolderCursor, AccountFolderSummary } from '../store/account-folders.js';
 import { signInRequired } from './errors.js';
-import { folderUrlBase, type Services } from './services.js';
+import type { Services } from './services.js';
 
 /**
  * "My folders" (issue 26): the live folders the signed-in account made, on any device, with what the
@@ -60,7 +61,7 @@ function view(services: Services, f: AccountFolderSummary): AccountFolder {
     maxDownloads: f.settings.maxDownloads,
     state: f.takeDown ? 'taken-down' : !hasFiles ? 'empty' : f.incompleteFiles > 0 ? 'uploading' : 'ready',
     lastActivity: f.lastActivity,
-    folderUrl: folderUrlBase(services.config, f.id),
+    folderUrl: folderPageUrl(services.config.webUrl, f.id),
     password: f.settings.password !== null,
   };
 }

@@ -8,6 +8,7 @@ import type {
 import { hashToken, newFolderSecret, newId, newToken } from '../domain/ids.js';
 import { emptyFolderDeadline, folderDeleteAfter } from '../domain/lifecycle.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { folderPageUrl, shareLink } from '../domain/links.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
 import type { NewFolder } from '../store/metadata-store.js';
@@ -17,7 +18,7 @@ import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
 import { quotaRefused, storageQuota } from './quota.js';
 import { registerFiles } from './register-files.js';
-import { folderUrlBase, type Services } from './services.js';
+import type { Services } from './services.js';
 
 /**
  * createV2Folder (spec 4.1): the one create use case behind POST /v2/folders, the MCP tool and the
@@ -93,10 +94,10 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
       outbox,
     ),
   );
-  const base = folderUrlBase(services.config, f.folderId);
+  const base = folderPageUrl(services.config.webUrl, f.folderId);
   return {
     folderId: f.folderId,
-    folderUrl: `${base}#${secret}`,
+    folderUrl: shareLink(base, secret),
     folderUrlBase: base,
     mode: f.mode,
     uploadRequiredWithinHours: UPLOAD_REQUIRED_WITHIN_HOURS,
@@ -154,7 +155,7 @@ async function createDirectUpload(
   }
   return {
     folderId: f.folderId,
-    folderUrl: folderUrlBase(config, f.folderId),
+    folderUrl: folderPageUrl(config.webUrl, f.folderId),
     mode: f.mode,
     uploadAuth,
     files: records.map((r, i) => ({

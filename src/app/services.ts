@@ -1,6 +1,5 @@
 import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
-import { folderPagePath } from '../contract/paths.js';
 import type { NewAuditEntry } from '../store/audit-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { EventSink } from './event-types.js';
@@ -31,9 +30,4 @@ export interface Services {
 /** The services over these parts, with the blob store's capabilities resolved once. */
 export function composeServices(parts: Omit<Services, 'capabilities'>): Services {
   return { ...parts, capabilities: capabilitiesOf(parts.blobs) };
-}
-
-/** The share link base of a folder on the browser site (no fragment). */
-export function folderUrlBase(config: Config, folderId: string): string {
-  return `${config.webUrl}${folderPagePath(folderId)}`;
 }

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { redactLink } from '../domain/links.js';
 import {
   AbortedError,
   InputError,
@@ -10,7 +11,6 @@ import {
   WebfolderError,
   WrongSecretError,
 } from '../transfer/errors.js';
-import { redactLink } from '../transfer/state.js';
 import {
   COMMAND_OPTIONS,
   DEFAULT_SERVER,

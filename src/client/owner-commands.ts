@@ -7,12 +7,13 @@ import {
   generateSecret,
   importSecret,
 } from '../crypto/index.js';
+import { ownerLink as ownerLinkOf, shareLink } from '../domain/links.js';
 import { shownName } from '../domain/shown-names.js';
 import { checkNote } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
 import { type ListedFile, listFolder } from '../transfer/folder.js';
 import { SiteClient } from '../transfer/site-client.js';
-import { parseShareLink, shareLink } from '../transfer/state.js';
+import { parseShareLink } from '../transfer/state.js';
 import { siteApiFor } from '../transfer/urls.js';
 import {
   EXIT,
@@ -85,7 +86,7 @@ export async function requestCommand(args: string[], flags: Flags, io: Io): Prom
     createdAt: Date.now(),
   });
   const link = shareLink(created.folderUrl, secret);
-  const ownerLink = `${link}&owner=${ownerSecret}`;
+  const ownerLink = ownerLinkOf(created.folderUrl, secret, ownerSecret);
   if (flags.json) {
     io.stdout.write(
       `${JSON.stringify({ link, ownerLink, folderId: created.folderId, folderUrl: created.folderUrl, uploadDeadline: created.uploadDeadline, stateFile })}\n`,

@@ -11,8 +11,7 @@ export const AUTH_PATHS = {
   logout: '/auth/logout',
 } as const;
 export const ACCOUNT_PATH = '/api/account';
-/** The site's page of the signed-in person's API keys. */
-export const ACCOUNT_PAGE_PATH = '/account';
+/** The JSON endpoint of the signed-in person's API keys. */
 export const ACCOUNT_KEYS_PATH = '/api/account/keys';
 
 const text = { type: ['string', 'null'] } as const;

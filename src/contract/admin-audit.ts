@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { AUDIT_ACTIONS, AUDIT_PAGE_MAX } from '../domain/audit.js';
-import { ID_PATTERN } from '../domain/ids.js';
+import { ID_PATTERN } from '../domain/links.js';
 
 /**
  * The audit and quota part of the admin API (issue 26; src/http/routes/admin-audit.ts, admin-accounts.ts): query strings,

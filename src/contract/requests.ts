@@ -1,5 +1,4 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ID_PATTERN } from '../domain/ids.js';
 import {
   MAX_DOWNLOAD_LIMIT,
   MAX_FILE_SIZE,
@@ -8,6 +7,7 @@ import {
   MAX_SITE_FILES_PER_REQUEST,
   MAX_TITLE_LENGTH,
 } from '../domain/limits.js';
+import { ID_PATTERN } from '../domain/links.js';
 import { MODES } from '../domain/modes.js';
 
 /**

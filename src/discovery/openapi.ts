@@ -1,6 +1,5 @@
 import type { Config } from '../config/config.js';
 import type { ErrorCode } from '../contract/errors.js';
-import { folderPagePath } from '../contract/paths.js';
 import {
   createRequestSchema,
   createResponseDirectSchema,
@@ -14,6 +13,7 @@ import {
 } from '../contract/schemas.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
+import { folderPagePath } from '../domain/links.js';
 import { OPENAPI_VERSION, surfaceUrl } from './surfaces.js';
 
 /**

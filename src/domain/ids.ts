@@ -1,11 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ID_PATTERN } from './links.js';
 
 /**
  * Identifiers and secrets. Folder and file ids are 16 base64url characters (96 random bits): short
  * enough for a link, too many to guess. Tokens (uploadAuth, owner credentials) carry 256 bits and
- * are stored only as SHA-256 hashes, compared in constant time.
+ * are stored only as SHA-256 hashes, compared in constant time. An id's shape is part of a share
+ * link, so it is written down with the links (./links.ts).
  */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
 
 /**
  * Random base64url text that does not begin with '-': ids and tokens are passed to command-line

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AppEvent, EventSink } from '../app/events.js';
 import { addressKey, CONFIRM_LINK_HOURS, consentLinks } from '../app/mail-consent.js';
-import { folderUrlBase } from '../app/services.js';
 import type { Config, WebhookEndpoint } from '../config/config.js';
+import { folderPageUrl } from '../domain/links.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { NewOutboxEntry, OutboxEntry } from '../store/ops-store.js';
 import { postJson } from './http-post.js';
@@ -146,7 +146,7 @@ export function createNotifier(
             uploads: events.filter((e) => e.type === 'file.completed').length,
           };
           const { refuse } = await links(to);
-          const link = folderUrlBase(config, folderId);
+          const link = folderPageUrl(config.webUrl, folderId);
           await mailer.send(to, composeDigest(events[0]!, counts, since, link, config.siteName, refuse));
           sent = true;
         }

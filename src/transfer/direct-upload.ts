@@ -10,12 +10,13 @@ import {
   passwordSecret,
 } from '../crypto/index.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
+import { shareLink } from '../domain/links.js';
 import { blobSource, type ChunkSource } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import { registrationBatches } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
 import { SiteClient } from './site-client.js';
-import { shareLink, type UploadState, type UploadStateFile } from './state.js';
+import type { UploadState, UploadStateFile } from './state.js';
 import {
   checkedPlan,
   type EncryptedEntry,

@@ -25,6 +25,7 @@ export type {
   UploadStatusResponse,
   UploadUrls,
 } from '../contract/types.js';
+export { ownerLink, redactLink, shareLink } from '../domain/links.js';
 export { createApiKey, getAccount, listApiKeys, revokeApiKey, signInUrl, signOut } from './account.js';
 export { type AccountFoldersRequest, listAccountFolders } from './account-folders.js';
 export type { AdminListQuery } from './admin-client.js';
@@ -101,7 +102,7 @@ export {
 export type { Credentials, RegisterExtra } from './site-client.js';
 export { credentialHeaders, fetchChunkBytes, SiteClient } from './site-client.js';
 export type { ParsedLink, UploadState, UploadStateFile } from './state.js';
-export { parseShareLink, parseUploadState, redactLink, shareLink } from './state.js';
+export { parseShareLink, parseUploadState } from './state.js';
 export type {
   EncryptedEntry,
   FileState,

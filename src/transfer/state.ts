@@ -1,4 +1,5 @@
 import type { UploadUrls } from '../contract/types.js';
+import { decodeLinkPart, parseFragment, redactLink } from '../domain/links.js';
 import { InputError } from './errors.js';
 import { MODES, type Mode } from './v2.js';
 
@@ -79,11 +80,6 @@ export function parseUploadState(value: unknown): UploadState {
   return value as UploadState;
 }
 
-/** The share link: the folder URL with the secret in its fragment (never sent to a server). */
-export function shareLink(folderUrl: string, secret: string): string {
-  return `${folderUrl.replace(/#.*$/, '')}#${secret}`;
-}
-
 export interface ParsedLink {
   /** The link without its fragment. */
   readonly folderUrl: string;
@@ -106,33 +102,17 @@ export function parseShareLink(link: string): ParsedLink {
   } catch {
     throw new InputError(`not a share link: ${redactLink(link)}`);
   }
-  const [rawSecret = '', ...params] = url.hash.replace(/^#/, '').split('&');
-  const secret = safeDecode(rawSecret);
+  const { secret, ownerSecret } = parseFragment(url.hash);
   if (!secret) throw new InputError('the share link has no secret after "#": copy the whole link');
-  const owner = params.find((p) => p.startsWith('owner='));
-  const ownerSecret = owner ? safeDecode(owner.slice('owner='.length)) : '';
   const segments = url.pathname.split('/').filter(Boolean);
-  const folderId = segments[segments.length - 1];
+  const folderId = decodeLinkPart(segments[segments.length - 1] ?? '');
   if (!folderId) throw new InputError('the share link has no folder id in its path');
   url.hash = '';
   return {
     folderUrl: url.toString(),
     origin: url.origin,
-    folderId: decodeURIComponent(folderId),
+    folderId,
     secret,
     ...(ownerSecret ? { ownerSecret } : {}),
   };
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
-
-/** A link with its secret hidden, for messages. */
-export function redactLink(link: string): string {
-  return link.replace(/#.*$/, '#…');
 }

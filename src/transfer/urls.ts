@@ -1,5 +1,6 @@
-import { chunkName, FOLDER_PAGE_PREFIX, SITE_API_PATH } from '../contract/paths.js';
+import { chunkName, SITE_API_PATH } from '../contract/paths.js';
 import type { UploadUrls } from '../contract/types.js';
+import { siteOfLink } from '../domain/links.js';
 
 /**
  * The addresses a client builds, each rule written once: the file.kiwi chunk upload URL, the site's
@@ -36,10 +37,6 @@ export function siteChunkUrl(siteApi: string, folderId: string, fileId: string, 
  * The site API address for a share link: `site` when given (WEB_URL differs from the link), else
  * the part of the link before `/f/<folderId>`.
  */
-const FOLDER_PAGE_AT_END = new RegExp(`${FOLDER_PAGE_PREFIX}[^/]*/?$`);
 export function siteApiFor(link: string, site?: string): string {
-  if (site) return `${site.replace(/\/+$/, '')}${SITE_API_PATH}`;
-  const url = new URL(link);
-  const prefix = url.pathname.replace(FOLDER_PAGE_AT_END, '').replace(/\/+$/, '');
-  return `${url.origin}${prefix}${SITE_API_PATH}`;
+  return `${site ? site.replace(/\/+$/, '') : siteOfLink(link)}${SITE_API_PATH}`;
 }

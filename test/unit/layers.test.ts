@@ -49,8 +49,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The message catalogs; the chosen language is kept by the storage adapter.
   'web/i18n': ['web/adapters'],
   'web/views': ['web/adapters', 'web/config', 'web/core', 'web/i18n', 'web/state', 'web/workers'],
-  // The router.
-  'web/main': ['web/config', 'web/i18n', 'web/state', 'web/views'],
+  // The router; the core says which page a path is (src/domain/links.ts).
+  'web/main': ['web/config', 'web/core', 'web/i18n', 'web/state', 'web/views'],
   // Delivery of the use cases' events (webhooks, mail) from the store's outbox.
   notify: ['app', 'config', 'contract', 'domain', 'store'],
   // Operations beside the transport: health, readiness, metrics, start-up and shutdown; they watch

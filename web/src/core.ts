@@ -14,7 +14,7 @@ export type {
   TakeDownInfo,
 } from '../../src/contract/admin.js';
 export type { ErrorCode } from '../../src/contract/errors.js';
-export { ACCOUNTS_API_PATH, AUDIT_API_PATH, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
+export { ACCOUNTS_API_PATH, AUDIT_API_PATH, SITE_API_PATH } from '../../src/contract/paths.js';
 export type {
   FolderInfo,
   SiteActivity,
@@ -53,6 +53,14 @@ export {
   MAX_THUMBNAIL_BYTES,
   MAX_TITLE_LENGTH,
 } from '../../src/domain/limits.js';
+export {
+  type Fragment,
+  fragmentOf,
+  parseFragment,
+  type SitePage,
+  sitePageOf,
+  sitePagePath,
+} from '../../src/domain/links.js';
 export { shownName } from '../../src/domain/shown-names.js';
 export { formatBytes as formatSize } from '../../src/domain/sizes.js';
 export { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS, type TakeDownReason } from '../../src/domain/take-down.js';

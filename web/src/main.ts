@@ -1,4 +1,5 @@
 import { siteConfig } from './config.js';
+import { sitePageOf } from './core.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
 import { t } from './i18n/index.js';
 import type { FolderSession } from './state/index.js';
@@ -36,21 +37,21 @@ function route(focusHeading = false): void {
   const { signal } = page;
   session = null;
   const rest = location.pathname.startsWith(config.base) ? location.pathname.slice(config.base.length) : '';
-  const m = /^f\/([A-Za-z0-9_-]{16})\/?$/.exec(rest);
-  if (m)
-    void folderPage(config, m[1]!, signal).then((opened) => {
+  const shown = sitePageOf(rest);
+  if (shown.kind === 'folder')
+    void folderPage(config, shown.folderId, signal).then((opened) => {
       if (signal.aborted) return;
       session = opened ?? null;
       if (focusHeading) document.getElementById('folder-title')?.focus();
     });
-  else if (rest === '' || rest === 'index.html') {
+  else if (shown.kind === 'home') {
     homePage(config, openMade);
     // A sign-in that made no session comes back here with ?signin=…: say what happened, once.
     const outcome = signInOutcome();
     if (outcome) document.getElementById('main')?.prepend(outcome);
-  } else if (rest === 'me') myFoldersPage(config, signal);
-  else if (rest === 'account') void accountKeysPage(config);
-  else if (rest === 'admin') void adminPage(config, signal);
+  } else if (shown.kind === 'myFolders') myFoldersPage(config, signal);
+  else if (shown.kind === 'account') void accountKeysPage(config);
+  else if (shown.kind === 'admin') void adminPage(config, signal);
   else showError(config, t('error.pageNotFound'), t('error.pageNotFoundText'));
 }
 

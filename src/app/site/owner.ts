@@ -9,6 +9,7 @@ import type {
 } from '../../contract/site.js';
 import { hashToken, newId } from '../../domain/ids.js';
 import { emptyFolderDeadline } from '../../domain/lifecycle.js';
+import { folderPageUrl } from '../../domain/links.js';
 import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
 import { defaultTitle } from '../../domain/titles.js';
 import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
@@ -16,7 +17,7 @@ import { type Actor, NO_ACTOR, recordAudit } from '../audit.js';
 import { creatorOf } from '../create-policy.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { type AppEvent, withEvents } from '../events.js';
-import { folderUrlBase, type Services } from '../services.js';
+import type { Services } from '../services.js';
 import { type Caller, openAsOwner, openFile } from './access.js';
 import { recordActivity } from './activity.js';
 import { siteFileView } from './files.js';
@@ -95,7 +96,7 @@ export async function createOwnedFolder(
     folderId,
     detail: { flow: 'site', mode: request.mode, files: 0, bytes: 0 },
   });
-  return { folderId, folderUrl: folderUrlBase(config, folderId), uploadDeadline: deleteAfter };
+  return { folderId, folderUrl: folderPageUrl(config.webUrl, folderId), uploadDeadline: deleteAfter };
 }
 
 /** `PATCH <api>/folders/<id>`: the settings given change; answers the folder as the owner sees it. */

@@ -11,9 +11,8 @@ import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUplo
 import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
-import { ACCOUNT_PAGE_PATH } from '../../contract/account.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
-import { folderPagePath, MY_FOLDERS_PAGE_PATH, SITE_API_PATH } from '../../contract/paths.js';
+import { SITE_API_PATH } from '../../contract/paths.js';
 import {
   chunkParams,
   fileParams,
@@ -25,6 +24,7 @@ import {
 } from '../../contract/requests.js';
 import { escapeHtml } from '../../docs/html.js';
 import { contentRange } from '../../domain/byte-range.js';
+import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '../route-policy.js';
@@ -301,11 +301,10 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       }
     },
   );
-  // "My folders" (issue 26): the page asks the account API who is signed in.
-  app.get(`${prefix}${MY_FOLDERS_PAGE_PATH}`, pageRoute, async (_request, reply) => sendPage(reply, 200));
-  // The admin console (web/src/views/admin.ts): the same page; its data comes from /api/admin.
-  app.get(`${prefix}/admin`, pageRoute, async (_request, reply) => sendPage(reply, 200));
-  app.get(`${prefix}${ACCOUNT_PAGE_PATH}`, pageRoute, async (_request, reply) => sendPage(reply, 200));
+  // The site's other pages ("My folders", API keys, the admin console) are the same page: it asks
+  // the account and admin APIs for what it shows.
+  for (const page of Object.keys(SITE_PAGES) as (keyof typeof SITE_PAGES)[])
+    app.get(`${prefix}${sitePagePath(page)}`, pageRoute, async (_request, reply) => sendPage(reply, 200));
   // The root is the discovery route's (it serves this page to browsers); elsewhere the site owns its home.
   const page = { config: PAGE_POLICY };
   if (prefix !== '') app.get(`${prefix}/`, page, async (_request, reply) => sendPage(reply, 200));

@@ -8,6 +8,7 @@ import {
   newPasswordParams,
   passwordSecret,
   SiteClient,
+  shareLink,
 } from '../core.js';
 import type { SiteStore } from './types.js';
 
@@ -68,7 +69,7 @@ export async function createFolder(
   store.saveOwnerSecret(created.folderId, ownerSecret);
   return {
     folderId: created.folderId,
-    link: `${created.folderUrl}#${linkSecret}`,
+    link: shareLink(created.folderUrl, linkSecret),
     ...(params ? { unlocked: secret } : {}),
   };
 }

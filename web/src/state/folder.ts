@@ -3,8 +3,10 @@ import {
   type FolderInfo,
   type FolderKey,
   type OwnerCredentials,
+  ownerLink,
   type RetryInfo,
   type SiteClient,
+  shareLink,
   type TakeDownInfo,
   WebfolderError,
 } from '../core.js';
@@ -87,12 +89,12 @@ export class FolderSession extends Emitter<Events> implements SessionCore {
 
   /** The share link for a page address (its fragment replaced by the folder secret). */
   shareLink(pageUrl: string): string {
-    return `${pageUrl.replace(/#.*$/, '')}#${this.linkSecret}`;
+    return shareLink(pageUrl, this.linkSecret);
   }
 
   /** The owner link (restores ownership in another browser), when this browser owns the folder. */
   ownerLink(pageUrl: string): string | null {
-    return this.info.isOwner && this.ownerSecret ? `${this.shareLink(pageUrl)}&owner=${this.ownerSecret}` : null;
+    return this.info.isOwner && this.ownerSecret ? ownerLink(pageUrl, this.linkSecret, this.ownerSecret) : null;
   }
 
   /** The note to recipients, decrypted (null without one, or when it does not decrypt). */

@@ -9,12 +9,12 @@
  * Each part has a typed event surface (emitter.ts). node:test drives them directly
  * (test/site/session*.test.ts).
  */
-export type { FileState, FileUpload, UploadProgress } from '../core.js';
-export { speedometer } from '../core.js';
+export type { FileState, FileUpload, Fragment, UploadProgress } from '../core.js';
+export { parseFragment, speedometer } from '../core.js';
 export { FolderSession } from './folder.js';
 export { MyFolders, type MyFoldersAddresses, type MyFoldersSort } from './my-folders.js';
-export type { Fragment, OpenFailure, PasswordRequired } from './open.js';
-export { isExpired, openSession, parseFragment } from './open.js';
+export type { OpenFailure, PasswordRequired } from './open.js';
+export { isExpired, openSession } from './open.js';
 export { OwnerActions } from './owner.js';
 export { Reader } from './reader.js';
 export type {

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
   type FolderInfo,
   type FolderKey,
+  type Fragment,
   type HttpOptions,
   importSecret,
   type OwnerCredentials,
@@ -21,21 +22,6 @@ import type { SessionOptions } from './types.js';
  * secret), the key checked against the folder's `ske`, a password derived into the effective
  * secret, and this browser's owner credentials. What it opens is a FolderSession (./folder.ts).
  */
-
-/** The part of the URL after #: the folder secret, and on an owner link `&owner=<owner secret>`. */
-export interface Fragment {
-  readonly secret: string | null;
-  readonly ownerSecret: string | null;
-}
-
-export function parseFragment(hash: string): Fragment {
-  const raw = hash.replace(/^#/, '');
-  if (!raw) return { secret: null, ownerSecret: null };
-  const [secret, ...params] = raw.split('&');
-  let ownerSecret: string | null = null;
-  for (const p of params) if (p.startsWith('owner=')) ownerSecret = decodeURIComponent(p.slice(6));
-  return { secret: secret ? decodeURIComponent(secret) : null, ownerSecret };
-}
 
 export type OpenFailure =
   | {

@@ -1,7 +1,7 @@
 import type { SiteConfig } from '../config.js';
-import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey, signInUrl } from '../core.js';
+import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey, signInUrl, sitePagePath } from '../core.js';
 import { t } from '../i18n/index.js';
-import { ACCOUNT_PAGE, currentAccount } from './account-menu.js';
+import { currentAccount } from './account-menu.js';
 import { formatDate } from './dates.js';
 import { announce, describeError, h, notice, render, setTitle } from './ui.js';
 
@@ -14,7 +14,7 @@ export async function accountKeysPage(config: SiteConfig): Promise<void> {
   setTitle(t('keys.title'));
   const view = await currentAccount(config);
   if (!view?.account) {
-    const login = signInUrl(config.base, `/${ACCOUNT_PAGE}`);
+    const login = signInUrl(config.base, sitePagePath('account'));
     render(
       h('h1', { tabindex: -1 }, t('keys.title')),
       h(

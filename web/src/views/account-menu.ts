@@ -1,5 +1,5 @@
 import type { SiteConfig } from '../config.js';
-import { type AccountView, getAccount, MY_FOLDERS_PAGE_PATH, signInUrl, signOut } from '../core.js';
+import { type AccountView, getAccount, signInUrl, signOut, sitePagePath } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { h, notice } from './ui.js';
 
@@ -15,9 +15,6 @@ const OUTCOMES: Record<string, MessageKey> = {
   failed: 'signin.failed',
   expired: 'signin.expired',
 };
-
-/** The account page's path under the site (API keys). */
-export const ACCOUNT_PAGE = 'account';
 
 let known: AccountView | null = null;
 
@@ -66,8 +63,12 @@ export async function accountMenu(config: SiteConfig): Promise<void> {
         'div',
         { class: 'account-items' },
         view.account.email ? h('span', { class: 'muted' }, view.account.email) : null,
-        h('a', { href: `${config.base}${MY_FOLDERS_PAGE_PATH.replace(/^\//, '')}` }, t('account.myFolders')),
-        h('a', { href: `${config.base}${ACCOUNT_PAGE}`, id: 'account-keys-link' }, t('account.keys')),
+        h('a', { href: `${config.base}${sitePagePath('myFolders').slice(1)}` }, t('account.myFolders')),
+        h(
+          'a',
+          { href: `${config.base}${sitePagePath('account').slice(1)}`, id: 'account-keys-link' },
+          t('account.keys'),
+        ),
         out,
       ),
     ),

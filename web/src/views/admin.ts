@@ -1,6 +1,6 @@
 import { adminToken, saveAdminToken } from '../adapters/admin-token.js';
 import type { SiteConfig } from '../config.js';
-import { AdminClient, WebfolderError } from '../core.js';
+import { AdminClient, sitePagePath, WebfolderError } from '../core.js';
 import { t } from '../i18n/index.js';
 import { adminAccountsView } from './admin-accounts.js';
 import { adminAuditView } from './admin-audit.js';
@@ -81,7 +81,7 @@ function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | n
           h(
             'a',
             {
-              href: `${config.base}auth/login?return=${encodeURIComponent('/admin')}`,
+              href: `${config.base}auth/login?return=${encodeURIComponent(sitePagePath('admin'))}`,
               class: 'button',
               id: 'admin-sign-in-link',
             },

@@ -3,7 +3,7 @@ import { browserStore, takeUnlocked } from '../adapters/storage.js';
 import { makeThumbnail } from '../adapters/thumbnail.js';
 import { xhrFetch } from '../adapters/xhr.js';
 import type { SiteConfig } from '../config.js';
-import type { FolderInfo } from '../core.js';
+import { type FolderInfo, fragmentOf } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { type FolderSession, type OpenFailure, openSession, parseFragment } from '../state/index.js';
 import { cryptoPool } from '../workers/crypto-pool.js';
@@ -52,8 +52,7 @@ export async function folderPage(
   });
   if (signal?.aborted) return null;
   // An owner link: the owner secret is kept in this browser now; show the plain share link.
-  if (fragment.ownerSecret)
-    history.replaceState(null, '', `${location.pathname}${fragment.secret ? `#${fragment.secret}` : ''}`);
+  if (fragment.ownerSecret) history.replaceState(null, '', `${location.pathname}${fragmentOf(fragment.secret)}`);
   if ('unlock' in opened) {
     // Resolves once unlocked, so that the router then holds the session (a language switch redraws it).
     return new Promise((resolve) =>

@@ -1,5 +1,5 @@
 import type { SiteConfig } from '../config.js';
-import { type AccountFolder, MAX_DOWNLOAD_LIMIT, MY_FOLDERS_PAGE_PATH, signInUrl } from '../core.js';
+import { type AccountFolder, MAX_DOWNLOAD_LIMIT, signInUrl, sitePagePath } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { MyFolders, type MyFoldersSort } from '../state/index.js';
 import { apiKeysPanel } from './account-keys.js';
@@ -271,7 +271,7 @@ function untilText(f: AccountFolder): string {
 /** Signed out (or the session ended): what the page is for, and the way to sign in. */
 function signedOut(config: SiteConfig): HTMLElement {
   // The sign-in comes back to this page (sign-in's own rule for the address, src/transfer/account.ts).
-  const login = signInUrl(config.base, MY_FOLDERS_PAGE_PATH);
+  const login = signInUrl(config.base, sitePagePath('myFolders'));
   return h(
     'section',
     { class: 'card', id: 'me-signed-out' },
