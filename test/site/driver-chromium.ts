@@ -32,7 +32,7 @@ async function chromiumPage(browser: Browser, options: PageOptions = {}, launche
   return wrap(page, watch(page));
 }
 
-function wrap(page: Page, problems: string[]): DriverPage {
+function wrap(page: Page, problems: string[], tab = false): DriverPage {
   const one = (selector: string) => page.locator(selector);
   return {
     engine: 'chromium',
@@ -52,7 +52,7 @@ function wrap(page: Page, problems: string[]): DriverPage {
       return page.url();
     },
     async waitFor(selector, { state = 'visible', timeoutMs = 30_000 }: { state?: WaitState; timeoutMs?: number } = {}) {
-      await one(selector).waitFor({ state, timeout: timeoutMs });
+      await one(selector).first().waitFor({ state, timeout: timeoutMs });
     },
     // Polled from here: Playwright's waitForFunction evaluates a string with eval, which the site's
     // Content-Security-Policy refuses.
@@ -100,6 +100,10 @@ function wrap(page: Page, problems: string[]): DriverPage {
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
     },
     show: () => page.bringToFront(),
-    close: () => page.context().close(),
+    async newTab() {
+      const other = await page.context().newPage();
+      return wrap(other, watch(other), true);
+    },
+    close: () => (tab ? page.close() : page.context().close()),
   };
 }

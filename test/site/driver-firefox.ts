@@ -76,19 +76,26 @@ function downloaded(downloads: string, name: string, size: number): Promise<Buff
 
 const q = (selector: string) => `document.querySelector(${JSON.stringify(selector)})`;
 
-function wrap(page: Page, downloads: string): DriverPage {
+function wrap(page: Page, downloads: string, tab = false): DriverPage {
   const problems: string[] = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e instanceof Error ? e.message : String(e)}`));
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content-Security-Policy|Content Security Policy|Refused to/.test(m.text()))
       problems.push(`csp: ${m.text()}`);
   });
+  const evaluate = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
+  /** Fails unless `selector` matches exactly one element (Playwright's strictness, for the same scenario). */
+  const only = async (selector: string) => {
+    const n = await evaluate<number>(`document.querySelectorAll(${JSON.stringify(selector)}).length`);
+    if (n !== 1) throw new Error(`${selector} matches ${n} elements, not one`);
+  };
   const visible = async (selector: string) => {
     await page.waitForSelector(selector, { visible: true, timeout: 30_000 });
+    await only(selector);
   };
-  const evaluate = <T>(expression: string) => page.evaluate(expression) as Promise<T>;
   const found = async <T>(selector: string, expression: string): Promise<T> => {
     await page.waitForSelector(selector, { timeout: 30_000 });
+    await only(selector);
     return evaluate<T>(`((e) => ${expression})(${q(selector)})`);
   };
   return {
@@ -157,6 +164,7 @@ function wrap(page: Page, downloads: string): DriverPage {
       Promise.reject(new Error('Firefox tells a failed download with an alert WebDriver BiDi does not report')),
     screenshot: (name, { fullPage = true } = {}) => shot(page, name, fullPage),
     show: () => page.bringToFront(),
-    close: () => page.browserContext().close(),
+    newTab: async () => wrap(await page.browserContext().newPage(), downloads, true),
+    close: () => (tab ? page.close() : page.browserContext().close()),
   };
 }

@@ -33,7 +33,11 @@ export interface LaunchOptions {
 
 export type WaitState = 'visible' | 'attached' | 'hidden' | 'detached';
 
-/** One page in a fresh context of its own (its own storage, cookies and service workers). */
+/**
+ * One page in a fresh context of its own (its own storage, cookies and service workers). `waitFor`
+ * waits for the first element a selector matches; the actions and reads need it to match exactly one
+ * (as Playwright's locators do), so that a scenario never acts on another element than it meant.
+ */
 export interface DriverPage {
   readonly engine: EngineName;
   /** Page errors and Content-Security-Policy violations seen so far: a test asserts there were none. */
@@ -44,7 +48,7 @@ export interface DriverPage {
   url(): Promise<string>;
   /** Waits until the URL matches (a navigation the page made itself). */
   waitForUrl(pattern: RegExp, timeoutMs?: number): Promise<string>;
-  /** Waits for the one element `selector` names to be in `state` ('visible' unless said). */
+  /** Waits for the first element `selector` matches to be in `state` ('visible' unless said). */
   waitFor(selector: string, options?: { state?: WaitState; timeoutMs?: number }): Promise<void>;
   /** Waits until the expression is truthy in the page. */
   waitUntil(expression: string, timeoutMs?: number): Promise<void>;
@@ -93,7 +97,9 @@ export interface DriverPage {
    * hidden in Firefox (document.visibilityState), and the site polls only while it is visible.
    */
   show(): Promise<void>;
-  /** Closes the page and its context. */
+  /** Another tab in this page's context (its cookies and local storage, not its session storage). */
+  newTab(): Promise<DriverPage>;
+  /** Closes the page and its context (a tab from newTab: the tab only). */
   close(): Promise<void>;
 }
 
