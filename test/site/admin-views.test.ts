@@ -8,6 +8,9 @@ import { call, token } from '../site-api/owner-support.js';
 import { createEmpty, postJson } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
 import { launch, SKIP, screenshot, watch } from './browser.js';
+import { eachEngine, useSite } from './driver.js';
+import { chromium } from './driver-chromium.js';
+import { firefox } from './driver-firefox.js';
 
 /**
  * The console's audit and accounts tabs (web/src/views/admin-audit.ts, admin-accounts.ts) in a real
@@ -58,6 +61,56 @@ async function bundle(): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
+const ENV = {
+  ADMIN_TOKEN,
+  AUDIT_CLIENT_ADDRESS: 'hashed',
+  QUOTA_ACCOUNT_MIB: '10',
+  DISK_FREE_MIN_MIB: '0',
+};
+
+/**
+ * What the console shows: three empty folders, a site folder made, limited and deleted by its owner
+ * (seven audit entries with ana's, below), and two accounts, ana having stored 3 MiB through her API
+ * key and bo nothing. Answers the site folder's id.
+ */
+async function seed(srv: RunningServer): Promise<string> {
+  for (let i = 0; i < 3; i++) await createEmpty(srv.baseUrl, { title: `made ${i}` });
+  const api = `${srv.baseUrl}/api/site`;
+  const owner = token();
+  const made = await call(api, 'POST', '/folders', { owner, body: { mode: 'share', ske: 'ske-value' } });
+  const siteFolder = made.json.folderId;
+  await call(api, 'PATCH', `/folders/${siteFolder}`, { owner, body: { maxDownloads: 5 } });
+  await call(api, 'DELETE', `/folders/${siteFolder}`, { owner });
+  const accounts = srv.server.services.store.accounts;
+  for (const who of ['ana', 'bo']) {
+    const account = await accounts.signIn({
+      newId: `account-${who}-00000001`,
+      issuer: 'https://idp.example',
+      subject: who,
+      email: `${who}@example.org`,
+      name: null,
+      admin: false,
+      now: Date.now(),
+    });
+    if (who !== 'ana') continue;
+    const key = `wfk_${newToken().padEnd(43, 'A').slice(0, 43)}`;
+    await accounts.createApiKey({
+      id: newId(),
+      accountId: account.id,
+      name: 'ci',
+      hash: hashToken(key),
+      createdAt: 1,
+    });
+    const made = await postJson(
+      `${srv.baseUrl}/v2/folders`,
+      { encryption: { ske: 's' }, files: [{ filename: 'f', filesize: 3 * 1024 * 1024 }] },
+      { authorization: `Bearer ${key}` },
+    );
+    assert.equal(made.status, 200);
+  }
+  return siteFolder;
+}
+
 async function servePage(page: Page, baseUrl: string, script: string, css: string): Promise<void> {
   await page.route(`${baseUrl}${PAGE}**`, (route) => {
     const url = new URL(route.request().url());
@@ -75,7 +128,7 @@ async function servePage(page: Page, baseUrl: string, script: string, css: strin
   });
 }
 
-describe('admin views in Chromium', { skip: SKIP }, () => {
+describe('admin views bundled on their own (Chromium)', { skip: SKIP }, () => {
   let srv: RunningServer;
   let browser: Browser;
   let script: string;
@@ -83,48 +136,9 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
   let siteFolder: string;
   before(async () => {
     [script, css] = await Promise.all([bundle(), readFile(`${ROOT}web/src/style.css`, 'utf8')]);
-    srv = await startServer({
-      ADMIN_TOKEN,
-      AUDIT_CLIENT_ADDRESS: 'hashed',
-      QUOTA_ACCOUNT_MIB: '10',
-      DISK_FREE_MIN_MIB: '0',
-    });
+    srv = await startServer(ENV);
     browser = await launch();
-    for (let i = 0; i < 3; i++) await createEmpty(srv.baseUrl, { title: `made ${i}` });
-    const api = `${srv.baseUrl}/api/site`;
-    const owner = token();
-    const made = await call(api, 'POST', '/folders', { owner, body: { mode: 'share', ske: 'ske-value' } });
-    siteFolder = made.json.folderId;
-    await call(api, 'PATCH', `/folders/${siteFolder}`, { owner, body: { maxDownloads: 5 } });
-    await call(api, 'DELETE', `/folders/${siteFolder}`, { owner });
-    // Two accounts, one of which has stored 3 MiB through its API key (folders made with it).
-    const accounts = srv.server.services.store.accounts;
-    for (const who of ['ana', 'bo']) {
-      const account = await accounts.signIn({
-        newId: `account-${who}-00000001`,
-        issuer: 'https://idp.example',
-        subject: who,
-        email: `${who}@example.org`,
-        name: null,
-        admin: false,
-        now: Date.now(),
-      });
-      if (who !== 'ana') continue;
-      const key = `wfk_${newToken().padEnd(43, 'A').slice(0, 43)}`;
-      await accounts.createApiKey({
-        id: newId(),
-        accountId: account.id,
-        name: 'ci',
-        hash: hashToken(key),
-        createdAt: 1,
-      });
-      const made = await postJson(
-        `${srv.baseUrl}/v2/folders`,
-        { encryption: { ske: 's' }, files: [{ filename: 'f', filesize: 3 * 1024 * 1024 }] },
-        { authorization: `Bearer ${key}` },
-      );
-      assert.equal(made.status, 200);
-    }
+    siteFolder = await seed(srv);
   });
   after(async () => {
     await browser?.close();
@@ -212,23 +226,6 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
     await context.close();
   });
 
-  test('the console at /admin mounts the accounts tab last: End reaches it from the keyboard', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const page = await context.newPage();
-    const problems = watch(page);
-    await page.goto(`${srv.baseUrl}/admin`);
-    await page.locator('#admin-token').fill(ADMIN_TOKEN);
-    await page.keyboard.press('Enter');
-    await page.locator('#admin-tab-folders').waitFor();
-    await page.locator('#admin-tab-folders').focus();
-    await page.keyboard.press('End');
-    await page.locator('tr[data-account="account-ana-00000001"]').waitFor();
-    assert.equal(await page.locator('#admin-tab-accounts').getAttribute('aria-selected'), 'true');
-    await screenshot(page, 'admin-console-accounts-desktop-light-en');
-    assert.deepEqual(problems, []);
-    await context.close();
-  });
-
   test('screenshots: desktop and phone, light and dark, English and German', async () => {
     for (const lang of ['en', 'de'])
       for (const colorScheme of ['light', 'dark'] as const)
@@ -254,5 +251,51 @@ describe('admin views in Chromium', { skip: SKIP }, () => {
           }
           await context.close();
         }
+  });
+});
+
+/**
+ * The same tabs inside the console at /admin, with the break-glass token, in Chromium and Firefox:
+ * End reaches the accounts tab (mounted last) from the keyboard, the audit list is filtered by action,
+ * and an account's own quota is set with the keyboard and read back from the store.
+ */
+eachEngine('admin views in the console', [chromium, firefox], (engine) => {
+  const site = useSite(engine, ENV);
+  before(async () => {
+    await seed(site.server);
+  });
+
+  test('End reaches the accounts tab; the audit tab filters by action; an own quota is set by keyboard', async () => {
+    const page = await site.browser.page({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${site.url}/admin`);
+    await page.fill('#admin-token', ADMIN_TOKEN);
+    await page.press('Enter');
+    await page.focus('#admin-tab-folders');
+    await page.press('End');
+    await page.waitFor('tr[data-account="account-ana-00000001"]');
+    assert.equal(await page.attribute('#admin-tab-accounts', 'aria-selected'), 'true');
+    await page.screenshot('admin-console-accounts-desktop-light-en');
+
+    await page.click('#admin-tab-audit');
+    await page.waitFor('#audit-rows tr');
+    assert.equal(await page.count('#audit-rows tr'), 7);
+    await page.select('#audit-action', 'folder.create');
+    await page.click('#audit-apply');
+    await page.waitUntil(
+      `(() => { const rows = [...document.querySelectorAll('#audit-rows tr')];
+        return rows.length === 5 && rows.every((r) => r.dataset.action === 'folder.create'); })()`,
+    );
+    await page.screenshot('admin-audit');
+
+    await page.click('#admin-tab-accounts');
+    const row = 'tr[data-account="account-bo-00000001"]';
+    await page.waitFor(row);
+    await page.fill(`${row} input.quota-input`, '3');
+    await page.press('Enter');
+    await page.waitUntil(`/bo@example\\.org/.test(document.getElementById('accounts-status')?.textContent ?? '')`);
+    assert.equal((await site.server.server.services.store.usage.usage('account-bo-00000001'))?.quotaBytes, 3_000_000);
+    await page.screenshot('admin-accounts');
+    assert.deepEqual(page.problems, []);
+    await page.close();
   });
 });
