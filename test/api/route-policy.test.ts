@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
+import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import { policyOf, type RoutePolicy } from '../../src/http/route-policy.js';
 import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
@@ -392,6 +393,66 @@ describe('the route table', () => {
         headers: { origin: 'http://evil.example', 'access-control-request-method': 'DELETE' },
       });
       assert.equal(preflight.headers.get('access-control-allow-credentials'), null, path);
+    }
+  });
+});
+
+describe('an instance whose site and API have different origins', () => {
+  let split: RunningServer;
+  let cookie: string;
+  before(async () => {
+    const port = await freePort();
+    // The site at WEB_URL's origin, the API at BASE_URL's: both are the instance's own.
+    split = await startServer(
+      {
+        BASE_URL: `http://127.0.0.1:${port}`,
+        WEB_URL: `http://localhost:${port}/site`,
+        OIDC_ISSUER: 'http://127.0.0.1:9/unused',
+        OIDC_CLIENT_ID: 'webfolder',
+      },
+      { port },
+    );
+    // The issuer is read only at the first sign-in: the session is made in the store.
+    const accounts = split.server.services.store.accounts;
+    const now = Date.now();
+    const account = await accounts.signIn({
+      newId: newId(),
+      issuer: 'http://127.0.0.1:9/unused',
+      subject: 'split',
+      email: null,
+      name: null,
+      admin: false,
+      now,
+    });
+    const session = newToken();
+    await accounts.createSession({
+      idHash: hashToken(session),
+      accountId: account.id,
+      createdAt: now,
+      expiresAt: now + 3_600_000,
+    });
+    cookie = `wf_session=${session}`;
+  });
+  after(async () => split?.close());
+
+  test('a change with the cookie passes from either own origin, exactly, and from nowhere else', async () => {
+    const port = new URL(split.baseUrl).port;
+    const revoke = (origin: string) =>
+      fetch(`${split.baseUrl}/site/api/account/keys/AAAAAAAAAAAAAAAA`, {
+        method: 'DELETE',
+        headers: { cookie, origin },
+      });
+    for (const own of [`http://localhost:${port}`, `http://127.0.0.1:${port}`])
+      assert.equal((await revoke(own)).status, 404, `${own}: past the guard, no such key`);
+    for (const foreign of [
+      `http://localhost:${otherPort}`,
+      `http://localhost:${port}/site`,
+      `http://localhost`,
+      'null',
+    ]) {
+      const refused = await revoke(foreign);
+      assert.equal(refused.status, 403, foreign);
+      assert.equal(codeOf(await refused.text()), 'forbidden');
     }
   });
 });
