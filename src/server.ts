@@ -13,6 +13,7 @@ import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
 import { refuseWhileDraining } from './http/draining.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
+import { installExpectContinue } from './http/expect-continue.js';
 import { installLargeJson } from './http/large-json.js';
 import { loggerOptions } from './http/logging.js';
 import { installPrincipal } from './http/principal.js';
@@ -26,7 +27,7 @@ import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
 import { apiRoutes } from './http/routes/api.js';
 import { authRoutes } from './http/routes/auth.js';
-import { chunkRoutes, installExpectContinue } from './http/routes/chunks.js';
+import { chunkRoutes } from './http/routes/chunks.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { docsRoutes } from './http/routes/docs.js';
 import { mailConsentRoutes } from './http/routes/mail-consent.js';
@@ -128,7 +129,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ...errorServerOptions(),
     // Bounds on what a slow or idle client can hold (docs/configuration.md#limits): the whole request
     // must arrive within requestTimeout, and a silent connection is closed after connectionTimeout.
-    // Chunk bodies also have a minimum rate (app/body-rate.ts).
+    // Chunk bodies also have a minimum rate (http/chunk-body.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
     // The request head must arrive within headersTimeout (issue #21 finding 5: a header line every

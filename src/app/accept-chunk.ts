@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import {
   ChunkConflictError,
   ChunkLengthError,
@@ -7,10 +6,8 @@ import {
   InsufficientStorageError,
 } from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
-import { isId } from '../domain/ids.js';
 import { refuseIfTakenDown } from './admin/take-down.js';
-import { BodyTooSlowError, withMinimumRate } from './body-rate.js';
-import { AppError, conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
+import { conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
 import { writeUnlessDeleted } from './written-while-deleted.js';
@@ -28,9 +25,10 @@ export interface IncomingChunk {
   /** The chunk segment of the URL: five zero-padded digits, or the unpadded number. */
   readonly chunk: string;
   readonly query: ChunkUrlQuery;
-  /** The Content-Length header, undefined when absent. */
-  readonly contentLength: string | undefined;
-  readonly body: Readable;
+  /** The length the client declared for the body (Content-Length). */
+  readonly declaredLength: number;
+  /** The body, read only once every check has passed. */
+  readonly body: AsyncIterable<Uint8Array>;
   /**
    * Called once every check has passed, just before the body is read: the transport answers a
    * client waiting on `Expect: 100-continue` here, so that a refused upload never sends its body.
@@ -40,9 +38,10 @@ export interface IncomingChunk {
 
 /**
  * The target of a presigned chunk URL on a backend that receives chunks itself (local). Everything
- * is checked before a byte of the body is read: ids, the chunk number, the signature and its expiry,
- * whether the file is already complete, and the declared length, which must be exactly the RFC 8188
- * length of that chunk. Only then is the body streamed to storage. Only a backend with the
+ * is checked before a byte of the body is read: the chunk number against the file, the signature and
+ * its expiry, whether the file is already complete, and the declared length, which must be exactly
+ * the RFC 8188 length of that chunk (the ids' and the number's form are the route schema's). Only
+ * then is the body streamed to storage. Only a backend with the
  * receiver capability has this use case (its route is registered only then: server.ts).
  */
 export async function acceptChunk(
@@ -51,9 +50,6 @@ export async function acceptChunk(
   incoming: IncomingChunk,
 ): Promise<ChunkAccepted> {
   const { store, clock } = services;
-  if (!isId(incoming.folderId)) throw invalid('folderId is malformed');
-  if (!isId(incoming.fileId)) throw invalid('fileId is malformed');
-  if (!/^\d{1,5}$/.test(incoming.chunk)) throw invalid('chunk number must be 1 to 5 digits');
   const n = Number(incoming.chunk);
   const file = await store.getFile(incoming.folderId, incoming.fileId);
   const now = clock();
@@ -70,21 +66,14 @@ export async function acceptChunk(
   if (!folder) throw notFound('file not found');
   refuseIfTakenDown(folder);
   if (file.completedAt !== null) throw conflict('file is already complete; its chunks can no longer be replaced');
-  if (incoming.contentLength === undefined) throw new AppError('length_required', 'Content-Length is required');
-  if (!/^\d+$/.test(incoming.contentLength) || Number(incoming.contentLength) !== expectedLength) {
+  if (incoming.declaredLength !== expectedLength)
     throw invalid(`Content-Length must be ${expectedLength} for chunk ${n}`);
-  }
   // A full disk refuses before the body is read, not after megabytes of it (what the file's
   // registration reserved for it counts as fitting).
   const ref = { folderId: file.folderId, fileId: file.id };
   await services.capabilities.spaceGuard?.ensureSpace(expectedLength, ref).catch(storageRefusal);
   incoming.ready?.();
-  const { minBodyBytesPerSecond, minBodyRateWindowMs } = services.config.limits;
-  const body = withMinimumRate(incoming.body, {
-    minBytesPerSecond: minBodyBytesPerSecond,
-    windowMs: minBodyRateWindowMs,
-  });
-  await writeUnlessDeleted(services, ref, () => receiver.writeChunk(ref, n, expectedLength, body)).catch(
+  await writeUnlessDeleted(services, ref, () => receiver.writeChunk(ref, n, expectedLength, incoming.body)).catch(
     storageRefusal,
   );
   // Listing every stored chunk with its size after each write would make uploading a file of
@@ -98,7 +87,6 @@ export async function acceptChunk(
 /** The write failures a client is told about (anything else is ours: a 500). */
 function storageRefusal(error: unknown): never {
   if (error instanceof InsufficientStorageError) throw insufficientStorage(error.message);
-  if (error instanceof BodyTooSlowError) throw new AppError('request_timeout', error.message);
   if (error instanceof ChunkLengthError) throw invalid(error.message);
   if (error instanceof ChunkConflictError) throw conflict(error.message);
   throw error;

@@ -1,7 +1,7 @@
 import type { UploadStatusResponse } from '../contract/types.js';
-import { isId, tokenMatches } from '../domain/ids.js';
+import { tokenMatches } from '../domain/ids.js';
 import { refuseIfTakenDown } from './admin/take-down.js';
-import { invalid, notFound } from './errors.js';
+import { notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
 
@@ -12,12 +12,10 @@ import type { Services } from './services.js';
  */
 export async function uploadStatus(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   uploadAuth: string | undefined,
 ): Promise<UploadStatusResponse> {
-  if (!isId(folderId)) throw invalid('folderId is malformed');
-  if (!isId(fileId)) throw invalid('fileId is malformed');
   const folder = await services.store.getFolder(folderId);
   if (!folder) throw notFound('folder not found');
   refuseIfTakenDown(folder);

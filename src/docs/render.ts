@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../domain/html.js';
 
 /**
  * The documentation site's renderer: every `docs/*.md` becomes one HTML page, rendered at build time

@@ -22,7 +22,7 @@ export async function deleteFolderNow(services: Services, folderId: string): Pro
 }
 
 /** The admin API's delete: 404 unless a live folder went, and a `folder.delete` audit entry when it did. */
-export async function adminDeleteFolder(services: Services, folderId: unknown, admin: AdminAct): Promise<void> {
+export async function adminDeleteFolder(services: Services, folderId: string, admin: AdminAct): Promise<void> {
   const { folder } = await openAdminFolder(services, folderId);
   if (!(await deleteFolderNow(services, folder.id))) throw notFound('folder not found: it may have been deleted');
   await recordAudit(services, {

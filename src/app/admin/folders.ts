@@ -1,6 +1,5 @@
 import type { AdminFolderDetail, AdminFolderList, AdminFolderView } from '../../contract/admin.js';
 import { MAX_ADMIN_PAGE } from '../../contract/admin.js';
-import { isId } from '../../domain/ids.js';
 import { folderState, type TakeDownReason } from '../../domain/take-down.js';
 import type { AdminFolder, AdminSort } from '../../store/admin-store.js';
 import { invalid, notFound } from '../errors.js';
@@ -37,7 +36,7 @@ export async function listAdminFolders(services: Services, input: AdminListInput
   return { folders: page.folders.map((f) => view(f, now)), total: page.total, limit, offset };
 }
 
-export async function adminFolderDetail(services: Services, folderId: unknown): Promise<AdminFolderDetail> {
+export async function adminFolderDetail(services: Services, folderId: string): Promise<AdminFolderDetail> {
   const found = await openAdminFolder(services, folderId);
   const files = await services.store.listFiles(found.folder.id);
   return {
@@ -56,8 +55,7 @@ export async function adminFolderDetail(services: Services, folderId: unknown): 
 }
 
 /** A live folder for an admin action, taken down or not; 400 for a malformed id, 404 when none. */
-export async function openAdminFolder(services: Services, folderId: unknown): Promise<AdminFolder> {
-  if (!isId(folderId)) throw invalid('folderId is malformed');
+export async function openAdminFolder(services: Services, folderId: string): Promise<AdminFolder> {
   const found = await services.store.admin.getFolder(folderId);
   if (!found) throw notFound('folder not found: it may have been deleted');
   return found;

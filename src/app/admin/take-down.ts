@@ -1,9 +1,8 @@
 import type { TakeDownInfo, TakeDownRequest } from '../../contract/admin.js';
-import { isId } from '../../domain/ids.js';
 import type { TakeDownReason } from '../../domain/take-down.js';
 import type { FolderRecord } from '../../store/folder-record.js';
 import { type Actor, recordAudit } from '../audit.js';
-import { AppError, invalid, notFound } from '../errors.js';
+import { AppError, notFound } from '../errors.js';
 import type { Services } from '../services.js';
 import { openAdminFolder } from './folders.js';
 
@@ -16,7 +15,7 @@ import { openAdminFolder } from './folders.js';
  */
 export async function takeDownFolder(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   request: TakeDownRequest,
   admin: AdminAct,
 ): Promise<TakeDownInfo> {
@@ -55,8 +54,7 @@ export function refuseIfTakenDown(folder: Pick<FolderRecord, 'takeDown'>): void 
  * What a visitor of a taken-down folder's page is told: the reason and the note. Answered only for a
  * folder that is taken down (404 otherwise), so it tells nothing about any other folder.
  */
-export async function takeDownNotice(services: Services, folderId: unknown): Promise<TakeDownInfo> {
-  if (!isId(folderId)) throw invalid('folderId is malformed');
+export async function takeDownNotice(services: Services, folderId: string): Promise<TakeDownInfo> {
   const folder = await services.store.getFolder(folderId);
   if (!folder?.takeDown) throw notFound('folder not found');
   return { reason: folder.takeDown.reason as TakeDownReason, note: folder.takeDown.note, at: folder.takeDown.at };

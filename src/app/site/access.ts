@@ -1,4 +1,4 @@
-import { hashToken, isId, tokenMatches } from '../../domain/ids.js';
+import { hashToken, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { Principal } from '../../domain/principal.js';
@@ -41,8 +41,7 @@ export function checkCaller(caller: Caller): Caller {
 }
 
 /** The folder if it exists and is not past its deletion time; 400/404 otherwise. */
-export async function openFolder(services: Services, folderId: unknown): Promise<FolderRecord> {
-  if (!isId(folderId)) throw invalid('folderId is malformed');
+export async function openFolder(services: Services, folderId: string): Promise<FolderRecord> {
   const folder = await services.store.getFolder(folderId);
   if (!folder) throw notFound('folder not found: it may have expired or been deleted');
   refuseIfTakenDown(folder);
@@ -167,7 +166,7 @@ export type OwnerControl = keyof typeof OWNER_CONTROLS;
 /** The folder, if the caller may use the owner's `control` on it: 403 otherwise, saying what only the owner may do. */
 export async function openAsOwner(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   control: OwnerControl,
 ): Promise<FolderRecord> {
@@ -183,8 +182,7 @@ export async function openAsOwner(
 }
 
 /** A live (not expired) file of the folder, or 404. */
-export async function openFile(services: Services, folder: FolderRecord, fileId: unknown): Promise<FileRecord> {
-  if (!isId(fileId)) throw invalid('fileId is malformed');
+export async function openFile(services: Services, folder: FolderRecord, fileId: string): Promise<FileRecord> {
   const file = await services.store.getFile(folder.id, fileId);
   if (!file || file.expiresAt <= services.clock()) throw notFound('file not found');
   return file;

@@ -40,7 +40,7 @@ export function recordActivity(
 }
 
 /** `GET …/activity`: the owner's newest ACTIVITY_LISTED lines. */
-export async function folderActivity(services: Services, folderId: unknown, caller: Caller): Promise<SiteActivity> {
+export async function folderActivity(services: Services, folderId: string, caller: Caller): Promise<SiteActivity> {
   const folder = await openAsOwner(services, folderId, caller, 'activity');
   const lines = await services.store.listActivity(folder.id, ACTIVITY_LISTED);
   return {

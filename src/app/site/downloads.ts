@@ -99,8 +99,8 @@ export async function ticketOpens(
 /** `POST …/files/<fileId>/downloads`: counts one download (not the owner's) and answers its ticket. */
 export async function startDownload(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
   ip: string | null,
 ): Promise<DownloadTicket> {

@@ -60,7 +60,7 @@ function normalised(body: SiteRegisterBody): SiteRegisterRequest {
  */
 export async function registerSiteFiles(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   body: SiteRegisterBody,
   /** The client's address: what one client may reserve of the disk is bounded. */
@@ -193,7 +193,7 @@ const cursorPosition = (cursor: string | undefined): number | null => (cursor ? 
  */
 export async function listSiteFiles(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   page: { readonly cursor?: string; readonly limit?: string } = {},
 ): Promise<SiteFileList> {
@@ -259,7 +259,7 @@ export async function siteFileView(
   };
 }
 
-async function openOwnUpload(services: Services, folderId: unknown, fileId: unknown, caller: Caller) {
+async function openOwnUpload(services: Services, folderId: string, fileId: string, caller: Caller) {
   const folder = await openFolder(services, folderId);
   const file = await openFile(services, folder, fileId);
   const role = roleOf(folder, caller);
@@ -271,8 +271,8 @@ async function openOwnUpload(services: Services, folderId: unknown, fileId: unkn
 /** Which chunks of a file are missing: for the browser that uploads it, to resume. */
 export async function siteUploadStatus(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
 ): Promise<FileProgress> {
   const { file } = await openOwnUpload(services, folderId, fileId, caller);
@@ -286,8 +286,8 @@ export async function siteUploadStatus(
  */
 export async function siteUploadUrls(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
 ): Promise<SiteRegisteredFile> {
   const { folder, file, role } = await openOwnUpload(services, folderId, fileId, caller);
@@ -316,9 +316,9 @@ export type ChunkDownload =
  */
 export async function siteChunk(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
-  chunk: unknown,
+  folderId: string,
+  fileId: string,
+  chunk: string,
   caller: Caller,
   rangeHeader?: string,
   /** The download ticket (app/site/downloads.ts): required for a file with a download limit. */
@@ -328,7 +328,6 @@ export async function siteChunk(
   const role = roleOf(folder, caller);
   requireRight(folder, role, 'download');
   const file = await openFile(services, folder, fileId);
-  if (typeof chunk !== 'string' || !/^\d{1,5}$/.test(chunk)) throw invalid('chunk number must be 1 to 5 digits');
   const n = Number(chunk);
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
   const ref = { folderId: folder.id, fileId: file.id };

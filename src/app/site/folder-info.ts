@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import { type Caller, isOwned, openFolder, rightsOf, roleOf } from './access.js';
 
 /** What the folder page needs to render, for this caller. Opening a folder claims nothing. */
-export async function folderInfo(services: Services, folderId: unknown, caller: Caller): Promise<FolderInfo> {
+export async function folderInfo(services: Services, folderId: string, caller: Caller): Promise<FolderInfo> {
   const folder = await openFolder(services, folderId);
   const role = roleOf(folder, caller);
   const now = services.clock();

@@ -43,7 +43,7 @@ async function read(services: Services, folderId: string): Promise<NotificationS
 
 export async function getNotifications(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
 ): Promise<NotificationSettings> {
   const folder = await openAsOwner(services, folderId, caller, 'notifications');
@@ -52,7 +52,7 @@ export async function getNotifications(
 
 export async function setNotifications(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   /** Checked by its route against siteNotificationsUpdateSchema; what needs the operator's settings is checked here. */
   b: SiteNotificationsUpdate,
@@ -101,7 +101,7 @@ export async function setNotifications(
   return view(settings, status);
 }
 
-export async function clearNotifications(services: Services, folderId: unknown, caller: Caller): Promise<void> {
+export async function clearNotifications(services: Services, folderId: string, caller: Caller): Promise<void> {
   const folder = await openAsOwner(services, folderId, caller, 'notifications');
   await services.store.ops.setFolderNotifications(folder.id, null);
 }

@@ -102,7 +102,7 @@ export async function createOwnedFolder(
 /** `PATCH <api>/folders/<id>`: the settings given change; answers the folder as the owner sees it. */
 export async function updateFolder(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   change: SiteFolderUpdate,
   actor: Actor = NO_ACTOR,
@@ -153,8 +153,8 @@ export async function updateFolder(
 /** `PATCH <api>/folders/<id>/files/<fileId>`: the file's own download limit (null: the folder's). */
 export async function updateFile(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
   change: SiteFileUpdate,
   actor: Actor = NO_ACTOR,
@@ -179,7 +179,7 @@ export async function updateFile(
  */
 export async function deleteFolder(
   services: Services,
-  folderId: unknown,
+  folderId: string,
   caller: Caller,
   actor: Actor = NO_ACTOR,
 ): Promise<void> {
@@ -199,8 +199,8 @@ export async function deleteFolder(
  */
 export async function deleteFile(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
   ip: string | null,
   actor: Actor = NO_ACTOR,

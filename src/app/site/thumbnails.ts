@@ -20,8 +20,8 @@ import { type Caller, isUploaderOf, openFile, openFolder, requireRight, roleOf }
  */
 export async function putThumbnail(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
   body: unknown,
 ): Promise<void> {
@@ -41,8 +41,8 @@ export async function putThumbnail(
  */
 export async function getThumbnail(
   services: Services,
-  folderId: unknown,
-  fileId: unknown,
+  folderId: string,
+  fileId: string,
   caller: Caller,
 ): Promise<Uint8Array> {
   const folder = await openFolder(services, folderId);

@@ -4,7 +4,7 @@ import { openApiDocument } from '../../discovery/openapi.js';
 import { type PublishedSchemaName, publishedSchema } from '../../discovery/published-schemas.js';
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
-import { escapeHtml } from '../../docs/html.js';
+import { escapeHtml } from '../../domain/html.js';
 import { routePolicy } from '../route-policy.js';
 import { siteCspHeader, sitePageHtml, sitePath } from './site.js';
 

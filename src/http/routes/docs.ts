@@ -7,8 +7,8 @@ import { ConfigError } from '../../config/config.js';
 import { openApiDocument } from '../../discovery/openapi.js';
 import { surfaceUrl } from '../../discovery/surfaces.js';
 import { docsSite, PUBLIC_OPENAPI_PLACEHOLDER, projectRoot, SITE_LINK_SLUG } from '../../docs/build.js';
-import { escapeHtml } from '../../docs/html.js';
 import { API_SLUG } from '../../docs/render.js';
+import { escapeHtml } from '../../domain/html.js';
 import { declarePluginRoutes, routePolicy } from '../route-policy.js';
 
 /**

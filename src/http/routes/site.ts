@@ -22,8 +22,8 @@ import {
   siteNotificationsUpdateSchema,
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
-import { escapeHtml } from '../../docs/html.js';
 import { contentRange } from '../../domain/byte-range.js';
+import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';

@@ -1,4 +1,21 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { AppError } from '../app/errors.js';
+
+/**
+ * A chunk PUT's body as the transport receives it: its declared length, read from Content-Length
+ * (the use case checks it against the chunk's exact length before a byte is read), and the raw
+ * stream under a minimum rate.
+ */
+
+/** The Content-Length of a chunk PUT: a chunk must state its length (411 without it: no chunked encoding). */
+export function declaredLength(headers: IncomingHttpHeaders): number {
+  const header = headers['content-length'];
+  if (header === undefined) throw new AppError('length_required', 'Content-Length is required');
+  // Node's parser refuses a Content-Length that is not a whole number before a route runs; were one
+  // to pass, NaN fails the use case's exact-length check.
+  return Number(header);
+}
 
 /**
  * The minimum body rate of chunk uploads (MIN_BODY_RATE_KIB over MIN_BODY_RATE_WINDOW_SECONDS). A
@@ -9,8 +26,11 @@ import type { Readable } from 'node:stream';
  * Only time spent waiting for the client counts: while the server itself is busy writing a batch to
  * disk it reads nothing, and a slow disk must not be blamed on the client.
  */
-export class BodyTooSlowError extends Error {
+export class BodyTooSlowError extends AppError {
   override name = 'BodyTooSlowError';
+  constructor(message: string) {
+    super('request_timeout', message);
+  }
 }
 
 export interface BodyRate {
