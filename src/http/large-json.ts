@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
+import { bulkTurn } from '../domain/bulk-turns.js';
+import { signatureTextOf } from '../domain/signature-text.js';
 
 /**
  * Answers that carry very many chunk URL signatures (a maximum create or registration: 100,000
@@ -20,51 +21,81 @@ function signatureCount(payload: unknown): number {
   const files = (payload as Partial<WithFiles> | null)?.files;
   if (!Array.isArray(files)) return 0;
   let count = 0;
-  for (const file of files) count += file?.uploadUrls?.signatures?.length ?? 0;
+  for (const file of files)
+    count += signatureTextOf(file?.uploadUrls)?.count ?? file?.uploadUrls?.signatures?.length ?? 0;
   return count;
 }
 
 /** Array elements serialised per piece: a few ms of work between two turns of the event loop. */
 const ELEMENTS_PER_PIECE = 4000;
 
+/** Bytes gathered before a piece goes out. */
+const PIECE_LENGTH = 256 * 1024;
+
 /**
  * The JSON text of `value`, exactly as JSON.stringify writes it, in pieces: arrays longer than
  * ELEMENTS_PER_PIECE (a file's 10,000 signatures) are written a slice at a time, and every piece
- * after the first waits for a turn of the event loop. Plain data only (no toJSON, no cycles), which
+ * after the first waits for a turn of the event loop shared with all other bulk work (bulkTurn). Plain data only (no toJSON, no cycles), which
  * is what the routes answer.
+ *
+ * The walk itself is synchronous and descends only into objects and arrays of objects: an array of
+ * strings or numbers (a file's signatures) is one JSON.stringify call per slice, so 100 files of
+ * 1,000 signatures cost a few hundred native calls, not one step of a generator per signature.
  */
 export async function* jsonPieces(value: unknown): AsyncGenerator<string> {
-  let pending = '';
-  let written = 0;
-  // Small values are gathered into one piece; a piece goes out once it is big enough.
-  async function* flush(force: boolean): AsyncGenerator<string> {
-    if (pending.length === 0 || (!force && pending.length < 256 * 1024)) return;
-    if (written++ > 0) await nextTurn();
-    yield pending;
-    pending = '';
+  const made = pieces(value);
+  for (let first = true; ; first = false) {
+    // The turn comes before the work: the next piece is made when the generator steps.
+    if (!first) await bulkTurn();
+    const next = made.next();
+    if (next.done) return;
+    yield next.value;
   }
-  async function* walk(v: unknown): AsyncGenerator<string> {
+}
+
+function* pieces(value: unknown): Generator<string> {
+  let pending = '';
+  function* walk(v: unknown): Generator<string> {
     if (Array.isArray(v) && v.length > ELEMENTS_PER_PIECE) {
       pending += '[';
       for (let at = 0; at < v.length; at += ELEMENTS_PER_PIECE) {
         const slice = JSON.stringify(v.slice(at, at + ELEMENTS_PER_PIECE));
         pending += `${at > 0 ? ',' : ''}${slice.slice(1, -1)}`;
-        yield* flush(false);
+        yield* flush();
       }
       pending += ']';
     } else if (Array.isArray(v)) {
-      pending += '[';
-      for (const [i, item] of v.entries()) {
-        if (i > 0) pending += ',';
-        // Inside arrays JSON.stringify writes undefined and functions as null.
-        if (item === undefined || typeof item === 'function') pending += 'null';
-        else yield* walk(item);
+      if (!v.some(isObject)) {
+        // Strings, numbers and the like (undefined and functions become null, as JSON.stringify writes them).
+        pending += JSON.stringify(v);
+      } else {
+        pending += '[';
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) pending += ',';
+          const item: unknown = v[i];
+          if (item === undefined || typeof item === 'function') pending += 'null';
+          else yield* walk(item);
+        }
+        pending += ']';
       }
-      pending += ']';
-    } else if (v !== null && typeof v === 'object') {
+    } else if (isObject(v)) {
       pending += '{';
       let first = true;
-      for (const [key, field] of Object.entries(v)) {
+      const text = signatureTextOf(v);
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        if (text && key === 'signatures') {
+          // Written from the signatures' one text, a slice at a time, never as separate strings.
+          pending += `${first ? '' : ','}"signatures":[`;
+          first = false;
+          for (let at = 0; at < text.count; at += ELEMENTS_PER_PIECE) {
+            pending += `${at > 0 ? ',' : ''}${text.json(at, at + ELEMENTS_PER_PIECE)}`;
+            yield* flush();
+          }
+          pending += ']';
+          continue;
+        }
+        const field = (v as Record<string, unknown>)[key];
         if (field === undefined || typeof field === 'function') continue;
         pending += `${first ? '' : ','}${JSON.stringify(key)}:`;
         first = false;
@@ -72,11 +103,18 @@ export async function* jsonPieces(value: unknown): AsyncGenerator<string> {
       }
       pending += '}';
     } else pending += JSON.stringify(v);
-    yield* flush(false);
+    yield* flush();
+  }
+  function* flush(): Generator<string> {
+    if (pending.length < PIECE_LENGTH) return;
+    yield pending;
+    pending = '';
   }
   yield* walk(value);
-  yield* flush(true);
+  if (pending.length > 0) yield pending;
 }
+
+const isObject = (v: unknown): v is object => v !== null && typeof v === 'object';
 
 export function installLargeJson(app: FastifyInstance): void {
   app.addHook('preSerialization', async (request, reply, payload) => {

@@ -1,6 +1,7 @@
 import { createCipheriv, createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UploadUrls } from '../../contract/types.js';
+import { bulkTurn } from '../../domain/bulk-turns.js';
+import { SIGNATURE_TEXT, signatureStrings, signatureText } from '../../domain/signature-text.js';
 import { type ChunkRef, ChunkUrlError, type ChunkUrlQuery, type PresignRequest } from '../blob-store.js';
 
 /**
@@ -107,20 +108,25 @@ export class ChunkUrlSigner {
     }
     // Each large file is signed in a turn of the event loop of its own: a create of ten of them is
     // ten short tasks with other requests served in between, not one long one.
-    if (numbers.length > YIELD_ABOVE_CHUNKS) await nextTurn();
+    if (numbers.length > YIELD_ABOVE_CHUNKS) await bulkTurn();
     const key = this.fileKey(request, amzDate, expiresSeconds);
     // Hex of the whole buffer at once, then sliced: no encoder call per chunk.
     const hex = this.signAll(key, numbers, (n) => request.chunkLength(n)).toString('hex');
-    const signatures = new Array<string>(request.chunks).fill('');
-    const width = 2 * SIGNATURE_BYTES;
-    for (let i = 0; i < numbers.length; i++) signatures[numbers[i]! - 1] = hex.slice(i * width, (i + 1) * width);
-    return {
+    // Kept as one text, made into strings only if something reads `signatures` (domain/signature-text.ts).
+    const text = signatureText(hex, request.chunks, request.include ? numbers : null);
+    let signatures: string[] | undefined;
+    const urls = {
       head: `${this.uploadBaseUrl}/`,
       path: `${request.folderId}/${request.fileId}`,
       tail,
-      signatures,
+      get signatures(): string[] {
+        signatures ??= signatureStrings(text);
+        return signatures;
+      },
       headers: { 'Content-Type': 'application/octet-stream' },
     };
+    Object.defineProperty(urls, SIGNATURE_TEXT, { value: text });
+    return urls;
   }
 
   /** Throws ChunkUrlError naming what is wrong; compares the signature in constant time. */
