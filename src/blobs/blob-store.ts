@@ -117,7 +117,8 @@ export interface ChunkDownloadPresigner {
 
 /**
  * Capability: the chunks of several files of one folder in fewer requests than one listing per file
- * (S3: ListObjectsV2 pages under the folder's prefix, see S3BlobStore.listFolderChunks).
+ * (S3: ListObjectsV2 pages under the folder's prefix, see S3BlobStore.listFolderChunks; the local
+ * disk: one listing of the folder's directory, then only the files that have chunks).
  */
 export interface FolderChunkLister {
   /** For each of `fileIds`: chunk number -> stored byte length, as listChunks answers it. */

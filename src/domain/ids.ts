@@ -46,8 +46,13 @@ export function hashToken(token: string): string {
 
 /** Constant-time check of a presented token against a stored hash. */
 export function tokenMatches(presented: string, storedHash: string | null): boolean {
+  return hashMatches(hashToken(presented), storedHash);
+}
+
+/** Constant-time check of a token's hash (hashToken) against a stored hash. */
+export function hashMatches(hash: string, storedHash: string | null): boolean {
   if (storedHash === null) return false;
-  const a = Buffer.from(hashToken(presented), 'utf8');
+  const a = Buffer.from(hash, 'utf8');
   const b = Buffer.from(storedHash, 'utf8');
   return a.length === b.length && timingSafeEqual(a, b);
 }

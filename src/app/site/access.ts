@@ -1,4 +1,4 @@
-import { hashToken, tokenMatches } from '../../domain/ids.js';
+import { hashMatches, hashToken, tokenMatches } from '../../domain/ids.js';
 import { isDue } from '../../domain/lifecycle.js';
 import { type Action, type Mode, may, type Role } from '../../domain/modes.js';
 import type { Principal } from '../../domain/principal.js';
@@ -92,13 +92,26 @@ export function uploaderTagOf(caller: Caller, role: Role): string | null {
 }
 
 export function isUploaderOf(file: FileRecord, caller: Caller): boolean {
-  if (file.uploaderTag === null) return false;
-  return (
-    (caller.ownerToken !== undefined && tokenMatches(caller.ownerToken, file.uploaderTag)) ||
-    (caller.visitorToken !== undefined && tokenMatches(caller.visitorToken, file.uploaderTag)) ||
-    (caller.uploadAuth !== undefined && tokenMatches(caller.uploadAuth, file.uploaderTag))
-  );
+  const tag = file.uploaderTag;
+  if (tag === null) return false;
+  return credentialHashes(caller).some((hash) => hashMatches(hash, tag));
 }
+
+/**
+ * The hashes of the caller's credentials, computed once per caller: a listing page asks of each of
+ * its 1,000 files whether this caller uploaded it.
+ */
+function credentialHashes(caller: Caller): readonly string[] {
+  let hashes = hashesOf.get(caller);
+  if (!hashes) {
+    const tokens = [caller.ownerToken, caller.visitorToken, caller.uploadAuth];
+    hashes = tokens.flatMap((t) => (t === undefined ? [] : [hashToken(t)]));
+    hashesOf.set(caller, hashes);
+  }
+  return hashes;
+}
+
+const hashesOf = new WeakMap<Caller, readonly string[]>();
 
 const REFUSALS: Record<Mode, Partial<Record<Action, string>>> = {
   send: { upload: 'only the owner can upload to a send folder' },

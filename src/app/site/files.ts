@@ -9,6 +9,7 @@ import type {
   SiteRegisterRequest,
   SiteRegisterResponse,
 } from '../../contract/site.js';
+import { bulkTurn } from '../../domain/bulk-turns.js';
 import { type ByteRange, parseRange } from '../../domain/byte-range.js';
 import { encryptedChunkLength } from '../../domain/chunk-plan.js';
 import { hashToken } from '../../domain/ids.js';
@@ -203,23 +204,46 @@ export async function listSiteFiles(
   requireRight(folder, roleOf(folder, caller), 'list');
   const now = services.clock();
   // One more than asked tells whether a next page exists without a second query.
-  const records = await services.store.listFiles(folder.id, {
-    ...(after === null ? {} : { after }),
-    limit: limit + 1,
-    liveAt: now,
-  });
+  const records = await readFiles(services, folder.id, after, limit + 1, now);
   const more = records.length > limit;
   const shown = more ? records.slice(0, limit) : records;
-  // On object storage the files not yet seen complete are looked at in one batched listing (by the
-  // folder's prefix) rather than one listing each.
-  const { chunkReceiver, folderChunkLister } = services.capabilities;
+  // The files not yet seen complete are looked at in one batched listing (object storage: by the
+  // folder's prefix; the local disk: the folder's directory, then only files with chunks) rather
+  // than one listing each: a page of files registered and never uploaded costs one look.
+  const { folderChunkLister } = services.capabilities;
   const open = shown.filter((f) => f.completedAt === null).map((f) => f.id);
   const listed =
-    !chunkReceiver && folderChunkLister && open.length > 1
-      ? await folderChunkLister.listFolderChunks(folder.id, open)
-      : null;
+    folderChunkLister && open.length > 1 ? await folderChunkLister.listFolderChunks(folder.id, open) : null;
   const files = await Promise.all(shown.map((f) => siteFileView(services, folder, f, caller, listed?.get(f.id))));
   return { files, nextCursor: more ? `p${shown[shown.length - 1]!.position}` : null };
+}
+
+/** Files read from the store per turn of the event loop (bulkTurn): a few ms of row reading. */
+const FILES_PER_READ = 250;
+
+/** Up to `limit` live files after position `after`, read FILES_PER_READ at a time. */
+async function readFiles(
+  services: Services,
+  folderId: string,
+  after: number | null,
+  limit: number,
+  now: number,
+): Promise<FileRecord[]> {
+  const files: FileRecord[] = [];
+  let from = after;
+  while (files.length < limit) {
+    if (files.length > 0) await bulkTurn();
+    const want = Math.min(FILES_PER_READ, limit - files.length);
+    const read = await services.store.listFiles(folderId, {
+      ...(from === null ? {} : { after: from }),
+      limit: want,
+      liveAt: now,
+    });
+    files.push(...read);
+    if (read.length < want) break;
+    from = read[read.length - 1]!.position;
+  }
+  return files;
 }
 
 /**
