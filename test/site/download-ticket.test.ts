@@ -7,10 +7,11 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, newContext, SCREENSHOTS, SKIP, watch, writeTemp } from './browser.js';
-import { type DriverPage, eachEngine, FOLDER_LINK, type Site, useGatedSite } from './driver.js';
+import { eachEngine, useGatedSite } from './driver.js';
 import { chromium } from './driver-chromium.js';
 import { firefox } from './driver-firefox.js';
 import { chunkRequest, downloadStart, folderWithFile, useGatedChromium } from './gated.js';
+import { downloadLine, problemsBesidesFailedDownload, sendFolder } from './scenes.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -191,30 +192,6 @@ describe('site: one ticket per download, refused, shared and in plain words (Chr
   });
 });
 
-/** A send folder made on the home page with a download `limit` and one file uploaded: its share link. */
-async function sendFolder(site: Site, limit: string, content: Buffer, name: string): Promise<string> {
-  const owner = await site.browser.page();
-  try {
-    await owner.goto(`${site.url}/`);
-    await owner.select('#new-mode', 'send');
-    await owner.fill('#new-limit', limit);
-    await owner.click('button[type=submit]');
-    await owner.waitForUrl(FOLDER_LINK);
-    await owner.pickFiles('#file-input', [await writeTemp(site.dir, name, content)]);
-    await owner.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
-    return await owner.url();
-  } finally {
-    await owner.close();
-  }
-}
-
-/** The download line: its state (data-download-state) and words. */
-const line = (page: DriverPage) =>
-  page.evaluate<{ state: string; text: string }>(
-    `(() => { const e = document.getElementById('download-status');
-      return { state: e?.dataset.downloadState ?? '', text: e?.textContent ?? '' }; })()`,
-  );
-
 /**
  * In Chromium and Firefox, through the gate (which cuts, answers or counts the page's requests): a
  * limited download says when it waits during an outage and completes; one that failed is started
@@ -251,7 +228,7 @@ eachEngine('site: one download per ticket', [chromium, firefox], (engine) => {
             site.gate.drop();
             site.gate.hold(chunkRequest);
           }
-          const now = await line(visitor);
+          const now = await downloadLine(visitor)();
           if (now.state === 'waiting') told = now.text;
           return now.state === 'waiting';
         },
@@ -308,13 +285,7 @@ eachEngine('site: one download per ticket', [chromium, firefox], (engine) => {
       // Delivered: the ticket is done with, and the used-up file's Download is disabled again.
       await visitor.waitFor('#download-status[data-download-state="done"]', { timeoutMs: 60_000 });
       await visitor.waitFor('#files li button.download[disabled]');
-      // Firefox reports the refused download's frame as a page error ("A ServiceWorker intercepted the
-      // request and encountered an unexpected error"): that is the failure made here, not a problem.
-      const made = /A ServiceWorker intercepted the request and encountered an unexpected error/;
-      assert.deepEqual(
-        visitor.problems.filter((p) => !(engine.name === 'firefox' && made.test(p))),
-        [],
-      );
+      assert.deepEqual(problemsBesidesFailedDownload(visitor), []);
     } finally {
       site.gate.release();
       await browser.close();

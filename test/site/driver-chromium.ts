@@ -100,6 +100,10 @@ function wrap(page: Page, problems: string[], tab = false): DriverPage {
       await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
     },
     show: () => page.bringToFront(),
+    async look({ viewport, colorScheme }) {
+      if (viewport) await page.setViewportSize(viewport);
+      if (colorScheme) await page.emulateMedia({ colorScheme });
+    },
     async newTab() {
       const other = await page.context().newPage();
       return wrap(other, watch(other), true);

@@ -164,6 +164,10 @@ function wrap(page: Page, downloads: string, tab = false): DriverPage {
       Promise.reject(new Error('Firefox tells a failed download with an alert WebDriver BiDi does not report')),
     screenshot: (name, { fullPage = true } = {}) => shot(page, name, fullPage),
     show: () => page.bringToFront(),
+    async look({ viewport, colorScheme }) {
+      if (colorScheme) throw new Error('Firefox over WebDriver BiDi sets no colour scheme for one page');
+      if (viewport) await page.setViewport(viewport);
+    },
     newTab: async () => wrap(await page.browserContext().newPage(), downloads, true),
     close: () => (tab ? page.close() : page.browserContext().close()),
   };

@@ -97,6 +97,11 @@ export interface DriverPage {
    * hidden in Firefox (document.visibilityState), and the site polls only while it is visible.
    */
   show(): Promise<void>;
+  /**
+   * Shows the page at another size or colour scheme, for screenshots of one state in several looks
+   * (Firefox: size only, as for a new page).
+   */
+  look(options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' }): Promise<void>;
   /** Another tab in this page's context (its cookies and local storage, not its session storage). */
   newTab(): Promise<DriverPage>;
   /** Closes the page and its context (a tab from newTab: the tab only). */
