@@ -27,18 +27,28 @@ export const NO_ACTOR: Actor = { principal: ANONYMOUS };
 
 /**
  * Records one action in the audit log, after the action took effect (a crash in between loses the
- * entry, never invents one). Every text is bounded (src/domain/audit.ts) and the client's address is
- * replaced by an HMAC-SHA-256 keyed with the instance's signing secret, or dropped: the log never
- * holds an address. A failure to record is reported by the caller's error handling like any store
- * failure: the action itself has already happened.
+ * entry, never invents one). A change that can store its entry in its own transaction takes it from
+ * auditEntry instead and reports it with auditRecorded once committed: then a crash can do neither.
+ * A failure to record is reported by the caller's error handling like any store failure: the
+ * action itself has already happened.
  */
 export async function recordAudit(services: Services, entry: AuditEntryInput): Promise<void> {
+  const stored = await auditEntry(services, entry);
+  await services.store.audit.append(stored);
+  auditRecorded(services, stored);
+}
+
+/**
+ * The entry as stored: every text bounded (src/domain/audit.ts), the client's address replaced by an
+ * HMAC-SHA-256 keyed with the instance's signing secret, or dropped: the log never holds an address.
+ */
+export async function auditEntry(services: Services, entry: AuditEntryInput): Promise<NewAuditEntry> {
   const { audit } = services.config.ops;
   const clientHash =
     audit.clientAddress === 'hashed' && entry.clientAddress && services.signingSecret
       ? hashAddress(await services.signingSecret(), entry.clientAddress)
       : null;
-  const stored: NewAuditEntry = {
+  return {
     at: services.clock(),
     action: entry.action,
     actor: actorOf(entry.principal),
@@ -46,7 +56,10 @@ export async function recordAudit(services: Services, entry: AuditEntryInput): P
     clientHash,
     detail: boundedDetail(entry.detail),
   };
-  await services.store.audit.append(stored);
+}
+
+/** Reports an entry its change stored (the live audit stream), once that change has committed. */
+export function auditRecorded(services: Services, stored: NewAuditEntry): void {
   services.auditStream?.(stored);
 }
 

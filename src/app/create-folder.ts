@@ -11,8 +11,9 @@ import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { folderPageUrl, shareLink } from '../domain/links.js';
 import { DEFAULT_MODE } from '../domain/modes.js';
 import { defaultTitle } from '../domain/titles.js';
+import type { NewAuditEntry } from '../store/audit-store.js';
 import type { NewFolder } from '../store/metadata-store.js';
-import { type Actor, NO_ACTOR, recordAudit } from './audit.js';
+import { type Actor, auditEntry, auditRecorded, NO_ACTOR } from './audit.js';
 import { creatorOf } from './create-policy.js';
 import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
@@ -39,16 +40,19 @@ export async function createFolder(
   const files = request.files ?? [];
   const ske = request.encryption?.ske;
   if (files.length > 0 && !ske) throw invalid('encryption.ske is required when files are given');
-  const created =
-    files.length === 0 || !ske
-      ? await createEmptyFolder(services, { folderId, mode, title, now, accountId })
-      : await createDirectUpload(services, { folderId, mode, title, now, accountId, ske, files }, actor);
-  await recordAudit(services, {
+  // Stored in the create's own transaction: a crash can neither lose the entry nor invent one.
+  const audit = await auditEntry(services, {
     ...actor,
     action: 'folder.create',
     folderId,
     detail: { flow: files.length === 0 ? 'empty' : 'direct', mode, files: files.length, bytes: sumSizes(files) },
   });
+  const basics = { folderId, mode, title, now, accountId, audit };
+  const created =
+    files.length === 0 || !ske
+      ? await createEmptyFolder(services, basics)
+      : await createDirectUpload(services, { ...basics, ske, files }, actor);
+  auditRecorded(services, audit);
   return created;
 }
 
@@ -61,6 +65,8 @@ interface FolderBasics {
   now: number;
   /** The signed-in account making it (create-policy.ts), or null. */
   accountId: string | null;
+  /** The creation's audit entry, committed with the folder. */
+  audit: NewAuditEntry;
 }
 
 async function createEmptyFolder(services: Services, f: FolderBasics): Promise<CreateResponseEmpty> {
@@ -91,7 +97,7 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
         accountId: f.accountId,
       },
       [],
-      outbox,
+      { outbox, audit: f.audit },
     ),
   );
   const base = folderPageUrl(services.config.webUrl, f.folderId);
@@ -138,12 +144,11 @@ async function createDirectUpload(
     services,
     events,
     (outbox) =>
-      store.createFolder(
-        { ...folder, deleteAfter: folderDeleteAfter(folder, records) },
-        records,
+      store.createFolder({ ...folder, deleteAfter: folderDeleteAfter(folder, records) }, records, {
         outbox,
-        storageQuota(services),
-      ),
+        quota: storageQuota(services),
+        audit: f.audit,
+      }),
     (r) => r === 'created',
   ).catch((error: unknown) => {
     release();

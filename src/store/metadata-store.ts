@@ -2,7 +2,7 @@ import type { FolderLimitRefusal, FolderLimits, QuotaRefusal, StorageQuota } fro
 import type { AccountStore } from './account-store.js';
 import type { AccountUsageStore } from './account-usage.js';
 import type { AdminStore } from './admin-store.js';
-import type { AuditStore } from './audit-store.js';
+import type { AuditStore, NewAuditEntry } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
 import type { MailStore } from './mail-store.js';
 import type { NewOutboxEntry, OpsStore } from './ops-store.js';
@@ -110,6 +110,19 @@ export type AddFilesResult = 'added' | 'absent' | 'claim-lost' | FolderLimitRefu
 /** What createFolder answers: created, or which quota (checked in its transaction) refused it. */
 export type CreateFolderResult = 'created' | QuotaRefusal;
 
+/** The options of createFolder. */
+export interface CreateFolderOptions {
+  /** Stored in the creation's transaction, only if the folder is (see Outbox). */
+  readonly outbox?: Outbox;
+  /** The storage quotas, checked atomically with the insert; none when absent. */
+  readonly quota?: StorageQuota;
+  /**
+   * The creation's audit-log entry, stored in the same transaction, only if the folder is: a crash
+   * can neither lose it nor record a creation that did not happen.
+   */
+  readonly audit?: NewAuditEntry;
+}
+
 /** The options of addFiles. */
 export interface AddFilesOptions {
   readonly limits: FolderLimits;
@@ -147,14 +160,13 @@ export interface MetadataStore {
   /** The schema version, and the migrations this start applied (logged by the server). */
   readonly schema: SchemaReport;
   /**
-   * Creates the folder and its files (and `outbox`) in one transaction, unless they break `quota`
-   * (then nothing is written). Fails if the id exists.
+   * Creates the folder and its files (and the options' outbox rows and audit entry) in one
+   * transaction, unless they break the options' quota (then nothing is written). Fails if the id exists.
    */
   createFolder(
     folder: NewFolder,
     files: readonly NewFile[],
-    outbox?: Outbox,
-    quota?: StorageQuota,
+    options?: CreateFolderOptions,
   ): Promise<CreateFolderResult>;
   /** The mail suppression list and the mail limits' counters (mail-store.ts). */
   readonly mail: MailStore;

@@ -93,15 +93,15 @@ export function opsStoreTests(it: It, make: Make): void {
     };
     // createFolder: with the folder; a duplicate id, or a file that fails to insert, writes nothing.
     const a = make.folder();
-    await store.createFolder(a, [], [entry(1)]);
-    await assert.rejects(store.createFolder(a, [], [entry(2)]));
+    await store.createFolder(a, [], { outbox: [entry(1)] });
+    await assert.rejects(store.createFolder(a, [], { outbox: [entry(2)] }));
     const b = make.folder();
     const dupFile = make.file(b.id, 0);
-    await assert.rejects(store.createFolder(b, [dupFile, { ...dupFile, position: 1 }], [entry(3)]));
+    await assert.rejects(store.createFolder(b, [dupFile, { ...dupFile, position: 1 }], { outbox: [entry(3)] }));
     assert.equal(await store.getFolder(b.id), null);
     const c = make.folder();
     const cFile = make.file(c.id, 0);
-    await store.createFolder(c, [cFile], [entry(4)]);
+    await store.createFolder(c, [cFile], { outbox: [entry(4)] });
     assert.deepEqual(await recorded(), ['evt-1', 'evt-4']);
     // addFiles: refused (limits), absent, claim lost: nothing; added (with its claim): the rows.
     const many = [make.file(a.id, 0), make.file(a.id, 1), make.file(a.id, 2)].map(strip);
@@ -139,7 +139,7 @@ export function opsStoreTests(it: It, make: Make): void {
     assert.deepEqual(await store.countDownload(e.id, eFile.id, ticket(false, 18)), { downloads: 1 });
     assert.deepEqual(await recorded(), ['evt-15', 'evt-18']);
     // Without rows, a write behaves as before and writes none.
-    await store.createFolder(make.folder(), [], []);
+    await store.createFolder(make.folder(), [], { outbox: [] });
     assert.deepEqual(await recorded(), []);
   });
 

@@ -46,7 +46,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     const created = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
         const f = make.folder({ flow: 'direct' });
-        return (i % 2 ? peer : store).createFolder(f, [make.file(f.id, 0, { filesize: MIB })], [], quota);
+        return (i % 2 ? peer : store).createFolder(f, [make.file(f.id, 0, { filesize: MIB })], { quota });
       }),
     );
     assert.equal(created.filter((r) => r === 'created').length, 6, JSON.stringify(created));
@@ -76,8 +76,8 @@ export function storageQuotaTests(it: It, make: Make): void {
     const quota: StorageQuota = { folderBytes: 3 * MIB, instanceBytes: 4 * MIB, accountBytes: null };
     const f = make.folder({ flow: 'direct' });
     const files = [make.file(f.id, 0, { filesize: 2 * MIB }), make.file(f.id, 1, { filesize: MIB })];
-    assert.equal(await store.createFolder(f, files, [], quota), 'created');
-    assert.equal(await store.createFolder(make.folder(), [], [], quota), 'created');
+    assert.equal(await store.createFolder(f, files, { quota }), 'created');
+    assert.equal(await store.createFolder(make.folder(), [], { quota }), 'created');
     const extra = () => [unpositioned(make.file(f.id, 0, { filesize: MIB }))];
     assert.equal(await store.addFiles(f.id, extra(), { limits: ROOMY, quota }), 'folder-quota');
     assert.equal(await store.deleteFile(f.id, files[1]!.id), true);
@@ -86,15 +86,15 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(await store.addFiles(f.id, extra(), { limits: ROOMY, quota }), 'added');
     const g = make.folder({ flow: 'direct' });
     const big = [make.file(g.id, 0, { filesize: 2 * MIB })];
-    assert.equal(await store.createFolder(g, big, [], quota), 'instance-quota');
-    assert.equal(await store.createFolder(g, [make.file(g.id, 0, { filesize: 4 * MIB })], [], quota), 'folder-quota');
+    assert.equal(await store.createFolder(g, big, { quota }), 'instance-quota');
+    assert.equal(await store.createFolder(g, [make.file(g.id, 0, { filesize: 4 * MIB })], { quota }), 'folder-quota');
     assert.equal(await store.getFolder(g.id), null);
     // A folder's bytes count until its record goes (its chunks are deleted before that).
     assert.equal(await store.beginOwnerDeletion(f.id, 0), true);
     assert.equal(await store.ops.totalBytes(), 3 * MIB);
     await store.finishFolderDeletion(f.id);
     assert.equal(await store.ops.totalBytes(), 0);
-    assert.equal(await store.createFolder(g, big, [], quota), 'created');
+    assert.equal(await store.createFolder(g, big, { quota }), 'created');
   });
 
   /** An account as sign-in makes it (the usage listing joins the accounts table). */
@@ -117,7 +117,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => {
         const f = make.folder({ flow: 'direct', accountId: id });
-        return (i % 2 ? peer : store).createFolder(f, [make.file(f.id, 0, { filesize: MIB })], [], ACCOUNT);
+        return (i % 2 ? peer : store).createFolder(f, [make.file(f.id, 0, { filesize: MIB })], { quota: ACCOUNT });
       }),
     );
     assert.equal(results.filter((r) => r === 'created').length, 5, JSON.stringify(results));
@@ -127,12 +127,15 @@ export function storageQuotaTests(it: It, make: Make): void {
     // Anonymous folders and other accounts are not held by this account's quota.
     const anonymous = make.folder({ flow: 'direct' });
     assert.equal(
-      await store.createFolder(anonymous, [make.file(anonymous.id, 0, { filesize: MIB })], [], ACCOUNT),
+      await store.createFolder(anonymous, [make.file(anonymous.id, 0, { filesize: MIB })], { quota: ACCOUNT }),
       'created',
     );
     const other = await account(store, 'acct-race-000002');
     const theirs = make.folder({ flow: 'direct', accountId: other });
-    assert.equal(await peer.createFolder(theirs, [make.file(theirs.id, 0, { filesize: MIB })], [], ACCOUNT), 'created');
+    assert.equal(
+      await peer.createFolder(theirs, [make.file(theirs.id, 0, { filesize: MIB })], { quota: ACCOUNT }),
+      'created',
+    );
   });
 
   it("quota: appends count against the folder's account; deletes give back; an own quota replaces the default", async (store, peer) => {

@@ -13,7 +13,7 @@ import { folderPageUrl } from '../../domain/links.js';
 import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
 import { defaultTitle } from '../../domain/titles.js';
 import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
-import { type Actor, NO_ACTOR, recordAudit } from '../audit.js';
+import { type Actor, auditEntry, auditRecorded, NO_ACTOR, recordAudit } from '../audit.js';
 import { creatorOf } from '../create-policy.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { type AppEvent, withEvents } from '../events.js';
@@ -89,13 +89,14 @@ export async function createOwnedFolder(
     { ...base, type: 'folder.created', flow: 'empty' },
     { ...base, type: 'folder.claimed', by: 'owner' },
   ];
-  await withEvents(services, events, (outbox) => services.store.createFolder(folder, [], outbox));
-  await recordAudit(services, {
+  const audit = await auditEntry(services, {
     ...actor,
     action: 'folder.create',
     folderId,
     detail: { flow: 'site', mode: request.mode, files: 0, bytes: 0 },
   });
+  await withEvents(services, events, (outbox) => services.store.createFolder(folder, [], { outbox, audit }));
+  auditRecorded(services, audit);
   return { folderId, folderUrl: folderPageUrl(config.webUrl, folderId), uploadDeadline: deleteAfter };
 }
 

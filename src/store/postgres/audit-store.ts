@@ -12,15 +12,20 @@ import {
   toAuditEntry,
 } from '../audit-store.js';
 
+/** Stores one entry with `q`: a transaction's client stores it in that transaction. */
+export async function appendAuditEntry(q: pg.Pool | pg.PoolClient, entry: NewAuditEntry): Promise<void> {
+  await q.query(
+    `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    auditValues(entry),
+  );
+}
+
 /** The audit log of the PostgreSQL store (../audit-store.ts). */
 export class PostgresAuditStore implements AuditStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  async append(entry: NewAuditEntry): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      auditValues(entry),
-    );
+  append(entry: NewAuditEntry): Promise<void> {
+    return appendAuditEntry(this.pool, entry);
   }
 
   async list(filter: AuditFilter, page: AuditPage): Promise<AuditEntry[]> {

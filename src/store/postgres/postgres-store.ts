@@ -2,12 +2,14 @@ import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
+import { auditValues } from '../audit-store.js';
 import type {
   ActivityRecord,
   AddFilesOptions,
   AddFilesResult,
   CountDownloadOptions,
   CountDownloadResult,
+  CreateFolderOptions,
   CreateFolderResult,
   FilePage,
   FileRecord,
@@ -26,13 +28,21 @@ import { PostgresAccountStore } from './account-store.js';
 import { PostgresAccountUsageStore } from './account-usage.js';
 import { appendFiles } from './add-files.js';
 import { PostgresAdminStore } from './admin-store.js';
-import { PostgresAuditStore } from './audit-store.js';
+import { appendAuditEntry, PostgresAuditStore } from './audit-store.js';
 import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { OutagePool, withClient } from './outage.js';
-import { FILE_COLUMNS, FOLDER_COLUMNS, fileParams, folderParams, INSERT_FILE, INSERT_FOLDER } from './sql.js';
+import {
+  FILE_COLUMNS,
+  FOLDER_COLUMNS,
+  fileParams,
+  folderParams,
+  INSERT_FILE,
+  INSERT_FOLDER,
+  INSERT_FOLDER_WITH_AUDIT,
+} from './sql.js';
 import {
   AccountQuotaRefused,
   DELETE_FILE_SQL,
@@ -150,33 +160,36 @@ export class PostgresMetadataStore implements MetadataStore {
   async createFolder(
     folder: NewFolder,
     files: readonly NewFile[],
-    outbox?: Outbox,
-    quota: StorageQuota = NO_QUOTA,
+    options: CreateFolderOptions = {},
   ): Promise<CreateFolderResult> {
-    // A lone INSERT is atomic by itself: the empty-folder flow needs one round trip, not four.
-    if (files.length === 0) {
-      await this.withOutbox(
-        outbox,
-        (q) => q.query(INSERT_FOLDER, folderParams(fullFolder(folder))),
-        () => true,
-      );
+    const { outbox = [], quota = NO_QUOTA, audit } = options;
+    // The empty-folder flow without outbox rows is one statement, atomic by itself: one round trip.
+    if (files.length === 0 && outbox.length === 0) {
+      const params = folderParams(fullFolder(folder));
+      if (audit) await this.pool.query(INSERT_FOLDER_WITH_AUDIT, [...params, ...auditValues(audit)]);
+      else await this.pool.query(INSERT_FOLDER, params);
       return 'created';
     }
     const bytes = sumBytes(files);
     if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
     return this.transaction(async (client): Promise<CreateFolderResult> => {
-      if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
       const full = fullFolder(folder);
-      await takeAccount(client, full.accountId, bytes, quota);
+      if (files.length > 0) {
+        if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
+        await takeAccount(client, full.accountId, bytes, quota);
+      }
       await client.query(INSERT_FOLDER, folderParams(full));
-      for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
-      await client.query('UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4', [
-        files.length,
-        files.reduce((sum, f) => sum + f.chunks, 0),
-        bytes,
-        folder.id,
-      ]);
-      await appendOutbox(client, outbox ?? []);
+      if (files.length > 0) {
+        for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
+        await client.query('UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4', [
+          files.length,
+          files.reduce((sum, f) => sum + f.chunks, 0),
+          bytes,
+          folder.id,
+        ]);
+      }
+      await appendOutbox(client, outbox);
+      if (audit) await appendAuditEntry(client, audit);
       return 'created';
     }).catch(accountRefusal);
   }

@@ -1,4 +1,5 @@
 import { TAKE_DOWN_COLUMNS } from '../admin-rows.js';
+import { AUDIT_INSERT_COLUMNS } from '../audit-store.js';
 import type { FileRecord, FolderRecord } from '../metadata-store.js';
 
 /** The column lists and inserts of folders and files, shared by the PostgreSQL store's writes. */
@@ -9,6 +10,12 @@ export const FILE_COLUMNS =
   'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads';
 
 export const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
+/**
+ * The folder and its creation's audit entry (parameters 17 to 23, in AUDIT_INSERT_COLUMNS' order) in
+ * one statement: atomic without a transaction, one round trip.
+ */
+export const INSERT_FOLDER_WITH_AUDIT = `WITH folder AS (${INSERT_FOLDER})
+  INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS}) VALUES ($17, $18, $19, $20, $21, $22, $23)`;
 export const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 

@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { StorageQuota } from '../../domain/limits.js';
 import type {
   ActivityRecord,
   AddFilesOptions,
   AddFilesResult,
   CountDownloadOptions,
   CountDownloadResult,
+  CreateFolderOptions,
   CreateFolderResult,
   FilePage,
   FileRecord,
@@ -89,10 +89,9 @@ export class SqliteMetadataStore implements MetadataStore {
   createFolder(
     folder: NewFolder,
     files: readonly NewFile[],
-    outbox?: Outbox,
-    quota?: StorageQuota,
+    options?: CreateFolderOptions,
   ): Promise<CreateFolderResult> {
-    return this.writer.write('createFolder', folder, files, outbox, quota);
+    return this.writer.write('createFolder', folder, files, options);
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {

@@ -89,11 +89,12 @@ export class SqliteWriter {
 function runWriterThread(path: string): void {
   const db = openConnection(path);
   const ops = prepareOpsWrites(db);
+  const audit = prepareAuditWrites(db);
   const writes: Writes = {
-    ...prepareWrites(db, ops.enqueueOutbox),
+    ...prepareWrites(db, ops.enqueueOutbox, audit.appendAudit),
     ...ops,
     ...prepareMailWrites(db),
-    ...prepareAuditWrites(db),
+    ...audit,
     ...prepareAdminWrites(db),
     ...prepareAccountUsageWrites(db),
     ...prepareAccountWrites(db),

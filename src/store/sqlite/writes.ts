@@ -2,9 +2,11 @@ import type Database from 'better-sqlite3';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { folderLimitRefusal, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
 import { effectiveFileExpiry } from '../../domain/owner-settings.js';
+import type { NewAuditEntry } from '../audit-store.js';
 import type {
   AddFilesOptions,
   AddFilesResult,
+  CreateFolderOptions,
   CreateFolderResult,
   NewFile,
   NewFolder,
@@ -17,9 +19,14 @@ import { prepareOwnerWrites } from './owner-writes.js';
  * Every write of the SQLite store, as plain functions over one connection. They run only on the
  * writer thread (writer.ts), inside a group-commit transaction, each in its own savepoint.
  * Arguments and results cross a thread boundary, so they are plain data. `append` stores outbox rows
- * (ops-writes.ts): called inside the write, so the rows share its savepoint and its commit.
+ * (ops-writes.ts) and `appendAudit` an audit entry (audit-writes.ts): called inside the write, so
+ * the rows share its savepoint and its commit.
  */
-export function prepareWrites(db: Database.Database, append: (outbox: Outbox) => void) {
+export function prepareWrites(
+  db: Database.Database,
+  append: (outbox: Outbox) => void,
+  appendAudit: (entry: NewAuditEntry) => void,
+) {
   const s = {
     insertFolder: db.prepare(
       `INSERT INTO folders (id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after,
@@ -103,25 +110,27 @@ export function prepareWrites(db: Database.Database, append: (outbox: Outbox) =>
     if (accountId !== null) s.removeAccount.run(bytes, accountId);
   };
   return {
-    createFolder(
-      folder: NewFolder,
-      files: readonly NewFile[],
-      outbox: Outbox = [],
-      quota: StorageQuota = NO_QUOTA,
-    ): CreateFolderResult {
-      const bytes = sumBytes(files);
-      if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
-      if (!takeTotal(bytes, quota)) return 'instance-quota';
+    createFolder(folder: NewFolder, files: readonly NewFile[], options: CreateFolderOptions = {}): CreateFolderResult {
       const full = fullFolder(folder);
-      if (!takeAccount(full.accountId, bytes, quota)) {
-        s.removeTotal.run(bytes); // nothing else was written
-        return 'account-quota';
+      // A folder without files has nothing to count (its counts start at zero) and no quota limits it.
+      if (files.length > 0) {
+        const quota = options.quota ?? NO_QUOTA;
+        const bytes = sumBytes(files);
+        if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
+        if (!takeTotal(bytes, quota)) return 'instance-quota';
+        if (!takeAccount(full.accountId, bytes, quota)) {
+          s.removeTotal.run(bytes); // nothing else was written
+          return 'account-quota';
+        }
       }
       s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
-      for (const file of files) s.insertFile.run(fullFile(file));
-      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-      s.setCounts.run(files.length, chunks, bytes, folder.deleteAfter, folder.id);
-      append(outbox);
+      if (files.length > 0) {
+        for (const file of files) s.insertFile.run(fullFile(file));
+        const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
+        s.setCounts.run(files.length, chunks, sumBytes(files), folder.deleteAfter, folder.id);
+      }
+      append(options.outbox ?? []);
+      if (options.audit) appendAudit(options.audit);
       return 'created';
     },
     addFiles(folderId: string, files: readonly Omit<NewFile, 'position'>[], options: AddFilesOptions): AddFilesResult {
