@@ -82,9 +82,12 @@ function childPids(root: number): number[] {
   return out;
 }
 
-export async function launchChromium(): Promise<BenchBrowser> {
+/** `extraArgs`: more command-line switches (a benchmark's `--proxy-server`, for one). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<BenchBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'webfolder-bench-chromium-'));
-  const child = spawn(CHROMIUM, [...ARGS, `--user-data-dir=${userDataDir}`, 'about:blank'], { stdio: 'ignore' });
+  const child = spawn(CHROMIUM, [...ARGS, ...extraArgs, `--user-data-dir=${userDataDir}`, 'about:blank'], {
+    stdio: 'ignore',
+  });
   const { port, browserPath } = await devToolsEndpoint(userDataDir, child);
   const browserClient = await CDP({ target: `ws://127.0.0.1:${port}${browserPath}` });
   const { product } = await browserClient.Browser.getVersion();
