@@ -151,7 +151,8 @@ export interface DownloadCharge {
   refund(bytes: number): Promise<void>;
 }
 
-const NO_CHARGE: DownloadCharge = { refund: async () => {} };
+/** What a download that is not counted (no limit, or the owner's) is charged: nothing to refund. */
+export const NO_CHARGE: DownloadCharge = { refund: async () => {} };
 
 /**
  * Refuses a chunk of a file with a download limit unless the request carries a valid ticket for it

@@ -33,7 +33,7 @@ import {
   roleOf,
   uploaderTagOf,
 } from './access.js';
-import { type DownloadCharge, requireTicket, ticketOpens } from './downloads.js';
+import { type DownloadCharge, NO_CHARGE, requireTicket, ticketOpens } from './downloads.js';
 
 /** The register body (checked by its route against siteRegisterRequestSchema), its nulls as absent. */
 function normalised(body: SiteRegisterBody): SiteRegisterRequest {
@@ -391,7 +391,10 @@ export async function siteChunk(
   try {
     const body = await blobs.readChunk(ref, n, range ?? undefined);
     await downloaded();
-    return { kind: 'stream', length, body: chargeStream(body, sending, charge), range };
+    // Uncounted, the stored chunk's own stream is handed on as it is (the HTTP layer can then send
+    // it without allocating, src/blobs/local/file-range-stream.ts).
+    const counted = charge === NO_CHARGE ? body : chargeStream(body, sending, charge);
+    return { kind: 'stream', length, body: counted, range };
   } catch (error) {
     await charge.refund(sending);
     if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);

@@ -20,6 +20,7 @@ import {
   THUMBNAIL_NAME,
 } from '../blob-store.js';
 import { DiskSpace, type Reservation, type ReservationPolicy } from './disk-space.js';
+import { FileRangeStream } from './file-range-stream.js';
 import type { ChunkUrlSigner } from './url-signer.js';
 
 /**
@@ -170,10 +171,16 @@ export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard, Fol
   async readChunk(ref: ChunkRef, n: number, range?: StoredRange): Promise<Readable> {
     try {
       const handle = await open(join(this.fileDir(ref), chunkName(n)), 'r');
-      return handle.createReadStream({
-        highWaterMark: 1 << 20,
-        ...(range ? { start: range.start, end: range.end } : {}),
-      });
+      const length = range
+        ? range.end - range.start + 1
+        : await handle.stat().then(
+            (s) => s.size,
+            async (error: unknown) => {
+              await handle.close();
+              throw error;
+            },
+          );
+      return new FileRangeStream(handle, range?.start ?? 0, length);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobNotFoundError(`chunk ${n} is not stored`);
       throw error;

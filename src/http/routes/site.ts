@@ -25,6 +25,7 @@ import {
 import { contentRange } from '../../domain/byte-range.js';
 import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
+import { sendChunkBody } from '../chunk-download.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '../route-policy.js';
@@ -269,9 +270,9 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
       if (result.range) {
         const { start, end } = result.range;
         reply.status(206).header('content-range', contentRange(result.range, result.length));
-        return reply.header('content-length', String(end - start + 1)).send(result.body);
+        return sendChunkBody(reply.header('content-length', String(end - start + 1)), result.body);
       }
-      return reply.header('content-length', String(result.length)).send(result.body);
+      return sendChunkBody(reply.header('content-length', String(result.length)), result.body);
     },
   );
 
