@@ -12,6 +12,8 @@ import { ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support
  * folder and audit entry in one fsynced commit). Each create waits for a group commit, so with 50
  * connections throughput is bounded by 50 / (commit latency): the run also prints the latency of one
  * 4 KiB write + fdatasync on the data directory's disk, measured after the rounds.
+ * BENCH_BEFORE=<another checkout's dist/main.js>: that build runs in the same rounds too (its own
+ * data directory), for a before/after of a change measured in one run.
  */
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS_PER_ROUND ?? 5);
@@ -51,22 +53,32 @@ async function syncLatency(dir: string): Promise<number> {
 }
 
 const dataDir = await tempDir('webfolder-bench-');
+const beforeDir = await tempDir('webfolder-bench-before-');
+const serverEnv = (dir: string) => ({ DATA_DIR: dir, ...UNLIMITED, SWEEP_INTERVAL_SECONDS: '3600' });
 const bare = await startProcess('bench/baselines/bare-fastify.ts', {});
-const webfolder = await startProcess(WEBFOLDER, { DATA_DIR: dataDir, ...UNLIMITED, SWEEP_INTERVAL_SECONDS: '3600' });
+const webfolder = await startProcess(WEBFOLDER, serverEnv(dataDir));
+const before = process.env.BENCH_BEFORE ? await startProcess(process.env.BENCH_BEFORE, serverEnv(beforeDir)) : null;
 try {
   await load(bare.url);
   await load(webfolder.url); // warm-up
+  if (before) await load(before.url);
   const base: number[] = [];
   const ours: number[] = [];
+  const theirs: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     base.push(await load(bare.url));
     ours.push(await load(webfolder.url));
+    if (before) theirs.push(await load(before.url));
   }
   const sync = await syncLatency(dataDir);
-  await record(
-    `${ratioLine('create (empty folder, SQLite)', median(ours), median(base), 'req/s', 0.5)}; load ${loadavg()[0]!.toFixed(1)}, write + fdatasync ${sync.toFixed(2)} ms`,
-  );
+  const context = `load ${loadavg()[0]!.toFixed(1)}, write + fdatasync ${sync.toFixed(2)} ms`;
+  await record(`${ratioLine('create (empty folder, SQLite)', median(ours), median(base), 'req/s', 0.5)}; ${context}`);
+  if (before)
+    await record(
+      `${ratioLine('create, the build before (same rounds)', median(theirs), median(base), 'req/s')}; this build / before ${(median(ours) / median(theirs)).toFixed(2)}`,
+    );
 } finally {
-  await Promise.all([bare.stop(), webfolder.stop()]);
+  await Promise.all([bare.stop(), webfolder.stop(), before?.stop()]);
   await rm(dataDir, { recursive: true, force: true });
+  await rm(beforeDir, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFile, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { freePort } from '../test/support/server.js';
 
 /**
@@ -21,8 +21,10 @@ export interface BenchServer {
 
 export async function startProcess(script: string, env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
-  // Compiled JavaScript (what `npm start` runs) is started as is; TypeScript through tsx.
-  const args = script.endsWith('.js') ? [join(ROOT, script)] : ['--import', 'tsx', join(ROOT, script)];
+  // Compiled JavaScript (what `npm start` runs) is started as is; TypeScript through tsx. A relative
+  // path is this checkout's; an absolute one may be another's (a build from before a change).
+  const path = isAbsolute(script) ? script : join(ROOT, script);
+  const args = script.endsWith('.js') ? [path] : ['--import', 'tsx', path];
   // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops.
   if (process.env.BENCH_SERVER_PROFILE)
     args.unshift('--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`);
