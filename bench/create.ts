@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,18 @@ import { ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS_PER_ROUND ?? 5);
 
-async function load(url: string): Promise<number> {
+/** CPU seconds (user + system, every thread) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Server CPU seconds per 1000 creates, summed over every round of that server. */
+const cost = new Map<string, { cpu: number; requests: number }>();
+
+async function load(url: string, pid?: number): Promise<number> {
+  const cpu0 = pid === undefined ? 0 : cpuSeconds(pid);
   const result = await autocannon({
     url: `${url}/v2/folders`,
     method: 'POST',
@@ -29,6 +41,10 @@ async function load(url: string): Promise<number> {
   });
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (pid !== undefined) {
+    const sum = cost.get(url) ?? { cpu: 0, requests: 0 };
+    cost.set(url, { cpu: sum.cpu + cpuSeconds(pid) - cpu0, requests: sum.requests + result.requests.total });
+  }
   return result.requests.average;
 }
 
@@ -66,12 +82,16 @@ try {
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
-    base.push(await load(bare.url));
-    ours.push(await load(webfolder.url));
-    if (before) theirs.push(await load(before.url));
+    base.push(await load(bare.url, bare.child.pid));
+    ours.push(await load(webfolder.url, webfolder.child.pid));
+    if (before) theirs.push(await load(before.url, before.child.pid));
   }
   const sync = await syncLatency(dataDir);
-  const context = `load ${loadavg()[0]!.toFixed(1)}, write + fdatasync ${sync.toFixed(2)} ms`;
+  const perThousand = (url: string) => {
+    const c = cost.get(url)!;
+    return ((c.cpu / c.requests) * 1000).toFixed(2);
+  };
+  const context = `load ${loadavg()[0]!.toFixed(1)}, write + fdatasync ${sync.toFixed(2)} ms; server CPU s per 1000 creates ${perThousand(webfolder.url)} (bare ${perThousand(bare.url)}${before ? `, before ${perThousand(before.url)}` : ''})`;
   await record(`${ratioLine('create (empty folder, SQLite)', median(ours), median(base), 'req/s', 0.5)}; ${context}`);
   if (before)
     await record(
