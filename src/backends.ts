@@ -24,12 +24,19 @@ export async function openMetadataStore(config: Config): Promise<MetadataStore> 
   return new SqliteMetadataStore(join(config.dataDir, 'webfolder.db'));
 }
 
-export async function openBlobStore(config: Config, clock: () => number): Promise<BlobStore> {
+/**
+ * The server's signing secret: SIGNING_SECRET, else the one kept in DATA_DIR (made on first start).
+ * Resolved once at start-up by whatever composes the services, which hand it on.
+ */
+export async function resolveSigningSecret(config: Config): Promise<string> {
+  return config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
+}
+
+export async function openBlobStore(config: Config, clock: () => number, secret: string): Promise<BlobStore> {
   if (config.s3) {
     const { S3BlobStore } = await import('./blobs/s3/s3-blob-store.js');
     return S3BlobStore.open(config.s3, clock);
   }
-  const secret = config.signingSecret ?? (await loadOrCreateSecret(config.dataDir));
   return LocalBlobStore.open(
     join(config.dataDir, 'blobs'),
     new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`),
@@ -44,8 +51,8 @@ export async function openBlobStore(config: Config, clock: () => number): Promis
   );
 }
 
-/** The local backend's HMAC key, generated once and kept (mode 0600) so that URLs survive restarts. */
-export async function loadOrCreateSecret(dataDir: string): Promise<string> {
+/** The signing secret kept in DATA_DIR, generated once (mode 0600) so that URLs and tickets survive restarts. */
+async function loadOrCreateSecret(dataDir: string): Promise<string> {
   const path = join(dataDir, 'signing-secret');
   await mkdir(dataDir, { recursive: true });
   try {

@@ -4,8 +4,9 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { auditView } from './app/audit.js';
 import { composeServices, type Services } from './app/services.js';
+import { SigningKeys } from './app/signing-keys.js';
 import { startSweeper } from './app/sweeper.js';
-import { loadOrCreateSecret, openBlobStore, openMetadataStore } from './backends.js';
+import { openBlobStore, openMetadataStore, resolveSigningSecret } from './backends.js';
 import type { Config } from './config/config.js';
 import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
@@ -77,25 +78,15 @@ export interface BuildOptions {
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
   const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
   const store = await openMetadataStore(config);
-  const blobs = await openBlobStore(config, clock);
+  const signingSecret = await resolveSigningSecret(config);
+  const keys = new SigningKeys(signingSecret);
+  const blobs = await openBlobStore(config, clock, signingSecret);
   const metrics = new Metrics(config, store);
   // The logger exists only once Fastify does; until then (never, in practice) errors go to stderr.
   let logError = (error: unknown, context: string): void => {
     process.stderr.write(`webfolder: ${context}: ${String(error)}\n`);
   };
-  let secret: Promise<string> | undefined;
-  const signingSecret = () => {
-    secret ??= config.signingSecret ? Promise.resolve(config.signingSecret) : loadOrCreateSecret(config.dataDir);
-    return secret;
-  };
-  const notifier = createNotifier(
-    config,
-    store,
-    clock,
-    metrics,
-    (error, context) => logError(error, context),
-    signingSecret,
-  );
+  const notifier = createNotifier(config, store, clock, metrics, (error, context) => logError(error, context), keys);
   // AUDIT_STREAM=log: each audit entry as one log line of a stable shape (docs/organisations.md).
   let auditStream: ((entry: NewAuditEntry) => void) | undefined;
   const services = composeServices({
@@ -104,7 +95,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     blobs,
     clock,
     events: notifier,
-    signingSecret,
+    keys,
     ...(config.ops.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
   });
   // Imported only when configured, like the other scale-out clients (see backends.ts).

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { deleteFolderNow } from '../app/admin/delete.js';
 import { NO_ACTOR, recordAudit } from '../app/audit.js';
 import { composeServices, type Services } from '../app/services.js';
-import { openBlobStore, openMetadataStore } from '../backends.js';
+import { SigningKeys } from '../app/signing-keys.js';
+import { openBlobStore, openMetadataStore, resolveSigningSecret } from '../backends.js';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { isId } from '../domain/ids.js';
 import { folderIdInLink } from '../domain/links.js';
@@ -99,7 +100,8 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
     io.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human}\n`);
   const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
   const store = await openMetadataStore(config);
-  const blobs = await openBlobStore(config, clock);
+  const signingSecret = await resolveSigningSecret(config);
+  const blobs = await openBlobStore(config, clock, signingSecret);
   try {
     switch (command) {
       case 'list': {
@@ -156,7 +158,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
       }
       case 'delete': {
         const folderId = folderIdOf(args[0]);
-        const services = composeServices({ config, store, blobs, clock });
+        const services = composeServices({ config, store, blobs, clock, keys: new SigningKeys(signingSecret) });
         const deleted = await takeDown(services, folderId);
         if (!deleted) {
           io.stderr.write(`webfolder admin: no folder ${folderId} (or it is being deleted already)\n`);
@@ -244,7 +246,8 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
  */
 export async function takeDown(services: Services, folderId: string): Promise<boolean> {
   const events =
-    services.events ?? createNotifier(services.config, services.store, services.clock, NO_OBSERVER, () => {});
+    services.events ??
+    createNotifier(services.config, services.store, services.clock, NO_OBSERVER, () => {}, services.keys);
   return deleteFolderNow({ ...services, events }, folderId);
 }
 

@@ -45,8 +45,8 @@ export async function recordAudit(services: Services, entry: AuditEntryInput): P
 export async function auditEntry(services: Services, entry: AuditEntryInput): Promise<NewAuditEntry> {
   const { audit } = services.config.ops;
   const clientHash =
-    audit.clientAddress === 'hashed' && entry.clientAddress && services.signingSecret
-      ? hashAddress(await services.signingSecret(), entry.clientAddress)
+    audit.clientAddress === 'hashed' && entry.clientAddress
+      ? hashAddress(services.keys.of('auditAddresses'), entry.clientAddress)
       : null;
   return {
     at: services.clock(),
@@ -64,8 +64,8 @@ export function auditRecorded(services: Services, stored: NewAuditEntry): void {
 }
 
 /** The keyed hash of a client address: the same address gives the same value on every node. */
-export function hashAddress(secret: string, address: string): string {
-  return createHmac('sha256', secret).update(`audit-client-address:${address}`).digest('hex').slice(0, 32);
+export function hashAddress(key: Buffer, address: string): string {
+  return createHmac('sha256', key).update(address).digest('hex').slice(0, 32);
 }
 
 function actorOf(principal: Principal): AuditActor {

@@ -27,19 +27,6 @@ export function addressKey(address: string): string {
 
 const clientKey = (ip: string) => createHash('sha256').update(`webfolder mail client\n${ip}`).digest('base64url');
 
-const keys = new WeakMap<() => Promise<string>, Promise<Buffer>>();
-
-function macKey(services: Pick<Services, 'signingSecret'>): Promise<Buffer> {
-  const secret = services.signingSecret;
-  if (!secret) throw new Error('mail links need the signing secret');
-  let key = keys.get(secret);
-  if (!key) {
-    key = secret().then((s) => createHmac('sha256', s).update('webfolder mail links v1').digest());
-    keys.set(secret, key);
-  }
-  return key;
-}
-
 function mac(key: Buffer, action: ConsentAction, address: string, expires: number | null): string {
   return createHmac('sha256', key)
     .update(`${action}\n${address}\n${expires ?? ''}`)
@@ -57,11 +44,11 @@ export interface ConsentLinks {
 }
 
 export async function consentLinks(
-  services: Pick<Services, 'config' | 'signingSecret'>,
+  services: Pick<Services, 'config' | 'keys'>,
   address: string,
   now: number,
 ): Promise<ConsentLinks> {
-  const key = await macKey(services);
+  const key = services.keys.of('mailLinks');
   const expires = now + CONFIRM_LINK_HOURS * 3600_000;
   const confirm = new URLSearchParams({
     address,
@@ -86,7 +73,7 @@ async function checkLink(services: Services, action: ConsentAction, q: ConsentQu
   const expires = action === 'confirm' ? Number(q.expires) : null;
   if (action === 'confirm' && (q.expires === undefined || !Number.isSafeInteger(expires)))
     throw invalid('expires is required: open the link from the mail as it was sent');
-  const expected = Buffer.from(mac(await macKey(services), action, q.address, expires));
+  const expected = Buffer.from(mac(services.keys.of('mailLinks'), action, q.address, expires));
   const given = Buffer.from(q.sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     throw invalid('sig does not match: open the link from the mail as it was sent');

@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { NewAuditEntry } from '../store/audit-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { EventSink } from './event-types.js';
+import type { SigningKeys } from './signing-keys.js';
 
 /**
  * What the use cases work with: configuration, the two storage ports and the clock. Built once by
@@ -18,11 +19,8 @@ export interface Services {
   readonly clock: () => number;
   /** Where use cases report what happened (webhooks, owner notifications, metrics); none in unit set-ups. */
   readonly events?: EventSink;
-  /**
-   * The server's signing secret (SIGNING_SECRET, or the one generated in DATA_DIR), read when first
-   * needed: download tickets derive their key from it (app/site/downloads.ts).
-   */
-  readonly signingSecret?: () => Promise<string>;
+  /** The keys derived from the server's signing secret, one per purpose (./signing-keys.ts). */
+  readonly keys: SigningKeys;
   /** Where recorded audit entries are also sent as they happen (AUDIT_STREAM=log: the log). */
   readonly auditStream?: (entry: NewAuditEntry) => void;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppEvent, EventSink } from '../app/events.js';
 import { addressKey, CONFIRM_LINK_HOURS, consentLinks } from '../app/mail-consent.js';
+import type { SigningKeys } from '../app/signing-keys.js';
 import type { Config, WebhookEndpoint } from '../config/config.js';
 import { folderPageUrl } from '../domain/links.js';
 import type { MetadataStore } from '../store/metadata-store.js';
@@ -55,8 +56,8 @@ export function createNotifier(
   clock: () => number,
   observer: DeliveryObserver,
   onError: (error: unknown, context: string) => void,
-  /** The instance's signing secret, for the consent links in every mail (src/app/mail-consent.ts). */
-  signingSecret?: () => Promise<string>,
+  /** The keys of the instance's signing secret, for the consent links in every mail (src/app/mail-consent.ts). */
+  keys: SigningKeys,
 ): Notifier {
   const ops = config.ops;
   const endpoints = new Map<string, WebhookEndpoint>(ops.webhooks.map((e) => [endpointTarget(e.url), e]));
@@ -64,7 +65,7 @@ export function createNotifier(
     ops.smtpUrl && ops.mailFrom ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000) : null;
   const budget: MailBudget = mailBudget(ops.mail, store);
   const digestMs = ops.mail.digestSeconds * 1000;
-  const links = (to: string) => consentLinks({ config, signingSecret }, to, clock());
+  const links = (to: string) => consentLinks({ config, keys }, to, clock());
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
   let again = false;

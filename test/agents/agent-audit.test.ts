@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { hashAddress } from '../../src/app/audit.js';
+import { SigningKeys } from '../../src/app/signing-keys.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -48,5 +49,6 @@ test('MCP and A2A creates record the client hash', async () => {
   });
   const { entries } = (await listed.json()) as { entries: { clientHash: string | null }[] };
   assert.equal(entries.length, 2);
-  for (const entry of entries) assert.equal(entry.clientHash, hashAddress(SECRET, '127.0.0.1'));
+  for (const entry of entries)
+    assert.equal(entry.clientHash, hashAddress(new SigningKeys(SECRET).of('auditAddresses'), '127.0.0.1'));
 });

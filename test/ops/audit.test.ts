@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { hashAddress } from '../../src/app/audit.js';
+import { SigningKeys } from '../../src/app/signing-keys.js';
 import { call, token } from '../site-api/owner-support.js';
 import { createDirect, createEmpty, postJson } from '../support/api.js';
 import { startOidcProvider } from '../support/oidc.js';
@@ -104,7 +105,7 @@ onEveryStore((store, env, skip) => {
         for (const e of all.body.entries) {
           assert.equal(e.actor.kind, 'anonymous');
           // Hashed with the instance secret, never the address itself.
-          assert.equal(e.clientHash, hashAddress(SECRET, '127.0.0.1'));
+          assert.equal(e.clientHash, hashAddress(new SigningKeys(SECRET).of('auditAddresses'), '127.0.0.1'));
         }
         assert.equal(all.body.nextCursor, null);
 

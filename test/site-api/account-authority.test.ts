@@ -3,12 +3,13 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { AppError } from '../../src/app/errors.js';
 import { composeServices, type Services } from '../../src/app/services.js';
+import { SigningKeys } from '../../src/app/signing-keys.js';
 import type { Caller } from '../../src/app/site/access.js';
 import { folderActivity } from '../../src/app/site/activity.js';
 import { folderInfo } from '../../src/app/site/folder-info.js';
 import { clearNotifications, getNotifications } from '../../src/app/site/notifications.js';
 import { createOwnedFolder, deleteFolder, updateFile, updateFolder } from '../../src/app/site/owner.js';
-import { openBlobStore, openMetadataStore } from '../../src/backends.js';
+import { openBlobStore, openMetadataStore, resolveSigningSecret } from '../../src/backends.js';
 import { loadConfig } from '../../src/config/config.js';
 import { HOUR_MS } from '../../src/domain/limits.js';
 import type { Principal } from '../../src/domain/principal.js';
@@ -52,7 +53,9 @@ onEveryStore((storeName, env, skip) => {
       const config = loadConfig({ DATA_DIR: dir, MAX_EXPIRES_HOURS: '48', ...extra });
       const clock = () => Date.now();
       const store = await openMetadataStore(config);
-      services = composeServices({ config, store, blobs: await openBlobStore(config, clock), clock });
+      const secret = await resolveSigningSecret(config);
+      const blobs = await openBlobStore(config, clock, secret);
+      services = composeServices({ config, store, blobs, clock, keys: new SigningKeys(secret) });
     });
     after(async () => {
       await services?.store.close();

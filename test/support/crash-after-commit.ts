@@ -4,9 +4,10 @@ import { createFolder } from '../../src/app/create-folder.js';
 import type { AppEvent, EventType } from '../../src/app/events.js';
 import { fileProgress } from '../../src/app/file-progress.js';
 import { composeServices } from '../../src/app/services.js';
+import { SigningKeys } from '../../src/app/signing-keys.js';
 import { registerSiteFiles, siteChunk } from '../../src/app/site/files.js';
 import { sweep } from '../../src/app/sweeper.js';
-import { openBlobStore, openMetadataStore } from '../../src/backends.js';
+import { openBlobStore, openMetadataStore, resolveSigningSecret } from '../../src/backends.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { CreateResponseDirect } from '../../src/contract/types.js';
 import { encryptedChunkLength } from '../../src/domain/chunk-plan.js';
@@ -34,8 +35,10 @@ async function run(crashAt: number): Promise<void> {
   const config = loadConfig(process.env);
   const clock = () => Date.now();
   const store = await openMetadataStore(config);
-  const blobs = await openBlobStore(config, clock);
-  const notifier = createNotifier(config, store, clock, { delivered() {}, failed() {}, events() {} }, () => {});
+  const signingSecret = await resolveSigningSecret(config);
+  const keys = new SigningKeys(signingSecret);
+  const blobs = await openBlobStore(config, clock, signingSecret);
+  const notifier = createNotifier(config, store, clock, { delivered() {}, failed() {}, events() {} }, () => {}, keys);
   let commits = 0;
   const events = {
     outbox: (e: readonly AppEvent[]) => notifier.outbox(e),
@@ -46,7 +49,7 @@ async function run(crashAt: number): Promise<void> {
       if (commits++ === crashAt) process.kill(process.pid, 'SIGKILL');
     },
   };
-  const services = composeServices({ config, store, blobs, clock, events });
+  const services = composeServices({ config, store, blobs, clock, events, keys });
 
   // folder.created (empty flow), then folder.claimed and file.registered by the browser that claims it.
   const empty = await createFolder(services, { mode: 'share' });

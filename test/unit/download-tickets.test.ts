@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Services } from '../../src/app/services.js';
+import { SigningKeys } from '../../src/app/signing-keys.js';
 import { makeTicket, ticketOpens } from '../../src/app/site/downloads.js';
 
 /**
@@ -8,7 +9,7 @@ import { makeTicket, ticketOpens } from '../../src/app/site/downloads.js';
  * accepted by every node that shares the signing secret, refused by any other.
  */
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
-const node = (secret: string) => ({ signingSecret: async () => secret }) as unknown as Services;
+const node = (secret: string) => ({ keys: new SigningKeys(secret) }) as unknown as Services;
 const FOLDER = 'AAAAAAAAAAAAAAAA';
 const FILE = 'BBBBBBBBBBBBBBBB';
 const DOWNLOAD = 'DDDDDDDDDDDDDDDDDDDDDD';

@@ -29,26 +29,6 @@ import { activityLine } from './activity.js';
  */
 const TICKET = /^(\d{1,15})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
-const keys = new WeakMap<Services, Promise<Buffer>>();
-
-/**
- * The tickets' HMAC key: derived from the server's signing secret (SIGNING_SECRET, or the one kept
- * in DATA_DIR) so that every node sharing that secret accepts every node's tickets; the derivation
- * keeps it apart from the chunk URL signatures made with the same secret.
- */
-function ticketKey(services: Services): Promise<Buffer> {
-  let key = keys.get(services);
-  if (!key) {
-    const secret = services.signingSecret
-      ? services.signingSecret()
-      : // Set-ups without one (unit tests) get a key of their own, for this process only.
-        Promise.resolve(randomBytes(32).toString('base64url'));
-    key = secret.then((s) => createHmac('sha256', s).update('webfolder download tickets v1').digest());
-    keys.set(services, key);
-  }
-  return key;
-}
-
 function mac(key: Buffer, folderId: string, fileId: string, expiresAt: number, downloadId: string): Buffer {
   return createHmac('sha256', key).update(`${folderId}\n${fileId}\n${expiresAt}\n${downloadId}`).digest();
 }
@@ -60,7 +40,7 @@ export async function makeTicket(
   expiresAt: number,
   downloadId: string,
 ): Promise<string> {
-  const tag = mac(await ticketKey(services), folderId, fileId, expiresAt, downloadId).toString('base64url');
+  const tag = mac(services.keys.of('downloadTickets'), folderId, fileId, expiresAt, downloadId).toString('base64url');
   return `${expiresAt}.${downloadId}.${tag}`;
 }
 
@@ -79,7 +59,7 @@ export async function ticketDownload(
   if (!parts) return null;
   const expiresAt = Number(parts[1]);
   const downloadId = parts[2]!;
-  const expected = mac(await ticketKey(services), folderId, fileId, expiresAt, downloadId);
+  const expected = mac(services.keys.of('downloadTickets'), folderId, fileId, expiresAt, downloadId);
   const given = Buffer.from(parts[3]!, 'base64url');
   const valid = given.length === expected.length && timingSafeEqual(given, expected) && expiresAt > now;
   return valid ? downloadId : null;
