@@ -24,8 +24,10 @@ async function chromiumPage(browser: Browser, options: PageOptions = {}, launche
     acceptDownloads: true,
     viewport: options.viewport ?? (options.phone ? { width: 390, height: 844 } : { width: 1100, height: 900 }),
     ...(options.phone ? { isMobile: true, hasTouch: true } : {}),
-    ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
-    ...(options.locale ? { locale: options.locale } : {}),
+    ...((options.colorScheme ?? launched.colorScheme)
+      ? { colorScheme: options.colorScheme ?? launched.colorScheme }
+      : {}),
+    ...((options.locale ?? launched.locale) ? { locale: options.locale ?? launched.locale } : {}),
     ...(launched.serviceWorkers === false ? { serviceWorkers: 'block' as const } : {}),
   });
   const page = await context.newPage();
@@ -79,7 +81,7 @@ function wrap(page: Page, problems: string[], tab = false): DriverPage {
     },
     async download(name, size) {
       const download = await page.waitForEvent('download', {
-        timeout: 120_000,
+        timeout: 300_000,
         predicate: (d) => d.suggestedFilename() === name,
       });
       const failure = await download.failure();

@@ -25,10 +25,14 @@ export interface PageOptions {
   readonly locale?: string;
 }
 
-/** Options of a browser as a whole. */
+/** Options of a browser as a whole (in Chromium, the defaults of each of its pages). */
 export interface LaunchOptions {
   /** false: no service worker registers (the page downloads in memory). */
   readonly serviceWorkers?: boolean;
+  /** The colour scheme pages get (Firefox: its content colour-scheme preference). */
+  readonly colorScheme?: 'light' | 'dark';
+  /** The browser's language, e.g. 'de-DE' (Firefox: intl.accept_languages). */
+  readonly locale?: string;
 }
 
 export type WaitState = 'visible' | 'attached' | 'hidden' | 'detached';
