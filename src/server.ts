@@ -123,7 +123,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // Chunk bodies also have a minimum rate (http/chunk-body.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
-    // The request head must arrive within headersTimeout (issue #21 finding 5: a header line every
+    // The request head must arrive within headersTimeout (a header line every
     // 2 s held a connection for good). Node checks its timeouts every connectionsCheckingInterval
     // (30 s by default, longer than the timeout itself): every second instead.
     http: { headersTimeout: config.limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },

@@ -52,7 +52,7 @@ export function intentFromMessage(message: Message | undefined): FolderIntent {
   for (const [i, part] of parts.entries()) {
     const content = part.content;
     // A Part is one of text, data, url or raw (A2A 1.0): `{}` is none of them, and a message of only
-    // such parts asked for nothing (issue #21: "parts":[{}] created a folder).
+    // such parts asked for nothing ("parts":[{}] created a folder).
     if (!content) throw new RequestMalformedError(`part ${i + 1} has no content: a part is text, data, url or raw`);
     if (content?.$case === 'text') fromText = { ...fromText, ...parseTextIntent(content.value) };
     else if (content?.$case === 'data') fromData = { ...fromData, ...dataIntent(content.value) };

@@ -12,7 +12,7 @@ import { signInRequired } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * "My folders" (issue 26): the live folders the signed-in account made, on any device, with what the
+ * "My folders": the live folders the signed-in account made, on any device, with what the
  * server knows of them (title, size, counts, expiry, state, latest activity). The key of a folder is
  * never here: the server never had it, so opening the files still needs the link.
  */

@@ -5,7 +5,7 @@ import { notFound } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * Per-account quotas for admins (issue 26; docs/organisations.md#per-account-quotas): every account
+ * Per-account quotas for admins (docs/organisations.md#per-account-quotas): every account
  * with what its folders hold and its quota, and setting an account's own quota (or returning it to
  * QUOTA_ACCOUNT_MIB). What binds is the store's check in each registration's transaction (the
  * `account_storage` counters): a quota lowered below what an account holds refuses its next

@@ -6,7 +6,7 @@ import { invalid } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * Reading the audit log (issue 26): the admin listing, a page at a time newest first, and the
+ * Reading the audit log: the admin listing, a page at a time newest first, and the
  * JSON-lines export of every matching entry, read from the store a page at a time so that its
  * memory stays bounded however long the log is. The queries arrive checked against
  * src/contract/admin-audit.ts.

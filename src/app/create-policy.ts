@@ -3,7 +3,7 @@ import { signInRequired } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * Who may make folders (issue 26; CREATE_POLICY, CREATE_POLICY_API in src/config/auth.ts), checked
+ * Who may make folders (CREATE_POLICY, CREATE_POLICY_API in src/config/auth.ts), checked
  * by every create use case: the v2 create (and v1 and the agents, which call it) as `api`, the site's
  * create-and-claim as `site`. `anyone` (the default) changes nothing. Under `signed-in`, the site
  * needs an account (a session, or an API key from the CLI), and so does the API unless the operator

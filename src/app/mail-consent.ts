@@ -5,7 +5,7 @@ import { invalid, RateLimited } from './errors.js';
 import type { Services } from './services.js';
 
 /**
- * Consent for mail (issue 21.1): an address gets nothing from this instance but one confirmation
+ * Consent for mail: an address gets nothing from this instance but one confirmation
  * mail until its owner confirms it (a link), and can refuse all mail from the instance at any time
  * (a link in every mail, and RFC 8058 one-click unsubscribe). The links are signed with the
  * instance's signing secret, so nothing about a pending confirmation is stored: only the answer

@@ -34,7 +34,7 @@ const folderRefusal = (limit: number, adding: number, held?: number) =>
   );
 
 /**
- * The signed-in account's quota (issue 26): a refusal of this account's request, like the folder
+ * The signed-in account's quota: a refusal of this account's request, like the folder
  * quota's (413 quota_exceeded; 400 on the v2 create), whatever the rest of the server holds.
  */
 const accountRefusal = (adding: number) =>

@@ -84,8 +84,8 @@ export interface ChunkReceiver {
 
 /**
  * Capability: the bytes live on a disk this process watches, with a free-space floor
- * (DISK_FREE_MIN_MIB). Registrations reserve the encrypted bytes of their files first (issue 21,
- * finding 3), so that what is registered and not yet written counts against the free space: a
+ * (DISK_FREE_MIN_MIB). Registrations reserve the encrypted bytes of their files first, so that
+ * what is registered and not yet written counts against the free space: a
  * disk that cannot take a file refuses it with a clear answer instead of failing mid-upload, and
  * racing registrations cannot pass together a check each would pass alone. A file's reservation
  * shrinks as its chunks are written and goes when it is deleted (or expires and is swept).

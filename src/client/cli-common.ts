@@ -204,7 +204,7 @@ export function concurrencyOf(flags: Flags): number | undefined {
 }
 
 /**
- * The API key of a signed-in person (issue 26): the first line of --api-key-file, else
+ * The API key of a signed-in person: the first line of --api-key-file, else
  * $WEBFOLDER_API_KEY; null when neither is given. Sent only to the server's own origin (httpOf).
  * A file or the environment, never a flag's value: other users of the machine can read a command line.
  */

@@ -43,7 +43,7 @@ export function clearNotifications(options: NotifyOptions): Promise<void> {
 }
 
 /**
- * What the owner must know about the address (issue 21): it is mailed only once it followed the link
+ * What the owner must know about the address: it is mailed only once it followed the link
  * of its one confirmation mail, and never once it refused this server's mail. '' when confirmed.
  */
 export function emailStatusLine(settings: NotificationSettings): string {

@@ -2,7 +2,7 @@ import type { ClaimRule } from '../domain/claims.js';
 import { ConfigError, type Values } from './variables.js';
 
 /**
- * Sign-in and who may make folders (issue 26; docs/organisations.md#sign-in). Everything is off by
+ * Sign-in and who may make folders (docs/organisations.md#sign-in). Everything is off by
  * default: with no OIDC_ISSUER there is no sign-in, and with CREATE_POLICY=anyone (the default) the
  * instance behaves as it always did.
  */

@@ -61,9 +61,9 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly redisUrl: string | null;
   readonly s3: S3Config | null;
-  /** Operations and notifications (issue 14): see docs/configuration.md and docs/deployment.md. */
+  /** Operations and notifications: see docs/configuration.md and docs/deployment.md. */
   readonly ops: OpsConfig;
-  /** Sign-in, admins and who may make folders (issue 26, ./auth.ts). */
+  /** Sign-in, admins and who may make folders (./auth.ts). */
   readonly auth: AuthConfig;
 }
 
@@ -102,7 +102,7 @@ export interface OpsConfig {
   readonly quotaFolderBytes: number | null;
   /** Most registered bytes one account's folders may hold unless an admin set its own; null: no quota. */
   readonly quotaAccountBytes: number | null;
-  /** The audit log (issue 26, src/app/audit.ts). */
+  /** The audit log (src/app/audit.ts). */
   readonly audit: AuditConfig;
 }
 
@@ -305,7 +305,7 @@ export function webhookKey(secret: string): Buffer {
 /**
  * RFC 2142's mailbox for a web service (webmaster@) at BASE_URL's host, when that host is a domain
  * name that could receive mail. An IP address, localhost or a single-label name cannot
- * (`webmaster@127.0.0.1` was published on a loopback instance, issue #21): then no address is
+ * (`webmaster@127.0.0.1` was published on a loopback instance): then no address is
  * published until CONTACT_EMAIL names one.
  */
 export function defaultContactEmail(baseUrl: string): string | null {

@@ -1,5 +1,5 @@
 /**
- * The limits on the mail an instance sends (issue 21.1; docs/configuration.md#mail). A public
+ * The limits on the mail an instance sends (docs/configuration.md#mail). A public
  * instance lets anyone ask for notifications, so what reaches the operator's SMTP server is bounded
  * at every level: per address and per client for confirmation mails, per folder and per address for
  * notification digests, and for the whole instance per hour and per day. The variables and their

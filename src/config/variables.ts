@@ -211,7 +211,7 @@ export const VARIABLES = {
       throw new ConfigError(name, `must be an address (or "Name <address>"), got "${value}"`);
     return value;
   }),
-  // Mail limits (issue 21.1; ./mail.ts)
+  // Mail limits (./mail.ts)
   MAIL_DIGEST_SECONDS: int(3600, 1, 24 * 3600),
   MAIL_PER_FOLDER_PER_DAY: int(12, 1),
   MAIL_PER_ADDRESS_PER_DAY: int(24, 1),
@@ -222,13 +222,13 @@ export const VARIABLES = {
   // Quotas
   QUOTA_TOTAL_MIB: mibOrNone(),
   QUOTA_FOLDER_MIB: mibOrNone(),
-  // Per account (issue 26): the default for every signed-in account; an admin may set one per account.
+  // Per account: the default for every signed-in account; an admin may set one per account.
   QUOTA_ACCOUNT_MIB: mibOrNone(),
-  // Audit log (issue 26; src/app/audit.ts)
+  // Audit log (src/app/audit.ts)
   AUDIT_RETENTION_DAYS: int(365, 1, 100 * 365),
   AUDIT_CLIENT_ADDRESS: oneOf(['off', 'hashed'], 'off'),
   AUDIT_STREAM: oneOf(['off', 'log'], 'off'),
-  // Sign-in and who may make folders (issue 26; ./auth.ts)
+  // Sign-in and who may make folders (./auth.ts)
   OIDC_ISSUER: url(HTTP),
   OIDC_CLIENT_ID: text(null),
   OIDC_CLIENT_SECRET: text(null),

@@ -2,7 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { Mode } from '../domain/modes.js';
 
 /**
- * "My folders" (issue 26): `GET <site>/api/account/folders?sort=&cursor=&limit=`, the folders the
+ * "My folders": `GET <site>/api/account/folders?sort=&cursor=&limit=`, the folders the
  * signed-in account made. A page is at most MAX_ACCOUNT_FOLDERS_PAGE folders; `nextCursor` continues
  * the same sort. Titles are plaintext (the API takes them so); no key, name or content is here: the
  * server has none it could read.

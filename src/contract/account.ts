@@ -2,7 +2,7 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { API_KEY_PATTERN } from '../domain/principal.js';
 
 /**
- * The account part of the site API (issue 26; src/http/routes/auth.ts, account-keys.ts): who is
+ * The account part of the site API (src/http/routes/auth.ts, account-keys.ts): who is
  * signed in, and the signed-in person's API keys. Paths are relative to WEB_URL, beside the site's.
  */
 export const AUTH_PATHS = {

@@ -3,7 +3,7 @@ import { AUDIT_ACTIONS, AUDIT_PAGE_MAX } from '../domain/audit.js';
 import { ID_PATTERN } from '../domain/links.js';
 
 /**
- * The audit and quota part of the admin API (issue 26; src/http/routes/admin-audit.ts, admin-accounts.ts): query strings,
+ * The audit and quota part of the admin API (src/http/routes/admin-audit.ts, admin-accounts.ts): query strings,
  * parameters and bodies as JSON Schemas for the one validation layer, and the answers' schemas.
  * Query values arrive as text (no coercion): numbers and times are patterns here, parsed once checked.
  */

@@ -158,11 +158,11 @@ export const siteAnswerSchemas = {
   chunkLocation: object({ url: str }),
   /** Why a folder was taken down (src/contract/admin.ts). */
   takeDown: takeDownAnswer,
-  /** Who is signed in, and their API keys (issue 26, ./account.ts). */
+  /** Who is signed in, and their API keys (./account.ts). */
   accountView: accountViewSchema,
   apiKeyList: apiKeyListSchema,
   apiKeyCreated: apiKeyCreatedSchema,
-  /** "My folders" (issue 26, ./account-folders.ts). */
+  /** "My folders" (./account-folders.ts). */
   accountFolders: object({
     folders: {
       type: 'array',

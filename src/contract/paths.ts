@@ -13,11 +13,11 @@ export function chunkName(n: number): string {
   return String(n).padStart(5, '0');
 }
 
-/** The admin API's audit log (issue 26): the listing, and `.jsonl` after it for the export. */
+/** The admin API's audit log: the listing, and `.jsonl` after it for the export. */
 export const AUDIT_API_PATH = '/api/admin/audit';
 
 /** The JSON endpoint of "My folders" (the signed-in account's folders), relative to WEB_URL. */
 export const ACCOUNT_FOLDERS_PATH = '/api/account/folders';
 
-/** The admin API's accounts with their usage and quotas (issue 26). */
+/** The admin API's accounts with their usage and quotas. */
 export const ACCOUNTS_API_PATH = '/api/admin/accounts';

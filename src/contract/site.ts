@@ -176,7 +176,7 @@ export interface SiteFile {
   readonly complete: boolean;
   /**
    * Chunks stored so far (`chunks` once complete): the progress of a file still arriving, which a
-   * visitor can download at once (issue #25; the chunks not stored yet are waited for).
+   * visitor can download at once (the chunks not stored yet are waited for).
    */
   readonly storedChunks: number;
   readonly createdAt: number;
@@ -213,7 +213,7 @@ export interface SiteNotifications {
   readonly onDownload: boolean;
   readonly onUpload: boolean;
   /**
-   * Whether `email` may be mailed (issue 21.1): `pending` until the address follows the link in the
+   * Whether `email` may be mailed: `pending` until the address follows the link in the
    * one confirmation mail it is sent, `refused` when it asked for no mail from this instance; null
    * without an address. Notifications go only to a `confirmed` address.
    */

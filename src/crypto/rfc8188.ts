@@ -83,8 +83,7 @@ export function recordNonces(
 
 /**
  * Records issued to WebCrypto in one batch. All of a batch's calls are made at once, with no await
- * between them (an await per 64 KiB record cost more CPU than the cipher in Chromium's trace, issue
- * #25), and the next batch is issued before this one's results are copied out, so the cipher threads
+ * between them (an await per 64 KiB record cost more CPU than the cipher in Chromium's trace), and the next batch is issued before this one's results are copied out, so the cipher threads
  * never wait for the copying. Two batches in flight hold at most 16 MiB of results, whatever the
  * chunk size (a chunk may be 105 MiB).
  */

@@ -1,5 +1,5 @@
 /**
- * The audit log's rules as data (issue 26): which actions are recorded, and the bounds every entry
+ * The audit log's rules as data: which actions are recorded, and the bounds every entry
  * is cut to before it is stored, so that no caller can make one entry (or the export) large.
  */
 export const AUDIT_ACTIONS = [

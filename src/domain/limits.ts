@@ -53,7 +53,7 @@ export interface StorageQuota {
   readonly folderBytes: number | null;
   readonly instanceBytes: number | null;
   /**
-   * The default for the folders of one account together (QUOTA_ACCOUNT_MIB, issue 26); an account's
+   * The default for the folders of one account together (QUOTA_ACCOUNT_MIB); an account's
    * own quota, set by an admin, replaces it. Folders made without an account are not counted.
    */
   readonly accountBytes: number | null;

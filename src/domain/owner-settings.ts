@@ -2,7 +2,7 @@ import { emptyFolderDeadline } from './lifecycle.js';
 import { HOUR_MS } from './limits.js';
 
 /**
- * The rules of a folder owner's settings (issue 12), each stated once: the expiry an owner may
+ * The rules of a folder owner's settings, each stated once: the expiry an owner may
  * choose, what it does to the folder's files and deletion time, and the download limit that applies
  * to a file. Times are epoch ms supplied by the caller: nothing here reads a clock.
  */

@@ -8,7 +8,7 @@ const COMPRESSIBLE =
  * JSON answers past this size are sent as they are. The only JSON that large is chunk URL signatures
  * (a maximum create or registration: 100,000 signatures, 6.7 MB) and listings of encrypted names:
  * random hex and base64 that compression shrinks by half at best, for ~250 ms of CPU per answer
- * (gzip or brotli at its default level, measured for issue #21 finding 6), and even brotli's
+ * (gzip or brotli at its default level, measured), and even brotli's
  * cheapest level costs twice the whole request. The bytes saved are nothing beside the upload
  * those URLs are for; the CPU is what a stranger could make the server spend.
  */

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { PerKeyLimit } from './per-key-limit.js';
 
 /**
- * Issue #21 finding 5: with one global connection cap, one address holding slow connections (a
+ * With one global connection cap, one address holding slow connections (a
  * header line every 2 s) took every slot and nobody else got in. Each client address may hold at
  * most `perClient` connections, and never more than three quarters of `max`, so a quarter of the
  * slots is always left for everyone else. IPv6 clients are counted per /64, the block one

@@ -7,7 +7,7 @@ import { signatureTextOf } from '../domain/signature-text.js';
  * Answers that carry very many chunk URL signatures (a maximum create or registration: 100,000
  * signatures, 6.7 MB of JSON) are written as a stream of pieces of about 256 KiB (long arrays 4,000
  * elements at a time), yielding to the event loop between pieces, instead of one serialisation that
- * holds the loop for the whole answer (issue #21 finding 6: four such requests in parallel made a
+ * holds the loop for the whole answer (four such requests in parallel made a
  * small request wait over a second; pieces per file halved that p99, docs/benchmarks.md). They are
  * sent uncompressed: random hex that compression halves at best, for ~250 ms of CPU.
  */

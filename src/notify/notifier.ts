@@ -99,7 +99,7 @@ export function createNotifier(
       const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
       // Owners get no titles either: the body is the same for everyone.
       if (wanted && settings.webhookUrl) rows.push(row('owner-hook', eventBody(event, false)));
-      // One digest per folder and digest period (issue 21.1): every event's row is due when its
+      // One digest per folder and digest period: every event's row is due when its
       // period ends, and the rows of one folder and period are sent as one mail (deliverDigest).
       if (wanted && settings.email && mailer)
         rows.push({ ...row('owner-mail', eventBody(event, false)), nextAttemptAt: periodOf(now + digestMs) });

@@ -10,7 +10,7 @@ import type { Metrics } from './metrics.js';
  * GET /healthz (the process answers), GET /readyz (it can serve: 503 naming what is down) and
  * GET /metrics (Prometheus text). None is rate-limited: they are cheap, and a monitor polling them
  * must not be refused. The metrics tell stored bytes, folder counts and free disk, so they are never
- * public by default (issue 21, finding 9): with METRICS_PORT they are served on their own listener
+ * public by default: with METRICS_PORT they are served on their own listener
  * (METRICS_HOST, loopback by default); otherwise on the main port only with METRICS_TOKEN, behind
  * `Authorization: Bearer`; with neither, nowhere (the main port answers 404).
  */

@@ -1,7 +1,7 @@
 import type { FolderRecord } from './folder-record.js';
 
 /**
- * "My folders" (issue 26): the live folders an account made (`folders.account_id`), a page at a time,
+ * "My folders": the live folders an account made (`folders.account_id`), a page at a time,
  * as both SQL stores read them. One query per page, bounded by its limit; the figures come from the
  * folder's own counters (file_count, byte_count) and indexed look-ups of its files and activity.
  */

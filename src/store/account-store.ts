@@ -1,5 +1,5 @@
 /**
- * Accounts, their sign-in sessions and their API keys (issue 26), shared by every node through the
+ * Accounts, their sign-in sessions and their API keys, shared by every node through the
  * metadata store so that a session or a key holds on any node. Secrets are never stored: a session
  * is kept under the SHA-256 of its cookie value, a key under the SHA-256 of the key (src/domain/ids.ts
  * hashToken); both are looked up by that hash.

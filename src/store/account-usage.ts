@@ -1,5 +1,5 @@
 /**
- * Per-account usage and quotas (issue 26), read by the admin API and set by an admin: what each
+ * Per-account usage and quotas, read by the admin API and set by an admin: what each
  * account's folders hold (the `account_storage` counters the store's writes keep, see
  * storage-rows.ts) beside the account itself (sign-in's `accounts` table).
  */

@@ -11,7 +11,7 @@ type Int = number | string;
 export const TAKE_DOWN_COLUMNS = 'taken_down_at, take_down_reason, take_down_note';
 
 /**
- * The migration that adds the take-down to folders (issue 26): when, why (a domain/take-down.ts
+ * The migration that adds the take-down to folders: when, why (a domain/take-down.ts
  * reason) and the operator's note. Null while the folder is not taken down.
  */
 export function takeDownMigration(bigint: 'INTEGER' | 'BIGINT'): string {

@@ -1,7 +1,7 @@
 import type { AuditAction, AuditDetailValue } from '../domain/audit.js';
 
 /**
- * The audit log (issue 26): one row per recorded action, shared by every node through the metadata
+ * The audit log: one row per recorded action, shared by every node through the metadata
  * store. Rows are written by src/app/audit.ts (already bounded there), read newest first by the admin
  * listing and export, and deleted by the sweeper once older than AUDIT_RETENTION_DAYS.
  */

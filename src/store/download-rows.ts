@@ -1,5 +1,5 @@
 /**
- * The downloads a ticket is bound to (issue 21, finding 7; src/app/site/downloads.ts): one row per
+ * The downloads a ticket is bound to (src/app/site/downloads.ts): one row per
  * ticket of a file with a download limit, written with the count, holding how many bytes the
  * download may still be sent. Gone with its file; rows past their ticket's life are removed when a
  * download of the same file starts.

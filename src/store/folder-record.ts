@@ -22,11 +22,11 @@ export interface FolderRecord {
   readonly ownerPublicKey: string | null;
   /** When the sweeper may delete the folder (domain/lifecycle.ts folderDeleteAfter). */
   readonly deleteAfter: number;
-  /** The owner's settings (issue 12); absent in a new record means none (null, or 'api'). */
+  /** The owner's settings; absent in a new record means none (null, or 'api'). */
   readonly settings: FolderSettings;
   /** Where the folder was made: the site's create-and-claim, or the API. */
   readonly createdBy: FolderCreator;
-  /** The account that made it (signed in by session or API key, issue 26); null: anonymous. */
+  /** The account that made it (signed in by session or API key); null: anonymous. */
   readonly accountId: string | null;
   /** File records the folder has (expired ones not yet swept included); 0 for a new record. */
   readonly fileCount: number;

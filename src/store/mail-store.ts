@@ -1,5 +1,5 @@
 /**
- * What the instance knows about the addresses it mails (issue 21.1), shared by every node through the
+ * What the instance knows about the addresses it mails, shared by every node through the
  * metadata store so that the limits hold across nodes:
  *
  * - `mail_addresses`: an address that confirmed it wants this instance's mail, or refused all of it

@@ -170,11 +170,11 @@ export interface MetadataStore {
   ): Promise<CreateFolderResult>;
   /** The mail suppression list and the mail limits' counters (mail-store.ts). */
   readonly mail: MailStore;
-  /** The audit log (audit-store.ts, issue 26). */
+  /** The audit log (audit-store.ts). */
   readonly audit: AuditStore;
-  /** Each account's registered bytes and own quota (account-usage.ts, issue 26). */
+  /** Each account's registered bytes and own quota (account-usage.ts). */
   readonly usage: AccountUsageStore;
-  /** Accounts, sessions and API keys (issue 26, account-store.ts). */
+  /** Accounts, sessions and API keys (account-store.ts). */
   readonly accounts: AccountStore;
   /** The folder, or null when it does not exist (or was deleted). */
   getFolder(folderId: string): Promise<FolderRecord | null>;
@@ -245,7 +245,7 @@ export interface MetadataStore {
   /** Deletes one file record; returns true if this call deleted it, and only then stores `outbox` with it. */
   deleteFile(folderId: string, fileId: string, outbox?: Outbox): Promise<boolean>;
 
-  // ---- The owner's controls (issue 12) -------------------------------------------------------------
+  // ---- The owner's controls -------------------------------------------------------------
   /**
    * Changes the folder's settings in one transaction. A chosen `expiresAt` becomes the expiry of
    * every file still live at `now` (an expired one stays expired, whether swept yet or not) and sets deleteAfter (domain/owner-settings.ts deleteAfterForChosenExpiry); a

@@ -1,7 +1,7 @@
 import type { ActivityRecord, FolderRecord, NewFile, NewFolder } from './metadata-store.js';
 import { NO_SETTINGS } from './metadata-store.js';
 
-/** The owner controls' columns and table (issue 12) as both SQL stores keep them (see rows.ts). */
+/** The owner controls' columns and table as both SQL stores keep them (see rows.ts). */
 type Int = number | string;
 
 export interface ActivityRow {
@@ -68,7 +68,7 @@ export function ownerMigration(bigint: 'INTEGER' | 'BIGINT'): string {
 }
 
 /**
- * A deletion's encrypted file name and sealed key on its activity line (issue 24 item 4): the
+ * A deletion's encrypted file name and sealed key on its activity line: the
  * owner's page names a deleted file after a reload or in another browser. Text in both dialects.
  */
 export const activityNamesMigration = (): string =>

@@ -12,7 +12,7 @@ export function storageCountsMigration(bigint: 'INTEGER' | 'BIGINT'): string {
 }
 
 /**
- * The per-account counters (issue 26): the registered bytes of every folder an account made
+ * The per-account counters: the registered bytes of every folder an account made
  * (`folders.account_id`), and the account's own quota (null: QUOTA_ACCOUNT_MIB applies). Kept by the
  * same writes as the folder and instance counters, in their transactions; a row is made on the
  * account's first registration. Starts from the folders already stored.

@@ -12,7 +12,7 @@ export interface AccountFoldersRequest {
 }
 
 /**
- * One page of the folders the signed-in account made (`GET <site>/api/account/folders`, issue 26).
+ * One page of the folders the signed-in account made (`GET <site>/api/account/folders`).
  * The page's session cookie goes with it (same origin); the answer is checked against its schema.
  * `site` is the site's address or path (WEB_URL, "/" on the page at the root).
  */

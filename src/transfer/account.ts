@@ -11,7 +11,7 @@ import type { HttpOptions } from './retry.js';
 import { apiUrl } from './urls.js';
 
 /**
- * The signed-in person's calls (issue 26): who is signed in, sign-out, and their API keys. On the page
+ * The signed-in person's calls: who is signed in, sign-out, and their API keys. On the page
  * the session cookie goes with them (same origin); `site` is the site's address or path.
  */
 export function getAccount(site: string, http: HttpOptions = {}): Promise<AccountView> {

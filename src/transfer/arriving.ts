@@ -3,7 +3,7 @@ import { sleep } from './retry.js';
 import type { SiteClient } from './site-client.js';
 
 /**
- * Downloading a file while its upload is still running (issue #25). Chunks are independent RFC 8188
+ * Downloading a file while its upload is still running. Chunks are independent RFC 8188
  * messages, so a recipient needs no more than the chunks stored so far to start: the download
  * pipeline (download.ts openChunk) fetches each chunk as usual, and when the site answers 404 for
  * one that has not arrived yet it asks its `Arrival` to wait. The arrival pauses (a pause that grows

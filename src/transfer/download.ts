@@ -40,7 +40,7 @@ export interface DownloadFile {
   /** Credential headers for the site's own address (never sent to object storage). */
   readonly credentials: Readonly<Record<string, string>>;
   /**
-   * The file was not complete when its download started (its upload is running, issue #25): a chunk
+   * The file was not complete when its download started (its upload is running): a chunk
    * not stored yet is waited for (arriving.ts) unless the caller passes its own `arrival`.
    */
   readonly arriving?: boolean;
@@ -75,7 +75,7 @@ export interface DownloadStreamOptions extends HttpOptions {
     retry?: RetryOptions,
   ) => Promise<Uint8Array>;
   /**
-   * Pauses the download instead of failing it (issue #24 item 2): when the retry policy gives up on a
+   * Pauses the download instead of failing it: when the retry policy gives up on a
    * chunk for a failure that may pass (`isPassingFailure`: no connection, 408, 429, 5xx), the stream
    * stays open, waits until `pause(k)` resolves (the person's "Try again now", or a slow interval)
    * and fetches that chunk again, one attempt (AFTER_PAUSE_RETRY), pausing again if it fails. No
@@ -90,7 +90,7 @@ export interface DownloadStreamOptions extends HttpOptions {
    */
   readonly range?: ByteRange;
   /**
-   * The file may still be arriving (its upload is running, issue #25): a chunk the site answers 404
+   * The file may still be arriving (its upload is running): a chunk the site answers 404
    * for is waited for through this (arriving.ts) and fetched again, and the stream completes when the
    * last chunk has come. Without it, a missing chunk fails the download.
    */

@@ -152,7 +152,7 @@ export async function readFailure(response: Response): Promise<Failure> {
 }
 
 /**
- * A download of a file still arriving (issue #25) that can never complete: its upload was cancelled
+ * A download of a file still arriving that can never complete: its upload was cancelled
  * (the file was removed), the folder was deleted or expired, or no chunk arrived for too long.
  * Nothing of the file is presented as complete (the CLI removes its partial file).
  */

@@ -57,7 +57,7 @@ export const DEFAULT_RETRY: Required<RetryOptions> = {
  * The policy of a download's chunk fetches (`openChunk`, wherever it runs) when the caller names none.
  * A limited download is counted when it starts, and its ticket lets it go on for 24 h (docs/site.md
  * "What counts as a download"): giving up during an outage would lose the recipient's download
- * (issue #24 item 2: DEFAULT_RETRY gave up during a 45 s outage). So attempts go on for minutes:
+ * (DEFAULT_RETRY gave up during a 45 s outage). So attempts go on for minutes:
  * 30 retries, each at most 15 s apart (up to ~6.5 min in all, ~3 min on average with the jitter).
  */
 export const DOWNLOAD_RETRY: Required<RetryOptions> = {

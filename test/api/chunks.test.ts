@@ -62,7 +62,7 @@ describe('chunk upload', () => {
     assert.deepEqual(await readdir(join(srv.dataDir, 'blobs', '.incoming')), [], 'no temporary files left');
   });
 
-  test('a stored chunk is never replaced: the same bytes again are 200, other bytes 409 with nothing changed, before and after completion (issue 21, finding 8)', async () => {
+  test('a stored chunk is never replaced: the same bytes again are 200, other bytes 409 with nothing changed, before and after completion', async () => {
     const { folderId, file } = await register(6 * MIB);
     const a = chunkBody(6 * MIB, file.chunkSize, 1);
     const b = chunkBody(6 * MIB, file.chunkSize, 1);

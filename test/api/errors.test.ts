@@ -114,7 +114,7 @@ describe('REST refusals carry a code', () => {
   });
 });
 
-describe('errors answered before any route runs (issue 11.9)', () => {
+describe('errors answered before any route runs', () => {
   test('a bad percent-escape in the path is a 400 {error, code} that does not echo the URL', async () => {
     const res = await raw(`/v2/folders/%ZZ/files/x/upload-status?uploadAuth=${SECRET}`);
     assertError(res, 400, 'invalid_request', 'path with %ZZ');

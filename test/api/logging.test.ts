@@ -42,7 +42,7 @@ test('logs never contain the fragment secret, uploadAuth or chunk signatures', {
   }
 });
 
-test('percent-encoded parameter names and v1 apiAuth are redacted too (issue 11.8)', { timeout: 60_000 }, async () => {
+test('percent-encoded parameter names and v1 apiAuth are redacted too', { timeout: 60_000 }, async () => {
   const dataDir = await tempDir();
   const node = await spawnServer({ DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
   try {

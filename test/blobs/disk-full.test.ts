@@ -139,7 +139,7 @@ describe('free-space floor', () => {
   });
 });
 
-describe('registered bytes count against the free space (issue 21, finding 3)', () => {
+describe('registered bytes count against the free space', () => {
   const fx = onTmpfs(40, 8);
 
   test('a file larger than the free space is refused; of racing registrations only what fits passes; a deleted file gives its space back', async (t) => {

@@ -38,7 +38,7 @@ test('a folder quota refuses files past it (413 quota_exceeded on the site, 400 
   }
 });
 
-test('folder quota under a race: 20 concurrent 1 MiB registrations into a 5 MiB folder accept exactly 5 MiB (issue 21, finding 3)', async () => {
+test('folder quota under a race: 20 concurrent 1 MiB registrations into a 5 MiB folder accept exactly 5 MiB', async () => {
   const srv = await startServer({ QUOTA_FOLDER_MIB: '5' });
   try {
     const folder = await createEmpty(srv.baseUrl, { mode: 'share' });

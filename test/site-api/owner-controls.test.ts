@@ -339,7 +339,7 @@ describe('download limits and tickets', () => {
     refused(await chunk({ ticket: otherTicket.json.ticket }), 403, 'download_ticket_required', "another file's ticket");
   });
 
-  test('a used-up ticket opens nothing more: after the counted download took the file, 20 fetches by others with its ticket are refused (issue 21, finding 7)', async () => {
+  test('a used-up ticket opens nothing more: after the counted download took the file, 20 fetches by others with its ticket are refused', async () => {
     const owner = token();
     const { folderId } = await createOwned(api, owner, { maxDownloads: 1 });
     const size = 3 * 1024 * 1024; // one chunk, larger than the retry allowance

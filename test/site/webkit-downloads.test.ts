@@ -247,7 +247,7 @@ describe('site in WebKit: a download waits, pauses, and a retry by hand keeps it
     });
   });
 
-  test('the "did not finish" note after a reload goes while that upload resumes (issue #24 item 4)', async () => {
+  test('the "did not finish" note after a reload goes while that upload resumes', async () => {
     const uploads = (req: { url?: string }) => (req.url ?? '').startsWith('/v2/uploads');
     const content = bytes(2 * 5 * MIB, 73);
     const path = await writeTemp(site.dir, 'wk-resumes.bin', content);

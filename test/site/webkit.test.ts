@@ -223,7 +223,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
-  test("the viewer's preview and its Download are one download (issue #24 item 2)", async () => {
+  test("the viewer's preview and its Download are one download", async () => {
     const words = 'seen in WebKit, then kept';
     const owner = await webkit.session();
     let folderLink: string;
@@ -262,7 +262,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
-  test("issue 24's details: counters, the page's own limit message, focus after Create, sizes, a deleted folder said", async () => {
+  test("the home form's details: counters, the page's own limit message, focus after Create, sizes, a deleted folder said", async () => {
     const page = await webkit.session();
     const setValue = (css: string, value: string) =>
       page.executeScript(
@@ -376,7 +376,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       return 'tile ' + index + ': a click on ' + sel + ' hits ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing');
     return null;`;
 
-  test("the owner's grid of images: every Manage and its controls inside the tile and take the click, 1280x800 and a phone's width (issue #24 item 3)", async () => {
+  test("the owner's grid of images: every Manage and its controls inside the tile and take the click, 1280x800 and a phone's width", async () => {
     const driver = await webkit.session();
     try {
       for (const [label, width, height] of [
@@ -436,7 +436,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     await waitFor(driver, '#role[data-role="owner"]', 60_000);
   }
 
-  test('no e-mail field on a server without SMTP_URL, plain words instead; offered with it (issue #24 item 4)', async () => {
+  test('no e-mail field on a server without SMTP_URL, plain words instead; offered with it', async () => {
     let smtp: SmtpReceiver | undefined;
     let mailing: RunningServer | undefined;
     const driver = await webkit.session();
@@ -459,7 +459,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
-  test("the PDF viewer is named by the file, not a blob's UUID; mode texts fit a phone's select (issue #24 item 5)", async () => {
+  test("the PDF viewer is named by the file, not a blob's UUID; mode texts fit a phone's select", async () => {
     const driver = await webkit.session();
     try {
       await ownerPage(driver, server.baseUrl);

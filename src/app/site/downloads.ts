@@ -12,7 +12,7 @@ import { type Caller, openFile, openFolder, requireRight, roleOf } from './acces
 import { activityLine } from './activity.js';
 
 /**
- * Counted downloads and the tickets that enforce a download limit (issue 12).
+ * Counted downloads and the tickets that enforce a download limit.
  *
  * A download starts with `POST …/files/<id>/downloads`: it is counted there (unless the caller is
  * the owner) and answered with a ticket, an HMAC over folder, file, expiry and the id of that
@@ -20,7 +20,7 @@ import { activityLine } from './activity.js';
  * bypassed by fetching the chunks directly; files without a limit serve their chunks without one
  * (older pages and clients).
  *
- * One ticket is one download (issue 21, finding 7): the download is recorded with the count, with
+ * One ticket is one download: the download is recorded with the count, with
  * the bytes it may be sent (downloadBudget: the file once, plus a retry allowance), and every chunk
  * fetched with its ticket is charged to it, atomically (MetadataStore.spendDownload). A resumed,
  * retried or seeking download within DOWNLOAD_TICKET_HOURS goes on with the same ticket; once the file

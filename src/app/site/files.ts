@@ -360,7 +360,7 @@ export async function siteChunk(
   const range = parseRange(rangeHeader, length);
   if (range === 'unsatisfiable') throw invalid(`Range starts past the end of chunk ${n} (${length} bytes)`);
   const presigner = services.capabilities.downloadPresigner;
-  // A file still arriving (issue #25): with object storage, the 404 of a chunk not yet in the bucket
+  // A file still arriving: with object storage, the 404 of a chunk not yet in the bucket
   // would come from the bucket after the presigned URL was handed out and charged, so a recipient
   // waiting for it would spend its download on each look. Its presence is checked first (one listing
   // of the file's chunks, only while the file is not known complete), and nothing is charged.

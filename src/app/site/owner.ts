@@ -24,7 +24,7 @@ import { siteFileView } from './files.js';
 import { folderInfo } from './folder-info.js';
 
 /**
- * The owner's controls of a folder on the site (issue 12): create and claim in one step, change
+ * The owner's controls of a folder on the site: create and claim in one step, change
  * the folder's settings and a file's limit, delete a file or the whole folder. Every control is
  * the owner's alone (X-Owner-Token, or X-Upload-Auth for the creator of a direct upload); bad input
  * is refused with 400 before anything changes. The bodies arrive checked against their schemas

@@ -6,7 +6,7 @@ import { InsufficientStorageError } from '../blob-store.js';
  * length before its first byte and hands the reservation back as its bytes reach the disk, so the
  * writes under way count against the floor too: twenty uploads starting at once on a nearly full
  * disk cannot all pass a check that each would pass alone. Registered files reserve their bytes the
- * same way until written (reserveFiles; issue 21, finding 3): a registration is refused unless what
+ * same way until written (reserveFiles): a registration is refused unless what
  * is registered and not yet written fits too. The reservations live in this process: the local
  * backend is one node's disk. After a restart, files registered before it no longer count (their
  * chunks' own writes still do).

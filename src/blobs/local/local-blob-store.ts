@@ -233,7 +233,7 @@ const spaceKey = (ref: ChunkRef) => `${ref.folderId}/${ref.fileId}`;
  * is created atomically and never replaces a name (a rename would), so of racing writes of a chunk
  * the first stays. A chunk stored already is compared with the bytes received: the same bytes are
  * an idempotent retry (file.kiwi's clients re-PUT a chunk whose answer they lost), other bytes a
- * ChunkConflictError (issue 21, finding 8: a replayed URL must not swap a chunk of an unfinished
+ * ChunkConflictError (a replayed URL must not swap a chunk of an unfinished
  * file). The caller removes `temp` either way.
  */
 async function placeOnce(temp: string, target: string): Promise<void> {

@@ -17,7 +17,7 @@ import { type ChunkRef, ChunkUrlError, type ChunkUrlQuery, type PresignRequest }
  *
  * AES under a secret key is a pseudo-random permutation, so each 16-byte block is unpredictable
  * without the key: a signature for one chunk, length, file, folder or validity says nothing about
- * any other. The cost is what issue #21 finding 6 asked for: ONE keyed hash per file and one cipher
+ * any other. The cost is ONE keyed hash per file and one cipher
  * call over all its chunks (100,000 chunk signatures in a few ms), where an HMAC per chunk took about
  * a CPU-second for the largest request. Verifying recomputes one key and two blocks. The length is
  * not in the URL: the server recomputes it from the file record.

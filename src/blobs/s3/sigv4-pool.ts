@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { type ChunkSigningJob, signChunks } from './sigv4-chunks.js';
 
 /**
- * Chunk signing off the event loop (issue #21 finding 6): a maximum create on S3 is 100,000 SigV4
+ * Chunk signing off the event loop: a maximum create on S3 is 100,000 SigV4
  * signatures, about a CPU-second of hashing that would otherwise hold every other request. Workers
  * are started on first use, one fewer than the cores (at least one), and never keep the process
  * alive. A job goes to the worker with the fewest jobs waiting. If a worker cannot be started, jobs

@@ -19,7 +19,7 @@ import { RFC8188_HEADER_LENGTH as HEADER_LENGTH, RFC8188_RECORD_SIZE as RECORD_S
  *
  * Why: in Node, WebCrypto runs every 64 KiB record as a job on the thread pool with its own promise,
  * copies of its input and output, and garbage for each; a CPU profile of the library's download put
- * more time there and in the collector than in the cipher (docs/benchmarks.md, issue #25). Here the
+ * more time there and in the collector than in the cipher (docs/benchmarks.md). Here the
  * records of a chunk are opened one after the other on the calling thread, and the plaintext is
  * written IN PLACE over the message: record j's data goes to offset <= j x 65519, which is before
  * record j's own bytes (21 + j x 65536), so nothing is overwritten before it was read. The message

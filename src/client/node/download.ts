@@ -21,7 +21,7 @@ export { listFolder } from '../../transfer/folder.js';
  * folders below `destination` (src/transfer/names.ts). Existing files are never overwritten: a
  * numbered name is chosen instead.
  *
- * A file whose upload is still running is downloaded as it arrives (issue #25): each chunk is
+ * A file whose upload is still running is downloaded as it arrives: each chunk is
  * fetched once stored, the download completes when the upload does, and if the upload is cancelled
  * or the folder deleted it fails with UploadEndedError and the partial file is removed. With
  * `waitForUploads: false` such files are skipped instead.

@@ -16,7 +16,7 @@ import type { Fetch } from '../../transfer/retry.js';
  * - GETs that ask for bytes (`accept` names application/octet-stream: chunk downloads): the body is
  *   read into one buffer of its announced length and handed to the layer as it is
  *   (`heldBodyResponse`), where fetch's body stream and `arrayBuffer()` copied it twice more (the
- *   download's CPU profile, docs/benchmarks.md, issue #25). The Node decryptor then opens it in place.
+ *   download's CPU profile, docs/benchmarks.md). The Node decryptor then opens it in place.
  *
  * Semantics match what `exchange` expects of fetch: it resolves with a Response for any HTTP
  * answer, rejects on network failure (a body cut short included) and when the signal aborts. The

@@ -9,7 +9,7 @@ import { routePolicy } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
- * "My folders" (issue 26): `GET <site>/api/account/folders`, the folders the signed-in account made
+ * "My folders": `GET <site>/api/account/folders`, the folders the signed-in account made
  * (request.principal, src/http/principal.ts). Registered by the site's routes, so the site's CSP,
  * headers and rate limit apply. The owner's controls on these folders are the site's owner routes
  * (./site-owner.ts), which accept the account for every control that needs no key

@@ -17,7 +17,7 @@ import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
- * Accounts with their usage, and per-account quotas (issue 26, docs/organisations.md#per-account-quotas).
+ * Accounts with their usage, and per-account quotas (docs/organisations.md#per-account-quotas).
  * Every route runs the one admin guard first.
  */
 export async function adminAccountRoutes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {

@@ -11,7 +11,7 @@ import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
 
 /**
- * The audit log's admin routes (issue 26, docs/organisations.md#audit-log): the filtered, paged
+ * The audit log's admin routes (docs/organisations.md#audit-log): the filtered, paged
  * listing the console shows and the JSON-lines export. Every route runs the one admin guard first.
  */
 export async function adminAuditRoutes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {

@@ -18,7 +18,7 @@ import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 
 /**
- * The owner's controls of a folder (issue 12; src/app/site/owner.ts, downloads.ts, activity.ts):
+ * The owner's controls of a folder (src/app/site/owner.ts, downloads.ts, activity.ts):
  * create and claim, settings, deletions, counted downloads and the activity list. Registered by the
  * site's routes, so the site's CSP, headers and JSON bodies apply. Bodies are checked by the app
  * against src/contract/requests.ts, the one validation layer.

@@ -23,7 +23,7 @@ export const PG_MIGRATIONS: readonly string[] = [
   folderCountsMigration('BIGINT'),
   // 3: the notification outbox, owners' notification settings (src/store/ops-store.ts).
   opsMigration('BIGINT'),
-  // 4: the owner's settings, download counts and the activity list (issue 12, src/store/owner-rows.ts).
+  // 4: the owner's settings, download counts and the activity list (src/store/owner-rows.ts).
   ownerMigration('BIGINT'),
   // 5: the folders' and the instance's registered bytes, kept by every write that adds or removes
   // files, so that the storage quotas are checked in the insert's own transaction (src/domain/limits.ts
@@ -31,18 +31,18 @@ export const PG_MIGRATIONS: readonly string[] = [
   storageCountsMigration('BIGINT'),
   // 6: the download a ticket is bound to, and the bytes it may still be sent (src/store/download-rows.ts).
   downloadsMigration('BIGINT'),
-  // 7: the mail suppression list and the mail limits (issue 21.1, src/store/mail-store.ts).
+  // 7: the mail suppression list and the mail limits (src/store/mail-store.ts).
   mailMigration('BIGINT'),
-  // 8: the audit log (issue 26, src/store/audit-store.ts).
+  // 8: the audit log (src/store/audit-store.ts).
   auditMigration('BIGINT', 'BIGSERIAL PRIMARY KEY'),
-  // 9: a deletion's encrypted file name and sealed key on its activity line (issue 24 item 4,
-  // src/store/owner-rows.ts).
+  // 9: a deletion's encrypted file name and sealed key on its activity line
+  // (src/store/owner-rows.ts).
   activityNamesMigration(),
-  // 10: the operator's take-down of a folder (issue 26, src/store/admin-rows.ts).
+  // 10: the operator's take-down of a folder (src/store/admin-rows.ts).
   takeDownMigration('BIGINT'),
-  // 11: accounts, their sessions and API keys, and the account that made a folder (issue 26,
-  // src/store/account-store.ts).
+  // 11: accounts, their sessions and API keys, and the account that made a folder
+  // (src/store/account-store.ts).
   accountsMigration('BIGINT'),
-  // 12: each account's registered bytes and own quota (issue 26, src/store/storage-rows.ts).
+  // 12: each account's registered bytes and own quota (src/store/storage-rows.ts).
   accountStorageMigration('BIGINT'),
 ];

@@ -24,7 +24,7 @@ export class AccountQuotaRefused extends Error {
 }
 
 /**
- * Counts `bytes` more against the account that made the folder (issue 26), within its own quota or
+ * Counts `bytes` more against the account that made the folder, within its own quota or
  * the default; nothing when the folder has no account. Taken after the instance counter, the same
  * order in every write: folder row, instance row, account row. The row is made on first use; the
  * conditional UPDATE's row lock orders racing registrations of one account on every node, and is

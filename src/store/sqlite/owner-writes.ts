@@ -14,7 +14,7 @@ import { ACTIVITY_COLUMNS, activityValues } from '../owner-rows.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 
 /**
- * The SQLite writes of the owner's controls (issue 12), run on the writer thread like the folder
+ * The SQLite writes of the owner's controls, run on the writer thread like the folder
  * writes (writes.ts), each in its own savepoint: a refusal is decided before anything is written.
  */
 export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbox) => void) {

@@ -64,7 +64,7 @@ export function prepareWrites(
       'SELECT byte_count, account_id FROM folders WHERE id = ?',
     ),
     folderAccount: db.prepare<[string], { account_id: string | null }>('SELECT account_id FROM folders WHERE id = ?'),
-    // An account's registered bytes (issue 26): the addition happens only within its own quota, or
+    // An account's registered bytes: the addition happens only within its own quota, or
     // the default (@default) when it has none; neither: no limit.
     ensureAccount: db.prepare<[string]>(
       'INSERT INTO account_storage (account_id, bytes) VALUES (?, 0) ON CONFLICT (account_id) DO NOTHING',

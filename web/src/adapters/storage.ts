@@ -79,7 +79,7 @@ export function addReceipt(folderId: string, receipt: Receipt): void {
 }
 
 /**
- * Kept download tickets (issue #24 item 2), by folder: each file's ticket of a download not yet
+ * Kept download tickets, by folder: each file's ticket of a download not yet
  * delivered, so that a reload, or the link opened again after the tab was closed, goes on with it
  * and counts nothing more. localStorage rather than sessionStorage: a closed tab or a crashed browser
  * is exactly when a person needs it, and a kept ticket used by a running download (of another tab,

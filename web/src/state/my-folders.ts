@@ -9,7 +9,7 @@ import {
 } from '../core.js';
 
 /**
- * "My folders" (issue 26), DOM-free and words-free: the folders the signed-in account made, a page
+ * "My folders", DOM-free and words-free: the folders the signed-in account made, a page
  * at a time in the chosen order, and the owner's controls that need no key. Every call carries the
  * page's session cookie (same origin) and no owner credential: the server authorises the account
  * (src/app/site/access.ts ownerAuthority). Nothing here can open a folder: the server never had a

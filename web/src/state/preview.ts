@@ -16,7 +16,7 @@ function exhausted(session: Looker, o: OpenedFile): boolean {
 
 /**
  * Whether a file can be downloaded: the list's button and the viewer's agree on it (Download all
- * takes the complete ones). A file still arriving from someone else can be (issue #25): its download
+ * takes the complete ones). A file still arriving from someone else can be: its download
  * waits for each chunk as it is stored and ends with the upload, or says the upload stopped. An
  * incomplete file of one's own (`mine`) is not: this browser is its sender, so it is either being
  * sent from here or stopped (cancelled, interrupted), to be resumed by picking it again.

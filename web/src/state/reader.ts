@@ -27,7 +27,7 @@ const TICKET_MARGIN_MS = 10 * 60_000;
  */
 export class Reader {
   /**
-   * The tickets of downloads not yet delivered, by file id (issue #24 item 2): a download that failed
+   * The tickets of downloads not yet delivered, by file id: a download that failed
    * (an outage longer than the retry policy, a refused chunk) and is started again by hand, or the
    * viewer's Download after its preview, goes on with the same ticket instead of counting another.
    * A Download's ticket is also kept in the page's store (web/src/adapters/storage.ts), so that a
@@ -90,7 +90,7 @@ export class Reader {
       folderId: this.session.folderId,
       fileId: opened.file.fileId,
       credentials: client.credentialHeaders(),
-      // Still arriving (issue #25): the download waits for the chunks not stored yet.
+      // Still arriving: the download waits for the chunks not stored yet.
       ...(opened.file.complete ? {} : { arriving: true }),
     };
   }

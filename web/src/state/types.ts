@@ -22,7 +22,7 @@ export interface SiteStore {
   receipts(folderId: string): Receipt[];
   addReceipt(folderId: string, receipt: Receipt): void;
   /**
-   * The tickets of this folder's downloads not yet delivered (issue #24 item 2), unexpired, so that a
+   * The tickets of this folder's downloads not yet delivered, unexpired, so that a
    * reloaded page or the link opened again goes on with them uncounted; null removes a file's. Absent
    * where nothing is kept between pages.
    */

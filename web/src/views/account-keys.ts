@@ -6,7 +6,7 @@ import { formatDate } from './dates.js';
 import { announce, describeError, h, notice, render, setTitle } from './ui.js';
 
 /**
- * The API-keys panel (issue 26) at `<site>/account`: make a key (shown once, here), see each key's
+ * The API-keys panel at `<site>/account`: make a key (shown once, here), see each key's
  * name, when it was made and last used, and revoke it. Self-contained: another page (My folders) may
  * mount `apiKeysPanel` as it is.
  */

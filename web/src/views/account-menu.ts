@@ -4,7 +4,7 @@ import { type MessageKey, t } from '../i18n/index.js';
 import { h, notice } from './ui.js';
 
 /**
- * The header's account corner (issue 26): "Sign in" where the instance has sign-in, the person's
+ * The header's account corner: "Sign in" where the instance has sign-in, the person's
  * name with a menu (My folders, API keys, sign out) once signed in, nothing on an instance without
  * sign-in. Also says what became of a sign-in that did not end in a session (`?signin=…`, set by
  * the server's callback), once, above the page.

@@ -4,7 +4,7 @@ import type { AdminRequest } from './admin-audit.js';
 import { announce, formatBytes, h } from './ui.js';
 
 /**
- * The console's accounts tab (issue 26; docs/organisations.md#per-account-quotas): every account that
+ * The console's accounts tab (docs/organisations.md#per-account-quotas): every account that
  * signed in, what its folders hold, and its quota, which an admin sets here (in MB) or returns to the
  * instance's default (QUOTA_ACCOUNT_MIB). Mounted by the admin console, which hands in `request`
  * (see admin-audit.ts).

@@ -3,7 +3,7 @@ import { type MessageKey, t } from '../i18n/index.js';
 import { announce, h } from './ui.js';
 
 /**
- * The console's audit tab (issue 26; docs/organisations.md#audit-log): the newest entries first, a
+ * The console's audit tab (docs/organisations.md#audit-log): the newest entries first, a
  * filter by action, account, folder and time, "Show more" for the next page, and the JSON-lines
  * export of what the filter selects. Mounted by the admin console (web/src/views/admin.ts), which
  * hands in `request`: its fetch to the instance's own admin API, with the admin's credential (a

@@ -63,7 +63,7 @@ export function downloadCounts(session: FolderSession, o: OpenedFile): HTMLEleme
 
 /**
  * A file still arriving (its upload is running): how much of it the server holds, from the listing's
- * stored chunks, as the owner sees it. The row's Download can start at once (issue #25).
+ * stored chunks, as the owner sees it. The row's Download can start at once.
  */
 export function arrivingStatus(o: OpenedFile): HTMLElement {
   const { storedChunks, chunks } = o.file;

@@ -111,7 +111,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
   const downloadOne = (o: OpenedFile, saved?: Blob) => {
     const name = o.name ?? o.file.fileId;
     // The viewer's Download after its preview: the bytes it decrypted with that download's ticket are
-    // saved as they are (issue #24 item 2: open-then-save is one download, nothing fetched again).
+    // saved as they are (open-then-save is one download, nothing fetched again).
     if (saved) return status.saved(name, saved, saveName(name, 'file'));
     // One ticket per download: asked for as it starts (the server counts it, or refuses past the limit).
     void start(name, async () => ({

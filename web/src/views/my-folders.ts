@@ -9,7 +9,7 @@ import { notifyCard } from './notify.js';
 import { announce, describeError, formatBytes, h, main, notice, render, setTitle } from './ui.js';
 
 /**
- * "My folders" (issue 26), at `<site>/me`: the folders the signed-in account made on any device, with
+ * "My folders", at `<site>/me`: the folders the signed-in account made on any device, with
  * the owner's controls that need no key (expiry, download limit, notifications, delete). It says
  * plainly that opening the files needs the link: the server never holds a folder's key, and this
  * browser keeps no link either (only the owner secret of folders it made, which opens nothing).

@@ -44,7 +44,7 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
   const onDownload = h('input', { type: 'checkbox', id: id('notify-download') });
   const onUpload = uploads ? h('input', { type: 'checkbox', id: id('notify-upload') }) : null;
   const current = h('p', { id: id('notify-current'), role: 'status' }, t('notify.reading'));
-  // Whether the address may be mailed (issue 21): it gets nothing but one confirmation mail until it
+  // Whether the address may be mailed: it gets nothing but one confirmation mail until it
   // follows the link, and nothing at all once it refused this server's mail.
   const emailState = h('p', { id: id('notify-email-status'), class: 'muted', hidden: true });
   const save = h('button', { type: 'submit', id: id('notify-save') }, t('notify.save'));

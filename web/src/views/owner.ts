@@ -59,7 +59,7 @@ export function ownerSection(session: FolderSession, config: SiteConfig): HTMLEl
       ),
   );
 
-  // "One recipient" (issue #24 item 2): the folder's limit of 1, the one folder-wide setting the
+  // "One recipient": the folder's limit of 1, the one folder-wide setting the
   // server has (docs/decisions.md): every file without its own limit can then be downloaded once.
   const one = h('button', { type: 'button', class: 'secondary', id: 'one-recipient' }, t('settings.oneRecipient'));
   one.addEventListener('click', () => {

@@ -89,7 +89,7 @@ export function describeFailure(failure: TransferFailure): string {
     return t('error.network');
   }
   if (failure.serverMessage !== null) return failure.serverMessage;
-  // A file downloaded while arriving whose upload was cancelled or whose folder was deleted (issue #25).
+  // A file downloaded while arriving whose upload was cancelled or whose folder was deleted.
   if (failure.code === 'upload_ended') {
     console.warn(failure.detail);
     return t('error.uploadEnded');

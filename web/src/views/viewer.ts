@@ -34,7 +34,7 @@ export function openViewer(
 ): void {
   if (!viewer.open(fileId)) return;
   // The bytes the open preview decrypted (with its download's ticket): the viewer's Download saves
-  // them rather than fetching the file again, so open-then-save counts one download (issue #24 item 2).
+  // them rather than fetching the file again, so open-then-save counts one download.
   let held: { readonly fileId: string; readonly blob: Blob } | null = null;
   document.getElementById('viewer')?.remove();
   const opener = document.activeElement as HTMLElement | null;
@@ -140,7 +140,7 @@ function showFile(
     if (stop.signal.aborted) return;
     // A visitor's limited video or audio that fits in memory is decrypted there, not streamed: its
     // bytes are then at hand for the viewer's Download, where a stream's ranges would have spent the
-    // ticket's budget on the way (docs/decisions.md, issue #24 item 2).
+    // ticket's budget on the way (docs/decisions.md).
     const keep = limitedForVisitor(session, opened) && opened.file.filesize <= MEMORY_LIMIT;
     const plan = previewPlan(
       name,
@@ -151,7 +151,7 @@ function showFile(
     );
     content.setAttribute('data-kind', plan.kind);
     if (plan.way === 'download') return fallback(reasonText(plan));
-    // Showing a limited file fetches it, which counts a download (issue #24 item 2): never silently.
+    // Showing a limited file fetches it, which counts a download: never silently.
     if (!(await counted(session, opened, content, stop.signal))) return;
     try {
       if (plan.way === 'stream' && worker) await stream(session, config, worker, opened, plan, content, undo, fallback);

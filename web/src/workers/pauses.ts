@@ -4,7 +4,7 @@ import { type DownloadFile, WebfolderError } from '../core.js';
 export const PAUSED_RETRY_SECONDS = 30;
 
 /**
- * The pauses of the page's downloads (issue #24 item 2), one logic for both paths: the service
+ * The pauses of the page's downloads, one logic for both paths: the service
  * worker's (web/src/workers/sw.ts) and the page's own in memory (web/src/adapters/download.ts). When
  * the retry policy gives up on a chunk for a failure that may pass (an outage longer than
  * DOWNLOAD_RETRY, a server answering 5xx or 429), the download pauses instead of failing: the service

@@ -20,7 +20,7 @@ import { type DownloadFile, type RetryInfo, WebfolderClientError, WebfolderError
  * `download-error`), `download-waiting` while the one retry policy (src/transfer/retry.ts,
  * DOWNLOAD_RETRY) waits to fetch a chunk again during an outage, so that the page can say so, and
  * `download-paused` when the policy gave up on a passing failure and the download waits, its
- * response kept open, for `download-resume` or its next try in `seconds` (issue #24 item 2).
+ * response kept open, for `download-resume` or its next try in `seconds`.
  */
 
 /** A download as the page hands it to its service worker. */

@@ -44,7 +44,7 @@ declare const self: ServiceWorkerGlobalScope;
 /**
  * Chunks fetched and decrypted ahead of the one the browser is taking, in the page's downloads: the
  * page, its crypto workers and this worker share one renderer process, where every chunk in flight
- * is held as ciphertext, plaintext and the decryption's batches (issue #25: measured in
+ * is held as ciphertext, plaintext and the decryption's batches (measured in
  * docs/benchmarks.md, "Download memory"). The library and the CLI keep the default (chunksAhead).
  */
 const PAGE_AHEAD = 1;

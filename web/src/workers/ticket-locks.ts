@@ -1,8 +1,8 @@
 import type { DownloadFile } from '../core.js';
 
 /**
- * Which download tickets are in use now, across this origin's pages and its service worker (issue #24
- * item 2). The page keeps a download's ticket in localStorage until the download is delivered, so that
+ * Which download tickets are in use now, across this origin's pages and its service worker. The
+ * page keeps a download's ticket in localStorage until the download is delivered, so that
  * after a reload, or with the link opened again in a new tab, a Download goes on with it uncounted.
  * One ticket's byte budget is one copy of the file, so two downloads must never run with one ticket at
  * once; and a download may outlive the page that started it (the service worker's keeps streaming, or
