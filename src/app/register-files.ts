@@ -2,6 +2,7 @@ import { InsufficientStorageError } from '../blobs/blob-store.js';
 import type { UploadUrls } from '../contract/types.js';
 import { bulkTurn } from '../domain/bulk-turns.js';
 import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
+import { clientKey } from '../domain/client-key.js';
 import { newId } from '../domain/ids.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
 import { MAX_CHUNKS_PER_REQUEST } from '../domain/limits.js';
@@ -58,7 +59,9 @@ export async function registerFiles(
     readonly client?: string | null | undefined;
   } = {},
 ): Promise<RegisteredFiles> {
-  const { existing = true, client = null } = options;
+  const { existing = true } = options;
+  // Counted like a connection: IPv6 per /64.
+  const client = options.client ? clientKey(options.client) : null;
   const { config } = services;
   const expiresAt = fileExpiresAt(now, null, config.freeDownloadHours);
   const plans = entries.map((entry) => planChunks(entry.filesize, config.chunkSizeMiB));
