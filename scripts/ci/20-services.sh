@@ -4,7 +4,9 @@
 # makes sure the binaries exist, and tells the test run to fail rather than skip when one is missing.
 #   - Redis: redis-server from Debian.
 #   - PostgreSQL: initdb/pg_ctl of Debian's postgresql-15 (run as user `postgres` when CI is root).
-#   - S3: s3rver, an npm devDependency (installed by `npm ci`); nothing to do here.
+#   - S3: Ceph's RADOS Gateway (ceph-mon, ceph-osd, radosgw from Debian): the tests start a throwaway
+#     single-node cluster per test file (test/support/ceph.ts). s3rver (an npm devDependency) serves
+#     only the few tests that need what the gateway does not do.
 set -euo pipefail
 
 APT_OPTS=(-y -q -o DPkg::Lock::Timeout=300)
@@ -16,13 +18,20 @@ for dir in /usr/lib/postgresql/*/bin; do
   if [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then have_pg=1; fi
 done
 [ -n "$have_pg" ] || need+=(postgresql-15)
+for bin in ceph-mon ceph-osd radosgw radosgw-admin; do
+  if ! command -v "$bin" >/dev/null 2>&1; then
+    need+=(ceph-mon ceph-osd radosgw)
+    break
+  fi
+done
 
 if [ "${#need[@]}" -gt 0 ]; then
   echo "installing: ${need[*]}"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -q -o DPkg::Lock::Timeout=300
-  # The packages' own services are not wanted: the tests run their own instances.
+  # The packages' own services are not wanted: the tests run their own instances. Without the
+  # recommended packages Ceph's three come to ~270 MB.
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install "${APT_OPTS[@]}" --no-install-recommends "${need[@]}"
 fi
 
@@ -32,6 +41,7 @@ if [ "$(id -u)" -eq 0 ] && ! id -u postgres >/dev/null 2>&1; then
 fi
 
 redis-server --version
+radosgw --version
 ls -d /usr/lib/postgresql/*/bin 2>/dev/null || command -v initdb
 
 # In CI a missing service is a failure, not a skip.

@@ -10,9 +10,10 @@ import { isUnavailable, type S3Service, startS3, useService } from '../support/s
 import { blobStoreSuite, chunkUrl } from './blob-store.suite.js';
 
 /**
- * The S3 bytes store against an S3-compatible server on loopback (s3rver in this process, or
- * TEST_S3_ENDPOINT). s3rver accepts any signature, so what a real S3 would enforce (the URL is valid
- * for exactly this key, length and content type) is checked here by an independent SigV4 verifier.
+ * The S3 bytes store against a real S3 on loopback (a throwaway Ceph cluster's RADOS Gateway, or
+ * TEST_S3_ENDPOINT), which checks every signature: a URL is good for exactly its key, length and
+ * content type, until it expires. An independent SigV4 verifier checks the same offline, for every
+ * chunk of a file, against the SDK's own URLs.
  */
 function configFor(s3: S3Service, bucket: string): S3Config {
   return {
@@ -25,7 +26,7 @@ function configFor(s3: S3Service, bucket: string): S3Config {
   };
 }
 
-blobStoreSuite('S3 (s3rver or TEST_S3_ENDPOINT)', async () => {
+blobStoreSuite('S3 (RADOS Gateway or TEST_S3_ENDPOINT)', async () => {
   const s3 = await startS3();
   if (isUnavailable(s3)) return s3;
   // A page size of 2 makes every listing and delete of more than two chunks paginate.
@@ -173,6 +174,59 @@ describe('S3BlobStore specifics', () => {
       );
     } finally {
       await store.close();
+    }
+  });
+
+  test('the gateway refuses a chunk URL tampered with, a short or long body, another chunk, another file, and an expired URL', async (t) => {
+    const s3 = storage.service;
+    if (!s3) return void t.skip(storage.skip);
+    if (s3.emulated) return void t.skip('this S3 does not check signatures');
+    const bucket = s3.freshBucket();
+    const store = await S3BlobStore.open(configFor(s3, bucket), Date.now);
+    // Signed two hours ago for one minute: expired, though its signature is right.
+    const past = Date.now() - 7_200_000;
+    const old = await S3BlobStore.open(configFor(s3, bucket), () => past);
+    try {
+      const lengths = [100, 50];
+      const req = {
+        folderId: 'RRRRRRRRRRRRRRRR',
+        fileId: 'SSSSSSSSSSSSSSSS',
+        chunks: 2,
+        chunkLength: (n: number) => lengths[n - 1]!,
+        expiresAt: Date.now() + 3_600_000,
+      };
+      const urls = await store.presignUploads(req);
+      const otherFile = await store.presignUploads({ ...req, fileId: 'TTTTTTTTTTTTTTTT' });
+      const expired = await old.presignUploads({ ...req, expiresAt: past + 60_000 });
+      const put = async (url: string, length: number) => {
+        const res = await fetch(url, { method: 'PUT', headers: urls.headers, body: Buffer.alloc(length, 7) });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const one = chunkUrl(urls, 1);
+      const sig = urls.signatures[0]!;
+      const flipped = `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
+      const refused: Record<string, [string, number]> = {
+        'a tampered signature': [one.replace(sig, flipped), 100],
+        'a short body': [one, 99],
+        'a long body': [one, 101],
+        "chunk 1's signature on chunk 2": [one.replace(`/${chunkName(1)}?`, `/${chunkName(2)}?`), 100],
+        "another file's signature": [chunkUrl(otherFile, 1).replace(otherFile.signatures[0]!, sig), 100],
+        'an expired URL': [chunkUrl(expired, 1), 100],
+      };
+      for (const [what, [url, length]] of Object.entries(refused)) assert.equal(await put(url, length), 403, what);
+      assert.equal((await store.listChunks(req)).size, 0, 'nothing was stored by a refused URL');
+      assert.equal(await put(one, 100), 200, 'the URL as signed, with its length');
+      assert.equal(await put(chunkUrl(urls, 2), 50), 200);
+      assert.deepEqual(
+        [...(await store.listChunks(req)).entries()],
+        [
+          [1, 100],
+          [2, 50],
+        ],
+      );
+    } finally {
+      await Promise.all([store.close(), old.close()]);
     }
   });
 

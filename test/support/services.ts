@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { type CephCluster, missingCephBinaries, startCeph } from './ceph.js';
 import { until } from './poll.js';
 import { freePort } from './server.js';
 import { which } from './which.js';
@@ -21,7 +22,8 @@ import { which } from './which.js';
  *   when running as root). Every `freshDatabase()` is a new database, so tests never see each other.
  * - Redis: TEST_REDIS_URL, else `redis-server` from PATH on a free port, without persistence.
  * - S3: TEST_S3_ENDPOINT (+ TEST_S3_ACCESS_KEY_ID, TEST_S3_SECRET_ACCESS_KEY, TEST_S3_REGION), else
- *   s3rver (a devDependency) as a child process. s3rver does not check SigV4 signatures.
+ *   a throwaway Ceph cluster's RADOS Gateway (./ceph.ts), which checks signatures like S3. s3rver
+ *   (startS3rver) only where a test needs what the gateway cannot do.
  *
  * Whatever is started here is stopped by `stop()` and, should the test process die first, by an exit
  * hook, so no server outlives its test.
@@ -313,6 +315,8 @@ export interface S3Service {
   readonly secretAccessKey: string;
   /** True when this is s3rver (signatures are not checked). */
   readonly emulated: boolean;
+  /** Fault injection (the gateway stopped and started again) where the tests started it. */
+  readonly control: ServerControl | null;
   /** A bucket name nobody used yet (the store creates it). */
   freshBucket(): string;
   /** The S3_* configuration variables for a node using `bucket`. */
@@ -320,80 +324,123 @@ export interface S3Service {
   stop(): Promise<void>;
 }
 
+/** The one Ceph cluster of this process (see startS3). */
+let cluster: Promise<CephCluster> | null = null;
+
+/**
+ * The S3 of the tests: TEST_S3_ENDPOINT (+ TEST_S3_ACCESS_KEY_ID, TEST_S3_SECRET_ACCESS_KEY,
+ * TEST_S3_REGION) when set, else a throwaway Ceph cluster's RADOS Gateway (./ceph.ts), a real S3 that
+ * checks every signature. One cluster serves the whole test process (a test file): it starts on the
+ * first call, later calls share it (each test uses its own bucket), and it is removed when the
+ * process exits, so `stop()` of a shared cluster does nothing.
+ */
 export async function startS3(): Promise<S3Service | Unavailable> {
   const given = process.env.TEST_S3_ENDPOINT?.trim();
-  let endpoint: string;
-  let stop: () => Promise<void>;
-  let accessKeyId = 'S3RVER';
-  let secretAccessKey = 'S3RVER';
-  if (given) {
-    endpoint = given.replace(/\/+$/, '');
-    accessKeyId = process.env.TEST_S3_ACCESS_KEY_ID ?? accessKeyId;
-    secretAccessKey = process.env.TEST_S3_SECRET_ACCESS_KEY ?? secretAccessKey;
-    stop = async () => {};
-  } else {
-    // s3rver runs as a child process with OpenSSL's legacy provider: its ListObjectsV2 continuation
-    // tokens use DES, which Node 20's OpenSSL 3 refuses by default (any truncated listing would
-    // answer 500 in-process).
-    let bin: string;
-    try {
-      bin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
-    } catch {
-      return unavailable('S3 tests skipped: set TEST_S3_ENDPOINT, or install the s3rver devDependency (npm install)');
-    }
-    const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
-    const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [
-        '--openssl-legacy-provider',
-        bin,
-        '-d',
-        directory,
-        '-a',
-        '127.0.0.1',
-        '-p',
-        String(port),
-        '--silent',
-        '--no-vhost-buckets',
-      ],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
+  if (given)
+    return s3Service(
+      given.replace(/\/+$/, ''),
+      process.env.TEST_S3_ACCESS_KEY_ID ?? '',
+      process.env.TEST_S3_SECRET_ACCESS_KEY ?? '',
+      { emulated: false, control: null, stop: async () => {} },
+    );
+  const missing = missingCephBinaries();
+  if (missing.length > 0)
+    return unavailable(
+      `S3 tests skipped: set TEST_S3_ENDPOINT, or install Ceph's RADOS Gateway (missing ${missing.join(', ')}; Debian: apt-get install --no-install-recommends ceph-mon ceph-osd radosgw)`,
+    );
+  if (!cluster) {
+    cluster = startCeph();
+    cluster.then(
+      (c) => exitHooks.add(c.destroy),
+      () => {
+        cluster = null;
       },
     );
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const cleanup = () => {
-      child.kill('SIGKILL');
-      rmSync(directory, { recursive: true, force: true });
-    };
-    exitHooks.add(cleanup);
-    endpoint = `http://127.0.0.1:${port}`;
-    try {
-      await ready('s3rver', async () => {
-        if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
-        await fetch(`${endpoint}/`);
-        return true;
-      });
-    } catch (error) {
-      cleanup();
-      throw error;
-    }
-    stop = async () => {
+  }
+  const ceph = await cluster;
+  return s3Service(ceph.endpoint, ceph.accessKeyId, ceph.secretAccessKey, {
+    emulated: false,
+    control: { halt: () => ceph.haltGateway(), resume: () => ceph.resumeGateway() },
+    stop: async () => {},
+  });
+}
+
+/**
+ * s3rver, an S3 emulator (a devDependency), for the few tests that need what the RADOS Gateway does
+ * not do; each caller says why. It checks no signature. It runs as a child process with OpenSSL's
+ * legacy provider: its ListObjectsV2 continuation tokens use DES, which Node 20's OpenSSL 3 refuses
+ * by default (any truncated listing would answer 500 in-process).
+ */
+export async function startS3rver(): Promise<S3Service | Unavailable> {
+  let bin: string;
+  try {
+    bin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
+  } catch {
+    return unavailable('s3rver tests skipped: install the s3rver devDependency (npm install)');
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      '--openssl-legacy-provider',
+      bin,
+      '-d',
+      directory,
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '--silent',
+      '--no-vhost-buckets',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const cleanup = () => {
+    child.kill('SIGKILL');
+    rmSync(directory, { recursive: true, force: true });
+  };
+  exitHooks.add(cleanup);
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await ready('s3rver', async () => {
+      if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
+      await fetch(`${endpoint}/`);
+      return true;
+    });
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return s3Service(endpoint, 'S3RVER', 'S3RVER', {
+    emulated: true,
+    control: null,
+    stop: async () => {
       exitHooks.delete(cleanup);
       child.kill('SIGTERM');
       await exited;
       rmSync(directory, { recursive: true, force: true });
-    };
-  }
+    },
+  });
+}
+
+function s3Service(
+  endpoint: string,
+  accessKeyId: string,
+  secretAccessKey: string,
+  how: { emulated: boolean; control: ServerControl | null; stop: () => Promise<void> },
+): S3Service {
   const region = process.env.TEST_S3_REGION ?? 'us-east-1';
   return {
     endpoint,
     region,
     accessKeyId,
     secretAccessKey,
-    emulated: !given,
+    emulated: how.emulated,
+    control: how.control,
     freshBucket: () => `webfolder-test-${randomBytes(6).toString('hex')}`,
     env: (bucket) => ({
       S3_ENDPOINT: endpoint,
@@ -403,7 +450,7 @@ export async function startS3(): Promise<S3Service | Unavailable> {
       S3_SECRET_ACCESS_KEY: secretAccessKey,
       S3_FORCE_PATH_STYLE: 'true',
     }),
-    stop,
+    stop: how.stop,
   };
 }
 
