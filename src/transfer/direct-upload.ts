@@ -273,9 +273,10 @@ export async function resumeUpload(
       throw new InputError(`${f.name}: size ${files[i]!.size} differs from the registered ${f.size}`);
   });
   const key = await importSecret(state.key ?? state.secret);
-  const registrar = v2Registrar(state, httpOptions(options));
+  const at = onServer(state, options.server);
+  const registrar = v2Registrar(at, httpOptions(options));
   const runFiles = await Promise.all(
-    state.files.map((f, i) =>
+    at.files.map((f, i) =>
       resumeFile(registrar, {
         fileId: f.fileId,
         name: f.name,
@@ -333,6 +334,24 @@ function stateFile(file: UploadFile, registered: RegisteredPlan): UploadStateFil
     chunkSize: registered.chunkSize,
     chunks: registered.chunks,
     uploadUrls: registered.uploadUrls,
+  };
+}
+
+/**
+ * The state as seen through `server`, another node of the same deployment than the one the upload
+ * began on (`webfolder resume --server`): upload-status goes there, and so do chunk URLs that pointed
+ * at the first node (the local backend's); URLs of object storage stay as they are. Nodes of one
+ * deployment share the signing secret, so the signatures hold on any of them.
+ */
+function onServer(state: UploadState, server: string): UploadState {
+  const from = state.server.replace(/\/+$/, '');
+  const to = server.replace(/\/+$/, '');
+  if (from === to) return state;
+  const moved = (head: string) => (head.startsWith(`${from}/`) ? `${to}${head.slice(from.length)}` : head);
+  return {
+    ...state,
+    server: to,
+    files: state.files.map((f) => ({ ...f, uploadUrls: { ...f.uploadUrls, head: moved(f.uploadUrls.head) } })),
   };
 }
 
