@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { siteApiPath } from '../../src/http/routes/site.js';
+import { chunkBody, chunkUrl, createDirect } from '../support/api.js';
 import { until } from '../support/poll.js';
 import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import {
@@ -235,17 +237,30 @@ test('Redis lost: nodes serve on without limits and stay ready; reported ok agai
   t.diagnostic(`Redis down ${up - down} ms; both nodes reported it ok ${recovered} ms after its start`);
 });
 
-test('SIGTERM under load: requests in flight finish, new ones get 503 unavailable with a code, the process exits 0', {
+test('SIGTERM under load: a chunk upload in flight finishes, new requests get 503 unavailable with a code, the process exits 0', {
   timeout: 120_000,
 }, async (t) => {
   if (state.skip) return void t.skip(state.skip);
   // A third node, so the pair above stays for any test after this one.
-  const node = await startNode({ SHUTDOWN_GRACE_SECONDS: '10' });
+  const node = await startNode({ SHUTDOWN_GRACE_SECONDS: '30', CHUNK_SIZE_MIB: '5' });
   const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+  // A chunk upload held half-sent keeps the node draining until it is let go.
+  const size = 1_000_000;
+  const created = await createDirect(node.baseUrl, [size]);
+  const file = created.files[0]!;
+  const held = slowPut(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, chunkBody(size, file.chunkSize, 1));
   const load = startLoad([node.baseUrl], siteApi, 6);
   await until('the load to get going', () => load.acknowledged.length >= 20);
   const signalled = Date.now();
   node.child.kill('SIGTERM');
+  // Requests on connections still open reach the draining node: refused, with a code.
+  await until('a request refused while draining', () =>
+    load.answers.some((a) => a.at >= signalled && a.code === 'unavailable'),
+  );
+  const ready = await fetch(`${node.baseUrl}/readyz`).catch(() => null);
+  if (ready) assert.equal(ready.status, 503, '/readyz says not ready while draining');
+  held.rest();
+  assert.equal(await held.status, 200, 'the upload in flight finished');
   const code = await exited;
   const took = Date.now() - signalled;
   await load.stop();
@@ -257,11 +272,30 @@ test('SIGTERM under load: requests in flight finish, new ones get 503 unavailabl
     assert.equal(a.unclean, undefined, 'every answer while draining is JSON with error and code');
     if (a.status !== 200) assert.equal(a.code, 'unavailable', `${a.route} ${a.status}`);
   }
-  const before = load.answers.filter((a) => a.at < signalled);
-  assert.ok(before.every((a) => a.status === 200));
+  assert.ok(load.answers.filter((a) => a.at < signalled).every((a) => a.status === 200));
   t.diagnostic(
-    `exit 0 ${took} ms after SIGTERM; after it ${answered.length} answered (${answered.filter((a) => a.status !== 200).length} refused as unavailable), ` +
+    `exit 0 ${took} ms after SIGTERM (the held upload let go first); after it ${answered.length} answered (${answered.filter((a) => a.status !== 200).length} refused as unavailable), ` +
       `${during.length - answered.length} connections refused`,
   );
   assert.equal(await present(load.acknowledged), load.acknowledged.length);
 });
+
+/** A chunk PUT that sends half its body, then the rest when `rest()` is called. */
+function slowPut(url: string, headers: Record<string, string>, body: Buffer) {
+  let finish!: () => void;
+  const status = new Promise<number | 'reset'>((resolve) => {
+    const req = httpRequest(
+      url,
+      { method: 'PUT', headers: { ...headers, 'content-length': String(body.length) }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve('reset'));
+      },
+    );
+    req.on('error', () => resolve('reset'));
+    req.write(body.subarray(0, body.length >> 1));
+    finish = () => req.end(body.subarray(body.length >> 1));
+  });
+  return { status, rest: () => finish() };
+}
