@@ -16,7 +16,8 @@ export interface BlobHarness {
   objectsUnder(folderId: string): Promise<string[]>;
   /**
    * Whether the server behind the URLs enforces the signature (and with it the signed length).
-   * s3rver does not: there the signature binding is checked by the S3 tests' own SigV4 verifier.
+   * The RADOS Gateway does; an emulator such as s3rver does not, and the S3 tests' own SigV4
+   * verifier checks the binding offline as well.
    */
   readonly enforcesSignatures: boolean;
   /**

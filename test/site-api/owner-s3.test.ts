@@ -8,7 +8,7 @@ import { isUnavailable, type S3Service, startPostgres, startS3 } from '../suppor
 import { call, createOwned, refused, token, uploadFile } from './owner-support.js';
 
 /**
- * The owner's deletions and limits on the S3 backend (s3rver, or TEST_S3_ENDPOINT), with PostgreSQL
+ * The owner's deletions and limits on the S3 backend (the tests' RADOS Gateway, or TEST_S3_ENDPOINT), with PostgreSQL
  * as the metadata store when it is available (the scale-out set-up): when DELETE answers, the
  * objects are gone from the bucket (listed after the call); a limited file's chunk is presigned only
  * for a caller with a ticket.

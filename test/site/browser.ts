@@ -134,7 +134,7 @@ export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixt
   return fixture;
 }
 
-/** The S3 backend (s3rver, or TEST_S3_ENDPOINT) of a Chromium suite. */
+/** The S3 backend (the tests' RADOS Gateway, or TEST_S3_ENDPOINT) of a Chromium suite. */
 export interface S3BrowserSuite {
   /** false, or why the suite skips (no Chromium, no S3): pass it to `describe`. */
   readonly skip: string | boolean;
@@ -144,7 +144,7 @@ export interface S3BrowserSuite {
 
 /**
  * Starts S3 for a Chromium suite, at the file's top level (before `describe`). Without Chromium there
- * is nothing to run: s3rver is stopped at once (its child process would otherwise keep the file alive).
+ * is nothing to run: S3 is stopped at once.
  */
 export async function s3ForBrowser(): Promise<S3BrowserSuite> {
   const s3 = await startS3();

@@ -13,7 +13,7 @@ import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
  * Encrypted thumbnails stored beside a file (src/app/site/thumbnails.ts) and `Range` on the site's
- * chunk GET, over a real server on the local backend and on S3 (s3rver): who may store and read a
+ * chunk GET, over a real server on the local backend and on S3 (the tests' RADOS Gateway): who may store and read a
  * thumbnail, the refusals, and that the sweeper's deletions of a file and of a folder take it along.
  */
 const HOUR = 3_600_000;
