@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -22,8 +21,8 @@ import { which } from './which.js';
  *   when running as root). Every `freshDatabase()` is a new database, so tests never see each other.
  * - Redis: TEST_REDIS_URL, else `redis-server` from PATH on a free port, without persistence.
  * - S3: TEST_S3_ENDPOINT (+ TEST_S3_ACCESS_KEY_ID, TEST_S3_SECRET_ACCESS_KEY, TEST_S3_REGION), else
- *   a throwaway Ceph cluster's RADOS Gateway (./ceph.ts), which checks signatures like S3. s3rver
- *   (startS3rver) only where a test needs what the gateway cannot do.
+ *   a throwaway Ceph cluster's RADOS Gateway (./ceph.ts), which checks signatures like S3. No test
+ *   needs what only an emulator does; should one, it says why and starts its own.
  *
  * Whatever is started here is stopped by `stop()` and, should the test process die first, by an exit
  * hook, so no server outlives its test.
@@ -313,7 +312,7 @@ export interface S3Service {
   readonly region: string;
   readonly accessKeyId: string;
   readonly secretAccessKey: string;
-  /** True when this is s3rver (signatures are not checked). */
+  /** True for an emulator that checks no signatures (a TEST_S3_ENDPOINT never is). */
   readonly emulated: boolean;
   /** Fault injection (the gateway stopped and started again) where the tests started it. */
   readonly control: ServerControl | null;
@@ -362,68 +361,6 @@ export async function startS3(): Promise<S3Service | Unavailable> {
     emulated: false,
     control: { halt: () => ceph.haltGateway(), resume: () => ceph.resumeGateway() },
     stop: async () => {},
-  });
-}
-
-/**
- * s3rver, an S3 emulator (a devDependency), for the few tests that need what the RADOS Gateway does
- * not do; each caller says why. It checks no signature. It runs as a child process with OpenSSL's
- * legacy provider: its ListObjectsV2 continuation tokens use DES, which Node 20's OpenSSL 3 refuses
- * by default (any truncated listing would answer 500 in-process).
- */
-export async function startS3rver(): Promise<S3Service | Unavailable> {
-  let bin: string;
-  try {
-    bin = join(dirname(createRequire(import.meta.url).resolve('s3rver/package.json')), 'bin', 's3rver.js');
-  } catch {
-    return unavailable('s3rver tests skipped: install the s3rver devDependency (npm install)');
-  }
-  const directory = mkdtempSync(join(tmpdir(), 'webfolder-s3-'));
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      bin,
-      '-d',
-      directory,
-      '-a',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '--silent',
-      '--no-vhost-buckets',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const cleanup = () => {
-    child.kill('SIGKILL');
-    rmSync(directory, { recursive: true, force: true });
-  };
-  exitHooks.add(cleanup);
-  const endpoint = `http://127.0.0.1:${port}`;
-  try {
-    await ready('s3rver', async () => {
-      if (child.exitCode !== null) throw new Error(`s3rver exited: ${stderr}`);
-      await fetch(`${endpoint}/`);
-      return true;
-    });
-  } catch (error) {
-    cleanup();
-    throw error;
-  }
-  return s3Service(endpoint, 'S3RVER', 'S3RVER', {
-    emulated: true,
-    control: null,
-    stop: async () => {
-      exitHooks.delete(cleanup);
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(directory, { recursive: true, force: true });
-    },
   });
 }
 
