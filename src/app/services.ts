@@ -1,4 +1,4 @@
-import { type BlobCapabilities, type BlobStore, capabilitiesOf } from '../blobs/blob-store.js';
+import type { BlobCapabilities, BlobStore } from '../blobs/blob-store.js';
 import type { Config } from '../config/config.js';
 import type { NewAuditEntry } from '../store/audit-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
@@ -13,7 +13,7 @@ export interface Services {
   readonly config: Config;
   readonly store: MetadataStore;
   readonly blobs: BlobStore;
-  /** What `blobs` can do beyond the base port, resolved once by composeServices. */
+  /** What `blobs` can do beyond the base port: the store's own declaration (`blobs.capabilities`). */
   readonly capabilities: BlobCapabilities;
   /** Epoch ms; the only clock the application reads. */
   readonly clock: () => number;
@@ -25,7 +25,7 @@ export interface Services {
   readonly auditStream?: (entry: NewAuditEntry) => void;
 }
 
-/** The services over these parts, with the blob store's capabilities resolved once. */
+/** The services over these parts, with the blob store's capabilities at hand. */
 export function composeServices(parts: Omit<Services, 'capabilities'>): Services {
-  return { ...parts, capabilities: capabilitiesOf(parts.blobs) };
+  return { ...parts, capabilities: parts.blobs.capabilities };
 }

@@ -3,7 +3,7 @@ import type { UploadUrls } from '../contract/types.js';
 
 /**
  * The bytes port, shaped like tusd's datastore: one small base interface that every backend has,
- * and each optional capability as its own interface, resolved once at composition time (capabilitiesOf).
+ * and each optional capability as its own interface, declared by each store (`capabilities`).
  *
  * Bytes are stored as one object per encrypted chunk, addressed by folder, file and chunk number.
  * The store is the single source of truth for which chunks exist: a chunk is present once it is
@@ -56,6 +56,11 @@ export interface BlobStore {
   /** Removes every object of the folder, leaving nothing behind. Idempotent. */
   deleteFolder(folderId: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The optional capabilities this store has, declared by the store itself (tusd's `UseIn`): each
+   * is the store, or null when it lacks it.
+   */
+  readonly capabilities: BlobCapabilities;
 }
 
 /**
@@ -135,28 +140,16 @@ export interface ChunkUrlQuery {
 }
 
 /**
- * The optional capabilities of one store, each the store itself or null when it lacks it. Resolved
- * once, when the services are composed (app/services.ts), so that a use case or a route asks
- * "does this backend receive chunks?" of this record, never of the store's shape per request, and
- * a route a backend cannot serve is not registered at all (tusd's StoreComposer).
+ * The optional capabilities of one store, each the store itself or null when it lacks it. Each
+ * store declares its own, so that a use case or a route asks "does this backend receive chunks?" of
+ * this record, never of the store's shape, and a route a backend cannot serve is not registered at
+ * all (tusd's StoreComposer).
  */
 export interface BlobCapabilities {
   readonly chunkReceiver: ChunkReceiver | null;
   readonly spaceGuard: SpaceGuard | null;
   readonly downloadPresigner: ChunkDownloadPresigner | null;
   readonly folderChunkLister: FolderChunkLister | null;
-}
-
-/** Detects which optional interfaces `store` implements (by their methods, as tusd's composer does). */
-export function capabilitiesOf(store: BlobStore): BlobCapabilities {
-  const has = (method: string) => typeof (store as unknown as Record<string, unknown>)[method] === 'function';
-  return {
-    chunkReceiver:
-      has('writeChunk') && has('verifyChunkUrl') && has('countChunks') ? (store as unknown as ChunkReceiver) : null,
-    spaceGuard: has('ensureSpace') ? (store as unknown as SpaceGuard) : null,
-    downloadPresigner: has('presignDownload') ? (store as unknown as ChunkDownloadPresigner) : null,
-    folderChunkLister: has('listFolderChunks') ? (store as unknown as FolderChunkLister) : null,
-  };
 }
 
 export class BlobNotFoundError extends Error {

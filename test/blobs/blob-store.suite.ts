@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { BlobNotFoundError, type BlobStore, capabilitiesOf, type PresignRequest } from '../../src/blobs/blob-store.js';
+import { BlobNotFoundError, type BlobStore, type PresignRequest } from '../../src/blobs/blob-store.js';
 import { chunkName } from '../../src/contract/paths.js';
 import type { UploadUrls } from '../../src/contract/types.js';
 
@@ -124,7 +124,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       await assert.rejects(h.store.readChunk(req, 4), BlobNotFoundError);
       assert.deepEqual(await h.store.listChunks({ folderId: req.folderId, fileId: newId() }), new Map());
       assert.deepEqual(await h.store.listChunks({ folderId: newId(), fileId: newId() }), new Map());
-      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      const receiver = h.store.capabilities.chunkReceiver;
       if (receiver) {
         assert.equal(await receiver.countChunks(req), 4);
         assert.equal(await receiver.countChunks({ folderId: req.folderId, fileId: newId() }), 0);
@@ -142,7 +142,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const stored = await readAll(await h.store.readChunk(req, 1));
       assert.ok(stored.equals(h.keepsChunks ? bodies.get(1)! : again));
       assert.deepEqual([...(await h.store.listChunks(req))], [[1, lengthOf(1)]]);
-      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      const receiver = h.store.capabilities.chunkReceiver;
       if (receiver) assert.equal(await receiver.countChunks(req), 1);
     });
 
@@ -156,7 +156,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       const swapped = { ...urls, signatures: [urls.signatures[1]!, urls.signatures[0]!] };
       assert.ok((await putChunk(swapped, 1, randomBytes(lengthOf(1)))) >= 400);
       assert.deepEqual(await h.store.listChunks(req), new Map());
-      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      const receiver = h.store.capabilities.chunkReceiver;
       if (receiver) assert.equal(await receiver.countChunks(req), 0, 'a refused body leaves no chunk to count');
     });
 
@@ -197,7 +197,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
       assert.ok(Buffer.from((await h.store.readThumbnail(a))!).equals(second), 'replaced');
       await h.store.writeThumbnail(b, first);
       assert.deepEqual([...(await h.store.listChunks(a)).keys()].sort(), [1, 2], 'not a chunk');
-      const receiver = capabilitiesOf(h.store).chunkReceiver;
+      const receiver = h.store.capabilities.chunkReceiver;
       if (receiver) assert.equal(await receiver.countChunks(a), 2);
       await h.store.deleteFile(a);
       assert.equal(await h.store.readThumbnail(a), null, 'deleted with its file');
@@ -225,7 +225,7 @@ export function blobStoreSuite(name: string, factory: BlobHarnessFactory): void 
     it('capabilities: chunk bodies go through this process (local) or straight to storage with presigned downloads (S3)', async (h) => {
       const req = request(1);
       const { bodies } = await upload(h, req, [1]);
-      const { downloadPresigner, chunkReceiver } = capabilitiesOf(h.store);
+      const { downloadPresigner, chunkReceiver } = h.store.capabilities;
       if (downloadPresigner) {
         const url = await downloadPresigner.presignDownload(req, 1, Date.now() + 600_000);
         const res = await fetch(url);

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
 import {
+  type BlobCapabilities,
   BlobNotFoundError,
   type BlobStore,
   ChunkConflictError,
@@ -46,6 +47,13 @@ export interface LocalBlobStoreOptions {
 export class LocalBlobStore implements BlobStore, ChunkReceiver, SpaceGuard, FolderChunkLister {
   private readonly incoming: string;
   private readonly space: DiskSpace;
+  /** Chunks come through this process, onto a disk it watches; no presigned downloads. */
+  readonly capabilities: BlobCapabilities = {
+    chunkReceiver: this,
+    spaceGuard: this,
+    downloadPresigner: null,
+    folderChunkLister: this,
+  };
 
   private constructor(
     private readonly root: string,

@@ -16,10 +16,12 @@ import type { S3Config } from '../../config/config.js';
 import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
 import {
+  type BlobCapabilities,
   BlobNotFoundError,
   type BlobStore,
   type ChunkDownloadPresigner,
   type ChunkRef,
+  type FolderChunkLister,
   type PresignRequest,
   type StoredRange,
   THUMBNAIL_NAME,
@@ -73,8 +75,15 @@ export interface S3BlobStoreOptions {
   readonly log?: (message: string) => void;
 }
 
-export class S3BlobStore implements BlobStore, ChunkDownloadPresigner {
+export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChunkLister {
   private readonly pool = new SigningPool();
+  /** Clients send chunks to the bucket and fetch them with presigned URLs; the bucket has no floor. */
+  readonly capabilities: BlobCapabilities = {
+    chunkReceiver: null,
+    spaceGuard: null,
+    downloadPresigner: this,
+    folderChunkLister: this,
+  };
 
   private constructor(
     readonly client: S3Client,
