@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import puppeteer, { type Browser, type ElementHandle, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { until } from '../support/poll.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { SCREENSHOTS, writeTemp } from './browser.js';
+import { SCREENSHOTS } from './browser.js';
 import { downloadDir } from './download-dir.js';
-import { type GatedServer, useGatedServer } from './gated.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -43,12 +41,6 @@ export interface Firefox {
   downloaded(name: string, size: number): Promise<Buffer>;
   /** Waits until `name` is in the download directory and `check` accepts it (a zip still being written fails). */
   downloadedWhen<T>(name: string, check: (path: string) => T): Promise<T>;
-  /**
-   * A download started again after one of the same name failed: Firefox may leave an empty file under
-   * the failed one's name, so the retry is `name` or `name(1).ext`; waits until one of them has `size`
-   * bytes and no partial file of the name remains.
-   */
-  downloadedAgain(name: string, size: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -95,27 +87,6 @@ export async function launchFirefox(root: string, prefs: FirefoxPrefs = {}): Pro
     clearDownloads: dir.clear,
     downloaded: dir.file,
     downloadedWhen: dir.when,
-    downloadedAgain: (name, size) => {
-      const dot = name.lastIndexOf('.');
-      const names = [name, dot > 0 ? `${name.slice(0, dot)}(1)${name.slice(dot)}` : `${name}(1)`];
-      const stem = dot > 0 ? name.slice(0, dot) : name;
-      return until(
-        `${name} downloaded again`,
-        async () => {
-          if (readdirSync(downloads).some((e) => e.endsWith('.part') && e.startsWith(stem))) return false;
-          for (const candidate of names) {
-            const path = join(downloads, candidate);
-            const got = await stat(path).then(
-              (st) => st.size,
-              () => -1,
-            );
-            if (got === size) return readFile(path);
-          }
-          return false;
-        },
-        120_000,
-      );
-    },
     close: () => browser.close(),
   };
 }
@@ -152,65 +123,6 @@ export function useFirefox(
     if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
   });
   return suite;
-}
-
-/**
- * A Firefox suite whose site is reached through the gate in front of a spawned server
- * (test/site/gated.ts, whose hooks it registers, with this Firefox as the browser): a test can hold,
- * cut or answer the requests it names. Call inside `describe`.
- */
-export function useGatedFirefox(
-  prefix: string,
-  env: Record<string, string> = {},
-  prefs: FirefoxPrefs = {},
-): FirefoxSuite & GatedServer {
-  const site = useGatedServer(env, { prefix, open: (dir) => launchFirefox(dir, prefs) });
-  // Getters: the hooks fill `site` in only when the suite runs.
-  return {
-    get dir() {
-      return site.dir;
-    },
-    get firefox() {
-      return site.browser;
-    },
-    get url() {
-      return site.gate.url;
-    },
-    get gate() {
-      return site.gate;
-    },
-    get server() {
-      return site.server;
-    },
-  };
-}
-
-/**
- * A send folder made on the home page in the suite's Firefox with `limit` downloads per file and one
- * file uploaded by its owner (whose context is closed after): the folder's share link.
- */
-export async function sendFolderWithFile(
-  suite: FirefoxSuite,
-  limit: string,
-  content: Buffer,
-  name: string,
-): Promise<string> {
-  const owner = await suite.firefox.page();
-  try {
-    await owner.goto(`${suite.url}/`);
-    await owner.waitForSelector('#new-mode');
-    await owner.select('#new-mode', 'send');
-    await owner.type('#new-limit', limit);
-    await owner.click('button[type=submit]');
-    await owner.waitForSelector('#role[data-role="owner"]');
-    const input = (await owner.$('#file-input')) as ElementHandle<HTMLInputElement> | null;
-    assert.ok(input);
-    await input.uploadFile(await writeTemp(suite.dir, name, content));
-    await owner.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
-    return owner.url();
-  } finally {
-    await owner.browserContext().close();
-  }
 }
 
 /**
