@@ -9,7 +9,8 @@
  *    encryption): what the server and the loopback can take.
  * 3. "library": upload() from src/client on the file on disk (read at offset + RFC 8188 encryption
  *    + PUT, 4 in flight), in this process.
- * 4. "cli": `webfolder upload <file> --json --quiet` as a child process.
+ * 4. "cli": `webfolder upload <file> --json --quiet` as a child process (bin/webfolder.js: the
+ *    compiled CLI after `npm run build`, as installed; the source through tsx otherwise).
  * The three run interleaved for BENCH_ROUNDS rounds (default 2); each method's best round is
  * compared (the round least disturbed by other work on a shared machine). Throughput is plaintext
  * bytes per second for all three.
@@ -122,9 +123,11 @@ async function cliRun(server: string, args: string[], stateDir: string): Promise
   let stdout = '';
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
+    // The command as installed runs the compiled code (bin/webfolder.js); through tsx, compiling
+    // the source at each start costs seconds on a loaded machine, which is no part of a transfer.
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', hook, join(ROOT, 'src/client/cli.ts'), ...args],
+      ['--import', hook, join(ROOT, 'bin/webfolder.js'), ...args],
       {
         cwd: ROOT,
         env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
