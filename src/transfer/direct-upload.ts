@@ -338,10 +338,8 @@ function stateFile(file: UploadFile, registered: RegisteredPlan): UploadStateFil
 }
 
 /**
- * The state as seen through `server`, another node of the same deployment than the one the upload
- * began on (`webfolder resume --server`): upload-status goes there, and so do chunk URLs that pointed
- * at the first node (the local backend's); URLs of object storage stay as they are. Nodes of one
- * deployment share the signing secret, so the signatures hold on any of them.
+ * The state on `server`, another node of its deployment (`resume --server`): upload-status and chunk
+ * URLs of the first node (local backend) go there; object storage URLs stay. Nodes share the secret.
  */
 function onServer(state: UploadState, server: string): UploadState {
   const from = state.server.replace(/\/+$/, '');

@@ -27,6 +27,21 @@ export function postgresFailure(error: unknown): unknown {
   return new BackendUnavailable('database', error);
 }
 
+/** How long taking a connection may wait (see openPool). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The store's pool. A server that does not answer at all (a dropped route, not a refused port) fails
+ * the request as unavailable after CONNECT_TIMEOUT_MS rather than holding it until the client gives
+ * up. An idle client losing its connection (server restart, failover) must not crash the process:
+ * the pool drops it and the next query opens a new one; clients in use are guarded by withClient.
+ */
+export function openPool(url: string, max: number): OutagePool {
+  const pool = new OutagePool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', () => {});
+  return pool;
+}
+
 /**
  * The pool of every PostgreSQL store. A statement run on the pool (`pool.query`) that fails because
  * the server is away raises BackendUnavailable; pg-pool guards those clients itself. Clients taken

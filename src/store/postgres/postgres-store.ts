@@ -33,7 +33,7 @@ import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
-import { OutagePool, withClient } from './outage.js';
+import { openPool, withClient } from './outage.js';
 import {
   FILE_COLUMNS,
   FOLDER_COLUMNS,
@@ -73,8 +73,6 @@ function accountRefusal(error: unknown): 'account-quota' {
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations
 
-const CONNECT_TIMEOUT_MS = 10_000;
-
 export interface PostgresStoreOptions {
   /** Pool size per node (default 10). */
   readonly maxConnections?: number;
@@ -101,16 +99,7 @@ export class PostgresMetadataStore implements MetadataStore {
 
   /** Connects, applies pending migrations and returns the store. Rejects if the database is unreachable. */
   static async open(url: string, options: PostgresStoreOptions = {}): Promise<PostgresMetadataStore> {
-    const pool = new OutagePool({
-      connectionString: url,
-      max: options.maxConnections ?? 10,
-      // A server that does not answer at all (a dropped route, not a refused port) fails the request
-      // as unavailable after this long rather than holding it until the client gives up.
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    });
-    // An idle client losing its connection (server restart, failover) must not crash the process:
-    // the pool drops it and the next query opens a new one. Clients in use are guarded by withClient.
-    pool.on('error', () => {});
+    const pool = openPool(url, options.maxConnections ?? 10);
     const store = new PostgresMetadataStore(pool);
     try {
       await store.migrate();
