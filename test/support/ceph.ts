@@ -38,8 +38,11 @@ export function missingCephBinaries(): string[] {
   return BINARIES.filter((b) => !which(b));
 }
 
-/** Starts the cluster; bounded by `timeoutMs` as a whole. */
-export async function startCeph(timeoutMs = 90_000): Promise<CephCluster> {
+/**
+ * Starts the cluster; bounded by `timeoutMs` as a whole. `onCleanup` gets the clean-up at once, before
+ * any daemon runs, so that an exit hook can remove a cluster whose start was cut short.
+ */
+export async function startCeph(onCleanup: (destroy: () => void) => void, timeoutMs = 90_000): Promise<CephCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'webfolder-ceph-'));
   for (const sub of ['mon', 'osd', 'run', 'log']) mkdirSync(join(dir, sub));
   const [monPort, rgwPort] = [await freePort(), await freePort()];
@@ -85,6 +88,7 @@ rgw data = ${dir}/rgw
     daemons.clear();
     rmSync(dir, { recursive: true, force: true });
   };
+  onCleanup(destroy);
   /** Runs a command to completion, within what is left of the start's time. */
   const run = (command: string, args: string[]) =>
     new Promise<string>((resolve, reject) => {

@@ -348,13 +348,10 @@ export async function startS3(): Promise<S3Service | Unavailable> {
       `S3 tests skipped: set TEST_S3_ENDPOINT, or install Ceph's RADOS Gateway (missing ${missing.join(', ')}; Debian: apt-get install --no-install-recommends ceph-mon ceph-osd radosgw)`,
     );
   if (!cluster) {
-    cluster = startCeph();
-    cluster.then(
-      (c) => exitHooks.add(c.destroy),
-      () => {
-        cluster = null;
-      },
-    );
+    cluster = startCeph((destroy) => exitHooks.add(destroy));
+    cluster.catch(() => {
+      cluster = null;
+    });
   }
   const ceph = await cluster;
   return s3Service(ceph.endpoint, ceph.accessKeyId, ceph.secretAccessKey, {
