@@ -105,7 +105,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
   try {
     switch (command) {
       case 'list': {
-        const folders = (await store.ops.listFolders(limit, before)).map(summary);
+        const folders = (await store.listings.listFolders(limit, before)).map(summary);
         const lines = folders.map(
           (f) =>
             `${f.folderId}  ${f.createdAt}  ${f.mode.padEnd(7)} ${f.flow.padEnd(6)} ${String(f.files).padStart(5)} files ${size(f.bytes).padStart(10)}  owner: ${f.owner.padEnd(10)} ${JSON.stringify(f.title)}`,
@@ -121,7 +121,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
           return 3;
         }
         const files = await store.listFiles(folderId);
-        const notifications = await store.ops.getFolderNotifications(folderId);
+        const notifications = await store.notificationSettings.getFolderNotifications(folderId);
         const data = {
           folderId,
           mode: folder.mode,
@@ -170,8 +170,8 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
         return 0;
       }
       case 'stats': {
-        const usage = await store.ops.usage();
-        const outbox = await store.ops.outboxCounts();
+        const usage = await store.byteCounts.usage();
+        const outbox = await store.outbox.outboxCounts();
         const disk = await diskStatus(config);
         const data = {
           folders: usage.folders,

@@ -26,7 +26,7 @@ export async function accountFolders(
   const limit = query.limit ? Number(query.limit) : DEFAULT_ACCOUNT_FOLDERS_PAGE;
   const after = query.cursor ? readCursor(query.cursor) : undefined;
   // One more than the page tells whether a next page exists without a second query.
-  const rows = await services.store.ops.accountFolders(principal.accountId, services.clock(), {
+  const rows = await services.store.listings.accountFolders(principal.accountId, services.clock(), {
     sort,
     limit: limit + 1,
     after,

@@ -38,5 +38,5 @@ export async function withEvents<T>(
 
 /** Reports events that change nothing else (a download is only its event): the outbox write alone. */
 export function emit(services: Services, ...events: AppEvent[]): Promise<void> {
-  return withEvents(services, events, (outbox) => services.store.ops.enqueueOutbox(outbox));
+  return withEvents(services, events, (outbox) => services.store.outbox.enqueueOutbox(outbox));
 }

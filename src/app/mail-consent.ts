@@ -131,7 +131,7 @@ export async function requestConfirmation(services: Services, address: string, i
     limit: limits.confirmationsPerAddressPerDay,
   };
   if (!(await services.store.mail.spend([perAddress], now))) return 'pending';
-  await services.store.ops.enqueueOutbox([
+  await services.store.outbox.enqueueOutbox([
     {
       id: `mail-confirm:${key}:${now}`,
       eventId: `mail-confirm:${key}:${now}`,

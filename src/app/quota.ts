@@ -62,7 +62,7 @@ export async function checkFolderQuota(
   const { quotaFolderBytes } = services.config.ops;
   if (quotaFolderBytes === null) return;
   const adding = sumSizes(files);
-  const held = folderId === null ? 0 : await services.store.ops.folderBytes(folderId);
+  const held = folderId === null ? 0 : await services.store.byteCounts.folderBytes(folderId);
   if (held + adding > quotaFolderBytes) throw folderRefusal(quotaFolderBytes, adding, held);
 }
 
@@ -73,7 +73,7 @@ export async function checkInstanceQuota(
 ): Promise<void> {
   const { quotaTotalBytes } = services.config.ops;
   if (quotaTotalBytes === null) return;
-  if ((await services.store.ops.totalBytes()) + sumSizes(files) > quotaTotalBytes)
+  if ((await services.store.byteCounts.totalBytes()) + sumSizes(files) > quotaTotalBytes)
     throw instanceRefusal(quotaTotalBytes);
 }
 

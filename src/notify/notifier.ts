@@ -95,7 +95,7 @@ export function createNotifier(
     const rows = [...endpoints.keys()].map((target) => row(target, eventBody(event, ops.webhookIncludeTitles)));
     const kind = ownerEvent(event);
     if (kind) {
-      const settings = await store.ops.getFolderNotifications(event.folderId);
+      const settings = await store.notificationSettings.getFolderNotifications(event.folderId);
       const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
       // Owners get no titles either: the body is the same for everyone.
       if (wanted && settings.webhookUrl) rows.push(row('owner-hook', eventBody(event, false)));
@@ -119,7 +119,7 @@ export function createNotifier(
     const backoff = Math.min(MAX_BACKOFF_MS, ops.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
     const jittered = Math.round(backoff * (0.8 + Math.random() * 0.4));
     observer.failed(kind, final);
-    await store.ops
+    await store.outbox
       .retryOutbox(entry.id, attempts, final ? null : clock() + jittered, (error as Error).message ?? String(error))
       .catch((e) => onError(e, 'recording a failed delivery'));
   }
@@ -134,7 +134,7 @@ export function createNotifier(
     const first = rows[0]!;
     const folderId = first.folderId!;
     try {
-      const settings = await store.ops.getFolderNotifications(folderId);
+      const settings = await store.notificationSettings.getFolderNotifications(folderId);
       const to = settings?.email;
       let sent = false;
       if (to && mailer && (await store.mail.addressStatus(addressKey(to))) === 'confirmed') {
@@ -152,7 +152,7 @@ export function createNotifier(
           sent = true;
         }
       }
-      for (const row of rows) await store.ops.finishOutbox(row.id);
+      for (const row of rows) await store.outbox.finishOutbox(row.id);
       if (sent) observer.delivered('owner-mail');
     } catch (error) {
       for (const row of rows) await failedDelivery(row, 'owner-mail', error);
@@ -163,7 +163,7 @@ export function createNotifier(
     const kind: TargetKind = entry.target.startsWith('hook:') ? 'webhook' : (entry.target as TargetKind);
     try {
       const sent = await send(entry);
-      await store.ops.finishOutbox(entry.id);
+      await store.outbox.finishOutbox(entry.id);
       if (sent) observer.delivered(kind);
     } catch (error) {
       await failedDelivery(entry, kind, error);
@@ -181,7 +181,7 @@ export function createNotifier(
       await expect2xx(postJson(endpoint.url, entry.payload, { ...headers }, { timeoutMs, publicOnly: false }));
       return true;
     }
-    const settings = entry.folderId ? await store.ops.getFolderNotifications(entry.folderId) : null;
+    const settings = entry.folderId ? await store.notificationSettings.getFolderNotifications(entry.folderId) : null;
     if (entry.target === 'owner-hook') {
       if (!settings?.webhookUrl || !settings.webhookSecret) return false;
       const headers = signedHeaders(keyOfSecret(settings.webhookSecret), entry.eventId, stamp, entry.payload);
@@ -209,7 +209,7 @@ export function createNotifier(
   async function deliverDue(): Promise<number> {
     let total = 0;
     for (;;) {
-      const due = await store.ops.claimOutbox(clock(), LEASE_MS, BATCH);
+      const due = await store.outbox.claimOutbox(clock(), LEASE_MS, BATCH);
       const digests = new Map<string, OutboxEntry[]>();
       for (const entry of due) {
         if (entry.target !== 'owner-mail' || !entry.folderId) continue;

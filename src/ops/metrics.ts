@@ -60,7 +60,7 @@ export class Metrics implements DeliveryObserver {
   private readonly deliveryFailures;
   private usageCache: {
     at: number;
-    value: Promise<Awaited<ReturnType<MetadataStore['ops']['usage']>> & { pending: number; failed: number }>;
+    value: Promise<Awaited<ReturnType<MetadataStore['byteCounts']['usage']>> & { pending: number; failed: number }>;
   } | null = null;
 
   constructor(
@@ -169,7 +169,10 @@ export class Metrics implements DeliveryObserver {
     const usage = () => {
       const now = Date.now();
       if (!this.usageCache || now - this.usageCache.at > USAGE_TTL_MS) {
-        const value = Promise.all([store.ops.usage(), store.ops.outboxCounts()]).then(([u, o]) => ({ ...u, ...o }));
+        const value = Promise.all([store.byteCounts.usage(), store.outbox.outboxCounts()]).then(([u, o]) => ({
+          ...u,
+          ...o,
+        }));
         // A failed read is not cached: the next scrape tries again.
         value.catch(() => {
           this.usageCache = null;

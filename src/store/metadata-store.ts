@@ -5,7 +5,13 @@ import type { AdminStore } from './admin-store.js';
 import type { AuditStore, NewAuditEntry } from './audit-store.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from './folder-record.js';
 import type { MailStore } from './mail-store.js';
-import type { NewOutboxEntry, OpsStore } from './ops-store.js';
+import type {
+  ByteCounts,
+  FolderListings,
+  NewOutboxEntry,
+  NotificationSettingsStore,
+  OutboxStore,
+} from './ops-store.js';
 import type { SchemaReport } from './schema.js';
 
 /**
@@ -153,8 +159,14 @@ export interface NewDownload {
 }
 
 export interface MetadataStore {
-  /** Outbox, notification settings, usage and admin queries (ops-store.ts). */
-  readonly ops: OpsStore;
+  /** The notification outbox (ops-store.ts). */
+  readonly outbox: OutboxStore;
+  /** The owners' notification settings (ops-store.ts). */
+  readonly notificationSettings: NotificationSettingsStore;
+  /** Byte counts for quotas, metrics and stats (ops-store.ts). */
+  readonly byteCounts: ByteCounts;
+  /** Folder listings and the take-down (ops-store.ts). */
+  readonly listings: FolderListings;
   /** The admin console's queries and the take-down (admin-store.ts). */
   readonly admin: AdminStore;
   /** The schema version, and the migrations this start applied (logged by the server). */

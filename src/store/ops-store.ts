@@ -2,10 +2,12 @@ import type { AccountFolderPage, AccountFolderSummary } from './account-folders.
 import type { FolderRecord } from './folder-record.js';
 
 /**
- * The operations part of the metadata port (`MetadataStore.ops`): the notification outbox, the
- * owners' notification settings, usage figures for quotas and metrics, and the operator's admin
- * queries. Kept apart from the folder/file contract so that either can grow without touching the
- * other; both SQL stores implement it over the same tables, checked by the shared suite.
+ * The operations parts of the metadata port, one interface per purpose, each a property of
+ * `MetadataStore`: the notification outbox (`outbox`), the owners' notification settings
+ * (`notificationSettings`), the byte counts quotas and metrics read (`byteCounts`), and the
+ * operator's listings (`listings`). Kept apart from the folder/file contract so that either can grow
+ * without touching the other; a caller depends on the part it uses. Both SQL stores implement them
+ * over the same tables, checked by the shared suite.
  */
 
 /** One delivery: an event for one target (an operator endpoint, or the folder owner's mail or hook). */
@@ -62,7 +64,8 @@ export interface FolderSummary extends FolderRecord {
   readonly bytes: number;
 }
 
-export interface OpsStore {
+/** The durable outbox of webhook and mail deliveries (src/notify delivers from it). */
+export interface OutboxStore {
   /** Records deliveries (all or none). Duplicate ids are ignored. */
   enqueueOutbox(entries: readonly NewOutboxEntry[]): Promise<void>;
   /**
@@ -76,9 +79,17 @@ export interface OpsStore {
   /** The attempt failed: counts it and sets the next attempt (null gives up, keeping the row). */
   retryOutbox(id: string, attempts: number, nextAttemptAt: number | null, lastError: string): Promise<void>;
   outboxCounts(): Promise<OutboxCounts>;
+}
+
+/** The folder owners' notification settings. */
+export interface NotificationSettingsStore {
   /** Sets (or, with null, removes) the owner's settings; false when the folder does not exist. */
   setFolderNotifications(folderId: string, settings: FolderNotifications | null): Promise<boolean>;
   getFolderNotifications(folderId: string): Promise<FolderNotifications | null>;
+}
+
+/** The byte and item counts that quotas, metrics and the admin stats read (one row read each). */
+export interface ByteCounts {
   usage(): Promise<StoreUsage>;
   /** Sum of the registered sizes of the folder's files (its byte counter: one row read). */
   folderBytes(folderId: string): Promise<number>;
@@ -87,6 +98,10 @@ export interface OpsStore {
    * (the counter the instance quota is checked against: one row read).
    */
   totalBytes(): Promise<number>;
+}
+
+/** The operator's and the accounts' listings of folders, and the operator's take-down. */
+export interface FolderListings {
   /** Live folders, newest first, created before `before` (for paging), at most `limit`. */
   listFolders(limit: number, before?: number): Promise<FolderSummary[]>;
   /** "My folders": a page of the live folders `accountId` made (src/store/account-folders.ts). */
@@ -94,3 +109,6 @@ export interface OpsStore {
   /** Makes a live folder due now (an operator's take-down); false when there is no such folder. */
   expireFolder(folderId: string, now: number): Promise<boolean>;
 }
+
+/** Every part above: what the SQL stores implement, one object behind the four properties. */
+export type OpsStore = OutboxStore & NotificationSettingsStore & ByteCounts & FolderListings;

@@ -121,17 +121,17 @@ describe('A2A 1.0: a message whose part is empty', () => {
 
   test('the official client gets -32602 and no folder is created', async () => {
     const client = await new ClientFactory().createFromUrl(server.baseUrl);
-    const before = (await server.server.services.store.ops.usage()).folders;
+    const before = (await server.server.services.store.byteCounts.usage()).folders;
     for (const parts of [[empty], [text('create a folder called X'), empty]])
       await assert.rejects(
         client.sendMessage({ tenant: '', message: message(...parts), configuration: undefined, metadata: undefined }),
         (error: Error) => /has no content/.test(error.message),
       );
-    assert.equal((await server.server.services.store.ops.usage()).folders, before, 'no folder was created');
+    assert.equal((await server.server.services.store.byteCounts.usage()).folders, before, 'no folder was created');
   });
 
   test('"parts":[{}] on the wire is -32602', async () => {
-    const before = (await server.server.services.store.ops.usage()).folders;
+    const before = (await server.server.services.store.byteCounts.usage()).folders;
     const res = await fetch(`${server.baseUrl}/a2a`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
@@ -146,7 +146,7 @@ describe('A2A 1.0: a message whose part is empty', () => {
     const reply = (await res.json()) as { error?: { code: number; message: string }; result?: unknown };
     assert.equal(reply.error?.code, -32602, JSON.stringify(reply));
     assert.match(reply.error.message, /part 1 has no content/);
-    assert.equal((await server.server.services.store.ops.usage()).folders, before, 'no folder was created');
+    assert.equal((await server.server.services.store.byteCounts.usage()).folders, before, 'no folder was created');
   });
 });
 

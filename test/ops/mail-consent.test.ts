@@ -90,7 +90,7 @@ class Instance {
     await this.srv.server.notifier.deliverDue();
     await until('the outbox to drain', async () => {
       await this.srv.server.notifier.deliverDue();
-      return (await this.srv.server.services.store.ops.outboxCounts()).pending === 0;
+      return (await this.srv.server.services.store.outbox.outboxCounts()).pending === 0;
     });
   }
 }
@@ -293,7 +293,7 @@ const suite: StoreSuite = (store, env, skip) => {
       // The next digest period: its digest is over the folder's daily cap.
       const period = await until('the next digest period', async () => {
         await i.download(folderId, fileId);
-        const pending = await i.srv.server.services.store.ops.outboxCounts();
+        const pending = await i.srv.server.services.store.outbox.outboxCounts();
         return pending.pending > 0 && pending;
       });
       assert.ok(period);

@@ -122,9 +122,9 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
     // The mail is a digest, sent when its period ends.
     await until('the digests', async () => {
       await srv.server.notifier.deliverDue();
-      return (await srv.server.services.store.ops.outboxCounts()).pending === 0;
+      return (await srv.server.services.store.outbox.outboxCounts()).pending === 0;
     });
-    assert.deepEqual(await srv.server.services.store.ops.outboxCounts(), { pending: 0, failed: 0 });
+    assert.deepEqual(await srv.server.services.store.outbox.outboxCounts(), { pending: 0, failed: 0 });
     assert.ok(smtp.mails.length >= 1 && smtp.mails.length <= 2, `one digest per period: ${smtp.mails.length}`);
     assert.equal(hook.received.length, 2);
     assert.ok(

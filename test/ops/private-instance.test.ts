@@ -98,7 +98,7 @@ for (const login of proxies)
       await asks('POST', '/a2a', json({ jsonrpc: '2.0', id: 1, method: 'message/send' }));
       await asks('GET', '/', { headers: { accept: 'text/html' } });
       // Nothing was made by any of those.
-      assert.equal((await fx.server.server.services.store.ops.usage()).folders, 0);
+      assert.equal((await fx.server.server.services.store.byteCounts.usage()).folders, 0);
 
       // With the login: a direct upload whose chunks, status and download need none.
       const filesize = 7 * 1024 * 1024 + 3;

@@ -94,7 +94,7 @@ describe('create and claim in one step', () => {
   });
 
   test('bad requests are refused with 400 and create nothing', async () => {
-    const count = async () => (await server.server.services.store.ops.usage()).folders;
+    const count = async () => (await server.server.services.store.byteCounts.usage()).folders;
     const start = await count();
     const owner = token();
     const post = (body: unknown, who: { owner?: string } = { owner }) =>
@@ -500,11 +500,11 @@ describe('activity and deletion', () => {
     });
     assert.equal(notify.status, 200, notify.text);
     const { store } = server.server.services;
-    assert.ok(await store.ops.getFolderNotifications(folderId));
+    assert.ok(await store.notificationSettings.getFolderNotifications(folderId));
     assert.equal((await call(api, 'DELETE', `/folders/${folderId}`, { owner })).status, 204);
     assert.equal(existsSync(blobDir(folderId)), false, 'no byte is left');
     refused(await call(api, 'GET', `/folders/${folderId}`, { owner }), 404, 'not_found', 'the folder after');
-    assert.equal(await store.ops.getFolderNotifications(folderId), null);
+    assert.equal(await store.notificationSettings.getFolderNotifications(folderId), null);
     assert.deepEqual(await store.listActivity(folderId, 1000), []);
     assert.equal(await store.getFolder(folderId), null);
     refused(await call(api, 'DELETE', `/folders/${folderId}`, { owner }), 404, 'not_found', 'twice');

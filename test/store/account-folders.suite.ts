@@ -21,7 +21,7 @@ async function walk(store: MetadataStore, account: string, sort: AccountFolderPa
   const seen: string[] = [];
   let after: AccountFolderPage['after'];
   for (let pages = 0; pages < 20; pages++) {
-    const page = await store.ops.accountFolders(account, NOW, { sort, limit, after });
+    const page = await store.listings.accountFolders(account, NOW, { sort, limit, after });
     seen.push(...page.map((f) => f.id));
     const last = page.at(-1);
     if (page.length < limit || !last) return seen;
@@ -66,7 +66,7 @@ export function accountFolderTests(it: It, make: Make): void {
       sealedKey: null,
     });
 
-    const newest = await store.ops.accountFolders(mine, NOW, { sort: 'newest', limit: 10 });
+    const newest = await store.listings.accountFolders(mine, NOW, { sort: 'newest', limit: 10 });
     // created_at descending, then id descending for the tie.
     const tie = [b.id, c.id].sort().reverse();
     assert.deepEqual(
@@ -88,7 +88,7 @@ export function accountFolderTests(it: It, make: Make): void {
     assert.deepEqual([empty.fileCount, empty.bytes, empty.downloads], [0, 0, 0]);
 
     // By expiry: delete_after ascending, id ascending for the tie (b and d both at +10 h).
-    const soonest = await store.ops.accountFolders(mine, NOW, { sort: 'expiry', limit: 10 });
+    const soonest = await store.listings.accountFolders(mine, NOW, { sort: 'expiry', limit: 10 });
     assert.deepEqual(
       soonest.map((f) => f.id),
       [...[b.id, d.id].sort(), c.id, a.id],
@@ -108,9 +108,9 @@ export function accountFolderTests(it: It, make: Make): void {
     }
     // Another account sees only its own; an unknown one nothing.
     assert.deepEqual(
-      (await store.ops.accountFolders('account-b', NOW, { sort: 'newest', limit: 10 })).map((f) => f.id),
+      (await store.listings.accountFolders('account-b', NOW, { sort: 'newest', limit: 10 })).map((f) => f.id),
       [other.id],
     );
-    assert.deepEqual(await store.ops.accountFolders('nobody', NOW, { sort: 'expiry', limit: 10 }), []);
+    assert.deepEqual(await store.listings.accountFolders('nobody', NOW, { sort: 'expiry', limit: 10 }), []);
   });
 }

@@ -31,11 +31,10 @@ function entry(n: number, overrides: Partial<NewOutboxEntry> = {}): NewOutboxEnt
 
 export function opsStoreTests(it: It, make: Make): void {
   it('outbox: enqueued deliveries are claimed once per lease, finished, retried and given up', async (store) => {
-    const ops = store.ops;
-    await ops.enqueueOutbox([entry(1), entry(2), entry(3, { nextAttemptAt: T0 + HOUR })]);
-    await ops.enqueueOutbox([entry(1, { payload: 'duplicate' })]); // ignored
-    assert.deepEqual(await ops.outboxCounts(), { pending: 3, failed: 0 });
-    const first = await ops.claimOutbox(T0, 60_000, 10);
+    await store.outbox.enqueueOutbox([entry(1), entry(2), entry(3, { nextAttemptAt: T0 + HOUR })]);
+    await store.outbox.enqueueOutbox([entry(1, { payload: 'duplicate' })]); // ignored
+    assert.deepEqual(await store.outbox.outboxCounts(), { pending: 3, failed: 0 });
+    const first = await store.outbox.claimOutbox(T0, 60_000, 10);
     assert.deepEqual(first.map((e) => e.id).sort(), ['evt-1:hook:a', 'evt-2:hook:a']);
     const one = first.find((e) => e.id === 'evt-1:hook:a')!;
     assert.equal(one.payload, entry(1).payload);
@@ -43,47 +42,47 @@ export function opsStoreTests(it: It, make: Make): void {
     assert.equal(one.attempts, 0);
     assert.equal(typeof one.createdAt, 'number');
     // Leased: nobody else gets them until the lease runs out.
-    assert.deepEqual(await ops.claimOutbox(T0 + 1000, 60_000, 10), []);
-    await ops.finishOutbox('evt-1:hook:a');
-    await ops.retryOutbox('evt-2:hook:a', 1, T0 + 5000, 'HTTP 500');
-    assert.deepEqual(await ops.claimOutbox(T0 + 4999, 60_000, 10), []);
-    const again = await ops.claimOutbox(T0 + 5000, 60_000, 10);
+    assert.deepEqual(await store.outbox.claimOutbox(T0 + 1000, 60_000, 10), []);
+    await store.outbox.finishOutbox('evt-1:hook:a');
+    await store.outbox.retryOutbox('evt-2:hook:a', 1, T0 + 5000, 'HTTP 500');
+    assert.deepEqual(await store.outbox.claimOutbox(T0 + 4999, 60_000, 10), []);
+    const again = await store.outbox.claimOutbox(T0 + 5000, 60_000, 10);
     assert.deepEqual(
       again.map((e) => [e.id, e.attempts]),
       [['evt-2:hook:a', 1]],
     );
-    await ops.retryOutbox('evt-2:hook:a', 2, null, 'gave up');
-    assert.deepEqual(await ops.outboxCounts(), { pending: 1, failed: 1 });
-    assert.deepEqual(await ops.claimOutbox(T0 + 100 * HOUR, 60_000, 10).then((r) => r.map((e) => e.id)), [
+    await store.outbox.retryOutbox('evt-2:hook:a', 2, null, 'gave up');
+    assert.deepEqual(await store.outbox.outboxCounts(), { pending: 1, failed: 1 });
+    assert.deepEqual(await store.outbox.claimOutbox(T0 + 100 * HOUR, 60_000, 10).then((r) => r.map((e) => e.id)), [
       'evt-3:hook:a',
     ]);
   });
 
   it('outbox: a lease that ran out lets another node take the delivery', async (store, peer) => {
-    await store.ops.enqueueOutbox([entry(1)]);
-    assert.equal((await store.ops.claimOutbox(T0, 1000, 10)).length, 1);
-    assert.equal((await peer.ops.claimOutbox(T0 + 999, 1000, 10)).length, 0);
-    assert.equal((await peer.ops.claimOutbox(T0 + 1000, 1000, 10)).length, 1);
+    await store.outbox.enqueueOutbox([entry(1)]);
+    assert.equal((await store.outbox.claimOutbox(T0, 1000, 10)).length, 1);
+    assert.equal((await peer.outbox.claimOutbox(T0 + 999, 1000, 10)).length, 0);
+    assert.equal((await peer.outbox.claimOutbox(T0 + 1000, 1000, 10)).length, 1);
   });
 
   it('outbox: many concurrent claimers on two nodes take each delivery exactly once', async (store, peer) => {
     const n = 60;
-    await store.ops.enqueueOutbox(Array.from({ length: n }, (_, i) => entry(i)));
+    await store.outbox.enqueueOutbox(Array.from({ length: n }, (_, i) => entry(i)));
     const claims = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => (i % 2 ? peer : store).ops.claimOutbox(T0, 60_000, 7)),
+      Array.from({ length: 16 }, (_, i) => (i % 2 ? peer : store).outbox.claimOutbox(T0, 60_000, 7)),
     );
     const ids = claims.flat().map((e) => e.id);
     assert.equal(new Set(ids).size, ids.length, 'a delivery was claimed twice');
     // Whatever the first round left is claimable, and nothing more.
-    const rest = await store.ops.claimOutbox(T0, 60_000, n);
+    const rest = await store.outbox.claimOutbox(T0, 60_000, n);
     assert.equal(ids.length + rest.length, n);
   });
 
   it('outbox rows commit with the change they report, and only with a change that took effect', async (store, peer) => {
     // What the outbox gained since the last look, by event id (read through the other node, then removed).
     const recorded = async () => {
-      const rows = await peer.ops.claimOutbox(T0 + 1000 * HOUR, HOUR, 1000);
-      for (const r of rows) await peer.ops.finishOutbox(r.id);
+      const rows = await peer.outbox.claimOutbox(T0 + 1000 * HOUR, HOUR, 1000);
+      for (const r of rows) await peer.outbox.finishOutbox(r.id);
       return rows.map((r) => r.eventId).sort();
     };
     const limits = { maxFiles: 2, maxChunks: 100 };
@@ -154,25 +153,25 @@ export function opsStoreTests(it: It, make: Make): void {
       onUpload: false,
       updatedAt: T0,
     };
-    assert.equal(await store.ops.getFolderNotifications(f.id), null);
-    assert.equal(await store.ops.setFolderNotifications(f.id, settings), true);
-    assert.deepEqual(await store.ops.getFolderNotifications(f.id), settings);
+    assert.equal(await store.notificationSettings.getFolderNotifications(f.id), null);
+    assert.equal(await store.notificationSettings.setFolderNotifications(f.id, settings), true);
+    assert.deepEqual(await store.notificationSettings.getFolderNotifications(f.id), settings);
     const replaced = { ...settings, email: null, onUpload: true, updatedAt: T0 + 1 };
-    assert.equal(await store.ops.setFolderNotifications(f.id, replaced), true);
-    assert.deepEqual(await store.ops.getFolderNotifications(f.id), replaced);
-    assert.equal(await store.ops.setFolderNotifications(f.id, null), true);
-    assert.equal(await store.ops.getFolderNotifications(f.id), null);
-    assert.equal(await store.ops.setFolderNotifications(make.id(), settings), false);
+    assert.equal(await store.notificationSettings.setFolderNotifications(f.id, replaced), true);
+    assert.deepEqual(await store.notificationSettings.getFolderNotifications(f.id), replaced);
+    assert.equal(await store.notificationSettings.setFolderNotifications(f.id, null), true);
+    assert.equal(await store.notificationSettings.getFolderNotifications(f.id), null);
+    assert.equal(await store.notificationSettings.setFolderNotifications(make.id(), settings), false);
     // Deleted with the folder: a folder re-created under the same id has none.
     const g = make.folder({ deleteAfter: T0 });
     await store.createFolder(g, []);
-    await store.ops.setFolderNotifications(g.id, settings);
+    await store.notificationSettings.setFolderNotifications(g.id, settings);
     assert.equal(await store.beginFolderDeletion(g.id, T0, HOUR), true);
-    assert.equal(await store.ops.getFolderNotifications(g.id), null);
-    assert.equal(await store.ops.setFolderNotifications(g.id, settings), false);
+    assert.equal(await store.notificationSettings.getFolderNotifications(g.id), null);
+    assert.equal(await store.notificationSettings.setFolderNotifications(g.id, settings), false);
     await store.finishFolderDeletion(g.id);
     await store.createFolder(g, []);
-    assert.equal(await store.ops.getFolderNotifications(g.id), null);
+    assert.equal(await store.notificationSettings.getFolderNotifications(g.id), null);
   });
 
   it('usage, folderBytes, listFolders and expireFolder', async (store) => {
@@ -183,10 +182,10 @@ export function opsStoreTests(it: It, make: Make): void {
     await store.createFolder(a, [make.file(a.id, 0, { filesize: big }), make.file(a.id, 1, { filesize: 10 })]);
     await store.createFolder(b, [make.file(b.id, 0, { filesize: 5, completedAt: T0 })]);
     await store.createFolder(c, [make.file(c.id, 0, { filesize: 7 })]);
-    assert.deepEqual(await store.ops.usage(), { folders: 3, files: 4, bytes: big + 22, incompleteFiles: 3 });
-    assert.equal(await store.ops.folderBytes(a.id), big + 10);
-    assert.equal(await store.ops.folderBytes(make.id()), 0);
-    const listed = await store.ops.listFolders(10);
+    assert.deepEqual(await store.byteCounts.usage(), { folders: 3, files: 4, bytes: big + 22, incompleteFiles: 3 });
+    assert.equal(await store.byteCounts.folderBytes(a.id), big + 10);
+    assert.equal(await store.byteCounts.folderBytes(make.id()), 0);
+    const listed = await store.listings.listFolders(10);
     assert.deepEqual(
       listed.map((s) => [s.id, s.files, s.bytes]),
       [
@@ -197,18 +196,18 @@ export function opsStoreTests(it: It, make: Make): void {
     );
     assert.equal(listed[2]!.title, a.title);
     assert.deepEqual(
-      (await store.ops.listFolders(1, T0 + 3)).map((s) => s.id),
+      (await store.listings.listFolders(1, T0 + 3)).map((s) => s.id),
       [b.id],
     );
     // Under deletion: out of usage and listings.
     assert.equal(await store.beginFolderDeletion(c.id, T0, HOUR), true);
-    assert.deepEqual(await store.ops.usage(), { folders: 2, files: 3, bytes: big + 15, incompleteFiles: 3 });
-    assert.equal((await store.ops.listFolders(10)).length, 2);
+    assert.deepEqual(await store.byteCounts.usage(), { folders: 2, files: 3, bytes: big + 15, incompleteFiles: 3 });
+    assert.equal((await store.listings.listFolders(10)).length, 2);
     // Take-down: due now, so the sweeper deletes it.
-    assert.equal(await store.ops.expireFolder(b.id, T0 + 5), true);
+    assert.equal(await store.listings.expireFolder(b.id, T0 + 5), true);
     assert.equal((await store.getFolder(b.id))!.deleteAfter, T0 + 5);
     assert.deepEqual(await store.foldersDue(T0 + 5, 10), [c.id, b.id]);
-    assert.equal(await store.ops.expireFolder(make.id(), T0), false);
-    assert.equal(await store.ops.expireFolder(c.id, T0), false);
+    assert.equal(await store.listings.expireFolder(make.id(), T0), false);
+    assert.equal(await store.listings.expireFolder(c.id, T0), false);
   });
 }

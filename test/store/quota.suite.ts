@@ -37,8 +37,8 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(results.filter((r) => r === 'added').length, 5, JSON.stringify(results));
     assert.ok(results.every((r) => r === 'added' || r === 'folder-quota'));
     assert.equal((await store.listFiles(f.id)).length, 5);
-    assert.equal(await store.ops.folderBytes(f.id), 5 * MIB);
-    assert.equal(await store.ops.totalBytes(), 5 * MIB);
+    assert.equal(await store.byteCounts.folderBytes(f.id), 5 * MIB);
+    assert.equal(await store.byteCounts.totalBytes(), 5 * MIB);
   });
 
   it('quota: the instance quota holds across nodes for creates and appends; a refusal writes nothing', async (store, peer) => {
@@ -51,7 +51,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     );
     assert.equal(created.filter((r) => r === 'created').length, 6, JSON.stringify(created));
     assert.ok(created.every((r) => r === 'created' || r === 'instance-quota'));
-    assert.equal((await store.ops.usage()).folders, 6);
+    assert.equal((await store.byteCounts.usage()).folders, 6);
     const g = make.folder();
     await store.createFolder(g, []);
     const added = await peer.addFiles(g.id, [unpositioned(make.file(g.id, 0, { filesize: 1 }))], {
@@ -60,7 +60,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     });
     assert.equal(added, 'instance-quota');
     assert.deepEqual(await store.listFiles(g.id), []);
-    assert.equal(await store.ops.totalBytes(), 6 * MIB);
+    assert.equal(await store.byteCounts.totalBytes(), 6 * MIB);
     // A claim refused by the quota is not kept either.
     const claim = { ownerTokenHash: 'owner-hash', ownerPublicKey: null, ske: 'ske' };
     const claimed = await store.addFiles(g.id, [unpositioned(make.file(g.id, 0, { filesize: 1 }))], {
@@ -81,8 +81,8 @@ export function storageQuotaTests(it: It, make: Make): void {
     const extra = () => [unpositioned(make.file(f.id, 0, { filesize: MIB }))];
     assert.equal(await store.addFiles(f.id, extra(), { limits: ROOMY, quota }), 'folder-quota');
     assert.equal(await store.deleteFile(f.id, files[1]!.id), true);
-    assert.equal(await store.ops.folderBytes(f.id), 2 * MIB);
-    assert.equal(await store.ops.totalBytes(), 2 * MIB);
+    assert.equal(await store.byteCounts.folderBytes(f.id), 2 * MIB);
+    assert.equal(await store.byteCounts.totalBytes(), 2 * MIB);
     assert.equal(await store.addFiles(f.id, extra(), { limits: ROOMY, quota }), 'added');
     const g = make.folder({ flow: 'direct' });
     const big = [make.file(g.id, 0, { filesize: 2 * MIB })];
@@ -91,9 +91,9 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(await store.getFolder(g.id), null);
     // A folder's bytes count until its record goes (its chunks are deleted before that).
     assert.equal(await store.beginOwnerDeletion(f.id, 0), true);
-    assert.equal(await store.ops.totalBytes(), 3 * MIB);
+    assert.equal(await store.byteCounts.totalBytes(), 3 * MIB);
     await store.finishFolderDeletion(f.id);
-    assert.equal(await store.ops.totalBytes(), 0);
+    assert.equal(await store.byteCounts.totalBytes(), 0);
     assert.equal(await store.createFolder(g, big, { quota }), 'created');
   });
 
@@ -123,7 +123,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(results.filter((r) => r === 'created').length, 5, JSON.stringify(results));
     assert.ok(results.every((r) => r === 'created' || r === 'account-quota'));
     assert.equal((await store.usage.usage(id))?.usedBytes, 5 * MIB);
-    assert.equal(await store.ops.totalBytes(), 5 * MIB, 'a refusal gives the instance total back');
+    assert.equal(await store.byteCounts.totalBytes(), 5 * MIB, 'a refusal gives the instance total back');
     // Anonymous folders and other accounts are not held by this account's quota.
     const anonymous = make.folder({ flow: 'direct' });
     assert.equal(
@@ -151,7 +151,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(racing.filter((r) => r === 'added').length, 5, JSON.stringify(racing));
     assert.ok(racing.every((r) => r === 'added' || r === 'account-quota'));
     assert.equal((await store.listFiles(f.id)).length, 5);
-    assert.equal(await store.ops.totalBytes(), 5 * MIB);
+    assert.equal(await store.byteCounts.totalBytes(), 5 * MIB);
     // A deleted file gives its bytes back to the account.
     const [first] = await store.listFiles(f.id);
     assert.equal(await store.deleteFile(f.id, first!.id), true);
@@ -170,7 +170,7 @@ export function storageQuotaTests(it: It, make: Make): void {
     assert.equal(await store.beginOwnerDeletion(f.id, 0), true);
     await store.finishFolderDeletion(f.id);
     assert.equal((await store.usage.usage(id))?.usedBytes, 0);
-    assert.equal(await store.ops.totalBytes(), 0);
+    assert.equal(await store.byteCounts.totalBytes(), 0);
     const listed = await store.usage.listUsage({ limit: 10 });
     assert.deepEqual(
       listed.map((a) => a.accountId),

@@ -13,7 +13,7 @@ import type { AdminAct } from './take-down.js';
 export async function deleteFolderNow(services: Services, folderId: string): Promise<boolean> {
   const { store, blobs, clock } = services;
   const now = clock();
-  if (!(await store.ops.expireFolder(folderId, now))) return false;
+  if (!(await store.listings.expireFolder(folderId, now))) return false;
   if (!(await store.beginFolderDeletion(folderId, now, 0))) return false;
   await blobs.deleteFolder(folderId);
   const deleted = { type: 'folder.deleted', at: clock(), folderId } as const;

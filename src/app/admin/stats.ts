@@ -12,7 +12,11 @@ export interface DiskFigures {
 /** The instance's figures for the console: what is stored, by state, the quotas and the disk. */
 export async function adminStats(services: Services, disk: () => Promise<DiskFigures | null>): Promise<AdminStats> {
   const { store, config } = services;
-  const [usage, counts, space] = await Promise.all([store.ops.usage(), store.admin.counts(services.clock()), disk()]);
+  const [usage, counts, space] = await Promise.all([
+    store.byteCounts.usage(),
+    store.admin.counts(services.clock()),
+    disk(),
+  ]);
   return {
     folders: usage.folders,
     files: usage.files,

@@ -28,7 +28,7 @@ export async function folderInfo(services: Services, folderId: string, caller: C
     note: folder.settings.note,
     password: folder.settings.password === null ? null : (JSON.parse(folder.settings.password) as PasswordParams),
     fileCount: folder.fileCount,
-    totalSize: await services.store.ops.folderBytes(folder.id),
+    totalSize: await services.store.byteCounts.folderBytes(folder.id),
     createdBy: folder.createdBy,
   };
 }

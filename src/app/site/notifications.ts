@@ -37,7 +37,7 @@ const view = (n: FolderNotifications | null, status: NotificationSettings['email
     : NONE;
 
 async function read(services: Services, folderId: string): Promise<NotificationSettings> {
-  const n = await services.store.ops.getFolderNotifications(folderId);
+  const n = await services.store.notificationSettings.getFolderNotifications(folderId);
   return view(n, await emailStatus(services, n?.email ?? null));
 }
 
@@ -69,7 +69,7 @@ export async function setNotifications(
   if ((onDownload || onUpload) && email === null && webhookUrl === null)
     throw invalid('give an email or a webhookUrl to be notified at');
   if (email === null && webhookUrl === null && !onDownload && !onUpload) {
-    await services.store.ops.setFolderNotifications(folder.id, null);
+    await services.store.notificationSettings.setFolderNotifications(folder.id, null);
     return NONE;
   }
   // A new URL gets a new secret; the same URL keeps its secret (receivers keep verifying).
@@ -96,14 +96,14 @@ export async function setNotifications(
       : b.email !== undefined
         ? await requestConfirmation(services, email, ip)
         : current.emailStatus;
-  if (!(await services.store.ops.setFolderNotifications(folder.id, settings)))
+  if (!(await services.store.notificationSettings.setFolderNotifications(folder.id, settings)))
     throw notFound('folder not found: it may have expired or been deleted');
   return view(settings, status);
 }
 
 export async function clearNotifications(services: Services, folderId: string, caller: Caller): Promise<void> {
   const folder = await openAsOwner(services, folderId, caller, 'notifications');
-  await services.store.ops.setFolderNotifications(folder.id, null);
+  await services.store.notificationSettings.setFolderNotifications(folder.id, null);
 }
 
 function checkEmail(services: Services, value: string | null): string | null {

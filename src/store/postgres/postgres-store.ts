@@ -80,7 +80,10 @@ export interface PostgresStoreOptions {
 
 export class PostgresMetadataStore implements MetadataStore {
   private closed = false;
-  readonly ops: PostgresOpsStore;
+  readonly outbox: PostgresOpsStore;
+  readonly notificationSettings: PostgresOpsStore;
+  readonly byteCounts: PostgresOpsStore;
+  readonly listings: PostgresOpsStore;
   readonly admin: PostgresAdminStore;
   schema: SchemaReport = { store: 'postgresql', applied: [], version: 0 };
   readonly mail: PostgresMailStore;
@@ -89,7 +92,12 @@ export class PostgresMetadataStore implements MetadataStore {
   readonly accounts: PostgresAccountStore;
 
   private constructor(private readonly pool: pg.Pool) {
-    this.ops = new PostgresOpsStore(pool);
+    // One object over the same tables behind the four ops parts.
+    const ops = new PostgresOpsStore(pool);
+    this.outbox = ops;
+    this.notificationSettings = ops;
+    this.byteCounts = ops;
+    this.listings = ops;
     this.admin = new PostgresAdminStore(pool);
     this.mail = new PostgresMailStore(pool);
     this.audit = new PostgresAuditStore(pool);

@@ -41,7 +41,10 @@ export class SqliteMetadataStore implements MetadataStore {
   private readonly db: Database.Database;
   private readonly writer: SqliteWriter;
   private readonly reads;
-  readonly ops: SqliteOpsStore;
+  readonly outbox: SqliteOpsStore;
+  readonly notificationSettings: SqliteOpsStore;
+  readonly byteCounts: SqliteOpsStore;
+  readonly listings: SqliteOpsStore;
   readonly admin: SqliteAdminStore;
   readonly schema: SchemaReport;
   readonly mail: SqliteMailStore;
@@ -55,7 +58,12 @@ export class SqliteMetadataStore implements MetadataStore {
     this.db = openConnection(path);
     this.schema = migrate(this.db);
     this.writer = new SqliteWriter(path);
-    this.ops = new SqliteOpsStore(this.db, this.writer);
+    // One object over the same tables behind the four ops parts.
+    const ops = new SqliteOpsStore(this.db, this.writer);
+    this.outbox = ops;
+    this.notificationSettings = ops;
+    this.byteCounts = ops;
+    this.listings = ops;
     this.admin = new SqliteAdminStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
     this.audit = new SqliteAuditStore(this.db, this.writer);
