@@ -5,6 +5,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { download, getUploadStatus, type UploadState, upload } from '../../src/client/node/index.js';
+import { loadConfig } from '../../src/config/config.js';
+import { siteApiPath } from '../../src/http/routes/site.js';
 import { startCli } from '../support/cli.js';
 import { until } from '../support/poll.js';
 import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
@@ -102,6 +104,7 @@ test('object storage lost mid-upload: the nodes answer unavailable and are not r
   if (state.skip) return void t.skip(state.skip);
   const control = state.s3!.control!;
   const [a, b] = nodes as [SpawnedServer, SpawnedServer];
+  const siteApi = siteApiPath(loadConfig({ DATA_DIR: '/tmp' }));
   const content = randomBytes(16 * MIB + 3);
   const path = join(work, 'during-outage.bin');
   await writeFile(path, content);
@@ -144,6 +147,12 @@ test('object storage lost mid-upload: the nodes answer unavailable and are not r
       error: 'the object storage is unavailable: retry shortly',
       code: 'unavailable',
     });
+    // The site's routes are not bound by the contract's statuses: 503.
+    const files = await fetch(`${node.baseUrl}${siteApi}/folders/${s.folderId}/files`, {
+      headers: { accept: 'application/json' },
+    });
+    assert.equal(files.status, 503, "the site's file list while object storage is down");
+    assert.equal(((await files.json()) as { code: string }).code, 'unavailable');
     const ready = await fetch(`${node.baseUrl}/readyz`);
     assert.equal(ready.status, 503);
     assert.match(((await ready.json()) as { checks: Record<string, string> }).checks.blobs!, /^down: /);
