@@ -89,7 +89,7 @@ describe('site: the details people notice (Chromium)', { skip: SKIP }, () => {
     await page.locator('#new-title').fill('Details');
     await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
     await page.locator('#role[data-role="owner"]').waitFor();
-    await page.waitForFunction(() => document.activeElement?.id === 'folder-title');
+    await page.waitForFunction(() => document.activeElement?.id === 'share-link');
 
     // One accessible name per upload button: "Choose files" once, "Choose a folder" once.
     const tree = await page.locator('#upload-h').locator('xpath=..').ariaSnapshot();

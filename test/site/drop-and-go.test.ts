@@ -36,7 +36,7 @@ eachEngine('site: drop and go', [chromium, firefox], (engine) => {
     await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
     await page.waitFor('#role[data-role="owner"]');
     assert.equal(await page.text('#folder-title'), 'Dropped');
-    assert.equal(await page.evaluate('document.activeElement?.id'), 'folder-title');
+    assert.equal(await page.evaluate('document.activeElement?.id'), 'share-link');
     await page.waitFor('#files li[data-file-id]:nth-of-type(2)');
     const made = await info(link);
     assert.equal(made.mode, 'send');

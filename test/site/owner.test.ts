@@ -102,10 +102,10 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     const content = bytes(2 * MIB + 7, 31);
     await upload(owner, [await writeTemp(fx.dir, 'contract.pdf', content)]);
     await owner.locator('#files li[data-file-id] button.download:not([disabled])').waitFor();
-    // The owner key is last on the page and collapsed; the share link is a separate card.
+    // The share link leads the owner's page, the owner key's card (collapsed) right under it.
     assert.equal(await owner.locator('#owner-key details').getAttribute('open'), null);
     const order = await owner.evaluate(() => [...document.querySelectorAll('#main > *')].map((e) => e.id));
-    assert.equal(order.at(-1), 'owner-key', `the owner key comes last (${order.join(', ')})`);
+    assert.equal(order.indexOf('owner-key'), 2, `the owner key follows the share card (${order.join(', ')})`);
 
     // Visitor 1 sees the note and downloads; the file then has no download left.
     const v1 = await visitor(fx.browser, link);
@@ -398,11 +398,14 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
       assert.ok(box && box.y >= 0 && box.y + box.height <= 844, `${id} on the first screen: ${JSON.stringify(box)}`);
     }
     assert.match(await v.page.locator('#folder-summary').innerText(), /4 files · .* · available until /);
-    // The owner on the same phone (the owner key opened there): the key's card is not on the first screen.
+    // The owner on the same phone (the owner key opened there): the share link and the key's
+    // (collapsed) card are on the first screen.
     const phoneOwner = await visitor(fx.browser, await owner.locator('#owner-link').inputValue(), true);
     await phoneOwner.page.locator('#role[data-role="owner"]').waitFor();
-    const key = await phoneOwner.page.locator('#owner-key').boundingBox();
-    assert.ok(key && key.y > 844, `the owner key card is below the first screen: ${JSON.stringify(key)}`);
+    for (const id of ['#copy-link', '#owner-key']) {
+      const box = await phoneOwner.page.locator(id).boundingBox();
+      assert.ok(box && box.y + box.height <= 844, `${id} on the first screen: ${JSON.stringify(box)}`);
+    }
     await screenshot(phoneOwner.page, 'folder-owner-phone');
     await phoneOwner.ctx.close();
     const width = await v.page.evaluate(() => document.documentElement.scrollWidth);

@@ -45,6 +45,8 @@ describe('site: screenshots of every page (Chromium)', { skip: SKIP }, () => {
           await screenshot(page, `screen-home-${tag}`);
           await page.goto(ownerLink);
           await page.locator('#role[data-role="owner"]').waitFor();
+          // The share link leads the owner's page: the tiles load as the list scrolls into view.
+          await page.locator('#files').scrollIntoViewIfNeeded();
           await page.waitForFunction(() => document.querySelectorAll('#files img.thumb-image').length >= 1);
           await screenshot(page, `screen-owner-${tag}`);
           await page.locator('#files li[data-file-id]:has-text("beach-1.png") button.open').click();

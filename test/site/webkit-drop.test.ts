@@ -77,9 +77,9 @@ describe('site in WebKit: drop and go', { skip: SKIP || Boolean(MISSING) }, () =
       await waitFor(owner, '#role[data-role="owner"]', 60_000);
       assert.equal(await owner.findElement(By.css('#folder-title')).getText(), 'WebKit dropped');
       await owner.wait(
-        async () => (await owner.executeScript('return document.activeElement?.id')) === 'folder-title',
+        async () => (await owner.executeScript('return document.activeElement?.id')) === 'share-link',
         30_000,
-        "the focus on the folder's heading",
+        'the focus on the share link',
       );
       await waitFor(owner, '#files li[data-file-id]:nth-child(2)', 60_000);
       link = await owner.getCurrentUrl();

@@ -28,7 +28,7 @@ let routed = '';
 
 /**
  * Draws the page of the address bar. `focusHeading`: a folder the home page has just made (opened
- * in this document, so that dropped files survive) gets the focus on its heading, not the body.
+ * in this document, so that dropped files survive) gets the focus on its share link (or heading), not the body.
  */
 function route(focusHeading = false): void {
   page?.abort();
@@ -42,7 +42,8 @@ function route(focusHeading = false): void {
     void folderPage(config, shown.folderId, signal).then((opened) => {
       if (signal.aborted) return;
       session = opened ?? null;
-      if (focusHeading) document.getElementById('folder-title')?.focus();
+      // The owner's next step: the share link (its Copy button follows), else the heading.
+      if (focusHeading) (document.getElementById('share-link') ?? document.getElementById('folder-title'))?.focus();
     });
   else if (shown.kind === 'home') {
     homePage(config, openMade);

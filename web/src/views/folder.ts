@@ -122,11 +122,14 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
   const roleText = t(info.isOwner ? 'role.owner' : info.owned ? 'role.visitor' : 'role.unclaimed');
   const files = info.rights.list ? filesView(session, config) : null;
   // What a visitor came for leads the page (count, size, expiry, note, Download all), so that it is
-  // on the first screen of a phone; how the folder works follows.
-  const parts: (Node | null)[] = [
-    h('h1', { id: 'folder-title', tabindex: -1 }, info.title),
-    files?.summary ?? noteOnly(session),
-  ];
+  // on the first screen of a phone; how the folder works follows. The owner came to pass the link
+  // on: the share link with its Copy button leads the owner's page, the owner key's safekeeping
+  // right under it, in view at once on a desktop and a phone after a drop.
+  const owner = info.isOwner;
+  const share = info.owned ? shareSection(session) : null;
+  const parts: (Node | null)[] = [h('h1', { id: 'folder-title', tabindex: -1 }, info.title)];
+  if (owner) parts.push(share, ownerKeySection(session));
+  parts.push(files?.summary ?? noteOnly(session));
   parts.push(
     h(
       'p',
@@ -170,12 +173,11 @@ function renderFolder(session: FolderSession, config: SiteConfig): void {
     parts.push(
       h('section', { class: 'card' }, h('h2', {}, t('files.heading')), h('p', { id: 'no-list' }, t('folder.noList'))),
     );
-  if (info.owned) parts.push(shareSection(session));
+  if (!owner) parts.push(share);
+  // The owner's settings, activity and notifications come after the files, below the fold.
   parts.push(ownerSection(session, config));
   parts.push(activitySection(session, files));
   parts.push(notifySection(session));
-  // The owner key last, collapsed: never what a person sees first or copies by mistake.
-  parts.push(ownerKeySection(session));
   render(...parts);
 }
 

@@ -182,7 +182,6 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
         void create(null);
       },
     },
-    h('p', {}, h('label', { for: 'new-mode' }, t('home.modeLabel')), mode, modeHelp),
     h(
       'p',
       {},
@@ -193,7 +192,6 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     ),
     h('p', {}, h('label', { for: 'new-expiry' }, t('home.expiryLabel')), expiry),
     limitRow,
-    passwordRow,
     h('p', {}, noteLabel, note, counter(note, MAX_NOTE_CHARS), hint('note-help', t('home.noteHelp'))),
     h('p', { class: 'muted', id: 'settings-later' }, t('home.settingsLater')),
     button,
@@ -205,6 +203,14 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     if (empty && files.every((f) => f.file.size === 0)) status.replaceChildren(empty);
     else if (files.length) void create(files);
   });
+  // What cannot be changed once files are in (who can do what, the password) comes before the drop
+  // zone, in one compact row as Send's options; what can be changed later follows it.
+  const beforeDrop = h(
+    'div',
+    { class: 'options-row', id: 'before-drop' },
+    h('p', {}, h('label', { for: 'new-mode' }, t('home.modeLabel')), mode, modeHelp),
+    passwordRow,
+  );
   render(
     h('h1', {}, t('home.heading')),
     h('p', {}, t('home.intro')),
@@ -212,6 +218,7 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
       'section',
       { class: 'card', 'aria-labelledby': 'create-h' },
       h('h2', { id: 'create-h' }, t('home.newFolder')),
+      beforeDrop,
       drop,
       form,
     ),

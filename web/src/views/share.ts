@@ -21,9 +21,9 @@ function copyButton(id: string, text: () => string, label: string): HTMLButtonEl
 }
 
 /**
- * "Save your owner key": the owner link, a credential, kept apart from the share link and
- * collapsed at the end of the page, so that it is never what a person copies by mistake or the
- * first thing on a phone screen.
+ * "Save your owner key": the owner link, a credential, in its own collapsed card under the share
+ * link (its safekeeping is part of the moment after a drop), so that it is never what a person
+ * copies by mistake: opening it takes a click, and its Copy button says "owner".
  */
 export function ownerKeySection(session: FolderSession): HTMLElement | null {
   const link = session.ownerLink(location.href);
@@ -117,7 +117,8 @@ export function shareSection(session: FolderSession): HTMLElement {
       'div',
       { class: 'row' },
       h('label', { for: 'share-link', class: 'visually-hidden' }, t('share.linkLabel')),
-      h('input', { type: 'text', id: 'share-link', readonly: true, value: link }),
+      // Focused on the page of a folder just made: read out with what the link lets people do.
+      h('input', { type: 'text', id: 'share-link', readonly: true, value: link, 'aria-describedby': 'share-who' }),
       copyButton('copy-link', () => link, t('share.copy')),
     ),
     h(

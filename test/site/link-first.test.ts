@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
+
+/**
+ * The link first. On the home page what cannot change after the drop (who can do what, the
+ * password) comes before the drop zone; after a drop the owner's page has the share link and its
+ * Copy button in view at once, focused for a screen reader, with the owner key's safekeeping under
+ * it, on a desktop (1280×800) and a phone (390×844), in light and dark, in English and German.
+ */
+const SIZES: Record<string, BrowserContextOptions> = {
+  desktop: { viewport: { width: 1280, height: 800 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
+
+/** An element's box in the viewport (without scrolling), or null when it is not rendered. */
+function box(page: Page, selector: string) {
+  return page.locator(selector).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, inner: window.innerHeight, scrolled: window.scrollY };
+  });
+}
+
+describe('site: the link first (Chromium)', { skip: SKIP }, () => {
+  const fx = useBrowserFixture();
+
+  for (const [device, options] of Object.entries(SIZES))
+    for (const [locale, words] of [
+      ['en', { copy: 'Copy link', owner: 'Save your owner key' }],
+      ['de', { copy: 'Link kopieren', owner: '' }],
+    ] as const)
+      for (const scheme of ['light', 'dark'] as const)
+        test(`${device}, ${locale}, ${scheme}: decide before the drop; after it the link is in view and focused`, async () => {
+          const ctx = await fx.browser.newContext({ ...options, locale, colorScheme: scheme });
+          const page = await ctx.newPage();
+          const problems = watch(page);
+          await page.goto(`${fx.server.baseUrl}/`);
+          const drop = await box(page, '#drop-zone');
+          for (const before of ['#new-mode', '#new-password'])
+            assert.ok((await box(page, before)).bottom <= drop.top, `${before} comes before the drop zone`);
+          for (const after of ['#new-expiry', '#new-limit', '#new-note'])
+            assert.ok((await box(page, after)).top >= drop.bottom, `${after} follows the drop zone`);
+          await screenshot(page, `home-${device}-${scheme}-${locale}`);
+
+          await Promise.all([
+            page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/),
+            page.setInputFiles('#file-input', [
+              { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(300_000, 7) },
+            ]),
+          ]);
+          await page.locator('#share-link').waitFor();
+          await page.waitForFunction(() => document.activeElement?.id === 'share-link');
+          // In view at once, without scrolling: the link, its Copy button, the owner key's card.
+          for (const selector of ['#share-link', '#copy-link', '#owner-key summary']) {
+            const b = await box(page, selector);
+            assert.ok(b.top >= 0 && b.bottom <= b.inner, `${selector} in view (${JSON.stringify(b)})`);
+            assert.equal(b.scrolled, 0);
+          }
+          if (locale === 'en') {
+            assert.equal(await page.locator('#copy-link').innerText(), words.copy);
+            assert.match(await page.locator('#owner-key summary').innerText(), new RegExp(words.owner));
+          } else assert.equal(await page.locator('#copy-link').innerText(), words.copy);
+          await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
+          await screenshot(page, `owner-after-drop-${device}-${scheme}-${locale}`);
+          assert.deepEqual(problems, []);
+          await ctx.close();
+        });
+});
