@@ -1,6 +1,7 @@
 import { ACCOUNTS_API_PATH } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { AdminRequest } from './admin-audit.js';
+import { formatDate } from './dates.js';
 import { announce, formatBytes, h } from './ui.js';
 
 /**
@@ -110,7 +111,7 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
       'tr',
       { 'data-account': a.accountId },
       h('td', {}, label, label !== a.accountId ? h('div', { class: 'muted mono' }, a.accountId) : null),
-      h('td', {}, a.lastSeenAt ? h('time', { datetime: a.lastSeenAt }, new Date(a.lastSeenAt).toLocaleString()) : '—'),
+      h('td', {}, a.lastSeenAt ? h('time', { datetime: a.lastSeenAt }, formatDate(Date.parse(a.lastSeenAt))) : '—'),
       h('td', { class: 'used' }, formatBytes(a.usedBytes)),
       quotaCell,
       h('td', {}, form),

@@ -1,6 +1,7 @@
 import { AUDIT_ACTIONS, AUDIT_API_PATH } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
-import { announce, h } from './ui.js';
+import { formatDate } from './dates.js';
+import { announce, formatBytes, h } from './ui.js';
 
 /**
  * The console's audit tab (docs/organisations.md#audit-log): the newest entries first, a
@@ -44,15 +45,27 @@ const ACTION_KEYS: Record<(typeof AUDIT_ACTIONS)[number], MessageKey> = {
 const actionName = (action: string): string =>
   action in ACTION_KEYS ? t(ACTION_KEYS[action as keyof typeof ACTION_KEYS]) : action;
 
+/** Who acted: the account, or "admin token" for the break-glass token (which names no one), else anonymous. */
 function who(entry: AuditEntry): string {
   const a = entry.actor;
-  if (a.kind === 'anonymous') return t('audit.anonymous');
+  if (a.kind === 'anonymous')
+    return entry.detail.via === 'admin-token' || entry.detail.by === 'admin-token'
+      ? t('audit.adminToken')
+      : t('audit.anonymous');
   return a.email ?? a.name ?? a.accountId ?? '';
+}
+
+/** A detail's value as the site writes it: times (`…At`, epoch ms) as dates, `bytes` as a size. */
+function detailValue(key: string, value: AuditEntry['detail'][string]): string {
+  if (value === null) return '—';
+  if (typeof value === 'number' && /At$/.test(key)) return formatDate(value);
+  if (typeof value === 'number' && key === 'bytes') return formatBytes(value);
+  return String(value);
 }
 
 const detailText = (detail: AuditEntry['detail']): string =>
   Object.entries(detail)
-    .map(([k, v]) => `${k}: ${v === null ? '—' : String(v)}`)
+    .map(([k, v]) => `${k}: ${detailValue(k, v)}`)
     .join(', ');
 
 /** The audit tab: call once; it loads its first page at once. */
@@ -118,7 +131,7 @@ export function adminAuditView(request: AdminRequest): HTMLElement {
     h(
       'tr',
       { 'data-action': e.action },
-      h('td', {}, h('time', { datetime: e.at }, new Date(e.at).toLocaleString())),
+      h('td', {}, h('time', { datetime: e.at }, formatDate(Date.parse(e.at)))),
       h('td', {}, actionName(e.action)),
       h(
         'td',

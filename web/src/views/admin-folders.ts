@@ -197,15 +197,18 @@ function openTakeDown(
 ): void {
   const reason = h(
     'select',
-    { id: 'take-down-reason-choice', name: 'reason', required: true },
+    { id: 'take-down-reason-choice', name: 'reason', required: true, 'aria-describedby': 'take-down-reason-error' },
+    // No reason is chosen for the admin: the visitor reads it, so it must be the admin's choice.
+    h('option', { value: '', selected: true, disabled: true }, t('admin.chooseReason')),
     ...TAKE_DOWN_REASONS.map((r) => h('option', { value: r }, t(TAKE_DOWN_REASON_KEYS[r]))),
   );
   const note = h('textarea', { id: 'take-down-note-input', name: 'note', maxlength: TAKE_DOWN_NOTE_MAX, rows: 3 });
-  const error = h('p', { class: 'field-error', role: 'alert' });
+  const error = h('p', { class: 'field-error', role: 'alert', id: 'take-down-reason-error' });
   const submit = h('button', { type: 'submit', class: 'danger', id: 'take-down-confirm' }, t('admin.takeDown'));
   const form = h(
     'form',
-    { method: 'dialog' },
+    // The page checks the choice itself, in its own language (not the browser's bubble).
+    { method: 'dialog', novalidate: true },
     h('h2', { id: 'admin-dialog-title' }, t('admin.takeDownTitle', { title })),
     h('p', {}, t('admin.takeDownText')),
     h('label', { for: reason.id }, t('takeDown.reasonLabel')),
@@ -224,6 +227,13 @@ function openTakeDown(
   reason.focus();
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    if (reason.value === '') {
+      error.textContent = t('admin.reasonRequired');
+      reason.setAttribute('aria-invalid', 'true');
+      reason.focus();
+      return;
+    }
+    reason.removeAttribute('aria-invalid');
     submit.disabled = true;
     try {
       await done(reason.value as TakeDownReason, note.value.trim() || null);

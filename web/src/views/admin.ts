@@ -72,7 +72,8 @@ function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | n
   const form = h(
     'form',
     { id: 'admin-sign-in', class: 'card' },
-    h('p', {}, t('admin.signInNeeded')),
+    // Sign-in is offered only where an identity provider is set up; else the token is the way in.
+    h('p', {}, t(signIn ? 'admin.signInNeeded' : 'admin.tokenNeeded')),
     // With OIDC configured: sign in as an admin account and come back here.
     signIn
       ? h(
