@@ -1,5 +1,12 @@
 import { type Config, ConfigError, loadConfig } from './config/config.js';
-import { checkDataDir, explainListenError, humanLogger, logStartNotes, StartupError } from './ops/startup.js';
+import {
+  checkDataDir,
+  explainListenError,
+  humanLogger,
+  logStartNotes,
+  readyLine,
+  StartupError,
+} from './ops/startup.js';
 import { VERSION } from './ops/version.js';
 import { buildServer } from './server.js';
 import { SchemaTooNewError } from './store/schema.js';
@@ -50,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       dataDir: config.dataDir,
       schemaVersion: server.services.store.schema.version,
     },
-    'webfolder is ready',
+    readyLine(config),
   );
 }
 

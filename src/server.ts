@@ -16,7 +16,7 @@ import { refuseWhileDraining } from './http/draining.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installExpectContinue } from './http/expect-continue.js';
 import { installLargeJson } from './http/large-json.js';
-import { loggerOptions } from './http/logging.js';
+import { loggerOptions, logRequests, migrationsLine, quietRequests } from './http/logging.js';
 import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
 import { installRouteGuard } from './http/route-guard.js';
@@ -109,6 +109,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
 
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    // One line per request at debug instead (http/logging.ts).
+    logController: quietRequests(),
     trustProxy: config.trustProxy,
     bodyLimit: config.maxJsonBodyBytes,
     // Draining is answered by refuseWhileDraining, with a code.
@@ -128,6 +130,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // (30 s by default, longer than the timeout itself): every second instead.
     http: { headersTimeout: config.limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
+  logRequests(app);
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // @fastify/cors registers its preflight route itself, without a config: it answers anonymously
@@ -140,9 +143,12 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     app.log.error({ err: error }, `${context} failed`);
   };
   auditStream = (entry) => app.log.info({ auditEntry: auditView(entry) }, 'audit');
-  // Each migration this start applied, so an upgrade's schema change is in the log (docs/deployment.md#upgrades).
-  for (const version of store.schema.applied)
-    app.log.info({ store: store.schema.store, migration: version }, `applied schema migration ${version}`);
+  // The migrations this start applied, in one line, so an upgrade's schema change is in the log (docs/deployment.md#upgrades).
+  if (store.schema.applied.length > 0)
+    app.log.info(
+      { store: store.schema.store, migrations: store.schema.applied },
+      migrationsLine(store.schema.store, store.schema.applied),
+    );
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
   // Within it, one client address may not take every slot (see connection-guard.ts for proxies).

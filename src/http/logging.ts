@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 
 /**
  * Logger options. Query strings can carry secrets (`uploadAuth`, v1's `apiAuth`, chunk signatures
@@ -63,4 +63,35 @@ export function loggerOptions(level: string): NonNullable<FastifyServerOptions['
       },
     },
   };
+}
+
+/** Fastify's own request lines (two per request, at `info`) off: `logRequests` writes one at `debug`. */
+export function quietRequests(): LogController {
+  return new LogController({ disableRequestLogging: true });
+}
+
+/**
+ * One line per request, at `debug`, when its answer is sent: method, path (query values redacted as
+ * above), status and milliseconds. Fastify's own two lines per request at `info` made every request
+ * an info line on an operator's terminal; a reverse proxy keeps the access log, and LOG_LEVEL=debug
+ * shows these. Failures are still logged at `error` where they happen.
+ */
+export function logRequests(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    // pino's level values: debug is 20; skip building the line when it would not be written.
+    if (request.log.level !== 'debug' && request.log.level !== 'trace') return;
+    request.log.debug(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+}
+
+/** The migrations a start applied, said in one line: "applied schema migrations 1–12 (sqlite)". */
+export function migrationsLine(store: string, applied: readonly number[]): string {
+  const list =
+    applied.length > 1 && applied.every((v, i) => i === 0 || v === applied[i - 1]! + 1)
+      ? `${applied[0]}–${applied.at(-1)}`
+      : applied.join(', ');
+  return `applied schema migration${applied.length === 1 ? '' : 's'} ${list} (${store})`;
 }

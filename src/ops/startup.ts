@@ -7,13 +7,20 @@ import { unknownVariables } from '../config/variables.js';
 import { loggerOptions } from '../http/logging.js';
 
 /**
- * What a person starting the service sees: pretty short log lines on a terminal (pino-pretty), JSON
- * for log collectors otherwise, and one clear line instead of a stack trace for the common mistakes
- * (the port is taken, DATA_DIR cannot be written).
+ * What a person starting the service sees: short readable log lines on a terminal and under
+ * `npm start` (pino-pretty; coloured on a terminal only), JSON for log collectors otherwise (a
+ * supervisor, a container, a pipe: LOG_FORMAT=json or pretty forces either), and one clear line
+ * instead of a stack trace for the common mistakes (the port is taken, DATA_DIR cannot be written).
+ * npm names the script it runs in `npm_lifecycle_event`: `npm start` is a person at the first run.
  */
-export function humanLogger(config: Config, isTty = Boolean(process.stdout.isTTY)): FastifyServerOptions['logger'] {
+export function humanLogger(
+  config: Config,
+  isTty = Boolean(process.stdout.isTTY),
+  env: NodeJS.ProcessEnv = process.env,
+): FastifyServerOptions['logger'] {
   const base = loggerOptions(config.logLevel) as Record<string, unknown>;
-  const pretty = config.ops.logFormat === 'pretty' || (config.ops.logFormat === 'auto' && isTty);
+  const byHand = isTty || env.npm_lifecycle_event === 'start';
+  const pretty = config.ops.logFormat === 'pretty' || (config.ops.logFormat === 'auto' && byHand);
   if (!pretty) return base as FastifyServerOptions['logger'];
   return {
     ...base,
@@ -90,4 +97,16 @@ export function logStartNotes(log: Log, config: Config, env: Readonly<Record<str
       {},
       'metrics are off: set METRICS_PORT (own listener, loopback by default) or METRICS_TOKEN (main port, bearer token)',
     );
+}
+
+/**
+ * The start-up line, readable in any log format: where the service listens (and the site, when it
+ * is elsewhere) and where its data is.
+ */
+export function readyLine(config: Config): string {
+  const bare = (url: string) => url.replace(/\/+$/, '');
+  const site = bare(config.webUrl) !== bare(config.baseUrl) ? `, the site at ${config.webUrl}` : '';
+  const store = config.databaseUrl ? 'PostgreSQL' : `SQLite in ${config.dataDir}`;
+  const blobs = config.s3 ? `files in the S3 bucket ${config.s3.bucket}` : `files in ${config.dataDir}`;
+  return `webfolder is ready at ${config.baseUrl}${site} (data: ${store}; ${blobs})`;
 }

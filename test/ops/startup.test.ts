@@ -60,7 +60,7 @@ test('logs are JSON lines when stdout is not a terminal, and pretty lines with L
     .split('\n')
     .find((l) => l.includes('webfolder is ready'));
   assert.ok(ready, json.output());
-  assert.equal((JSON.parse(ready) as { msg: string }).msg, 'webfolder is ready');
+  assert.match((JSON.parse(ready) as { msg: string }).msg, /^webfolder is ready at http:\/\/127\.0\.0\.1:\d+ \(data: /);
 
   const pretty = await spawnServer({ DATA_DIR: await tempDir(), LOG_FORMAT: 'pretty' });
   await pretty.stop();
