@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { upload } from '../../src/client/node/index.js';
+import { writeTemp } from './browser.js';
+import { type DriverPage, eachEngine, FOLDER_LINK, folderIdOf, useSite } from './driver.js';
+import { chromium } from './driver-chromium.js';
+import { firefox } from './driver-firefox.js';
+import { pdf, png } from './media.js';
+
+/**
+ * The person's side in every engine, each scenario written once: a name's right-to-left override is
+ * shown as a mark (list, activity, the saved file's name); every preview fills the viewer; empty
+ * files are said and make no folder alone; the zip says what it leaves out; a password folder's share
+ * box says the password is needed; an open page shows a take-down's reason.
+ */
+const ADMIN_TOKEN = 'person-engines-admin-token-0123456789abcdef';
+const EXE = 'invoice\u202Egpj.exe';
+
+eachEngine('the person round two', [chromium, firefox], (engine) => {
+  const site = useSite(engine, { ADMIN_TOKEN });
+
+  async function home(page: DriverPage, mode: string): Promise<void> {
+    await page.goto(`${site.url}/`);
+    await page.waitFor('#new-mode');
+    await page.select('#new-mode', mode);
+  }
+
+  test('a right-to-left override is shown as a mark in the list, the activity and the saved name', async () => {
+    const page = await site.browser.page({ viewport: { width: 1280, height: 800 } });
+    await home(page, 'share');
+    const content = Buffer.from('MZ not a program\n');
+    await page.pickFiles('#file-input', [await writeTemp(site.dir, EXE, content)]);
+    await page.waitForUrl(FOLDER_LINK);
+    await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
+    await page.waitUntil(`document.getElementById('files')?.innerText.includes('invoice[U+202E]gpj.exe')`);
+    await page.waitUntil(`document.getElementById('activity')?.innerText.includes('invoice[U+202E]gpj.exe')`);
+    assert.equal(await page.evaluate(`document.querySelector('main').innerText.includes('\\u202e')`), false);
+    const saved = page.download('invoice[U+202E]gpj.exe', content.length);
+    await page.click('#files li[data-file-id] button.download');
+    assert.deepEqual(await saved, content);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('a PDF, a small image and text fill the viewer, on a desktop and a phone', async () => {
+    const paths = [
+      await writeTemp(site.dir, 'a-small.png', png(60, 40)),
+      await writeTemp(site.dir, 'b-paper.pdf', pdf('Hello PDF')),
+      await writeTemp(site.dir, 'c-notes.txt', Buffer.from('words\n')),
+    ];
+    const { link } = await upload(paths, { server: site.url, mode: 'share' });
+    const cover = (selector: string) =>
+      `(() => { const e = document.querySelector(${JSON.stringify(selector)}); const c = document.getElementById('viewer-content');
+        if (!e || !c) return null; const s = getComputedStyle(c); const b = e.getBoundingClientRect();
+        return [b.width / (c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)),
+                b.height / (c.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom))]; })()`;
+    for (const options of [{ viewport: { width: 1280, height: 800 } }, { phone: true }]) {
+      const page = await site.browser.page(options);
+      await page.goto(link);
+      await page.waitFor('#files button.open');
+      await page.evaluate(
+        `[...document.querySelectorAll('#files button.open')].find((b) => b.textContent === 'a-small.png').click()`,
+      );
+      await page.waitUntil(`document.getElementById('viewer-image')?.naturalWidth === 60`);
+      const image = await page.evaluate<[number, number]>(cover('#viewer-image'));
+      assert.ok(Math.max(...image) > 0.99, `the small image is scaled to fit (${image})`);
+      await page.click('#viewer-next');
+      await page.waitFor('#viewer-content[data-way] #viewer-pdf', { state: 'attached' });
+      const frame = await page.evaluate<[number, number]>(cover('#viewer-pdf'));
+      assert.ok(Math.min(...frame) > 0.99, `the PDF frame fills the viewer (${frame})`);
+      await page.screenshot(`viewer-pdf-${options.viewport ? 'desktop' : 'phone'}-light-en`, { fullPage: false });
+      await page.click('#viewer-next');
+      await page.waitFor('#viewer-content[data-way] #viewer-text');
+      const text = await page.evaluate<[number, number]>(cover('#viewer-text'));
+      assert.ok(text[1] > 0.99, `the text fills the viewer's height (${text})`);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    }
+  });
+
+  test('an empty file alone makes no folder and is named; the zip says which file it leaves out', async () => {
+    const page = await site.browser.page();
+    await home(page, 'send');
+    await page.pickFiles('#file-input', [await writeTemp(site.dir, 'nothing.txt', Buffer.alloc(0))]);
+    await page.waitFor('#empty-skipped');
+    assert.match(await page.renderedText('#empty-skipped'), /empty files cannot be uploaded[\s\S]*nothing\.txt/);
+    assert.equal(new URL(await page.url()).pathname, '/');
+
+    await page.fill('#new-limit', '1');
+    await page.pickFiles('#file-input', [
+      await writeTemp(site.dir, 'once.txt', Buffer.from('one download\n')),
+      await writeTemp(site.dir, 'other.txt', Buffer.from('another\n')),
+    ]);
+    await page.waitForUrl(FOLDER_LINK);
+    await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
+    const link = await page.value('#share-link');
+    const visitor = await site.browser.page();
+    await visitor.goto(link);
+    await visitor.waitFor('#files li[data-file-id] button.download');
+    const once = visitor.download('once.txt', 13);
+    await visitor.evaluate(
+      `[...document.querySelectorAll('#files li[data-file-id]')].find((li) => li.textContent.includes('once.txt')).querySelector('button.download').click()`,
+    );
+    await once;
+    await visitor.waitUntil(
+      `[...document.querySelectorAll('#files li[data-file-id]')].some((li) => li.textContent.includes('once.txt') && li.querySelector('button.download:disabled'))`,
+    );
+    await visitor.click('#download-all');
+    await visitor.waitUntil(`document.getElementById('download-status')?.textContent.includes('Left out')`, 60_000);
+    assert.match(await visitor.renderedText('#download-status'), /Left out: once\.txt \(download limit reached\)/);
+    assert.deepEqual([...page.problems, ...visitor.problems], []);
+    await Promise.all([page.close(), visitor.close()]);
+  });
+
+  test('a password folder says the password is needed; its open page reads the take-down reason', async () => {
+    const owner = await site.browser.page();
+    await home(owner, 'send');
+    await owner.fill('#new-password', 'tangerine tuesday');
+    await owner.click('button[type=submit]');
+    await owner.waitForUrl(FOLDER_LINK);
+    await owner.waitFor('#share-who');
+    assert.match(await owner.renderedText('#share-who'), /this link and the password can download/);
+    const link = await owner.url();
+
+    const res = await fetch(`${site.url}/api/admin/folders/${folderIdOf(link)}/take-down`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'malware', note: 'Reported by the CERT' }),
+    });
+    assert.equal(res.status, 200, await res.text());
+    // The owner's page was open: its poll finds the folder taken down, and it says why.
+    await owner.show();
+    await owner.waitFor('#take-down', { timeoutMs: 30_000 });
+    assert.equal(await owner.renderedText('#take-down-note'), 'Reported by the CERT');
+    assert.doesNotMatch(await owner.renderedText('main'), /deleted or has expired/);
+    assert.deepEqual(owner.problems, []);
+    await owner.close();
+  });
+});
