@@ -51,7 +51,7 @@ eachEngine('site: the first minute and true messages', [chromium, firefox], (eng
       await page.fill('#new-title', 'Details');
       await page.click('button[type=submit]');
       await page.waitFor('#role[data-role="owner"]');
-      await page.waitUntil(`document.activeElement?.id === 'folder-title'`);
+      await page.waitUntil(`document.activeElement?.id === 'share-link'`);
 
       await page.pickFiles('#file-input', [await writeTemp(site.dir, 'five.bin', bytes(5_000_000, 81))]);
       await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });

@@ -288,7 +288,7 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
       await page.findElement(By.css('button[type=submit]')).click();
       await waitFor(page, '#role[data-role="owner"]', 60_000);
       await page.wait(
-        async () => (await page.executeScript('return document.activeElement?.id')) === 'folder-title',
+        async () => (await page.executeScript('return document.activeElement?.id')) === 'share-link',
         30_000,
       );
       await page.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, 'wk-five.bin', bytes(5_000_000, 82)));
