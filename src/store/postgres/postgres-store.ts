@@ -92,12 +92,8 @@ export class PostgresMetadataStore implements MetadataStore {
   readonly accounts: PostgresAccountStore;
 
   private constructor(private readonly pool: pg.Pool) {
-    // One object over the same tables behind the four ops parts.
-    const ops = new PostgresOpsStore(pool);
-    this.outbox = ops;
-    this.notificationSettings = ops;
-    this.byteCounts = ops;
-    this.listings = ops;
+    const ops = new PostgresOpsStore(pool); // one object over the same tables behind the four ops parts
+    [this.outbox, this.notificationSettings, this.byteCounts, this.listings] = [ops, ops, ops, ops];
     this.admin = new PostgresAdminStore(pool);
     this.mail = new PostgresMailStore(pool);
     this.audit = new PostgresAuditStore(pool);

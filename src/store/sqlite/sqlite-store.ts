@@ -58,12 +58,8 @@ export class SqliteMetadataStore implements MetadataStore {
     this.db = openConnection(path);
     this.schema = migrate(this.db);
     this.writer = new SqliteWriter(path);
-    // One object over the same tables behind the four ops parts.
-    const ops = new SqliteOpsStore(this.db, this.writer);
-    this.outbox = ops;
-    this.notificationSettings = ops;
-    this.byteCounts = ops;
-    this.listings = ops;
+    const ops = new SqliteOpsStore(this.db, this.writer); // one object over the same tables behind the four ops parts
+    [this.outbox, this.notificationSettings, this.byteCounts, this.listings] = [ops, ops, ops, ops];
     this.admin = new SqliteAdminStore(this.db, this.writer);
     this.mail = new SqliteMailStore(this.db, this.writer);
     this.audit = new SqliteAuditStore(this.db, this.writer);
