@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
+import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import { auditValues } from '../audit-store.js';
 import type {
@@ -42,6 +42,7 @@ import {
   INSERT_FILE,
   INSERT_FOLDER,
   INSERT_FOLDER_WITH_AUDIT,
+  SET_COUNTS,
 } from './sql.js';
 import {
   AccountQuotaRefused,
@@ -174,12 +175,8 @@ export class PostgresMetadataStore implements MetadataStore {
       await client.query(INSERT_FOLDER, folderParams(full));
       if (files.length > 0) {
         for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
-        await client.query('UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4', [
-          files.length,
-          files.reduce((sum, f) => sum + f.chunks, 0),
-          bytes,
-          folder.id,
-        ]);
+        const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
+        await client.query(SET_COUNTS, [files.length, chunks, bytes, folder.id]);
       }
       await appendOutbox(client, outbox);
       if (audit) await appendAuditEntry(client, audit);
