@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import { SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
+import { until } from '../support/poll.js';
+import { SCREENSHOTS, SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
+import { pdf } from './media.js';
 
 /**
  * The link first. On the home page what cannot change after the drop (who can do what, the
@@ -46,7 +48,7 @@ describe('site: the link first (Chromium)', { skip: SKIP }, () => {
           await Promise.all([
             page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/),
             page.setInputFiles('#file-input', [
-              { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(300_000, 7) },
+              { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf('Quarterly report') },
             ]),
           ]);
           await page.locator('#share-link').waitFor();
@@ -63,7 +65,24 @@ describe('site: the link first (Chromium)', { skip: SKIP }, () => {
           } else assert.equal(await page.locator('#copy-link').innerText(), words.copy);
           await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
           await screenshot(page, `owner-after-drop-${device}-${scheme}-${locale}`);
-          assert.deepEqual(problems, []);
-          await ctx.close();
+
+          // A recipient's page, and the viewer with the PDF, in the same size, scheme and language.
+          const recipientCtx = await fx.browser.newContext({ ...options, locale, colorScheme: scheme });
+          const recipient = await recipientCtx.newPage();
+          const recipientProblems = watch(recipient);
+          await recipient.goto(await page.locator('#share-link').inputValue());
+          await recipient.locator('#files button.open').waitFor();
+          await screenshot(recipient, `recipient-${device}-${scheme}-${locale}`);
+          await recipient.locator('#files button.open').click();
+          await recipient.locator('#viewer-content[data-way] #viewer-pdf').waitFor();
+          // Chromium's PDF viewer is a frame of its own that appears once the PDF is loaded.
+          await until('the PDF viewer', async () =>
+            recipient.frames().some((f) => /^chrome-extension:\/\/|chrome:\/\/pdf/.test(f.url())),
+          );
+          await recipient.screenshot({
+            path: `${SCREENSHOTS}/viewer-pdf-${device}-${scheme}-${locale}.png`,
+          });
+          assert.deepEqual([...problems, ...recipientProblems], []);
+          await Promise.all([ctx.close(), recipientCtx.close()]);
         });
 });
