@@ -47,6 +47,7 @@ export {
 } from '../../src/crypto/index.js';
 export { AUDIT_ACTIONS } from '../../src/domain/audit.js';
 export { encryptedLength } from '../../src/domain/chunk-plan.js';
+export { escapeHtml } from '../../src/domain/html.js';
 export {
   MAX_DOWNLOAD_LIMIT,
   MAX_NOTE_CHARS,

@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { escapeHtml } from '../core.js';
 
 /**
  * Markdown for the viewer: rendered by `marked` (GitHub-flavoured), then sanitised by DOMPurify,
@@ -12,10 +13,6 @@ const marked = new Marked({ gfm: true });
 // Raw HTML in the Markdown is shown as text, never parsed: the file's markup does not even reach
 // the sanitiser's parser (Chromium reports a CSP violation for every inline handler it parses).
 marked.use({ renderer: { html: ({ text }) => escapeHtml(text) } });
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export function renderMarkdown(text: string): DocumentFragment {
   const html = marked.parse(text, { async: false });
