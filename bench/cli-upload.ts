@@ -125,15 +125,11 @@ async function cliRun(server: string, args: string[], stateDir: string): Promise
   const code = await new Promise<number | null>((resolve) => {
     // The command as installed runs the compiled code (bin/webfolder.js); through tsx, compiling
     // the source at each start costs seconds on a loaded machine, which is no part of a transfer.
-    const child = spawn(
-      process.execPath,
-      ['--import', hook, join(ROOT, 'bin/webfolder.js'), ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', hook, join(ROOT, 'bin/webfolder.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, WEBFOLDER_SERVER: server, WEBFOLDER_STATE_DIR: stateDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('exit', resolve);

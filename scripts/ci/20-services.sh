@@ -5,8 +5,7 @@
 #   - Redis: redis-server from Debian.
 #   - PostgreSQL: initdb/pg_ctl of Debian's postgresql-15 (run as user `postgres` when CI is root).
 #   - S3: Ceph's RADOS Gateway (ceph-mon, ceph-osd, radosgw from Debian): the tests start a throwaway
-#     single-node cluster per test file (test/support/ceph.ts). s3rver (an npm devDependency) serves
-#     only the few tests that need what the gateway does not do.
+#     single-node cluster per test process (test/support/ceph.ts).
 set -euo pipefail
 
 APT_OPTS=(-y -q -o DPkg::Lock::Timeout=300)

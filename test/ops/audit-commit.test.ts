@@ -25,7 +25,11 @@ function sqlOf(srv: RunningServer, databaseUrl: string | undefined): { sql: Sql;
   }
   const db = openConnection(join(srv.dataDir, 'webfolder.db'));
   return {
-    sql: async (s) => (/^\s*select/i.test(s) ? db.prepare(s).all() : (db.exec(s), [])),
+    sql: async (s) => {
+      if (/^\s*select/i.test(s)) return db.prepare(s).all();
+      db.exec(s);
+      return [];
+    },
     close: async () => {
       db.close();
     },

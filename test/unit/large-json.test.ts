@@ -67,7 +67,10 @@ test('signatures kept as one text are written exactly as their strings would be,
     // The strings a reader gets are the same signatures.
     assert.equal(JSON.stringify(JSON.parse(expected)), expected);
   }
-  assert.deepEqual(urls(3, null).signatures, [0, 1, 2].map((i) => hexOf(3).slice(i * 64, (i + 1) * 64)));
+  assert.deepEqual(
+    urls(3, null).signatures,
+    [0, 1, 2].map((i) => hexOf(3).slice(i * 64, (i + 1) * 64)),
+  );
   const partial = urls(4, [2, 4]).signatures;
   assert.deepEqual(partial, ['', hexOf(2).slice(0, 64), '', hexOf(2).slice(64)]);
 });
