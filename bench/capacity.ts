@@ -32,7 +32,7 @@ import { isUnavailable, startPostgres, startRedis, startS3 } from '../test/suppo
  * 5. Redis bytes per rate-limit counter: a node on Redis takes N creates from N client addresses
  *    (X-Forwarded-For behind TRUST_PROXY), then INFO memory's delta over the keys it made, and
  *    MEMORY USAGE of one of them;
- * 6. object-store overhead of a transfer on S3 (s3rver behind a counting proxy): stored bytes
+ * 6. object-store overhead of a transfer on S3 (the test's RADOS Gateway behind a counting proxy): stored bytes
  *    against plaintext bytes, objects per chunk, and the requests a transfer makes (client PUTs and
  *    GETs on presigned URLs, the node's own LISTs).
  *

@@ -7,14 +7,14 @@ import { type SpawnedServer, spawnServer, tempDir } from '../test/support/server
 import { isUnavailable, startS3 } from '../test/support/services.js';
 
 /**
- * Chunk ingest through presigned S3 URLs (straight to s3rver, the API node out of the byte path)
+ * Chunk ingest through presigned S3 URLs (straight to the test S3, a throwaway Ceph RADOS Gateway, the API node out of the byte path)
  * against the local backend (chunks PUT to the API node, which checks and fsyncs them), in the same
  * run: `npx tsx bench/scale-ingest.ts [MiB]`. A file of `MiB` (default 256) in 5 MiB chunks, 4 PUTs in
  * flight, as the CLI and the site upload. Chunk bodies are random bytes made once, outside the timing.
  *
- * s3rver is an emulator (Koa, one file per object, no fsync): this measures the shape of the flow on
- * one machine, not what AWS S3 or MinIO would do; with real object storage the API nodes do no byte
- * work at all. Rounds alternate; the median counts.
+ * The gateway keeps its objects in one OSD's memory (memstore) on this same machine: this measures
+ * the shape of the flow on one machine, not what a real object store's cluster would do; with one,
+ * the API nodes do no byte work at all. Rounds alternate; the median counts.
  */
 const MIB = 1024 * 1024;
 const FILE_MIB = Number(process.argv[2] ?? 256);
@@ -98,7 +98,7 @@ try {
   }
   const [l, s] = [median(a), median(b)];
   console.log(
-    `ingest (${FILE_MIB} MiB, ${CHUNK_SIZE_MIB} MiB chunks, ${PARALLEL} in flight): presigned S3 (s3rver) ${s.toFixed(0)} MB/s, local backend ${l.toFixed(0)} MB/s -> ratio S3/local ${(s / l).toFixed(2)}`,
+    `ingest (${FILE_MIB} MiB, ${CHUNK_SIZE_MIB} MiB chunks, ${PARALLEL} in flight): presigned S3 (RADOS Gateway) ${s.toFixed(0)} MB/s, local backend ${l.toFixed(0)} MB/s -> ratio S3/local ${(s / l).toFixed(2)}`,
   );
 } finally {
   await Promise.all([local.stop(), viaS3.stop()]);
