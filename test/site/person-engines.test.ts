@@ -136,4 +136,62 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
     assert.deepEqual(owner.problems, []);
     await owner.close();
   });
+
+  test("a request folder's owner: no limit, a note to those who upload; without mail no Stop for nothing", async () => {
+    const page = await site.browser.page();
+    await home(page, 'request');
+    await page.click('button[type=submit]');
+    await page.waitForUrl(FOLDER_LINK);
+    await page.waitFor('#owner-settings');
+    assert.equal(await page.count('#owner-limit'), 0);
+    assert.equal(await page.count('#one-recipient'), 0);
+    assert.match(await page.renderedText('label[for="owner-note"]'), /Note to those who upload/);
+    assert.match(await page.renderedText('#deadline'), /unless someone uploads to it/);
+    await page.waitFor('#notify-current[data-state="off"]', { state: 'hidden' });
+    await page.waitFor('#notify-clear', { state: 'hidden' });
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('the admin console: the token only, a reason that must be chosen, "admin token", site dates', async () => {
+    const owner = await site.browser.page();
+    await home(owner, 'share');
+    await owner.click('button[type=submit]');
+    await owner.waitForUrl(FOLDER_LINK);
+    await owner.waitFor('#save-expiry');
+    await owner.click('#save-expiry');
+    const folderId = folderIdOf(await owner.url());
+    await owner.close();
+
+    const page = await site.browser.page({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${site.url}/admin`);
+    await page.waitFor('#admin-sign-in');
+    assert.match(await page.renderedText('#admin-sign-in'), /Enter the admin token \(ADMIN_TOKEN\) set on this server/);
+    await page.fill('#admin-token', ADMIN_TOKEN);
+    await page.press('Enter');
+    await page.waitFor(`tr[data-folder="${folderId}"] button[data-action="take-down"]`);
+    await page.click(`tr[data-folder="${folderId}"] button[data-action="take-down"]`);
+    await page.waitFor('dialog.admin-dialog[open]');
+    assert.equal(await page.value('#take-down-reason-choice'), '');
+    await page.click('#take-down-confirm');
+    await page.waitUntil(
+      `document.getElementById('take-down-reason-error')?.textContent.includes('Choose the reason')`,
+    );
+    await page.select('#take-down-reason-choice', 'abuse');
+    await page.click('#take-down-confirm');
+    await page.waitUntil(`document.querySelector('tr[data-folder="${folderId}"]')?.textContent.includes('Taken down')`);
+    await page.click('#admin-tab-audit');
+    // This folder's rows (an earlier scenario took another folder down).
+    const row = (action: string) =>
+      `[...document.querySelectorAll('#audit-rows tr[data-action="${action}"]')].find((tr) => tr.textContent.includes(${JSON.stringify(folderId.slice(0, 12))}))?.innerText ?? ''`;
+    await page.waitUntil(row('folder.take-down'));
+    const takeDown = await page.evaluate<string>(row('folder.take-down'));
+    assert.match(takeDown, /admin token/);
+    const settings = await page.evaluate<string>(row('folder.settings'));
+    assert.match(settings, /expiresAt: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/);
+    assert.doesNotMatch(settings, /\d{13}/);
+    await page.screenshot('admin-audit-desktop-light-en');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
 });
