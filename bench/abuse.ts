@@ -1,5 +1,5 @@
 /**
- * The abuse suite (issue #11; not part of the test run): starts the compiled server (`npm run build`,
+ * The abuse suite (not part of the test run): starts the compiled server (`npm run build`,
  * then `npx tsx bench/abuse.ts`) and runs each attack of docs/security.md for a bounded time, while a
  * separate client process asks for a small document (`GET /openapi.json`) in a loop and the server's
  * resident memory is sampled. Prints one table: attack, requests sent, p50/p99 of the small request
@@ -7,7 +7,7 @@
  *
  * Targets: the small request's p99 under 10x its idle p99 and under 250 ms, peak RSS under 400 MB,
  * zero 5xx, and (connection starvation) no fresh connection of another client address refused. Before
- * the table, the server CPU one maximum v2 create costs (issue #21: under 50 ms on the local backend). Rate limits are raised out of the way (as in the other benchmarks), so what is measured
+ * the table, the server CPU one maximum v2 create costs (target: under 50 ms on the local backend). Rate limits are raised out of the way (as in the other benchmarks), so what is measured
  * is what one request may cost, not the limiter's refusals; every other limit is at its default.
  *
  * Usage: npm run build && npx tsx bench/abuse.ts [seconds per attack, default 10] [attack names...]
@@ -321,7 +321,7 @@ const attacks: Record<string, Attack> = {
   },
 };
 
-// ---- issue #21 finding 5: connection starvation from one address (H3) ----------------------------------
+// ---- connection starvation from one address ------------------------------------------------------------
 /**
  * More slow sockets than MAX_CONNECTIONS (1,000 by default) from 127.0.0.2, each sending one header line
  * every 2 s, while a well-behaved client on 127.0.0.1 opens a fresh connection for GET /healthz every
@@ -362,7 +362,7 @@ attacks['connection starvation (1,100 slow sockets, 2 addresses)'] = async (tall
   for (const s of sockets) s.destroy();
 };
 
-// ---- issue #21 finding 1: the mail attack (H1) ---------------------------------------------------------
+// ---- the mail attack ---------------------------------------------------------------------------------
 /**
  * Anonymous folders, each with one file, ask for download notifications to third parties' addresses (a
  * new address every time), and their own files are downloaded again and again: before the fix, one mail
@@ -520,6 +520,6 @@ for (const row of rows) {
 }
 if (mailAttack.addresses > 0)
   lines.push(
-    `mail attack: ${mailAttack.addresses} third-party addresses named, ${mailAttack.downloads} downloads; ${mailAttack.mails} mails reached SMTP (before issue #21: one per download)`,
+    `mail attack: ${mailAttack.addresses} third-party addresses named, ${mailAttack.downloads} downloads; ${mailAttack.mails} mails reached SMTP (before the fix: one per download)`,
   );
 for (const line of lines) await record(line);

@@ -1,5 +1,5 @@
 /**
- * Time to recipient (issue #25), client to client: from the sender's start to the recipient's
+ * Time to recipient, client to client: from the sender's start to the recipient's
  * complete, verified file, when the recipient starts as soon as the folder exists and downloads the
  * file while it is still arriving, against upload alone and download alone, in the same run.
  *
@@ -11,8 +11,8 @@
  * alone and download alone (without downloading while uploading it is their sum). Each case also
  * prints the CPU seconds the client (this process) and the server used, and how many cores that is
  * over its wall time: on 2 shared cores, whether the run was CPU-bound. BENCH_BEFORE=1 adds, in the
- * same rounds, the recipient as the library ran it before issue #25's second round (global fetch,
- * WebCrypto, a look at the listing on every wait). Prints the figures; not part of the test run.
+ * same rounds, the recipient as the library used to run it (global fetch, WebCrypto, a look at the
+ * listing on every wait). Prints the figures; not part of the test run.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';

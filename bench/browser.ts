@@ -8,13 +8,13 @@
  *    node:http server that streams each body to a file (no encryption, the page never touches the bytes);
  * 2. site download through the service worker into the browser's download manager, against the same
  *    file as a plain attachment from that minimal server, streamed from disk in 1 MiB reads, and
- *    against the streaming ceiling of any end-to-end encrypted download (issue #25): the same bytes
+ *    against the streaming ceiling of any end-to-end encrypted download: the same bytes
  *    passed through a service-worker stream with no cryptography (a service worker on the minimal
  *    server fetches the file's 10 MiB slices, 3 ahead, and hands each on in 1 MiB pieces, as
  *    webfolder's downloadStream does), saved by the same download manager.
  *
- * Targets (issue #16): upload >= 0.5 of plain, download >= 0.8, Chromium CPU seconds per GiB within
- * 1.5x of plain; issue #25: download >= 0.9 of the service-worker pass-through at <= 1.25x its
+ * Targets: upload >= 0.5 of plain, download >= 0.8, Chromium CPU seconds per GiB within 1.5x of
+ * plain; download >= 0.9 of the service-worker pass-through at <= 1.25x its
  * Chromium CPU per GiB, upload >= 0.6 of plain, Chromium's largest process within 200 MiB of plain's. For each phase it prints MB/s, Chromium's CPU seconds per GiB by process role
  * (browser, renderer, network service, ...) and by renderer thread (the page's main thread is
  * "renderer: chromium", the service worker's "renderer: ServiceWorker t", WebCrypto's pool
@@ -435,9 +435,7 @@ async function main() {
         `browser: download ${mbps(down.ms).toFixed(0)} MB/s vs service-worker pass-through ${pass.rate.toFixed(0)} MB/s -> ratio ${rate.toFixed(2)} (target >= 0.9: ${verdict(rate, 0.9)}); Chromium CPU ${(chromiumCpu(down) / GIB).toFixed(1)} s/GiB vs ${pass.cpu.toFixed(1)} -> ${cpuRatio.toFixed(2)}x (target <= 1.25: ${verdict(cpuRatio, 1.25, false)})`,
       );
       const upRate = mbps(up.ms) / plainUp.rate;
-      await record(
-        `browser: upload vs plain -> ${upRate.toFixed(2)} (issue #25 target >= 0.6: ${verdict(upRate, 0.6)})`,
-      );
+      await record(`browser: upload vs plain -> ${upRate.toFixed(2)} (target >= 0.6: ${verdict(upRate, 0.6)})`);
       for (const [name, site, base] of [
         ['upload', up, largest(plainUpBefore, plainUpAfter)],
         ['download', down, largest(plainDownBefore, plainDownAfter)],

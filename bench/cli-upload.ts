@@ -14,12 +14,12 @@
  * The three run interleaved for BENCH_ROUNDS rounds (default 2); each method's best round is
  * compared (the round least disturbed by other work on a shared machine). Throughput is plaintext
  * bytes per second for all three.
- * 5. Downloads the same way (issue #25), of one uploaded copy of the file: "raw" GETs every chunk
+ * 5. Downloads the same way, of one uploaded copy of the file: "raw" GETs every chunk
  *    with a download ticket, 4 in flight, and drops the bytes (no decryption, no disk); "library"
  *    download() into a directory (fetch + RFC 8188 decryption + write + fsync + rename); "cli"
  *    `webfolder download <link> <dir> --json` as a child process, with its peak RSS; "library,
  *    fetch + WebCrypto" the same download() with the global fetch and WebCrypto's decryptChunk (the
- *    path before node:http and node:crypto took over, issue #25), for a before/after in one run.
+ *    path before node:http and node:crypto took over), for a before/after in one run.
  * 6. The CLI's memory whatever the file size: a sparse file of BENCH_SPARSE_MIB (default 4096) MiB
  *    uploaded and downloaded by the CLI, peak RSS of each compared with the BENCH_SIZE_MIB file's.
  * Prints the ratios and appends them to docs/benchmarks.md under "Client". Not part of the test run.
@@ -180,7 +180,7 @@ async function libraryDownload(link: string, dir: string, size: number, before =
   const started = performance.now();
   const result = await download(link, dir, {
     concurrency: CONCURRENCY,
-    // The path before issue #25's change: undici's fetch and WebCrypto's per-record promises.
+    // The path before node:http and node:crypto: undici's fetch and WebCrypto's per-record promises.
     ...(before ? { fetch: (url: string, init: RequestInit) => fetch(url, init), decrypt: decryptChunk } : {}),
   });
   if (result.files.length !== 1) throw new Error(`library download saved ${result.files.length} files`);
@@ -344,7 +344,7 @@ PUTs of pre-generated random bodies of the exact encrypted length (no file readi
 | raw chunk GETs saved (each chunk written at its place, one fsync) | ${mbs(best(down.saved))} | ${all(down.saved)} | ${(best(down.saved) / best(down.raw)).toFixed(2)} |
 | library \`download()\` (GET + RFC 8188 decryption + write + fsync + rename) | ${mbs(best(down.lib))} | ${all(down.lib)} | ${(best(down.lib) / best(down.raw)).toFixed(2)} |
 | CLI \`webfolder download\` (child process via tsx) | ${mbs(best(down.cli))} | ${all(down.cli)} | ${(best(down.cli) / best(down.raw)).toFixed(2)} |
-| library \`download()\` with the global fetch + WebCrypto (the path before issue #25) | ${mbs(best(down.before))} | ${all(down.before)} | ${(best(down.before) / best(down.raw)).toFixed(2)} |
+| library \`download()\` with the global fetch + WebCrypto (the path before node:http + node:crypto) | ${mbs(best(down.before))} | ${all(down.before)} | ${(best(down.before) / best(down.raw)).toFixed(2)} |
 
 Client CPU time (user + system, in-process runs, lowest round): raw ${rawCpu.toFixed(1)} s, library ${libCpu.toFixed(1)} s for
 ${SIZE / MIB} MiB; reading and encryption cost ${mbs(SIZE / Math.max(0.001, libCpu - rawCpu))} of client CPU. Peak RSS of the CLI

@@ -6,9 +6,9 @@ import { createEmpty } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
- * What the two agent surfaces share at the HTTP level: one Host/Origin policy (issue 11.10), a
- * `Connection: close` that closes (11.12), and JSON bodies read by the same strict rules as the REST
- * API, duplicate keys refused (11.12).
+ * What the two agent surfaces share at the HTTP level: one Host/Origin policy, a
+ * `Connection: close` that closes, and JSON bodies read by the same strict rules as the REST API,
+ * duplicate keys refused.
  */
 let server: RunningServer;
 before(async () => {

@@ -107,7 +107,7 @@ describe('ai-plugin.json', () => {
     assert.ok((m.name_for_model as string).length <= 50);
     assert.ok((m.description_for_human as string).length <= 120);
     assert.equal(m.auth.type, 'none');
-    // A loopback instance has no mailbox to publish (issue #21: it said webmaster@127.0.0.1).
+    // A loopback instance has no mailbox to publish (it once said webmaster@127.0.0.1).
     assert.equal(server.server.services.config.contactEmail, null);
     assert.equal('contact_email' in m, false);
     assert.equal(m.api.type, 'openapi');

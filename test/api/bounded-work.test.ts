@@ -10,7 +10,7 @@ import { chunkUrl, createEmpty, putChunk } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
- * Issue #11 items 1, 2 and 6 on a real server over real files: what one request may cost (chunk URLs
+ * Bounded work on a real server over real files: what one request may cost (chunk URLs
  * signed, the bucket it spends from, compression), folders with very many files (limits, O(1)
  * bookkeeping, a paged listing), and a registration that fails after the claim.
  */
@@ -84,7 +84,7 @@ describe('bounded work per request', () => {
   });
 
   test('the v2 create with ten files of the largest size is answered whole, streamed and uncompressed; a small one compressed', async () => {
-    // Issue #21 finding 6: compressing 6.7 MB of random hex cost ~250 ms of CPU to save half of it.
+    // Compressing 6.7 MB of random hex cost ~250 ms of server CPU to save half of it: not worth it.
     const body = JSON.stringify({ encryption: { ske: 'ske' }, files: files(10, MAX_FILE_SIZE) });
     for (const acceptEncoding of ['gzip', 'br, gzip', 'identity']) {
       const res = await fetch(`${server.baseUrl}/v2/folders`, {

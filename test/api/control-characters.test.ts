@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { onEveryStore, type StoreSuite } from '../support/stores.js';
 
 /**
- * Issue 21.2: every string field of every route goes through the contract's schemas, and the one
+ * Every string field of every route goes through the contract's schemas, and the one
  * validation layer refuses control characters in all of them. The routes are not a hand list: they
  * are every route the server registered (Webfolder.routes, from Fastify's onRoute), and the fields
  * are every string of a valid instance of each route's params, querystring and body schema. Each

@@ -86,7 +86,7 @@ describe('REST refusals carry a code', () => {
   });
 
   test('the OpenAPI description of ErrorResponse.code says what create answers for those codes', async () => {
-    // Issue #21: it said `unsupported_media_type` (415) only, while create answers 400 with it.
+    // The description once said `unsupported_media_type` (415) only, while create answers 400 with it.
     const doc = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as {
       components: { schemas: { ErrorResponse: { properties: { code: { description: string } } } } };
     };

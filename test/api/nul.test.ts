@@ -7,7 +7,7 @@ import { onEveryStore, type StoreSuite } from '../support/stores.js';
 /**
  * NUL characters (U+0000) in any string field are refused as 400 invalid_request by the one
  * validation layer, on every surface, whatever the store: PostgreSQL cannot store them and answered
- * 500 (issue 11.6). Run against SQLite and against a real PostgreSQL (TEST_REQUIRE_SERVICES=1 makes
+ * 500. Run against SQLite and against a real PostgreSQL (TEST_REQUIRE_SERVICES=1 makes
  * a missing PostgreSQL a failure instead of a skip).
  */
 const NUL = '\u0000';

@@ -5,7 +5,7 @@ import { createDirect, createEmpty } from '../support/api.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
- * One security-header policy for every response (issue 11.11): whatever the route family, a
+ * One security-header policy for every response: whatever the route family, a
  * response says nosniff, no-referrer and a same-origin opener policy; HTML carries a CSP; and HSTS
  * is sent only when the request came over https (directly, or through a trusted proxy), never over
  * plain http.

@@ -11,7 +11,7 @@ import { until } from '../support/poll.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**
- * Issue #11 items 3 and 4 on a real server, over raw sockets where the wire matters: `Expect:
+ * Slow and greedy clients on a real server, over raw sockets where the wire matters: `Expect:
  * 100-continue` answered only after the checks, the minimum body rate of chunk PUTs, the per-client
  * cap on concurrent chunk uploads, the connection cap and the idle timeout.
  */
@@ -248,8 +248,8 @@ describe('connection cap', () => {
 });
 
 /**
- * Issue #21 finding 5: with MAX_CONNECTIONS=200, 250 sockets from one address sending a header line
- * every 2 s held 198 slots and 0 of 7 connections from another address got /healthz. Here the same at
+ * Connection starvation: with MAX_CONNECTIONS=200, 250 sockets from one address sending a header
+ * line every 2 s once held 198 slots and 0 of 7 connections from another address got /healthz. Here the same at
  * a smaller scale: 50 slow sockets from 127.0.0.1 against MAX_CONNECTIONS=40.
  */
 describe('one client address cannot starve the others', () => {

@@ -21,8 +21,8 @@ export interface BlobHarness {
    */
   readonly enforcesSignatures: boolean;
   /**
-   * Whether a stored chunk is kept against other bytes sent to its URL (the local backend; issue 21,
-   * finding 8). Presigned S3 URLs cannot impose it on the clients: see docs/security.md.
+   * Whether a stored chunk is kept against other bytes sent to its URL (the local backend: a
+   * replayed URL's other bytes get 409). Presigned S3 URLs cannot impose it on the clients: see docs/security.md.
    */
   readonly keepsChunks: boolean;
   stop(): Promise<void>;

@@ -10,7 +10,7 @@ import { chunkUrl, createDirect, createEmpty, putChunk } from '../support/api.js
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
- * Issue #11 item 5: a full disk on a real, small filesystem (a tmpfs this test mounts). A chunk is
+ * A full disk on a real, small filesystem (a tmpfs this test mounts). A chunk is
  * acknowledged only when exactly its bytes are durably stored; a full disk answers 507 and keeps
  * nothing under the chunk's name; below the free-space floor (DISK_FREE_MIN_MIB) new registrations
  * and uploads are refused up front. Mounting needs root: elsewhere the suite skips, unless

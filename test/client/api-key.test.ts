@@ -7,7 +7,7 @@ import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 
 /**
- * An API key with the CLI (issue 26) on an instance where only signed-in people make folders: a
+ * An API key with the CLI on an instance where only signed-in people make folders: a
  * person signs in through the real OpenID provider, makes a key on the site's API, and the CLI
  * uploads with it (from $WEBFOLDER_API_KEY and from --api-key-file) and downloads; without a key,
  * or with the key revoked, the upload is refused and says why. The server's trace log never holds

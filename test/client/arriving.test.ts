@@ -8,7 +8,7 @@ import { UploadEndedError } from '../../src/transfer/errors.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
- * Downloads of a file whose upload is still running (issue #25), against a real server on loopback.
+ * Downloads of a file whose upload is still running, against a real server on loopback.
  * The sender's network is a gate in its fetch: chunk 1 goes through, chunks 2 and 3 wait until the
  * test opens the gate, so the recipient certainly starts while the file is arriving (it is told to
  * wait for a chunk: onWaiting), with no timing assumed.

@@ -12,7 +12,7 @@ import { useCliServer } from '../support/cli.js';
 import { which } from '../support/which.js';
 
 /**
- * The owner's side of the CLI end to end (issue 12): `upload --expires --max-downloads --password`,
+ * The owner's side of the CLI end to end: `upload --expires --max-downloads --password`,
  * `download` with a password and against a limit, `info`, `delete` of a file and of the folder, and
  * `request` with a visitor uploading through the page's own session module. A real server child
  * process on loopback, the real `webfolder` entry. The uploader and each recipient have their own

@@ -6,8 +6,8 @@ import { describe, test } from 'node:test';
 import { useCliServer } from '../support/cli.js';
 
 /**
- * The owner's settings from the CLI, as the page has them (issue 12: "site, library and CLI
- * alike"): `upload --note`, `set` (expiry, the folder's limit, a file's own limit, the note) and
+ * The owner's settings from the CLI, as the page has them (site, library and CLI
+ * alike): `upload --note`, `set` (expiry, the folder's limit, a file's own limit, the note) and
  * `activity`. A real server child process on loopback and the real `webfolder` entry; the owner and
  * a recipient each have their own state directory.
  */

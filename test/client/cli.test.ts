@@ -140,8 +140,8 @@ describe('webfolder upload / download', () => {
   });
 
   test('a directory uploads as one folder of more than 10 files with its paths; sizes as the site writes them', async () => {
-    // Issue #24 item 6: the CLI refused directories and more than 10 files, while the site put a
-    // picked folder of any size into one folder; and it wrote 5,000,000 bytes as "4.8 MiB".
+    // The CLI once refused directories and more than 10 files, while the site put a picked
+    // folder of any size into one folder; and it wrote 5,000,000 bytes as "4.8 MiB".
     const tree = join(dir, 'tree');
     await mkdir(join(tree, 'sub', 'deeper'), { recursive: true });
     const expected = new Map<string, Buffer>();

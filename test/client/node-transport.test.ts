@@ -8,7 +8,7 @@ import { leaks, type StandIns, startStandIns } from '../support/stand-in.js';
 
 /**
  * The Node transport's chunk GETs (src/client/node/transport.ts: node:http into one buffer of the
- * announced length, issue #25), under the outbound layer's rules: the same stand-ins as
+ * announced length), under the outbound layer's rules: the same stand-ins as
  * outbound-calls.test.ts (home on 127.0.0.1, a recording other origin on 127.0.0.2).
  */
 const FOLDER = 'AAAAAAAAAAAAAAAA';

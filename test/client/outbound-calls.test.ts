@@ -15,10 +15,10 @@ import { memoryStore } from '../site/memory-store.js';
 import { leaks, type StandIns, startStandIns } from '../support/stand-in.js';
 
 /**
- * Issue #21 finding 4, a test per client call: every method of the site client, the v2 client, the
- * chunk transfers, every CLI command that talks to the server and the page's entry points, against
- * a stand-in service on 127.0.0.1 that (a) redirects every request to another origin, 127.0.0.2,
- * which records what it gets, and (b) answers a foreign `{}`. Each call carries credentials (owner,
+ * A test per client call that credentials stay on the service's origin: every method of the site
+ * client, the v2 client, the chunk transfers, every CLI command that talks to the server and the
+ * page's entry points, against a stand-in service on 127.0.0.1 that (a) redirects every request to
+ * another origin, 127.0.0.2, which records what it gets, and (b) answers a foreign `{}`. Each call carries credentials (owner,
  * visitor, upload token; the CLI also a login in its server URL); none may reach the other origin,
  * and no call may use a foreign answer. The page's own bundle: test/site/redirect-credentials.test.ts.
  */
@@ -183,7 +183,7 @@ describe('chunk transfers: presigned addresses carry nothing of ours', () => {
   });
 });
 
-/** An API key of a signed-in person (issue 26): like the login, for the server's origin only. */
+/** An API key of a signed-in person: like the login, for the server's origin only. */
 const API_KEY = `wfk_${'K'.repeat(43)}`;
 let withKey = false;
 

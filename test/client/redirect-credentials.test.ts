@@ -10,7 +10,7 @@ import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 import { type BucketProxy, bucketReport, startBucketProxy } from './bucket-proxy.js';
 
 /**
- * Issue #11 item 7: no credential header ever follows a chunk download to object storage. The
+ * No credential header ever follows a chunk download to object storage. The
  * service runs on the S3 backend with a header-logging stand-in as its bucket host; the library
  * and the CLI download a request folder with its owner token (`X-Upload-Auth`), and the bucket
  * must have served the chunks without ever seeing that header. (The page: test/site/redirect-credentials.test.ts.)

@@ -49,7 +49,8 @@ describe('client against the S3 backend', { skip: SKIP }, () => {
   });
 
   test('a file with a download limit downloads while it arrives: waiting spends nothing of its ticket', async () => {
-    // The sender's chunks 2 and 3 wait at a gate until the recipient has waited for chunk 2 (issue #25).
+    // The sender's chunks 2 and 3 wait at a gate until the recipient has waited for chunk 2,
+    // so the download certainly overlaps the upload.
     const content = randomBytes(11 * MIB + 5);
     const path = join(dir, 'arriving-s3.bin');
     await writeFile(path, content);

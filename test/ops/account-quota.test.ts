@@ -8,7 +8,7 @@ import { type SpawnedServer, spawnServer, startServer, tempDir } from '../suppor
 import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 
 /**
- * Per-account quotas (issue 26) through the real routes: registrations made with an account's API key
+ * Per-account quotas through the real routes: registrations made with an account's API key
  * count against QUOTA_ACCOUNT_MIB or the account's own quota, exactly under concurrency (in one
  * process on SQLite, and across two nodes on one PostgreSQL); admins list accounts with their usage
  * and set a quota, which the audit log records.

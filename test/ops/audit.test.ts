@@ -11,7 +11,7 @@ import { freePort, type RunningServer, spawnServer, startServer, tempDir } from 
 import { onEveryStore } from '../support/stores.js';
 
 /**
- * The audit log (issue 26): one entry for each action that took effect, through the real routes, on
+ * The audit log: one entry for each action that took effect, through the real routes, on
  * SQLite and PostgreSQL; the admin listing's filters and cursor paging; the JSON-lines export; the
  * client address kept only as a keyed hash, and only when the operator enabled it.
  */

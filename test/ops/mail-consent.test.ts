@@ -9,7 +9,7 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { onEveryStore, type StoreSuite } from '../support/stores.js';
 
 /**
- * Issue 21.1, no spam relay: anyone may make a folder and name any address for its notifications,
+ * No spam relay: anyone may make a folder and name any address for its notifications,
  * so an address gets nothing but one confirmation mail until it confirms; confirmations are limited
  * per address and per client, notifications are digests capped per folder and per address, every
  * mail carries List-Unsubscribe with RFC 8058 one-click, and an instance-wide budget bounds what

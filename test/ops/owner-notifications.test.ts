@@ -106,7 +106,7 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
     assert.notEqual(other.body.webhookSecret, set.body.webhookSecret);
     const back = await put(folder.folderId, owner, { webhookUrl: hook.url });
     hook.setKey(keyOfSecret(back.body.webhookSecret!));
-    // The address confirms first (issue 21.1): until then it gets nothing but that one mail.
+    // The address confirms first, so the service is no spam relay: until then it gets only that mail.
     assert.equal(set.body.emailStatus, 'pending');
     const confirmation = await until('the confirmation mail', () => smtp.mails[0]);
     const confirm = /https?:\/\/\S+\/mail\/confirm\?\S+/.exec(unQuote(confirmation.raw))![0];

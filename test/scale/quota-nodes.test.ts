@@ -8,7 +8,7 @@ import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import { isUnavailable, type PostgresService, startPostgres } from '../support/services.js';
 
 /**
- * The instance quota across nodes (issue 21, finding 3): two API nodes (child processes) on one
+ * The instance quota across nodes: two API nodes (child processes) on one
  * PostgreSQL. Before, each node counted against a total it re-read every 5 s, so racing nodes passed
  * the quota together; now the check is in the inserting transaction, on the database's counter.
  */

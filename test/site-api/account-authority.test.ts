@@ -18,7 +18,7 @@ import { onEveryStore } from '../support/stores.js';
 import { token } from './owner-support.js';
 
 /**
- * Owner authority by account (issue 26, src/app/site/access.ts ownerAuthority/openAsOwner), the one
+ * Owner authority by account (src/app/site/access.ts ownerAuthority/openAsOwner), the one
  * layer that decides it, over real stores: the account that made a folder may use every owner
  * control that needs no key; another account (by session or API key) and an anonymous caller may
  * not; a control that needs the key (the note, the password) stays the owner credential's; the

@@ -5,7 +5,7 @@ import { onEveryStore, type StoreSuite } from '../support/stores.js';
 import { call, createOwned, token, uploadFile } from './owner-support.js';
 
 /**
- * A deleted file keeps its name in the owner's activity list (issue 24 item 4): the deletion's line
+ * A deleted file keeps its name in the owner's activity list: the deletion's line
  * carries the file's name as its uploading browser stored it (ciphertext: the server never had the
  * plain name) and, in request mode, the file's sealed key, so the owner's page can decrypt the name
  * after a reload or in another browser. Other lines carry none. On SQLite and on PostgreSQL

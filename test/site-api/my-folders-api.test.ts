@@ -7,7 +7,7 @@ import { onEveryStore } from '../support/stores.js';
 import { token } from './owner-support.js';
 
 /**
- * "My folders" over HTTP on a real server (issue 26): `GET /api/account/folders` and the site's owner
+ * "My folders" over HTTP on a real server: `GET /api/account/folders` and the site's owner
  * routes authorised by the account, on SQLite and PostgreSQL. Sessions and API keys are made with the
  * account store's own methods as set-up (the sign-in flow itself is tested with a real OIDC provider
  * in test/site/my-folders.test.ts and sign-in's suites); every request under test is a real one.

@@ -7,7 +7,7 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { call, createOwned, PASSWORD, refused, token, uploadFile } from './owner-support.js';
 
 /**
- * The owner's controls (issue 12) over a real server on loopback with the local backend: create and
+ * The owner's controls over a real server on loopback with the local backend: create and
  * claim, settings, limits and tickets, activity, deletions. Every refusal is a 4xx `{error, code}`
  * that changes nothing; only the owner may use a control.
  */

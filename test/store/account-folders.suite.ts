@@ -3,7 +3,7 @@ import type { AccountFolderPage } from '../../src/store/account-folders.js';
 import type { FileRecord, FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
 
 /**
- * "My folders" (issue 26, src/store/account-folders.ts) on every store: only the account's live
+ * "My folders" (src/store/account-folders.ts) on every store: only the account's live
  * folders, with their figures, in either sort, a page at a time without gaps or repeats.
  */
 type It = (title: string, body: (store: MetadataStore, peer: MetadataStore) => Promise<void>) => void;

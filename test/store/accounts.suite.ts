@@ -3,7 +3,7 @@ import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import type { FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
 
 /**
- * Accounts, sessions and API keys (issue 26, src/store/account-store.ts): run inside the shared store
+ * Accounts, sessions and API keys (src/store/account-store.ts): run inside the shared store
  * suite (metadata-store.suite.ts) on SQLite and PostgreSQL, with a peer handle standing for another node.
  */
 type It = (title: string, body: (store: MetadataStore, peer: MetadataStore) => Promise<void>) => void;

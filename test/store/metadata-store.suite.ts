@@ -483,7 +483,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       }
     });
 
-    // ---- The owner's controls (issue 12) ----------------------------------------------------------
+    // ---- The owner's controls ---------------------------------------------------------------------
     it('createFolder keeps settings and createdBy; new records default to none and "api"', async (store) => {
       const settings = {
         expiresAt: T0 + 5 * HOUR,
@@ -643,7 +643,7 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
 
     // The ops part of the contract (outbox, notification settings, usage, admin queries).
     opsStoreTests(it, { folder, file, id });
-    // "My folders": an account's folders (issue 26).
+    // "My folders": an account's folders.
     accountFolderTests(it, { folder, file });
     // The storage quotas, checked atomically with the insert.
     storageQuotaTests(it, { folder, file });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
 /**
- * A real OpenID Connect provider on loopback for the sign-in tests (issue 26): the certified
+ * A real OpenID Connect provider on loopback for the sign-in tests: the certified
  * `oidc-provider` package, never a mock. One confidential client (`webfolder`, with a secret,
  * authorization code + PKCE) and a few people, signed in through the provider's own interaction pages
  * (its development login form: any password) from a real browser or from plain HTTP.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Two stand-in servers on loopback for the outbound-request layer's tests (issue #21 finding 4):
+ * Two stand-in servers on loopback for the outbound-request layer's tests:
  * `home` on 127.0.0.1 plays the service a client was pointed at, and `elsewhere` on 127.0.0.2 is
  * another origin that records every request it gets (method, path with query, headers). `home`
  * answers as its current `behave` says: redirect every request elsewhere (307, path and query

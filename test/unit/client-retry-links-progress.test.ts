@@ -167,7 +167,7 @@ describe('progress', () => {
     assert.match(out, /total/);
   });
   test('formats', () => {
-    // Decimal units, as the site writes them (issue #24 item 6: the same file, the same size).
+    // Decimal units, as the site writes them: the same file shows the same size everywhere.
     assert.equal(formatBytes(5_000_000), '5.00 MB');
     assert.equal(formatBytes(1536), '1.54 kB');
     assert.equal(formatBytes(12_345_678_901), '12.3 GB');

@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
 
 /**
- * Issue #21 finding 4: one outbound-request layer (src/transfer/outbound.ts). Every request of the
+ * One outbound-request layer (src/transfer/outbound.ts). Every request of the
  * library, the CLI, the page and its service worker goes through it, so credentials stay on the
  * service's origin and every answer is checked; an earlier fix came back because a call went beside
  * the one fetch path. This scan makes that impossible to do quietly: no `fetch(`, `exchange(`,

@@ -13,7 +13,7 @@ import {
   mayDownload,
 } from '../../src/domain/owner-settings.js';
 
-/** The owner's settings (issue 12), with explicit times: src/domain/owner-settings.ts. */
+/** The owner's settings, with explicit times: src/domain/owner-settings.ts. */
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 
 test('a chosen expiry must be in the future and at most MAX_EXPIRES_HOURS from now', () => {

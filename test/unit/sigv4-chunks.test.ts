@@ -11,8 +11,8 @@ import {
 import { SigningPool } from '../../src/blobs/s3/sigv4-pool.js';
 
 /**
- * The S3 chunk signer (issue #21 finding 6) against the SDK's own presigned URLs (getSignedUrl),
- * for a path-style and a virtual-hosted URL, and through the worker pool.
+ * The S3 chunk signer against the SDK's own presigned URLs (getSignedUrl), for a path-style and a
+ * virtual-hosted URL, and through the worker pool.
  */
 const credentials = {
   accessKeyId: 'AKIAIOSFODNN7EXAMPLE',

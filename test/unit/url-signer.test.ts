@@ -5,8 +5,9 @@ import { ChunkUrlError } from '../../src/blobs/blob-store.js';
 import { ChunkUrlSigner, SIGNING_ALGORITHM } from '../../src/blobs/local/url-signer.js';
 
 /**
- * The local backend's chunk URL signatures (issue #21 finding 6): one key per file, one AES call for
- * all its chunks. The vectors were computed outside Node, with the openssl command line:
+ * The local backend's chunk URL signatures: one key per file, one AES call for all its chunks, so
+ * signing a large folder's URLs stays cheap. The vectors were computed outside Node, with the
+ * openssl command line:
  *   key = openssl dgst -sha256 -hmac "$SECRET" over ["wf2",keyId,folder,file,date,expires]
  *   sig = openssl enc -aes-256-ecb -K key -nopad over block(n,len,0) || block(n,len,1)
  * where block is 16 bytes: n (u32 BE), len (u64 BE), half (u32 BE).
