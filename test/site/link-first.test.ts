@@ -43,6 +43,16 @@ describe('site: the link first (Chromium)', { skip: SKIP }, () => {
             assert.ok((await box(page, before)).bottom <= drop.top, `${before} comes before the drop zone`);
           for (const after of ['#new-expiry', '#new-limit', '#new-note'])
             assert.ok((await box(page, after)).top >= drop.bottom, `${after} follows the drop zone`);
+          // Compact: the drop zone's pickers are on the first screen, the password's advice shown once used.
+          assert.ok(
+            (await box(page, '#drop-zone label.pick:first-of-type')).bottom <= drop.inner,
+            'the pickers on the first screen',
+          );
+          assert.equal(await page.locator('#password-help').isVisible(), false);
+          await page.locator('#new-password').focus();
+          await page.locator('#password-help').waitFor();
+          await page.locator('#new-password').blur();
+          await page.locator('#password-help').waitFor({ state: 'hidden' });
           await screenshot(page, `home-${device}-${scheme}-${locale}`);
 
           await Promise.all([

@@ -87,12 +87,22 @@ export function homePage(config: SiteConfig, open: (link: string) => void): void
     'aria-describedby': 'note-help new-note-count',
   });
   const noteLabel = h('label', { for: 'new-note' }, t('home.noteLabel'));
+  // The password's advice shows once the field is used, so that the row before the drop zone stays
+  // compact; it is the field's description (read with it) either way.
+  const passwordHelp = hint('password-help', t('home.passwordHelp'));
+  passwordHelp.hidden = true;
+  const showHelp = () => {
+    passwordHelp.hidden = document.activeElement !== password && password.value === '';
+  };
+  password.addEventListener('focus', showHelp);
+  password.addEventListener('blur', showHelp);
+  password.addEventListener('input', showHelp);
   const passwordRow = h(
     'p',
     { id: 'password-row' },
     h('label', { for: 'new-password' }, t('home.passwordLabel')),
     password,
-    hint('password-help', t('home.passwordHelp')),
+    passwordHelp,
   );
   // Visitors of a request folder upload only: they never download, so a limit means nothing there.
   const limitRow = h(
