@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { bytes, createFolder, writeTemp } from './browser.js';
+import { bytes, writeTemp } from './browser.js';
 import { eachEngine, FOLDER_LINK, folderIdOf, useSite } from './driver.js';
 import { chromium } from './driver-chromium.js';
 import { firefox } from './driver-firefox.js';
+import { emptySendFolderRule } from './scenes.js';
 
 /**
  * Drop and go. Files picked (or dropped) on the home page make a folder with the settings on screen
@@ -117,23 +118,6 @@ eachEngine('site: drop and go', [chromium, firefox], (engine) => {
     await page.close();
   });
 
-  test("an empty send folder's 24-hour rule is told to its uploader, not to a visitor", async () => {
-    const page = await site.browser.page();
-    await page.goto(`${site.url}/`);
-    await page.select('#new-mode', 'send');
-    await page.click('button[type=submit]');
-    const link = await page.waitForUrl(FOLDER_LINK);
-    await page.waitFor('#role[data-role="owner"]');
-    await page.waitFor('#deadline');
-    const visitor = await site.browser.page();
-    await visitor.goto(link);
-    await visitor.waitFor('#role[data-role="visitor"]');
-    assert.equal(await visitor.count('#deadline'), 0, 'a send-mode visitor is not told to upload');
-    // The API's empty-folder flow is unchanged: its first visitor may upload and is told the rule.
-    const api = await createFolder(site.url, 'share');
-    await visitor.goto(api.folderUrl);
-    await visitor.waitFor('#deadline');
-    await page.close();
-    await visitor.close();
-  });
+  test("an empty send folder's 24-hour rule is told to its uploader, not to a visitor", () =>
+    emptySendFolderRule(site));
 });

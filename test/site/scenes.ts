@@ -1,4 +1,5 @@
-import { writeTemp } from './browser.js';
+import assert from 'node:assert/strict';
+import { createFolder, writeTemp } from './browser.js';
 import { type DriverPage, FOLDER_LINK, type Site } from './driver.js';
 import type { DownloadLine } from './gated.js';
 
@@ -43,4 +44,35 @@ export function downloadLine(page: DriverPage): () => Promise<DownloadLine> {
 export function problemsBesidesFailedDownload(page: DriverPage): string[] {
   const made = /A ServiceWorker intercepted the request and encountered an unexpected error/;
   return page.problems.filter((p) => !(page.engine === 'firefox' && made.test(p)));
+}
+
+/**
+ * An empty send folder's 24-hour rule is told to its uploader, not to a visitor; the API's
+ * empty-folder flow is unchanged (its first visitor may upload and is told the rule). One person's
+ * page at a time, so that it runs in WebKit too (one WebDriver session at a time).
+ */
+export async function emptySendFolderRule(site: Site): Promise<void> {
+  const page = await site.browser.page();
+  let link: string;
+  try {
+    await page.goto(`${site.url}/`);
+    await page.select('#new-mode', 'send');
+    await page.click('button[type=submit]');
+    link = await page.waitForUrl(FOLDER_LINK, 60_000);
+    await page.waitFor('#role[data-role="owner"]', { timeoutMs: 60_000 });
+    await page.waitFor('#deadline');
+  } finally {
+    await page.close();
+  }
+  const visitor = await site.browser.page();
+  try {
+    await visitor.goto(link);
+    await visitor.waitFor('#role[data-role="visitor"]', { timeoutMs: 60_000 });
+    assert.equal(await visitor.count('#deadline'), 0, 'a send-mode visitor is not told to upload');
+    const api = await createFolder(site.url, 'share');
+    await visitor.goto(api.folderUrl);
+    await visitor.waitFor('#deadline', { timeoutMs: 60_000 });
+  } finally {
+    await visitor.close();
+  }
 }

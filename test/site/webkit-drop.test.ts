@@ -5,7 +5,10 @@ import { after, before, describe, test } from 'node:test';
 import { By, type WebDriver } from 'selenium-webdriver';
 import { until as poll } from '../support/poll.js';
 import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { bytes, createFolder, writeTemp } from './browser.js';
+import { bytes, writeTemp } from './browser.js';
+import { eachEngine, useSite } from './driver.js';
+import { webkit } from './driver-webkit.js';
+import { emptySendFolderRule } from './scenes.js';
 import { clickDownload, MIB, MISSING, SKIP, sha256, shot, startWebKit, type WebKit, waitFor } from './webkit.js';
 
 /**
@@ -137,32 +140,10 @@ describe('site in WebKit: drop and go', { skip: SKIP || Boolean(MISSING) }, () =
       await visitor.quit();
     }
   });
+});
 
-  test("an empty send folder's 24-hour rule is told to its uploader, not to a visitor", async () => {
-    let link: string;
-    const owner = await webkit.session();
-    try {
-      await owner.get(`${server.baseUrl}/`);
-      await waitFor(owner, '#new-mode');
-      await owner.findElement(By.css('#new-mode option[value="send"]')).click();
-      await owner.findElement(By.css('button[type=submit]')).click();
-      await waitFor(owner, '#role[data-role="owner"]', 60_000);
-      await waitFor(owner, '#deadline');
-      link = await owner.getCurrentUrl();
-    } finally {
-      await owner.quit();
-    }
-    const visitor = await webkit.session();
-    try {
-      await visitor.get(link);
-      await waitFor(visitor, '#role[data-role="visitor"]', 60_000);
-      assert.equal((await visitor.findElements(By.css('#deadline'))).length, 0, 'a send-mode visitor is not told');
-      // The API's empty-folder flow is unchanged: its first visitor may upload and is told the rule.
-      const api = await createFolder(server.baseUrl, 'share');
-      await visitor.get(api.folderUrl);
-      await waitFor(visitor, '#deadline', 60_000);
-    } finally {
-      await visitor.quit();
-    }
-  });
+eachEngine('site in WebKit: the empty folder rule', [webkit], (engine) => {
+  const site = useSite(engine);
+  test("an empty send folder's 24-hour rule is told to its uploader, not to a visitor", () =>
+    emptySendFolderRule(site));
 });
