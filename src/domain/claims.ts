@@ -15,9 +15,18 @@ export function claimHolds(claims: Readonly<Record<string, unknown>>, rule: Clai
   return Array.isArray(found) && found.some((item) => item === rule.value);
 }
 
-/** A relative path on the site to come back to after signing in; anything else is `/`. */
+/** A `.` or `..` path segment, as a browser reads one in a URL (`%2e` is a dot there too). */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * A relative path on the site to come back to after signing in; anything else is `/`. The site may
+ * live under a path (`WEB_URL=https://host/wf`), where the path is appended to: a dot segment would
+ * climb out of it to another application on the same host (`/wf/../other`), so none is allowed.
+ */
 export function safeReturnPath(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > 300) return '/';
   // One leading slash, then printable ASCII without a backslash: never another origin (`//host`, `/\host`).
-  return /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/.test(raw) ? raw : '/';
+  if (!/^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/.test(raw)) return '/';
+  const path = raw.split(/[?#]/, 1)[0]!;
+  return path.split('/').some((segment) => DOT_SEGMENT.test(segment)) ? '/' : raw;
 }
