@@ -34,7 +34,8 @@ export function installPrincipal(app: FastifyInstance, services: Services): void
     const policy = policyOf(request.routeOptions.config);
     if (!policy) return;
     const authorization = request.headers.authorization;
-    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : null;
+    // The scheme's name is case-insensitive (RFC 9110), as the admin and metrics tokens read it.
+    const bearer = authorization && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : null;
     if (bearer?.startsWith(API_KEY_PREFIX) && policy.accepts.includes('api-key')) {
       const principal = await principalOfApiKey(services, bearer, (error) =>
         request.log.warn({ err: error }, 'recording an API key use failed'),
