@@ -15,7 +15,7 @@ import { firefox } from './driver-firefox.js';
  * English and German in Chromium and Firefox; light and dark in Chromium (screenshots me-*), where a
  * colour scheme can be set for one context.
  */
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 eachEngine('My folders', [chromium, firefox], (engine) => {
   let oidc: OidcFixture | undefined;
@@ -53,7 +53,7 @@ eachEngine('My folders', [chromium, firefox], (engine) => {
   async function signIn(page: DriverPage, login: string, path: string): Promise<void> {
     await page.goto(`${site.url}/auth/login?return=${encodeURIComponent(path)}`);
     await providerLogin(page, login);
-    await page.waitForUrl(new RegExp(`^${escape(`${site.url}${path}`)}$`));
+    await page.waitForUrl(new RegExp(`^${escapeRegExp(`${site.url}${path}`)}$`));
   }
 
   /** The folder's info as the server answers it to anyone. */
@@ -81,7 +81,7 @@ eachEngine('My folders', [chromium, firefox], (engine) => {
     await phone.screenshot('me-signed-out-phone');
     await phone.click('#me-sign-in');
     await providerLogin(phone, 'alice');
-    await phone.waitForUrl(new RegExp(`^${escape(`${base}/me`)}$`));
+    await phone.waitForUrl(new RegExp(`^${escapeRegExp(`${base}/me`)}$`));
     const row = `li[data-folder="${folderId}"]`;
     await phone.waitFor(row);
     assert.equal(await phone.renderedText(`${row} h2`), 'Across two browsers');
