@@ -22,7 +22,7 @@ import { installRateLimits } from './http/rate-limits.js';
 import { installRouteGuard } from './http/route-guard.js';
 import { policyOf, routePolicy } from './http/route-policy.js';
 import { accountKeyRoutes } from './http/routes/account-keys.js';
-import { adminRoutes } from './http/routes/admin.js';
+import { adminApiBases, adminRoutes } from './http/routes/admin.js';
 import { adminAccountRoutes } from './http/routes/admin-accounts.js';
 import { adminAuditRoutes } from './http/routes/admin-audit.js';
 import { agentRoutes } from './http/routes/agents.js';
@@ -170,7 +170,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       '/schemas/',
       '/.well-known/',
       `${siteApiPath(config)}/`,
-      `${ADMIN_API_PATH}/`,
+      ...adminApiBases(config).map((base) => `${base}${ADMIN_API_PATH}/`),
       `${sitePath(config)}${ACCOUNT_PATH}`,
     ],
   });
@@ -212,9 +212,13 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // Fastify would apply that again).
   await app.register(authRoutes, { services, base: sitePath(config) });
   await app.register(accountKeyRoutes, { services, base: sitePath(config) });
-  await app.register(adminAuditRoutes, { services });
-  await app.register(adminRoutes, { services, disk: () => diskStatus(config) });
-  await app.register(adminAccountRoutes, { services });
+  // The admin API, at BASE_URL's root for the token and scripts and under the site's path too,
+  // where the console calls it and the browser sends the session cookie (its path is the site's).
+  for (const base of adminApiBases(config)) {
+    await app.register(adminAuditRoutes, { services, base });
+    await app.register(adminRoutes, { services, disk: () => diskStatus(config), base });
+    await app.register(adminAccountRoutes, { services, base });
+  }
 
   const stopSweeper =
     options.sweeper === false

@@ -27,7 +27,7 @@ export interface AdminListQuery {
 export class AdminClient {
   private readonly api: string;
   constructor(
-    /** The service's address (BASE_URL), or '' for the page's own origin. */
+    /** The service's address (BASE_URL), or a path on the page's own origin (the console: the site's path). */
     baseUrl: string,
     /** The break-glass token; null when the admin is signed in (the session cookie goes by itself). */
     private readonly token: string | null,

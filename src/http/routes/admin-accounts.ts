@@ -18,16 +18,19 @@ import { typed } from '../typed.js';
 
 /**
  * Accounts with their usage, and per-account quotas (docs/organisations.md#per-account-quotas).
- * Every route runs the one admin guard first.
+ * Every route runs the one admin guard first. `base` is '' or the site's path (./admin.ts adminApiBases).
  */
-export async function adminAccountRoutes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {
+export async function adminAccountRoutes(
+  scope: FastifyInstance,
+  { services, base }: { services: Services; base: string },
+): Promise<void> {
   const app = typed(scope);
   installJsonBodies(app, services.config.maxJsonBodyBytes);
   app.addHook('onRequest', adminGuard(services.config));
   const site = { ...limitedBy('site'), config: ADMIN_POLICY };
 
   app.get(
-    ACCOUNTS_API_PATH,
+    `${base}${ACCOUNTS_API_PATH}`,
     { ...site, schema: { querystring: accountsListQuery, response: { 200: accountsListAnswer } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -36,7 +39,7 @@ export async function adminAccountRoutes(scope: FastifyInstance, { services }: {
   );
 
   app.put(
-    `${ACCOUNTS_API_PATH}/:accountId/quota`,
+    `${base}${ACCOUNTS_API_PATH}/:accountId/quota`,
     { ...site, schema: { params: accountParams, body: quotaBodySchema, response: { 200: accountAnswer } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

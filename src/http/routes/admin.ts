@@ -4,6 +4,7 @@ import { adminFolderDetail, listAdminFolders } from '../../app/admin/folders.js'
 import { adminStats, type DiskFigures } from '../../app/admin/stats.js';
 import { type AdminAct, takeDownFolder } from '../../app/admin/take-down.js';
 import type { Services } from '../../app/services.js';
+import type { Config } from '../../config/config.js';
 import {
   ADMIN_API_PATH,
   adminAnswerSchemas,
@@ -17,6 +18,7 @@ import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { ADMIN_POLICY } from '../route-policy.js';
 import { typed } from '../typed.js';
+import { sitePath } from './site.js';
 
 /**
  * The admin API (docs/organisations.md#admin-console): the folder list and detail, the take-down, the
@@ -28,9 +30,21 @@ export interface AdminRouteOptions {
   readonly services: Services;
   /** The local disk's figures (src/ops/disk.ts, given by the composition root); null on S3. */
   readonly disk: () => Promise<DiskFigures | null>;
+  /** The path the routes sit under: '' or the site's path (adminApiBases). */
+  readonly base: string;
 }
 
-export async function adminRoutes(scope: FastifyInstance, { services, disk }: AdminRouteOptions): Promise<void> {
+/**
+ * Where the admin API is served: at the root (`/api/admin`, BASE_URL's, for ADMIN_TOKEN and
+ * scripts) and, on a site under a path, under that path too (`/wf/api/admin`), where the console
+ * calls it and the browser sends the session cookie (scoped to the site's path). The same routes,
+ * declarations and guard at both.
+ */
+export function adminApiBases(config: Config): readonly string[] {
+  return [...new Set(['', sitePath(config)])];
+}
+
+export async function adminRoutes(scope: FastifyInstance, { services, disk, base }: AdminRouteOptions): Promise<void> {
   const app = typed(scope);
   installJsonBodies(scope, services.config.maxJsonBodyBytes);
   scope.addHook('preHandler', adminGuard(services.config));
@@ -39,10 +53,11 @@ export async function adminRoutes(scope: FastifyInstance, { services, disk }: Ad
     reply.header('cache-control', 'no-store');
   });
   const limited = { ...limitedBy('site'), config: ADMIN_POLICY };
-  const folder = `${ADMIN_API_PATH}/folders/:folderId`;
+  const api = `${base}${ADMIN_API_PATH}`;
+  const folder = `${api}/folders/:folderId`;
 
   app.get(
-    `${ADMIN_API_PATH}/folders`,
+    `${api}/folders`,
     {
       ...limited,
       schema: { querystring: adminFolderListQuery, response: { 200: adminAnswerSchemas.adminFolderList } },
@@ -66,10 +81,8 @@ export async function adminRoutes(scope: FastifyInstance, { services, disk }: Ad
     await adminDeleteFolder(services, request.params.folderId, adminAct(request));
     return reply.status(204).send();
   });
-  app.get(
-    `${ADMIN_API_PATH}/stats`,
-    { ...limited, schema: { response: { 200: adminAnswerSchemas.adminStats } } },
-    async () => adminStats(services, disk),
+  app.get(`${api}/stats`, { ...limited, schema: { response: { 200: adminAnswerSchemas.adminStats } } }, async () =>
+    adminStats(services, disk),
   );
 }
 

@@ -25,12 +25,13 @@ export async function adminPage(config: SiteConfig, signal: AbortSignal): Promis
     h('p', { class: 'muted' }, t('site.loading')),
   );
   const token = adminToken();
-  const outcome = await probe(new AdminClient(config.baseUrl, token));
+  const outcome = await probe(new AdminClient(adminBase(config), token));
   if (signal.aborted) return;
-  if (outcome === 'ok') return showConsole(config, new AdminClient(config.baseUrl, token), token !== null);
+  if (outcome === 'ok') return showConsole(config, new AdminClient(adminBase(config), token), token !== null);
   if (token !== null) saveAdminToken(null);
   const signIn =
-    outcome === 'refused' && (await new AdminClient(config.baseUrl, null).signInAvailable(`${config.base}api/account`));
+    outcome === 'refused' &&
+    (await new AdminClient(adminBase(config), null).signInAvailable(`${config.base}api/account`));
   if (signal.aborted) return;
   showSignIn(
     config,
@@ -38,6 +39,15 @@ export async function adminPage(config: SiteConfig, signal: AbortSignal): Promis
     outcome === 'not-admin' ? t('admin.notAdmin') : token !== null ? t('admin.tokenWrong') : null,
     signIn,
   );
+}
+
+/**
+ * Where the console calls the admin API: under the site's own path on the page's origin, where the
+ * browser sends the session cookie (its path is the site's); BASE_URL's `/api/admin` is for the
+ * token and scripts (docs/organisations.md#admin-console).
+ */
+function adminBase(config: SiteConfig): string {
+  return config.base;
 }
 
 type Probe = 'ok' | 'refused' | 'not-admin';
@@ -104,7 +114,7 @@ function showSignIn(config: SiteConfig, signal: AbortSignal, problem: string | n
     e.preventDefault();
     const token = input.value.trim();
     if (!token) return;
-    const client = new AdminClient(config.baseUrl, token);
+    const client = new AdminClient(adminBase(config), token);
     const outcome = await probe(client).catch(() => 'refused' as const);
     if (signal.aborted) return;
     if (outcome !== 'ok') {
