@@ -21,6 +21,9 @@ type Sql = (statement: string) => Promise<unknown[]>;
 function sqlOf(srv: RunningServer, databaseUrl: string | undefined): { sql: Sql; close: () => Promise<void> } {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    // The throwaway cluster is stopped when the file ends, which ends an idle pooled connection:
+    // without a listener that is an uncaught error after the test.
+    pool.on('error', () => {});
     return { sql: async (s) => (await pool.query(s)).rows, close: () => pool.end() };
   }
   const db = openConnection(join(srv.dataDir, 'webfolder.db'));

@@ -14,6 +14,7 @@ import {
   toAccount,
   toApiKey,
 } from '../account-store.js';
+import { withClient } from './outage.js';
 
 /** The account part of the PostgreSQL store (../account-store.ts): every statement is a single one. */
 export class PostgresAccountStore implements AccountStore {
@@ -74,19 +75,18 @@ export class PostgresAccountStore implements AccountStore {
        WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NULL) < $6`;
     const params = [key.id, key.accountId, key.name, key.hash, key.createdAt, maxLive ?? Number.MAX_SAFE_INTEGER];
     if (maxLive === undefined) return (await this.pool.query(insert, params)).rowCount === 1;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
-      const { rowCount } = await client.query(insert, params);
-      await client.query('COMMIT');
-      return rowCount === 1;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return withClient(this.pool, async (client) => {
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+        const { rowCount } = await client.query(insert, params);
+        await client.query('COMMIT');
+        return rowCount === 1;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
   }
 
   async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
