@@ -20,7 +20,7 @@ import { clickDownload, MIB, MISSING, SKIP, sha256, startWebKit, type WebKit, wa
  * buttons into its download directory; the bytes on disk are compared with the originals, and the
  * download path the page took (service worker or in-memory Blob) is read from
  * `#download-status[data-download-path]`. Then the viewer, the home form, the owner's grid and
- * issue 24's details. Downloads through an outage: webkit-downloads.test.ts; drop and go:
+ * the page's details. Downloads through an outage: webkit-downloads.test.ts; drop and go:
  * webkit-drop.test.ts.
  */
 describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP || Boolean(MISSING) }, () => {
@@ -223,44 +223,8 @@ describe('site in WebKit (WebKitGTK MiniBrowser over WebDriver)', { skip: SKIP |
     }
   });
 
-  test("the viewer's preview and its Download are one download", async () => {
-    const words = 'seen in WebKit, then kept';
-    const owner = await webkit.session();
-    let folderLink: string;
-    try {
-      await owner.get(`${server.baseUrl}/`);
-      await waitFor(owner, '#new-mode');
-      await owner.findElement(By.css('#new-mode option[value="send"]')).click();
-      await owner.findElement(By.css('#new-limit')).sendKeys('2');
-      await owner.findElement(By.css('button[type=submit]')).click();
-      await waitFor(owner, '#role[data-role="owner"]', 60_000);
-      folderLink = await owner.getCurrentUrl();
-      await owner.findElement(By.css('#file-input')).sendKeys(await writeTemp(dir, 'wk-keep.txt', Buffer.from(words)));
-      await waitFor(owner, '#upload-status[data-state="complete"]', 60_000);
-    } finally {
-      await owner.quit();
-    }
-    const visitor = await webkit.session();
-    try {
-      await webkit.clearDownloads();
-      await visitor.get(folderLink);
-      await waitFor(visitor, '#files li .count[data-left="2"]', 60_000);
-      await visitor.findElement(By.css('#files button.open')).click();
-      await waitFor(visitor, '#viewer-open');
-      await visitor.findElement(By.css('#viewer-open')).click();
-      await waitFor(visitor, '#viewer-text', 60_000);
-      assert.equal(await visitor.findElement(By.css('#viewer-text')).getText(), words);
-      // Saved from the bytes the preview decrypted: nothing fetched, nothing counted again.
-      await visitor.findElement(By.css('#viewer-download')).click();
-      assert.equal((await webkit.downloaded('wk-keep.txt', Buffer.byteLength(words))).toString(), words);
-      await waitFor(visitor, '#download-status[data-download-path="viewer"]');
-      await visitor.findElement(By.css('#viewer-close')).click();
-      await visitor.navigate().refresh();
-      await waitFor(visitor, '#files li .count[data-left="1"]', 60_000);
-    } finally {
-      await visitor.quit();
-    }
-  });
+  // The viewer's preview and its Download as one download: the shared scenario in
+  // webkit-downloads.test.ts (scenes-ticket.ts), which also counts the starts at the gate.
 
   test("the home form's details: counters, the page's own limit message, focus after Create, sizes, a deleted folder said", async () => {
     const page = await webkit.session();
