@@ -18,7 +18,7 @@ import { MIB, MISSING, SKIP, startWebKit, waitFor } from './webkit.js';
  * on its own, before the rest: WebKit's MiniBrowser stalled beside the 4 GiB ZIP64 test). The
  * "did not finish" note of an upload resumed after a reload is checked here in WebKit only.
  */
-describe('site in WebKit: a download waits, pauses, and a retry by hand keeps its ticket', {
+describe('site in WebKit: the "did not finish" note of an upload', {
   skip: SKIP || Boolean(MISSING),
 }, () => {
   // The gated server (./gated.ts) with WebKit, its profiles and downloads under the suite's directory.
