@@ -7,7 +7,7 @@ import { pdf } from './media.js';
 import { optionsCutOff } from './probes.js';
 
 /**
- * Issue 24, item 5: the details a new user noticed. Touch targets of 44 px, a readable checkbox, the
+ * The details a new user noticed on a first visit. Touch targets of 44 px, a readable checkbox, the
  * same 3 px focus ring everywhere, counters for the title and the note, the page's own validation
  * message in its language, the focus after Create, one name per upload button, mode texts that fit
  * a phone, and the whole owner link on screen.

@@ -26,10 +26,11 @@ async function memoryVisitor(site: GatedSite, locale = 'en-US') {
 }
 
 /**
- * Issue #24 item 2 on the page's own download path (no service worker): an outage longer than the
- * retry policy pauses the download as the service worker's does (web/src/workers/pauses.ts), the Blob
- * being assembled stays in the page, and it goes on from the chunk it stopped at: each chunk is
- * fetched once, so the ticket's byte budget (the file once + 1 MiB) holds, and it is counted once.
+ * The page's own download path (no service worker) survives an outage without spending the file's
+ * download: an outage longer than the retry policy pauses the download as the service worker's does
+ * (web/src/workers/pauses.ts), the Blob being assembled stays in the page, and it goes on from the
+ * chunk it stopped at: each chunk is fetched once, so the ticket's byte budget (the file once + 1
+ * MiB) holds, and it is counted once.
  */
 describe('site: a download in memory pauses and goes on (Chromium, service workers blocked)', { skip: SKIP }, () => {
   const site = useGatedChromium({}, 'webfolder-memory-');

@@ -35,8 +35,9 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
     // after 9 attempts (DEFAULT_RETRY: 8 retries); Chromium itself may send a request cut on a reused
     // connection once more, so 20 cuts are more than 9 attempts in any case.
     const CUTS = 20;
-    // What the person reads while the retries wait (issue #24 item 2): the service worker's and the
-    // crypto workers' retry policy tells the page each wait, with its attempt.
+    // What the person reads while the retries wait, so that an outage does not look like a dead
+    // download: the service worker's and the crypto workers' retry policy tells the page each wait,
+    // with its attempt.
     const status = visitor.locator('#download-status');
     const told = new Set<string>();
     for (let cut = 1; cut <= CUTS; cut++) {

@@ -102,13 +102,14 @@ export function downloadStart(req: Pick<IncomingMessage, 'method' | 'url'>): boo
 }
 
 /**
- * An outage of a download's chunks, made at the gate, for every browser's pause tests (issue #24
- * item 2): while it lasts, each chunk request but those of `spared` chunks (by default the first, so
- * that the download has begun) is held, and `answerHeld` answers the held ones 503 with
- * `Retry-After: 0`, which the retry policy retries at once, so that its attempts are spent in seconds
- * rather than in the minutes an outage of cut connections takes. It also records what the gate saw:
- * the chunk requests let through, by chunk number (a paused download must fetch none twice), the
- * 503s answered, by chunk number, and the downloads counted (`POST …/downloads`).
+ * An outage of a download's chunks, made at the gate, for every browser's pause tests (a download
+ * that an outage interrupts pauses and goes on, uncounted): while it lasts, each chunk request but
+ * those of `spared` chunks (by default the first, so that the download has begun) is held, and
+ * `answerHeld` answers the held ones 503 with `Retry-After: 0`, which the retry policy retries at
+ * once, so that its attempts are spent in seconds rather than in the minutes an outage of cut
+ * connections takes. It also records what the gate saw: the chunk requests let through, by chunk
+ * number (a paused download must fetch none twice), the 503s answered, by chunk number, and the
+ * downloads counted (`POST …/downloads`).
  */
 export class ChunkOutage {
   /** Chunk requests let through to the server, by chunk number. */

@@ -15,7 +15,7 @@ import {
 } from './browser.js';
 
 /**
- * The page people trust (issue #12): its languages, the walk-through fixes (Cancel then pick, a
+ * The page people trust: its languages, the walk-through fixes (Cancel then pick, a
  * corrected link in the same tab, no negative speed, no stale status, the offline retry message),
  * the HTML 404 for browsers, dark mode and the QR toggle — in a real Chromium against a real server.
  */

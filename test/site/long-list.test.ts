@@ -9,7 +9,7 @@ import { launch, newContext, SKIP, watch } from './browser.js';
 
 /**
  * A folder with more files than one page of the listing (1,000): the folder page shows the first
- * page and loads the next one when the end of the list scrolls into view (issue #11 item 2).
+ * page and loads the next one when the end of the list scrolls into view.
  */
 describe('a folder longer than one page', { skip: SKIP }, () => {
   let server: RunningServer;

@@ -61,7 +61,8 @@ describe('site: owner notifications (Chromium)', { skip: SKIP }, () => {
     assert.equal(saved.email, 'owner@example.org');
     assert.equal(saved.onDownload, true);
     assert.equal(saved.onUpload, true);
-    // Until the address follows the link of its one confirmation mail, the page says so (issue 21).
+    // Until the address follows the link of its one confirmation mail, the page says so:
+    // no mail goes to an address its owner has not proved.
     assert.equal(saved.emailStatus, 'pending');
     await owner.locator('#notify-email-status[data-state="pending"]').waitFor();
     assert.match(await owner.locator('#notify-email-status').innerText(), /owner@example\.org has not confirmed yet/);
@@ -94,7 +95,7 @@ describe('site: owner notifications (Chromium)', { skip: SKIP }, () => {
   });
 });
 
-/** Issue 24, item 4: a server without SMTP_URL refuses an address, so the page offers none and says why first. */
+/** A server without SMTP_URL refuses an address, so the page offers none and says why first. */
 describe('site: owner notifications on a server that sends no mail (Chromium)', { skip: SKIP }, () => {
   const fx = useBrowserFixture();
 

@@ -5,7 +5,7 @@ import { createFolder, SKIP, screenshot, useBrowserFixture, watch, writeTemp } f
 import { png } from './media.js';
 
 /**
- * Issue 24, item 3: the owner's grid of images. Every tile's "Manage" and the controls it opens lie
+ * The owner's grid of images. Every tile's "Manage" and the controls it opens lie
  * inside the tile and are what a pointer at their centre hits (not the neighbour's picture), at a
  * desktop and a phone size, and the keyboard reaches them.
  */

@@ -16,7 +16,7 @@ import {
 } from './browser.js';
 
 /**
- * Issue 12's page in Chromium: the home page's options (create and claim in one step), the owner's
+ * The owner's page in Chromium: the home page's options (create and claim in one step), the owner's
  * controls and the visitors' view of them, each visitor in a browser context of its own.
  */
 const MIB = 1024 * 1024;

@@ -135,7 +135,7 @@ describe('site: viewer (Chromium)', { skip: SKIP }, () => {
     await assertNothingRan(page);
 
     // A PDF: the browser's own viewer, in a frame of the service worker's media/<id>/<name>, so
-    // that viewer's title and "Save" name are the file's, not a blob's UUID (issue 24, item 5).
+    // that viewer's title and "Save" name are the file's, not a blob's UUID.
     await page.locator('#viewer-next').click();
     await page.locator('#viewer-title', { hasText: 'f-paper.pdf' }).waitFor();
     const embed = page.locator('#viewer-content[data-way="memory"] #viewer-pdf');

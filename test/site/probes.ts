@@ -6,11 +6,12 @@
  */
 
 /**
- * The texts of the options of the `<select>` at `selector` that do not fit inside it (issue #24 item 5:
- * German and Korean mode names were cut off on a phone): each text is measured in the select's font
- * against its inner width, less 24 px for the arrow. `asWidth`: measure as if the page were that wide
- * (the select is fluid), for a browser whose window cannot be made that narrow (WebKit's MiniBrowser).
- * An expression whose value is the array of cut texts; a WebDriver script needs `return ` before it.
+ * The texts of the options of the `<select>` at `selector` that do not fit inside it (German and
+ * Korean mode names are longest, and a phone's select is narrow): each text is measured in the
+ * select's font against its inner width, less 24 px for the arrow. `asWidth`: measure as if the page
+ * were that wide (the select is fluid), for a browser whose window cannot be made that narrow
+ * (WebKit's MiniBrowser). An expression whose value is the array of cut texts; a WebDriver script
+ * needs `return ` before it.
  */
 export function optionsCutOff(selector: string, asWidth: number | null = null): string {
   return `(() => {

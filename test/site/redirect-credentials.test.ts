@@ -14,11 +14,12 @@ import {
 } from './browser.js';
 
 /**
- * Issue #11 item 7, the page: on the S3 backend, with a header-logging stand-in as the bucket host,
- * the owner (X-Owner-Token) and a visitor (X-Visitor-Token) download in Chromium; the bucket serves
- * every chunk and never sees either header. (The library and the CLI: test/client/redirect-credentials.test.ts.)
- * Issue #21 finding 4, the page's bundle (its answer validators are compiled at build time): a call
- * redirected to another origin is not followed, and a foreign answer is shown as an error.
+ * The page keeps credentials off the bucket: on the S3 backend, with a header-logging stand-in as the
+ * bucket host, the owner (X-Owner-Token) and a visitor (X-Visitor-Token) download in Chromium; the
+ * bucket serves every chunk and never sees either header. (The library and the CLI:
+ * test/client/redirect-credentials.test.ts.)
+ * The page's bundle (its answer validators are compiled at build time) talks only to its own server:
+ * a call redirected to another origin is not followed, and a foreign answer is shown as an error.
  * (Every client call over the transfer core: test/client/outbound-calls.test.ts.)
  */
 const MIB = 1024 * 1024;

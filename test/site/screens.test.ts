@@ -3,9 +3,9 @@ import { createFolder, SKIP, screenshot, useBrowserFixture, watch, writeTemp } f
 import { pdf, png } from './media.js';
 
 /**
- * Screenshots for issue 24's evidence (artifacts/screenshots/screen-*): the home page, the owner's
- * page, a visitor's page and the viewer, desktop and phone, light and dark, English and German.
- * Each page is checked to have drawn what it shows before the picture is taken.
+ * Screenshots for a person to review the pages by eye (artifacts/screenshots/screen-*): the home
+ * page, the owner's page, a visitor's page and the viewer, desktop and phone, light and dark, English
+ * and German. Each page is checked to have drawn what it shows before the picture is taken.
  */
 describe('site: screenshots of every page (Chromium)', { skip: SKIP }, () => {
   const fx = useBrowserFixture();

@@ -112,7 +112,7 @@ describe('folder session: owner controls (no browser)', () => {
     assert.ok(ticketed.credentials['x-download-ticket'], 'the ticket travels with the credentials');
     assert.ok((await readAll(downloadStream(ticketed))).equals(content));
     // Until the page says the download is over, the reader keeps its ticket for a retry by hand:
-    // asking again reuses it, uncounted (issue #24 item 2).
+    // asking again reuses it, uncounted, so a broken download does not spend the file's only one.
     const again = await visitor.reader.startDownload(listed!);
     assert.equal(again.credentials['x-download-ticket'], ticketed.credentials['x-download-ticket']);
     visitor.reader.finished([listed!.file.fileId]);

@@ -9,11 +9,12 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
- * The reader's kept tickets across pages (web/src/state/reader.ts, issue #24 item 2), without a
- * browser, against a real server: a Download's ticket is written to the page's store, a later page of
- * the same browser (a reload, the link opened again) goes on with it uncounted, a ticket a running
- * download uses is not taken, and a delivered download's ticket is forgotten. The browser's own store
- * (localStorage and Web Locks) is tested end to end in test/site/download-reload.test.ts.
+ * The reader's kept tickets across pages (web/src/state/reader.ts), so that a broken download can be
+ * retried without spending a limited file's download; without a browser, against a real server: a
+ * Download's ticket is written to the page's store, a later page of the same browser (a reload, the
+ * link opened again) goes on with it uncounted, a ticket a running download uses is not taken, and a
+ * delivered download's ticket is forgotten. The browser's own store (localStorage and Web Locks) is
+ * tested end to end in test/site/download-reload.test.ts.
  */
 let server: RunningServer;
 before(async () => {

@@ -14,7 +14,7 @@ import { type RunningServer, startServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
- * The walk-through fixes of issue #12 in the page's session, without a browser (real server; the
+ * The fixes a walk-through of the page found, in the page's session, without a browser (real server; the
  * chunk transport is a fetch that can hold a PUT half-sent until it is aborted, as a slow network
  * would): no negative speed after Cancel, "uploading" only while this page sends a file, and a
  * cancelled upload that stays silent once a newer one runs.

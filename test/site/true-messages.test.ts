@@ -40,9 +40,9 @@ async function visitorOf(browser: Browser, owner: Page, options: BrowserContextO
 }
 
 /**
- * Issue 24, item 4: messages that stay true on an open page. The empty folder's 24-hour notice goes
+ * Messages that stay true on an open page. The empty folder's 24-hour notice goes
  * when someone else's file arrives by live update, and a page whose folder was deleted says so
- * (before: an uncaught 404 in the console and Download buttons that could only fail). Item 2: the
+ * (before: an uncaught 404 in the console and Download buttons that could only fail). And the
  * viewer's Download and "Download all" agree with a file's limit, as the list's button does.
  */
 describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
