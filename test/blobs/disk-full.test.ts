@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl, createDirect, createEmpty, putChunk } from '../support/api.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { type RunningServer, startServer } from '../support/server.js';
+import { mountTmpfs, unmountTmpfs } from '../support/tmpfs.js';
 
 /**
  * A full disk on a real, small filesystem (a tmpfs this test mounts). A chunk is
@@ -16,27 +15,8 @@ import { type RunningServer, startServer, tempDir } from '../support/server.js';
  * and uploads are refused up front. Mounting needs root: elsewhere the suite skips, unless
  * TEST_REQUIRE_MOUNT=1 (CI), where it fails instead.
  */
-const run = promisify(execFile);
 const MIB = 1024 * 1024;
 const CHUNK = 5 * MIB;
-
-async function mountTmpfs(sizeMiB: number): Promise<string | { skip: string }> {
-  const dir = await tempDir('webfolder-tmpfs-');
-  try {
-    await run('mount', ['-t', 'tmpfs', '-o', `size=${sizeMiB}m,mode=0700`, 'tmpfs', dir]);
-    return dir;
-  } catch (error) {
-    await rm(dir, { recursive: true, force: true });
-    const why = `cannot mount a tmpfs here (${(error as Error).message.split('\n')[0]}): run as root to test a full disk`;
-    if (process.env.TEST_REQUIRE_MOUNT === '1') throw new Error(`TEST_REQUIRE_MOUNT=1: ${why}`);
-    return { skip: why };
-  }
-}
-
-async function unmount(dir: string): Promise<void> {
-  await run('umount', [dir]).catch(() => run('umount', ['-l', dir]));
-  await rm(dir, { recursive: true, force: true });
-}
 
 async function chunkFiles(dataDir: string, folderId: string, fileId: string): Promise<Map<string, number>> {
   const dir = join(dataDir, 'blobs', folderId, fileId);
@@ -65,7 +45,7 @@ function onTmpfs(sizeMiB: number, diskFreeMinMiB: number) {
   after(async () => {
     if (!fx.mount) return;
     await fx.server.close();
-    await unmount(fx.mount);
+    await unmountTmpfs(fx.mount);
   });
   return fx;
 }
