@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { statfs } from 'node:fs/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl, createEmpty, putChunk } from '../support/api.js';
 import { until } from '../support/poll.js';
-import { type RunningServer, startServer } from '../support/server.js';
-import { mountTmpfs, unmountTmpfs } from '../support/tmpfs.js';
+import { serverOnTmpfs } from '../support/tmpfs.js';
 
 /**
  * What a registration reserves of the local disk, on a real small filesystem (a tmpfs this test
@@ -26,28 +25,12 @@ interface Registered {
 }
 
 function onTmpfs(sizeMiB: number, env: Record<string, string>) {
-  const fx = { mount: null as string | null, skip: '', server: null as unknown as RunningServer };
-  before(async () => {
-    const made = await mountTmpfs(sizeMiB);
-    if (typeof made !== 'string') {
-      fx.skip = made.skip;
-      return;
-    }
-    fx.mount = made;
-    fx.server = await startServer({
-      DATA_DIR: made,
-      CHUNK_SIZE_MIB: '5',
-      DISK_FREE_MIN_MIB: String(FLOOR_MIB),
-      RATE_LIMIT_SITE: '100000',
-      RATE_LIMIT_CREATE: '100000',
-      TRUST_PROXY: 'true',
-      ...env,
-    });
-  });
-  after(async () => {
-    if (!fx.mount) return;
-    await fx.server.close();
-    await unmountTmpfs(fx.mount);
+  const fx = serverOnTmpfs(sizeMiB, {
+    DISK_FREE_MIN_MIB: String(FLOOR_MIB),
+    RATE_LIMIT_SITE: '100000',
+    RATE_LIMIT_CREATE: '100000',
+    TRUST_PROXY: 'true',
+    ...env,
   });
   const usable = async () => {
     const s = await statfs(fx.mount!);

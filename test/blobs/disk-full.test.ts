@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl, createDirect, createEmpty, putChunk } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
-import { mountTmpfs, unmountTmpfs } from '../support/tmpfs.js';
+import { serverOnTmpfs } from '../support/tmpfs.js';
 
 /**
  * A full disk on a real, small filesystem (a tmpfs this test mounts). A chunk is
@@ -24,30 +23,13 @@ async function chunkFiles(dataDir: string, folderId: string, fileId: string): Pr
   return new Map(await Promise.all(names.map(async (n) => [n, (await stat(join(dir, n))).size] as [string, number])));
 }
 
-/** A server whose DATA_DIR is a tmpfs of `sizeMiB` (5 MiB chunks), for one suite; `mount` null and `skip` said where no tmpfs can be mounted. */
+/** The suite's server on a tmpfs of `sizeMiB`, with the free-space floor at `diskFreeMinMiB`. */
 function onTmpfs(sizeMiB: number, diskFreeMinMiB: number) {
-  const fx = { mount: null as string | null, skip: '', server: null as unknown as RunningServer };
-  before(async () => {
-    const made = await mountTmpfs(sizeMiB);
-    if (typeof made !== 'string') {
-      fx.skip = made.skip;
-      return;
-    }
-    fx.mount = made;
-    fx.server = await startServer({
-      DATA_DIR: made,
-      CHUNK_SIZE_MIB: '5',
-      DISK_FREE_MIN_MIB: String(diskFreeMinMiB),
-      // Every registration here comes from one address: no share cap per client (test/api/disk-reservations.test.ts).
-      DISK_RESERVATION_SHARE_PERCENT: '100',
-    });
+  return serverOnTmpfs(sizeMiB, {
+    DISK_FREE_MIN_MIB: String(diskFreeMinMiB),
+    // Every registration here comes from one address: no share cap per client (test/api/disk-reservations.test.ts).
+    DISK_RESERVATION_SHARE_PERCENT: '100',
   });
-  after(async () => {
-    if (!fx.mount) return;
-    await fx.server.close();
-    await unmountTmpfs(fx.mount);
-  });
-  return fx;
 }
 
 describe('disk full', () => {

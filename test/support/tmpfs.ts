@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { promisify } from 'node:util';
-import { tempDir } from './server.js';
+import { type RunningServer, startServer, tempDir } from './server.js';
 
 const run = promisify(execFile);
 
@@ -26,4 +27,27 @@ export async function mountTmpfs(sizeMiB: number): Promise<string | { skip: stri
 export async function unmountTmpfs(dir: string): Promise<void> {
   await run('umount', [dir]).catch(() => run('umount', ['-l', dir]));
   await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * A server whose DATA_DIR is a tmpfs of `sizeMiB`, for one suite (its before and after hooks): 5 MiB
+ * chunks plus `env`. `mount` stays null and `skip` says why where no tmpfs can be mounted.
+ */
+export function serverOnTmpfs(sizeMiB: number, env: Record<string, string>) {
+  const fx = { mount: null as string | null, skip: '', server: null as unknown as RunningServer };
+  before(async () => {
+    const made = await mountTmpfs(sizeMiB);
+    if (typeof made !== 'string') {
+      fx.skip = made.skip;
+      return;
+    }
+    fx.mount = made;
+    fx.server = await startServer({ DATA_DIR: made, CHUNK_SIZE_MIB: '5', ...env });
+  });
+  after(async () => {
+    if (!fx.mount) return;
+    await fx.server.close();
+    await unmountTmpfs(fx.mount);
+  });
+  return fx;
 }
