@@ -7,10 +7,12 @@ import {
   onForeignPause,
   saveBlob,
 } from '../adapters/download.js';
+import { canPickFile, pickFile, saveToFile } from '../adapters/save-file.js';
 import type { SiteConfig } from '../config.js';
+import { saveName } from '../core.js';
 import { t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
-import { describeFailure, h, notice } from './ui.js';
+import { describeFailure, formatBytes, h, notice } from './ui.js';
 import { DOWNLOAD_WAIT, waitReason } from './wait-reason.js';
 
 /** How a started download ended, for the page's state (its kept tickets: web/src/state/reader.ts). */
@@ -28,7 +30,9 @@ export interface DownloadStatus {
   readonly element: HTMLElement;
   /**
    * Starts a download; `prepare` asks for its tickets and may add a remark (files left out).
-   * Resolves when the download is handed to the browser (or failed, which the line says).
+   * Resolves when the download is handed to the browser (or failed, which the line says). Where the
+   * browser can write a file directly, the person first picks where to save `label` (call this from
+   * the click): the download is then written there, and a closed picker starts nothing.
    */
   start(
     label: string,
@@ -72,7 +76,7 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
     outcome: DownloadOutcome | undefined,
     leftOut: () => string,
   ) => {
-    const line = { running: t('files.starting', { name: label }) };
+    const line: { running: string | HTMLElement } = { running: t('files.starting', { name: label }) };
     // A failure of this download, told here (not to another download's line) with what the page adds.
     const failedWith = (failure: TransferFailure) => {
       const ids = fileIds();
@@ -134,18 +138,18 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
         else again();
       }, 1000);
     };
-    // The service worker says when the browser has every byte: "saving" turns to "downloaded"
-    // (unless another download has taken the status line since).
-    const done = () => {
+    // The service worker says when the browser has every byte (the saver, when the picked file is
+    // closed): "saving" turns to "downloaded" (unless another download has taken the line since).
+    const done = (words: 'files.savedSw' | 'files.savedFile' = 'files.savedSw') => {
       const ids = fileIds();
       if (ids) outcome?.delivered(ids);
       if (started !== mine) return;
       stopCountdown();
       status.dataset.downloadState = 'done';
-      status.replaceChildren(t('files.savedSw', { name: label }) + leftOut());
+      status.replaceChildren(t(words, { name: label }) + leftOut());
     };
-    const events: DownloadEvents = { done, waiting, paused, failed: failedWith };
-    return { line, events, failedWith };
+    const events: DownloadEvents = { done: () => done(), waiting, paused, failed: failedWith };
+    return { line, events, failedWith, done };
   };
   const reset = (label: string) => {
     stopCountdown();
@@ -158,17 +162,30 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
     label: string,
     prepare: () => Promise<{ job: DownloadJob; leftOut?: string }>,
     outcome?: DownloadOutcome,
+    picker = true,
   ) => {
     const mine = ++started;
     let job: DownloadJob | null = null;
     let leftOut = '';
     const ids = () => job?.files.map((f) => f.fileId) ?? null;
-    const { line, events, failedWith } = follow(mine, label, ids, outcome, () => leftOut);
+    const followed = follow(mine, label, ids, outcome, () => leftOut);
+    const { line, events, failedWith } = followed;
     reset(label);
+    // Where the browser can write a file directly, the person picks the place first: the picker
+    // needs the click, and a closed picker then costs no ticket (nothing was asked for yet).
+    const picked = picker && canPickFile() ? await pickFile(saveName(label, 'file')) : null;
+    if (picked === 'cancelled') {
+      if (started === mine) notPicked(label, () => void start(label, prepare, outcome, false));
+      return;
+    }
     try {
       const prepared = await prepare();
       job = prepared.job;
       leftOut = prepared.leftOut ?? '';
+      if (picked) {
+        await saveInto(picked, job, mine, label, followed, outcome);
+        return;
+      }
       // Which way the download goes ('service-worker' or 'memory'), for tests and support: set as soon
       // as it is known, as an in-memory download may pause long before it ends.
       const path = await download(config, job, {
@@ -193,6 +210,53 @@ export function downloadStatus(config: SiteConfig): DownloadStatus {
       if (state !== 'waiting' && state !== 'paused') status.replaceChildren(line.running);
     } catch (error) {
       failedWith(transferFailure(error));
+    }
+  };
+  /** The person closed the picker: nothing started; the line offers the browser's own download instead. */
+  const notPicked = (label: string, instead: () => void) => {
+    stopCountdown();
+    status.dataset.downloadState = 'not-picked';
+    status.removeAttribute('data-download-path');
+    const button = h('button', { type: 'button', class: 'use-downloads', onclick: instead }, t('files.useDownloads'));
+    status.replaceChildren(t('files.notPicked', { name: label }), ' ', button);
+  };
+  /** Writes the download into the picked file, with its progress and a Cancel on the line. */
+  const saveInto = async (
+    handle: FileSystemFileHandle,
+    job: DownloadJob,
+    mine: number,
+    label: string,
+    { line, events, failedWith, done }: ReturnType<typeof follow>,
+    outcome: DownloadOutcome | undefined,
+  ) => {
+    if (started === mine) status.setAttribute('data-download-path', 'save-file');
+    const total = job.files.reduce((sum, f) => sum + f.size, 0);
+    const say = (bytes: number) =>
+      t('files.savingFile', { name: label, done: formatBytes(Math.min(bytes, total)), total: formatBytes(total) });
+    const words = h('span', { class: 'saving' }, say(0));
+    const cancel = h('button', { type: 'button', class: 'cancel-save' }, t('files.cancelSave'));
+    line.running = h('span', {}, words, ' ', cancel);
+    const state = status.dataset.downloadState;
+    if (started === mine && state !== 'waiting' && state !== 'paused') status.replaceChildren(line.running);
+    const running = saveToFile(config, job, handle, {
+      progress: (bytes) => {
+        words.textContent = say(bytes);
+      },
+      ...(events.waiting ? { waiting: events.waiting } : {}),
+      ...(events.paused ? { paused: events.paused } : {}),
+    });
+    cancel.addEventListener('click', () => running.cancel());
+    const result = await running.finished;
+    const ids = job.files.map((f) => f.fileId);
+    if (result.outcome === 'done') done('files.savedFile');
+    else if (result.outcome === 'failed') failedWith(result.failure);
+    else {
+      // Cancelled by the person: not a failure. Its tickets stay kept, as after an interruption.
+      outcome?.failed(ids, { code: 'cancelled', serverMessage: null, serverCode: null, detail: 'cancelled' });
+      if (started !== mine) return;
+      stopCountdown();
+      status.dataset.downloadState = 'cancelled';
+      status.replaceChildren(t('files.saveCancelled', { name: label }));
     }
   };
   const adoptPaused = (folderId: string, outcome: DownloadOutcome) =>

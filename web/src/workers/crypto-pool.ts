@@ -36,6 +36,11 @@ export interface CryptoPool {
   ): Promise<Uint8Array>;
   /** One port per worker for the service worker's download; it closes them when done. */
   lend(): MessagePort[];
+  /**
+   * Posts `message` to the first worker (a download it writes into a picked file: ./file-saver.ts);
+   * false, and nothing sent, without workers.
+   */
+  host(message: unknown, transfer: Transferable[]): boolean;
 }
 
 /** At most this many workers: past the cores, more only compete with the page and the network. */
@@ -103,6 +108,11 @@ function startPool(config: SiteConfig): CryptoPool {
         w.postMessage({ type: 'serve' }, [channel.port2]);
         return channel.port1;
       });
+    },
+    host(message, transfer) {
+      if (!usable() || !workers[0]) return false;
+      workers[0].postMessage(message, transfer);
+      return true;
     },
   };
 }

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { encryptChunk, openChunk } from '../core.js';
 import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
+import { type SaveRequest, serveSave } from './file-saver.js';
 
 /**
  * A crypto worker: a dedicated worker the page starts (web/src/workers/crypto-pool.ts) so that chunk
@@ -33,7 +34,11 @@ async function serve(request: CryptoRequest & { id: number }, reply: Reply): Pro
 }
 
 self.addEventListener('message', (event: MessageEvent) => {
-  const data = event.data as (CryptoRequest & { id: number }) | { type: 'serve' };
+  const data = event.data as (CryptoRequest & { id: number }) | { type: 'serve' } | SaveRequest;
+  if ('type' in data && data.type === 'save') {
+    serveSave(data, event.ports);
+    return;
+  }
   if ('type' in data) {
     // A port lent to the service worker for one download: requests on it are answered on it.
     const port = event.ports[0];
