@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import yauzl from 'yauzl';
+import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { type Display, startXvfb, XVFB } from '../support/xvfb.js';
+import { bytes, CHROMIUM, CHROMIUM_ARGS, createFolder, NO_FILE_PICKERS, SKIP, watch, writeTemp } from './browser.js';
+
+/**
+ * The download written straight into a file the person picks (Chromium's `showSaveFilePicker`):
+ * a headed Chromium on Xvfb, whose native save dialog is answered as a person would (a path typed,
+ * Save pressed, or Escape), and the saved file's bytes checked against what was uploaded. Also:
+ * a closed picker starts nothing, and offers the browser's own download instead; a browser without
+ * the API keeps the service worker's download.
+ */
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const MISSING = SKIP || (XVFB ? false : 'Xvfb not found: apt-get install -y xvfb (the file dialog needs a display)');
+if (MISSING && process.env.TEST_REQUIRE_CHROMIUM === '1') throw new Error(`${MISSING} (TEST_REQUIRE_CHROMIUM=1)`);
+
+/** The entries of a zip, by name. */
+function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(zip, { lazyEntries: true }, (error, archive) => {
+      if (error || !archive) return reject(error);
+      const out = new Map<string, Buffer>();
+      archive.on('entry', (entry: yauzl.Entry) => {
+        archive.openReadStream(entry, (e, stream) => {
+          if (e || !stream) return reject(e);
+          const parts: Buffer[] = [];
+          stream.on('data', (d: Buffer) => parts.push(d));
+          stream.on('end', () => {
+            out.set(entry.fileName, Buffer.concat(parts));
+            archive.readEntry();
+          });
+        });
+      });
+      archive.on('end', () => resolve(out));
+      archive.on('error', reject);
+      archive.readEntry();
+    });
+  });
+}
+
+describe('site: a download saved into the file the person picks (Chromium, headed)', { skip: MISSING }, () => {
+  let server: RunningServer;
+  let xvfb: Display;
+  let browser: Browser;
+  let dir: string;
+  let saved: string;
+
+  before(async () => {
+    server = await startServer({ CHUNK_SIZE_MIB: '5' });
+    dir = await tempDir('webfolder-save-file-');
+    saved = join(dir, 'picked');
+    await mkdir(saved);
+    xvfb = await startXvfb();
+    const home = join(dir, 'home');
+    await mkdir(home);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: false,
+      // The suites' flags, headed and with the file pickers.
+      args: CHROMIUM_ARGS.filter((a) => a !== '--headless' && a !== NO_FILE_PICKERS),
+      env: { ...process.env, DISPLAY: xvfb.display, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await xvfb?.close();
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A folder holding `files`, uploaded through the page, open in a page of its owner. */
+  async function folderWith(files: Record<string, Buffer>): Promise<{ page: Page; problems: string[] }> {
+    const folder = await createFolder(server.baseUrl, 'send', 'Picked place');
+    const paths = await Promise.all(Object.entries(files).map(([name, content]) => writeTemp(dir, name, content)));
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
+    const page = await context.newPage();
+    const problems = watch(page);
+    await page.goto(folder.folderUrl);
+    await page.setInputFiles('#file-input', paths);
+    await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 120_000 });
+    await page
+      .locator('#files li[data-file-id] button.download:not([disabled])')
+      .nth(paths.length - 1)
+      .waitFor({ timeout: 60_000 });
+    return { page, problems };
+  }
+
+  /** Counts the page's download starts (each `POST …/files/<id>/downloads` is one count on the server). */
+  function countStarts(page: Page): { n: number; downloads: number } {
+    const counter = { n: 0, downloads: 0 };
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
+    });
+    page.on('download', () => counter.downloads++);
+    return counter;
+  }
+
+  test('a file is written where the person picked it, with the uploaded bytes', async () => {
+    const content = bytes(12 * 1024 * 1024 + 4321, 71); // three chunks of 5 MiB
+    const { page, problems } = await folderWith({ 'picked.bin': content });
+    const counter = countStarts(page);
+    const target = join(saved, 'picked-copy.bin');
+    const answered = xvfb.answerDialog({ action: 'save', path: target });
+    await page.locator('#files li', { hasText: 'picked.bin' }).locator('button.download').click();
+    await answered;
+    const status = page.locator('#download-status[data-download-state="done"]');
+    await status.waitFor({ timeout: 120_000 });
+    assert.equal(await page.locator('#download-status').getAttribute('data-download-path'), 'save-file');
+    assert.match(await status.innerText(), /^Downloaded picked\.bin\. .*saved where you picked/);
+    const got = await readFile(target);
+    assert.equal(got.length, content.length);
+    assert.equal(sha256(got), sha256(content));
+    assert.equal(counter.n, 1, 'one download counted');
+    assert.equal(counter.downloads, 0, 'nothing went through the browser’s download manager');
+    assert.equal(existsSync(`${target}.crswap`), false, 'no swap file left beside it');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('Download all writes the zip where the person picked it', async () => {
+    const a = bytes(6 * 1024 * 1024 + 11, 72);
+    const b = bytes(70_000, 73);
+    const { page, problems } = await folderWith({ 'first.bin': a, 'second.txt': b });
+    const target = join(saved, 'all.zip');
+    const answered = xvfb.answerDialog({ action: 'save', path: target });
+    await page.locator('#download-all').click();
+    await answered;
+    await page.locator('#download-status[data-download-state="done"]').waitFor({ timeout: 120_000 });
+    assert.equal(await page.locator('#download-status').getAttribute('data-download-path'), 'save-file');
+    const entries = await unzip(await readFile(target));
+    assert.deepEqual([...entries.keys()].sort(), ['first.bin', 'second.txt']);
+    assert.equal(sha256(entries.get('first.bin')!), sha256(a));
+    assert.equal(sha256(entries.get('second.txt')!), sha256(b));
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('a closed picker starts nothing, and offers the browser’s own download instead', async () => {
+    const content = bytes(300_000, 74);
+    const { page, problems } = await folderWith({ 'closed.bin': content });
+    const counter = countStarts(page);
+    const answered = xvfb.answerDialog({ action: 'cancel' });
+    await page.locator('#files li', { hasText: 'closed.bin' }).locator('button.download').click();
+    await answered;
+    const line = page.locator('#download-status[data-download-state="not-picked"]');
+    await line.waitFor();
+    assert.match(await line.innerText(), /Not downloaded: no place to save closed\.bin was picked/);
+    assert.equal(counter.n, 0, 'no ticket asked for, nothing counted');
+    // The offered way: the service worker's download, into the browser's downloads.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.locator('#download-status button.use-downloads').click(),
+    ]);
+    assert.equal(await download.failure(), null);
+    assert.equal(sha256(await readFile(await download.path())), sha256(content));
+    assert.equal(await page.locator('#download-status').getAttribute('data-download-path'), 'service-worker');
+    assert.equal(counter.n, 1);
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('a browser without the API keeps the service worker’s download', async () => {
+    const content = bytes(5 * 1024 * 1024 + 99, 75);
+    const { page, problems } = await folderWith({ 'plain.bin': content });
+    // As in Firefox and Safari (and a Chromium with the pickers turned off): no showSaveFilePicker.
+    await page.evaluate('delete Window.prototype.showSaveFilePicker; delete window.showSaveFilePicker');
+    assert.equal(await page.evaluate('typeof showSaveFilePicker'), 'undefined');
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      page.locator('#files li', { hasText: 'plain.bin' }).locator('button.download').click(),
+    ]);
+    assert.equal(sha256(await readFile(await download.path())), sha256(content));
+    await page.locator('#download-status[data-download-state="done"]').waitFor();
+    assert.equal(await page.locator('#download-status').getAttribute('data-download-path'), 'service-worker');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+});
