@@ -22,18 +22,9 @@ if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const SCREENSHOTS = join(ROOT, 'artifacts', 'screenshots');
 
-/**
- * Without the File System Access API's pickers: headless Chromium has no file dialog to show (its
- * `showSaveFilePicker` fails at once as if the person had cancelled), so the suites that run headless
- * get a Chromium without it, and the site's service-worker download, as Firefox and Safari do. The
- * picked-file download is tested headed, on Xvfb (test/site/save-file.test.ts).
- */
-export const NO_FILE_PICKERS = '--disable-blink-features=FileSystemAccessLocal';
-
 /** Chromium's flags for every test and benchmark (playwright here, the DevTools driver in test/support/chromium-cdp.ts). */
 export const CHROMIUM_ARGS: readonly string[] = [
   '--headless',
-  NO_FILE_PICKERS,
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -4,18 +4,21 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import yauzl from 'yauzl';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
-import { type Display, startXvfb, XVFB } from '../support/xvfb.js';
-import { bytes, CHROMIUM, CHROMIUM_ARGS, createFolder, NO_FILE_PICKERS, SKIP, watch, writeTemp } from './browser.js';
+import { until } from '../support/poll.js';
+import { tempDir } from '../support/server.js';
+import { startXvfb, XVFB } from '../support/xvfb.js';
+import { bytes, CHROMIUM, CHROMIUM_ARGS, createFolder, SKIP, watch, writeTemp } from './browser.js';
+import { chunkRequest, useGatedServer } from './gated.js';
 
 /**
- * The download written straight into a file the person picks (Chromium's `showSaveFilePicker`):
- * a headed Chromium on Xvfb, whose native save dialog is answered as a person would (a path typed,
- * Save pressed, or Escape), and the saved file's bytes checked against what was uploaded. Also:
- * a closed picker starts nothing, and offers the browser's own download instead; a browser without
- * the API keeps the service worker's download.
+ * The download written straight into a file the person picks (Chromium's `showSaveFilePicker`,
+ * turned on with `localStorage['webfolder.saveFile'] = '1'`): a headed Chromium on Xvfb, whose
+ * native save dialog is answered as a person would (a path typed, Save pressed, or Escape), and the
+ * saved file's bytes checked against what was uploaded. Also: a closed picker starts nothing, and
+ * offers the browser's own download instead; a browser without the API keeps the service worker's
+ * download, turned on or not.
  */
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const MISSING = SKIP || (XVFB ? false : 'Xvfb not found: apt-get install -y xvfb (the file dialog needs a display)');
@@ -46,43 +49,57 @@ function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
 }
 
 describe('site: a download saved into the file the person picks (Chromium, headed)', { skip: MISSING }, () => {
-  let server: RunningServer;
-  let xvfb: Display;
-  let browser: Browser;
-  let dir: string;
+  // The server behind the gate (test/support/gate.ts), which holds or answers chunk requests; a
+  // headed Chromium on its own Xvfb.
+  const site = useGatedServer(
+    {},
+    {
+      prefix: 'webfolder-save-file-',
+      open: async (dir) => {
+        const xvfb = await startXvfb();
+        const home = join(dir, 'home');
+        await mkdir(home, { recursive: true });
+        const browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          headless: false,
+          // The suites' flags, headed: a file dialog can be shown.
+          args: CHROMIUM_ARGS.filter((a) => a !== '--headless'),
+          env: { ...process.env, DISPLAY: xvfb.display, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+        });
+        return {
+          browser,
+          xvfb,
+          async close() {
+            await browser.close();
+            await xvfb.close();
+          },
+        };
+      },
+    },
+  );
   let saved: string;
-
+  let dir: string;
   before(async () => {
-    server = await startServer({ CHUNK_SIZE_MIB: '5' });
-    dir = await tempDir('webfolder-save-file-');
+    dir = await tempDir('webfolder-save-file-files-');
     saved = join(dir, 'picked');
     await mkdir(saved);
-    xvfb = await startXvfb();
-    const home = join(dir, 'home');
-    await mkdir(home);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: false,
-      // The suites' flags, headed and with the file pickers.
-      args: CHROMIUM_ARGS.filter((a) => a !== '--headless' && a !== NO_FILE_PICKERS),
-      env: { ...process.env, DISPLAY: xvfb.display, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
-    });
   });
   after(async () => {
-    await browser?.close();
-    await xvfb?.close();
-    await server?.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   /** A folder holding `files`, uploaded through the page, open in a page of its owner. */
   async function folderWith(files: Record<string, Buffer>): Promise<{ page: Page; problems: string[] }> {
-    const folder = await createFolder(server.baseUrl, 'send', 'Picked place');
+    const folder = await createFolder(site.gate.url, 'send', 'Picked place');
     const paths = await Promise.all(Object.entries(files).map(([name, content]) => writeTemp(dir, name, content)));
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
+    const context = await site.browser.browser.newContext({
+      acceptDownloads: true,
+      viewport: { width: 1100, height: 900 },
+    });
     const page = await context.newPage();
     const problems = watch(page);
     await page.goto(folder.folderUrl);
+    await page.evaluate(`localStorage.setItem('webfolder.saveFile', '1')`);
     await page.setInputFiles('#file-input', paths);
     await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 120_000 });
     await page
@@ -107,7 +124,7 @@ describe('site: a download saved into the file the person picks (Chromium, heade
     const { page, problems } = await folderWith({ 'picked.bin': content });
     const counter = countStarts(page);
     const target = join(saved, 'picked-copy.bin');
-    const answered = xvfb.answerDialog({ action: 'save', path: target });
+    const answered = site.browser.xvfb.answerDialog({ action: 'save', path: target });
     await page.locator('#files li', { hasText: 'picked.bin' }).locator('button.download').click();
     await answered;
     const status = page.locator('#download-status[data-download-state="done"]');
@@ -129,7 +146,7 @@ describe('site: a download saved into the file the person picks (Chromium, heade
     const b = bytes(70_000, 73);
     const { page, problems } = await folderWith({ 'first.bin': a, 'second.txt': b });
     const target = join(saved, 'all.zip');
-    const answered = xvfb.answerDialog({ action: 'save', path: target });
+    const answered = site.browser.xvfb.answerDialog({ action: 'save', path: target });
     await page.locator('#download-all').click();
     await answered;
     await page.locator('#download-status[data-download-state="done"]').waitFor({ timeout: 120_000 });
@@ -146,7 +163,7 @@ describe('site: a download saved into the file the person picks (Chromium, heade
     const content = bytes(300_000, 74);
     const { page, problems } = await folderWith({ 'closed.bin': content });
     const counter = countStarts(page);
-    const answered = xvfb.answerDialog({ action: 'cancel' });
+    const answered = site.browser.xvfb.answerDialog({ action: 'cancel' });
     await page.locator('#files li', { hasText: 'closed.bin' }).locator('button.download').click();
     await answered;
     const line = page.locator('#download-status[data-download-state="not-picked"]');
@@ -169,7 +186,7 @@ describe('site: a download saved into the file the person picks (Chromium, heade
   test('a browser without the API keeps the service worker’s download', async () => {
     const content = bytes(5 * 1024 * 1024 + 99, 75);
     const { page, problems } = await folderWith({ 'plain.bin': content });
-    // As in Firefox and Safari (and a Chromium with the pickers turned off): no showSaveFilePicker.
+    // As in Firefox and Safari: no showSaveFilePicker (the picked file is turned on for this page).
     await page.evaluate('delete Window.prototype.showSaveFilePicker; delete window.showSaveFilePicker');
     assert.equal(await page.evaluate('typeof showSaveFilePicker'), 'undefined');
     const [download] = await Promise.all([
@@ -179,6 +196,44 @@ describe('site: a download saved into the file the person picks (Chromium, heade
     assert.equal(sha256(await readFile(await download.path())), sha256(content));
     await page.locator('#download-status[data-download-state="done"]').waitFor();
     assert.equal(await page.locator('#download-status').getAttribute('data-download-path'), 'service-worker');
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+  test('Cancel stops the save: no file is left, and the line says so, not as a failure', async () => {
+    const content = bytes(11 * 1024 * 1024, 76);
+    const { page, problems } = await folderWith({ 'cancelled.bin': content });
+    const target = join(saved, 'cancelled.bin');
+    site.gate.hold(chunkRequest);
+    const answered = site.browser.xvfb.answerDialog({ action: 'save', path: target });
+    await page.locator('#files li', { hasText: 'cancelled.bin' }).locator('button.download').click();
+    await answered;
+    await until('a chunk request at the gate', () => site.gate.held().length > 0);
+    assert.ok(existsSync(target), 'the picker made the file');
+    await page.locator('#download-status button.cancel-save').click();
+    site.gate.release();
+    const line = page.locator('#download-status[data-download-state="cancelled"]');
+    await line.waitFor({ timeout: 60_000 });
+    assert.match(await line.innerText(), /^Cancelled: cancelled\.bin was not saved\.$/);
+    await until('the empty file removed', async () => !existsSync(target));
+    assert.equal(existsSync(`${target}.crswap`), false);
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  });
+
+  test('a refused chunk fails the save in the server’s words, and removes the empty file', async () => {
+    const content = bytes(7 * 1024 * 1024, 77);
+    const { page, problems } = await folderWith({ 'refused.bin': content });
+    const target = join(saved, 'refused.bin');
+    site.gate.hold(chunkRequest);
+    const answered = site.browser.xvfb.answerDialog({ action: 'save', path: target });
+    await page.locator('#files li', { hasText: 'refused.bin' }).locator('button.download').click();
+    await answered;
+    await until('a chunk request at the gate', () => site.gate.held().length > 0);
+    site.gate.answer(403, {}, { error: 'the download ticket is wrong or expired', code: 'download_ticket_required' });
+    const line = page.locator('#download-status[data-download-state="failed"]');
+    await line.waitFor({ timeout: 60_000 });
+    assert.match(await line.innerText(), /ticket is used up or expired: downloading again counts as a new download/);
+    await until('the empty file removed', async () => !existsSync(target));
     assert.deepEqual(problems, []);
     await page.context().close();
   });

@@ -8,15 +8,14 @@ import { holdTicketLocks } from '../workers/ticket-locks.js';
  * Downloads written straight into a file the person picks, where the browser has the File System
  * Access API (Chromium: `showSaveFilePicker`): the page asks where to save as the person clicks
  * Download (a picker needs the click), then one of its crypto workers writes the decrypted chunks
- * into that file (web/src/workers/file-saver.ts). Elsewhere (Firefox, Safari) the service worker's
- * download goes on as before (./download.ts). Why: the browser's own download of a
- * service worker's response costs it a response stream and the download manager's copies on top of
- * the decryption (docs/benchmarks.md, "Saving into a picked file"; docs/decisions.md).
+ * into that file (web/src/workers/file-saver.ts).
  *
- * `localStorage['webfolder.saveFile'] = '0'` turns it off (the service worker's download then runs
- * in Chromium too; for support and the benchmark).
+ * Off unless `localStorage['webfolder.saveFile'] = '1'`: measured in Chromium 156, it costs the
+ * browser more CPU per GiB than the service worker's download (./download.ts), which every browser
+ * therefore keeps by default. Chromium's writable file stream hands each write to the browser
+ * process as a blob and writes it to a swap file from there, which alone costs more than a whole
+ * plain download (docs/benchmarks.md, "Saving into a picked file"; docs/decisions.md).
  */
-
 interface SavePickerWindow {
   showSaveFilePicker?: (options: {
     suggestedName?: string;
@@ -25,12 +24,12 @@ interface SavePickerWindow {
   }) => Promise<FileSystemFileHandle>;
 }
 
-/** Whether this browser can save a download into a picked file. */
+/** Whether downloads are saved into a picked file here: turned on, and the browser has the picker. */
 export function canPickFile(): boolean {
   try {
-    if (localStorage.getItem('webfolder.saveFile') === '0') return false;
+    if (localStorage.getItem('webfolder.saveFile') !== '1') return false;
   } catch {
-    /* storage blocked: the default */
+    return false; // storage blocked: the default
   }
   return typeof (window as SavePickerWindow).showSaveFilePicker === 'function';
 }
