@@ -20,6 +20,8 @@ export interface BenchBrowser {
   readonly version: string;
   /** Evaluates `expression` in the page, awaiting a promise, and returns the value (JSON-able). */
   evaluate<T>(expression: string): Promise<T>;
+  /** Evaluates `expression` as a person's click would run it (with user activation: a file picker may open). */
+  gesture(expression: string): Promise<void>;
   navigate(url: string): Promise<void>;
   /** Polls until `expression` is truthy in the page. */
   waitFor(expression: string, timeoutMs?: number): Promise<void>;
@@ -82,11 +84,19 @@ function childPids(root: number): number[] {
   return out;
 }
 
-/** `extraArgs`: more command-line switches (a benchmark's `--proxy-server`, for one). */
-export async function launchChromium(extraArgs: readonly string[] = []): Promise<BenchBrowser> {
+/**
+ * `extraArgs`: more command-line switches (a benchmark's `--proxy-server`, for one). `display`: a
+ * headed Chromium on that X display (test/support/xvfb.ts), where file pickers can be shown.
+ */
+export async function launchChromium(
+  extraArgs: readonly string[] = [],
+  { display }: { display?: string } = {},
+): Promise<BenchBrowser> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'webfolder-bench-chromium-'));
-  const child = spawn(CHROMIUM, [...ARGS, ...extraArgs, `--user-data-dir=${userDataDir}`, 'about:blank'], {
+  const args = display ? ARGS.filter((a) => a !== '--headless') : ARGS;
+  const child = spawn(CHROMIUM, [...args, ...extraArgs, `--user-data-dir=${userDataDir}`, 'about:blank'], {
     stdio: 'ignore',
+    ...(display ? { env: { ...process.env, DISPLAY: display, HOME: userDataDir } } : {}),
   });
   const { port, browserPath } = await devToolsEndpoint(userDataDir, child);
   const browserClient = await CDP({ target: `ws://127.0.0.1:${port}${browserPath}` });
@@ -117,6 +127,11 @@ export async function launchChromium(extraArgs: readonly string[] = []): Promise
   return {
     version: product,
     evaluate,
+    async gesture(expression) {
+      const { exceptionDetails } = await page.Runtime.evaluate({ expression, userGesture: true });
+      if (exceptionDetails)
+        throw new Error(`in the page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    },
     waitFor,
     async navigate(url) {
       await page.Page.enable();
