@@ -14,13 +14,16 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 /**
  * A one-download file whose download meets an outage. The download was counted
  * when it started; its ticket lets it go on, so the page must keep trying through the outage rather
- * than give up and leave the recipient locked out. The outage is made by the gate (every chunk
- * request is cut, more times than the old retry policy tried), not by waiting for a time.
+ * than give up and leave the recipient locked out. The outage is made by the gate, not by waiting for
+ * a time: every chunk request fails, more times than the old retry policy tried, first cut (no
+ * answer at all), then answered 503 with `Retry-After: 0` (a proxy whose server is away), which the
+ * policy retries at once, so that the attempts past the backoff's first waits take seconds, not the
+ * minutes of waits that cut connections alone would.
  */
 describe('site: a limited download survives an outage, cut and answered (Chromium)', { skip: SKIP }, () => {
   const site = useGatedChromium({}, 'webfolder-outage-');
 
-  test('cut 20 times in a row, the one download completes, byte for byte, and is then used up', async () => {
+  test('failed 20 times in a row, cut then answered 503, the one download completes, byte for byte, and is then used up', async () => {
     const content = bytes(3 * 1024 * 1024 + 5, 41);
     const { ownerCtx, link } = await folderWithFile(site, '1', content, 'once.bin');
 
@@ -31,18 +34,20 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
     await visitor.locator('#files li .count[data-left="1"]').waitFor();
     site.gate.hold(chunkRequest);
     const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
-    // The outage: each request for the chunk is cut once it reaches the gate. The old policy gave up
+    // The outage: each request for the chunk fails once it reaches the gate. The old policy gave up
     // after 9 attempts (DEFAULT_RETRY: 8 retries); Chromium itself may send a request cut on a reused
-    // connection once more, so 20 cuts are more than 9 attempts in any case.
-    const CUTS = 20;
+    // connection once more, so 20 failures are more than 9 attempts in any case. The first CUT of
+    // them are cut, the rest answered 503 (retried at once).
+    const FAILURES = 20;
+    const CUT = 5;
     // What the person reads while the retries wait, so that an outage does not look like a dead
     // download: the service worker's and the crypto workers' retry policy tells the page each wait,
     // with its attempt.
     const status = visitor.locator('#download-status');
     const told = new Set<string>();
-    for (let cut = 1; cut <= CUTS; cut++) {
+    for (let failure = 1; failure <= FAILURES; failure++) {
       await until(
-        `chunk request ${cut} at the gate`,
+        `chunk request ${failure} at the gate`,
         async () => {
           // State, attempt and words read at once (the line moves on when the wait ends).
           const [state, line] = await status.evaluate((e) => [
@@ -54,16 +59,19 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
         },
         120_000,
       );
-      site.gate.drop();
-      if (cut < CUTS) site.gate.hold(chunkRequest);
+      if (failure <= CUT) site.gate.drop();
+      else site.gate.answer(503, { 'retry-after': '0' });
+      if (failure < FAILURES) site.gate.hold(chunkRequest);
     }
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content), 'the download completed after the outage');
     assert.ok(told.size >= 2, `the page said it was waiting, attempt by attempt: ${[...told].join(' | ')}`);
+    const cut = [...told].filter((line) => / (the server did not answer|this device is offline);/.test(line));
+    assert.ok(cut.length >= 2, `the page said it had no answer, attempt by attempt: ${[...told].join(' | ')}`);
     for (const line of told)
       assert.match(
         line,
-        /^\d+: Waiting: (the server did not answer|this device is offline); retrying in \d+ s \(attempt \d+\)/,
+        /^\d+: Waiting: (the server did not answer|this device is offline|the server is temporarily unavailable); retrying in \d+ s \(attempt \d+\)/,
       );
     await visitor.locator('#download-status[data-download-state="done"]').waitFor();
     // The download was delivered: the file is used up for this visitor and for any other.
