@@ -3,9 +3,11 @@
 # with node's test runner through tsx. Suites that need PostgreSQL, Redis, S3 or Chromium skip with a
 # message when those are not configured (see .ci/run, which provides them).
 #
-#   npm test                              everything: the checks, the build, the WebKit files, the rest
+#   npm test                              everything: the checks, the build, the WebKit files, the
+#                                         image's, the rest
 #   bash scripts/test.sh --checks         the checks and the build only
 #   bash scripts/test.sh --webkit         the WebKit files, one at a time (against the build there is)
+#   bash scripts/test.sh --image          the container image's file (it builds the image itself)
 #   bash scripts/test.sh --rest           every other test file (against the build there is)
 #   bash scripts/test.sh --node-line      the files whose result can depend on the Node that runs the
 #                                         tests (CI's Node 20 lane; against the build there is)
@@ -26,7 +28,7 @@ shopt -s globstar nullglob
 once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts)
 part=all
 case "${1:-}" in
-  --checks | --webkit | --rest | --node-line)
+  --checks | --webkit | --image | --rest | --node-line)
     part="${1#--}"
     shift
     ;;
@@ -64,13 +66,17 @@ checks() {
 # The WebKit files (test/site/webkit*.test.ts; their set-up is test/site/webkit.ts) run one at a time:
 # beside the ZIP64 test (4 GiB through Chromium), WebKit's MiniBrowser stalled in a WebDriver command
 # for the whole 300 s page-load timeout in two CI runs out of four (docs/site.md). npm test runs them
-# before the rest, .ci/run beside the first files of the rest (no browser among them) and then the
-# Node 20 lane. Each file starts its own Xvfb and WebKitWebDriver.
+# before the rest, .ci/run beside the rest's first files (no browser among them). Each file starts
+# its own Xvfb and WebKitWebDriver.
 webkit=(test/site/webkit*.test.ts)
 webkit() { "${runner[@]}" --test-concurrency=1 "${webkit[@]}"; }
+# The container image's file on its own too: it builds the image (scripts/image/build.sh: minutes of
+# CPU when the engine's layer cache is cold), which would otherwise run beside the browser tests.
+image=test/ops/image.test.ts
+image() { "${runner[@]}" "$image"; }
 rest() {
   local files=() f
-  for f in test/**/*.test.ts; do [[ "$f" == test/site/webkit*.test.ts ]] || files+=("$f"); done
+  for f in test/**/*.test.ts; do [[ "$f" == test/site/webkit*.test.ts || "$f" == "$image" ]] || files+=("$f"); done
   "${runner[@]}" --test-concurrency="$concurrency" "${files[@]}"
 }
 node_line() {
@@ -82,13 +88,15 @@ node_line() {
 case "$part" in
   checks) checks ;;
   webkit) webkit ;;
+  image) image ;;
   rest) rest ;;
   node-line) node_line ;;
   all)
     checks
-    # Both runs always happen; the exit status fails if either failed.
+    # Every run happens; the exit status fails if one failed.
     status=0
     webkit || status=$?
+    image || status=$?
     rest || status=$?
     exit "$status"
     ;;

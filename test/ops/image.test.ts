@@ -19,8 +19,9 @@ import { which } from '../support/which.js';
  * draining, and a new container on the same volume still serving the folder. Needs podman: CI sets
  * TEST_REQUIRE_PODMAN=1 (scripts/ci/50-image.sh) so that a missing podman fails instead of skipping.
  *
- * The build runs once per test run (scripts/ci/50-image.sh builds it before, so the test finds every
- * layer cached). CI runs this file once, on Node 24 (scripts/test.sh): the image brings its own Node.
+ * The build runs once per test run, here; scripts/test.sh runs this file on its own, so that a build
+ * with a cold layer cache does not run beside the browser tests. CI runs this file once, on Node 24:
+ * the image brings its own Node.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const podman = which('podman');
