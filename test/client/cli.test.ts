@@ -31,8 +31,10 @@ before(async () => {
   dataDir = await tempDir('webfolder-cli-data-');
   dir = await tempDir('webfolder-cli-');
   stateDir = join(dir, 'state');
-  // A low chunk rate makes the CLI meet 429s, which it must honour. Chunk URLs lead through the gate
-  // (BASE_URL); links and API calls go to the server directly (WEB_URL, WEBFOLDER_SERVER).
+  // A low chunk rate makes the CLI meet 429s, which it must honour: 4 chunk requests a second, which
+  // an upload or a download of a few chunks on loopback goes past (each 429's Retry-After is then a
+  // second at most, not the two of a longer window). Chunk URLs lead through the gate (BASE_URL);
+  // links and API calls go to the server directly (WEB_URL, WEBFOLDER_SERVER).
   const port = await freePort();
   gate = await startGate(port);
   server = await spawnServer(
@@ -41,8 +43,8 @@ before(async () => {
       BASE_URL: gate.url,
       WEB_URL: `http://127.0.0.1:${port}`,
       CHUNK_SIZE_MIB: '5',
-      RATE_LIMIT_CHUNK: '2',
-      RATE_LIMIT_WINDOW_SECONDS: '2',
+      RATE_LIMIT_CHUNK: '4',
+      RATE_LIMIT_WINDOW_SECONDS: '1',
       // Request lines are written at debug: the resume test counts the PUTs the server answered 200.
       LOG_LEVEL: 'debug',
     },
