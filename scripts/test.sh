@@ -74,9 +74,26 @@ webkit() { "${runner[@]}" --test-concurrency=1 "${webkit[@]}"; }
 # CPU when the engine's layer cache is cold), which would otherwise run beside the browser tests.
 image=test/ops/image.test.ts
 image() { "${runner[@]}" "$image"; }
+# TEST_PATHS narrows --rest, for .ci/run's two lanes: folder prefixes to keep ("test/client/"), or,
+# with a leading "!", to leave out ("!test/client/"). Unset: every file.
+chosen() {
+  local f="$1" p keep=1
+  for p in ${TEST_PATHS:-}; do
+    if [[ "$p" == '!'* ]]; then
+      [[ "$f" == "${p#!}"* ]] && return 1
+    else
+      keep=0
+      [[ "$f" == "$p"* ]] && return 0
+    fi
+  done
+  return $((1 - keep))
+}
 rest() {
   local files=() f
-  for f in test/**/*.test.ts; do [[ "$f" == test/site/webkit*.test.ts || "$f" == "$image" ]] || files+=("$f"); done
+  for f in test/**/*.test.ts; do
+    [[ "$f" == test/site/webkit*.test.ts || "$f" == "$image" ]] && continue
+    chosen "$f" && files+=("$f")
+  done
   "${runner[@]}" --test-concurrency="$concurrency" "${files[@]}"
 }
 node_line() {
