@@ -5,7 +5,8 @@
 #
 #   npm test                              everything: the checks, the build, the WebKit files, the
 #                                         image's, the rest
-#   bash scripts/test.sh --checks         the checks and the build only
+#   bash scripts/test.sh --checks         the checks only (lockfile, lint, exports, types)
+#   bash scripts/test.sh --build          the build only
 #   bash scripts/test.sh --webkit         the WebKit files, one at a time (against the build there is)
 #   bash scripts/test.sh --image          the container image's file (it builds the image itself)
 #   bash scripts/test.sh --rest           every other test file (against the build there is)
@@ -28,7 +29,7 @@ shopt -s globstar nullglob
 once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts)
 part=all
 case "${1:-}" in
-  --checks | --webkit | --image | --rest | --node-line)
+  --checks | --build | --webkit | --image | --rest | --node-line)
     part="${1#--}"
     shift
     ;;
@@ -56,6 +57,9 @@ checks() {
   npx biome ci .
   npm run --silent lint:exports
   npx tsc -p tsconfig.json --noEmit
+}
+
+build() {
   # The build, as npm start makes it: the server into dist/ (which bin/webfolder.js runs, so its tests
   # run what an installed copy runs, never a stale earlier build) and the browser site into dist/web,
   # which the server and the site tests serve. tsc and Vite write the same files whichever Node runs
@@ -104,12 +108,14 @@ node_line() {
 
 case "$part" in
   checks) checks ;;
+  build) build ;;
   webkit) webkit ;;
   image) image ;;
   rest) rest ;;
   node-line) node_line ;;
   all)
     checks
+    build
     # Every run happens; the exit status fails if one failed.
     status=0
     webkit || status=$?
