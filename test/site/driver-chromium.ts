@@ -28,6 +28,7 @@ async function chromiumPage(browser: Browser, options: PageOptions = {}, launche
       ? { colorScheme: options.colorScheme ?? launched.colorScheme }
       : {}),
     ...((options.locale ?? launched.locale) ? { locale: options.locale ?? launched.locale } : {}),
+    ...(launched.timeZone ? { timezoneId: launched.timeZone } : {}),
     ...(launched.serviceWorkers === false ? { serviceWorkers: 'block' as const } : {}),
   });
   const page = await context.newPage();

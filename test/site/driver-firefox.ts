@@ -15,14 +15,18 @@ export const firefox: Engine = {
   name: 'firefox',
   skip: SKIP || (MISSING ? MISSING : false),
   async launch(dir: string, options: LaunchOptions = {}): Promise<Driver> {
-    const ff = await launchFirefox(dir, {
-      ...(options.serviceWorkers === false ? { 'dom.serviceWorkers.enabled': false } : {}),
-      // 0 dark, 1 light: the colour scheme Firefox gives pages.
-      ...(options.colorScheme
-        ? { 'layout.css.prefers-color-scheme.content-override': options.colorScheme === 'dark' ? 0 : 1 }
-        : {}),
-      ...(options.locale ? { 'intl.accept_languages': `${options.locale}, ${options.locale.slice(0, 2)}` } : {}),
-    });
+    const ff = await launchFirefox(
+      dir,
+      {
+        ...(options.serviceWorkers === false ? { 'dom.serviceWorkers.enabled': false } : {}),
+        // 0 dark, 1 light: the colour scheme Firefox gives pages.
+        ...(options.colorScheme
+          ? { 'layout.css.prefers-color-scheme.content-override': options.colorScheme === 'dark' ? 0 : 1 }
+          : {}),
+        ...(options.locale ? { 'intl.accept_languages': `${options.locale}, ${options.locale.slice(0, 2)}` } : {}),
+      },
+      options.timeZone ? { TZ: options.timeZone } : {},
+    );
     return {
       engine: 'firefox',
       async page(pageOptions: PageOptions = {}) {

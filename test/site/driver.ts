@@ -33,6 +33,8 @@ export interface LaunchOptions {
   readonly colorScheme?: 'light' | 'dark';
   /** The browser's language, e.g. 'de-DE' (Firefox: intl.accept_languages). */
   readonly locale?: string;
+  /** The browser's time zone, e.g. 'Asia/Tokyo' (Firefox: TZ in its environment). */
+  readonly timeZone?: string;
 }
 
 export type WaitState = 'visible' | 'attached' | 'hidden' | 'detached';

@@ -52,15 +52,21 @@ export type FirefoxPrefs = Record<string, string | number | boolean>;
  * writes `name.part` while a download runs and renames it when done. `prefs` are added to those.
  * A download that fails through the service worker makes Firefox show a window-modal alert that
  * WebDriver BiDi does not report, and no new tab opens in that Firefox after it: a test that makes
- * one fail runs its visitor in a Firefox of its own.
+ * one fail runs its visitor in a Firefox of its own. `env` is added to Firefox's environment (TZ for
+ * its time zone).
  */
-export async function launchFirefox(root: string, prefs: FirefoxPrefs = {}): Promise<Firefox> {
+export async function launchFirefox(
+  root: string,
+  prefs: FirefoxPrefs = {},
+  env: Record<string, string> = {},
+): Promise<Firefox> {
   const downloads = join(root, 'downloads');
   await mkdir(downloads, { recursive: true });
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
+    env: { ...process.env, ...env },
     extraPrefsFirefox: {
       'browser.download.folderList': 2,
       'browser.download.dir': downloads,

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { downloadBytes, SKIP, useBrowserFixture, watch } from './browser.js';
+import type { Dialog, ElementHandle } from 'puppeteer-core';
+import { until } from '../support/poll.js';
+import { downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { firefox } from './driver-firefox.js';
+import { launchFirefox } from './firefox.js';
+import { useGatedServer } from './gated.js';
 
 /**
  * Nothing disappears without a word: empty files (the service takes files of at least one byte) are
@@ -86,5 +91,36 @@ describe('site: nothing disappears without a word (Chromium)', { skip: SKIP }, (
     assert.equal(dialog.type(), 'beforeunload');
     await dialog.accept();
     await ctx.close();
+  });
+});
+
+describe('site: nothing disappears without a word (Firefox)', { skip: firefox.skip }, () => {
+  const fx = useGatedServer({}, { prefix: 'webfolder-leave-firefox-', open: (dir) => launchFirefox(dir) });
+
+  test('closing the tab while an upload runs asks first, and the upload goes on when the person stays', async () => {
+    const page = await fx.browser.page();
+    await page.setViewport({ width: 1280, height: 800 });
+    const dialogs: Dialog[] = [];
+    page.on('dialog', (d) => void dialogs.push(d));
+    await page.goto(`${fx.gate.url}/`);
+    await page.waitForSelector('#file-input');
+    // The person has used the page (Firefox asks only then).
+    await page.click('h1');
+    // Every chunk the page sends is held: the upload runs until the test lets it go.
+    fx.gate.hold((req) => req.method === 'PUT');
+    const input = (await page.waitForSelector('#file-input')) as ElementHandle<HTMLInputElement>;
+    await input.uploadFile(await writeTemp(fx.dir, 'slow.txt', Buffer.from('x'.repeat(1000))));
+    await until('a chunk on its way', () => fx.gate.held().length > 0, 60_000);
+    // Closing the tab as a person does: the page's beforeunload handler runs and Firefox asks.
+    const closing = page.close({ runBeforeUnload: true }).catch((e: unknown) => e);
+    const asked = await until('Firefox to ask before leaving', () => dialogs[0] ?? false, 30_000);
+    assert.equal(asked.type(), 'beforeunload');
+    // Staying: the page is still there and its upload completes once the chunk goes through.
+    await asked.dismiss();
+    await closing;
+    assert.equal(await page.evaluate('location.pathname.startsWith("/f/")'), true, 'the page stayed');
+    fx.gate.release();
+    await page.waitForSelector('#upload-status[data-state="complete"]', { timeout: 60_000 });
+    await page.close();
   });
 });

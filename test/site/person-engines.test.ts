@@ -10,7 +10,7 @@ import { pdf, png } from './media.js';
 /**
  * The person's side in every engine, each scenario written once: a name's right-to-left override is
  * shown as a mark (list, activity, the saved file's name); every preview fills the viewer; empty
- * files are said and make no folder alone; the zip says what it leaves out; a password folder's share
+ * files are named in a notice that stays (alone they make no folder); the zip says what it leaves out; a password folder's share
  * box says the password is needed; an open page shows a take-down's reason.
  */
 const ADMIN_TOKEN = 'person-engines-admin-token-0123456789abcdef';
@@ -68,7 +68,6 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
       await page.waitFor('#viewer-content[data-way] #viewer-pdf', { state: 'attached' });
       const frame = await page.evaluate<[number, number]>(cover('#viewer-pdf'));
       assert.ok(Math.min(...frame) > 0.99, `the PDF frame fills the viewer (${frame})`);
-      await page.screenshot(`viewer-pdf-${options.viewport ? 'desktop' : 'phone'}-light-en`, { fullPage: false });
       await page.click('#viewer-next');
       await page.waitFor('#viewer-content[data-way] #viewer-text');
       const text = await page.evaluate<[number, number]>(cover('#viewer-text'));
@@ -78,7 +77,7 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
     }
   });
 
-  test('an empty file alone makes no folder and is named; the zip says which file it leaves out', async () => {
+  test('an empty file alone makes no folder; beside others it is named; the zip says what it leaves out', async () => {
     const page = await site.browser.page();
     await home(page, 'send');
     await page.pickFiles('#file-input', [await writeTemp(site.dir, 'nothing.txt', Buffer.alloc(0))]);
@@ -87,12 +86,17 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
     assert.equal(new URL(await page.url()).pathname, '/');
 
     await page.fill('#new-limit', '1');
+    // An empty file picked beside others: they are sent, and it is named in a notice that stays.
     await page.pickFiles('#file-input', [
       await writeTemp(site.dir, 'once.txt', Buffer.from('one download\n')),
+      await writeTemp(site.dir, 'blank.txt', Buffer.alloc(0)),
       await writeTemp(site.dir, 'other.txt', Buffer.from('another\n')),
     ]);
     await page.waitForUrl(FOLDER_LINK);
     await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
+    assert.match(await page.renderedText('#upload-status'), /Upload complete: 2 files/);
+    await page.waitUntil(`document.querySelectorAll('#files li[data-file-id]').length === 2`);
+    assert.match(await page.renderedText('#empty-skipped'), /An empty file was skipped[\s\S]*blank\.txt/);
     const link = await page.value('#share-link');
     const visitor = await site.browser.page();
     await visitor.goto(link);
