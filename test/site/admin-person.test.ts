@@ -7,7 +7,8 @@ import { SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
  * The admin console as an operator meets it without an identity provider: the sign-in screen asks
  * for the token only; a take-down's reason is the admin's choice (none is preselected); the audit
  * log says "admin token" for what the token did, and writes times and a detail's `expiresAt` as the
- * site writes dates, not epoch milliseconds or the browser's default format.
+ * site writes dates, not epoch milliseconds or the browser's default format; on a phone the folder
+ * table's rows stack, so that no column is off the screen.
  */
 const ADMIN_TOKEN = 'admin-person-test-token-0123456789abcdefgh';
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 }, locale: 'en-US' };
@@ -78,6 +79,40 @@ describe('site: the admin console without an identity provider (Chromium)', { sk
     await screenshot(page, 'admin-audit-desktop-light-en');
     assert.deepEqual(problems, []);
     await ctx.close();
+  });
+
+  test("on a phone every cell of a folder's row is on the screen, the page not wider than it", async () => {
+    for (const locale of ['en-US', 'de-DE']) {
+      const ctx = await fx.browser.newContext({ ...PHONE, locale });
+      const page = await ctx.newPage();
+      const problems = watch(page);
+      await signIn(page, fx.server.baseUrl);
+      await page.locator(`tr[data-folder="${folderId}"]`).waitFor();
+      const off = await page.evaluate((id) => {
+        const width = document.documentElement.clientWidth;
+        const row = document.querySelector(`tr[data-folder="${id}"]`) as HTMLTableRowElement;
+        const out: string[] = [];
+        for (const c of row.cells) {
+          const box = c.getBoundingClientRect();
+          const name = c.dataset.label ?? c.textContent ?? '';
+          if (box.width === 0 || box.left < 0 || box.right > width + 0.5)
+            out.push(`${name} at ${box.left}–${box.right}`);
+          else if (c.scrollWidth > c.clientWidth + 1) out.push(`${name} overflows its cell`);
+        }
+        if (document.documentElement.scrollWidth > width)
+          out.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+        return out;
+      }, folderId);
+      assert.deepEqual(off, [], `${locale}: every cell within the ${PHONE.viewport?.width} px screen`);
+      // Each value says which column it is.
+      const size = page.locator(`tr[data-folder="${folderId}"] td[data-label]`).nth(1);
+      assert.equal(
+        await size.evaluate((e) => getComputedStyle(e, '::before').content),
+        `"${locale === 'en-US' ? 'Size' : 'Größe'}"`,
+      );
+      assert.deepEqual(problems, []);
+      await ctx.close();
+    }
   });
 
   test('screenshots: the console on a desktop and a phone, light and dark, English and German', async () => {

@@ -30,6 +30,21 @@ const SORTS: [NonNullable<AdminListQuery['sort']>, MessageKey][] = [
   ['expiry', 'admin.sort.expiry'],
   ['downloads', 'admin.sort.downloads'],
 ];
+const COLUMNS = [
+  'admin.col.title',
+  'admin.col.state',
+  'admin.col.size',
+  'admin.col.files',
+  'admin.col.downloads',
+  'admin.col.expiry',
+  'admin.col.creator',
+  'admin.col.actions',
+] as const satisfies readonly MessageKey[];
+
+/** A cell's column name, which a phone shows beside its value (the table's rows stack there). */
+function cell(column: (typeof COLUMNS)[number]): { 'data-label': string } {
+  return { 'data-label': t(column) };
+}
 
 export function adminFoldersView(client: AdminClient): HTMLElement {
   let offset = 0;
@@ -60,26 +75,7 @@ export function adminFoldersView(client: AdminClient): HTMLElement {
     'table',
     { class: 'audit-list admin-folders' },
     h('caption', { class: 'visually-hidden' }, t('admin.tab.folders')),
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        ...(
-          [
-            'admin.col.title',
-            'admin.col.state',
-            'admin.col.size',
-            'admin.col.files',
-            'admin.col.downloads',
-            'admin.col.expiry',
-            'admin.col.creator',
-            'admin.col.actions',
-          ] as const
-        ).map((k) => h('th', { scope: 'col' }, t(k))),
-      ),
-    ),
+    h('thead', {}, h('tr', {}, ...COLUMNS.map((k) => h('th', { scope: 'col' }, t(k))))),
     body,
   );
   const status = h('p', { id: 'admin-status', class: 'muted', role: 'status' });
@@ -140,15 +136,15 @@ export function adminFoldersView(client: AdminClient): HTMLElement {
       h('td', {}, h('div', { dir: 'auto' }, title), h('div', { class: 'muted mono' }, f.folderId)),
       h(
         'td',
-        {},
+        cell('admin.col.state'),
         t(STATE_KEYS[f.state]),
         f.takeDown ? h('div', { class: 'muted' }, t(TAKE_DOWN_REASON_KEYS[f.takeDown.reason])) : null,
       ),
-      h('td', { class: 'used' }, formatBytes(f.bytes)),
-      h('td', {}, String(f.files)),
-      h('td', {}, String(f.downloads)),
-      h('td', { class: 'used' }, formatDate(f.deleteAfter)),
-      h('td', {}, f.creator ? (f.creator.email ?? f.creator.accountId) : t('admin.anonymous')),
+      h('td', { ...cell('admin.col.size'), class: 'used' }, formatBytes(f.bytes)),
+      h('td', cell('admin.col.files'), String(f.files)),
+      h('td', cell('admin.col.downloads'), String(f.downloads)),
+      h('td', { ...cell('admin.col.expiry'), class: 'used' }, formatDate(f.deleteAfter)),
+      h('td', cell('admin.col.creator'), f.creator ? (f.creator.email ?? f.creator.accountId) : t('admin.anonymous')),
       h('td', {}, h('div', { class: 'admin-actions' }, takeDown, remove)),
     );
   };
