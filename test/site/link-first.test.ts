@@ -24,6 +24,41 @@ function box(page: Page, selector: string) {
   });
 }
 
+/**
+ * Waits until Chromium's PDF viewer has drawn the document: its frame (an extension page of its own)
+ * says the document is loaded, and then what the frame shows stops changing between two looks. The
+ * frame appearing is not enough: it is blank until the page is drawn.
+ */
+async function pdfDrawn(page: Page): Promise<void> {
+  await until(
+    'the PDF viewer to say the document is loaded',
+    async () => {
+      for (const frame of page.frames().filter((f) => f.url().startsWith('chrome-extension:'))) {
+        const loaded = await frame
+          .evaluate(() => {
+            const toolbar = document.querySelector('pdf-viewer')?.shadowRoot?.querySelector('viewer-toolbar');
+            return (toolbar as { loadProgress?: number } | null | undefined)?.loadProgress === 100;
+          })
+          .catch(() => false);
+        if (loaded) return true;
+      }
+      return false;
+    },
+    60_000,
+  );
+  let last: Buffer = Buffer.alloc(0);
+  await until(
+    'the PDF page drawn (two looks alike)',
+    async () => {
+      const look = await page.locator('#viewer-pdf').screenshot();
+      const same = look.equals(last);
+      last = look;
+      return same;
+    },
+    30_000,
+  );
+}
+
 describe('site: the link first (Chromium)', { skip: SKIP }, () => {
   const fx = useBrowserFixture();
 
@@ -85,10 +120,7 @@ describe('site: the link first (Chromium)', { skip: SKIP }, () => {
           await screenshot(recipient, `recipient-${device}-${scheme}-${locale}`);
           await recipient.locator('#files button.open').click();
           await recipient.locator('#viewer-content[data-way] #viewer-pdf').waitFor();
-          // Chromium's PDF viewer is a frame of its own that appears once the PDF is loaded.
-          await until('the PDF viewer', async () =>
-            recipient.frames().some((f) => /^chrome-extension:\/\/|chrome:\/\/pdf/.test(f.url())),
-          );
+          await pdfDrawn(recipient);
           await recipient.screenshot({
             path: `${SCREENSHOTS}/viewer-pdf-${device}-${scheme}-${locale}.png`,
           });
