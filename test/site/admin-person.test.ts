@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { BrowserContextOptions, Page } from 'playwright-core';
+import { until } from '../support/poll.js';
 import { SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
 
 /**
@@ -33,8 +34,14 @@ describe('site: the admin console without an identity provider (Chromium)', { sk
     await Promise.all([page.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), page.locator('button[type=submit]').click()]);
     await page.locator('#owner-settings').waitFor();
     await page.locator('#save-expiry').click();
-    await page.locator('#owner-until').waitFor();
     folderId = new URL(page.url()).pathname.split('/').pop()!;
+    // Saved before the page closes: closing first could cancel the request.
+    await until('the new expiry in the audit log', async () => {
+      const res = await fetch(`${fx.server.baseUrl}/api/admin/audit?action=folder.settings&folder=${folderId}`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      return res.ok && ((await res.json()) as { entries: unknown[] }).entries.length > 0;
+    });
     await ctx.close();
   });
 

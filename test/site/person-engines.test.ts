@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { upload } from '../../src/client/node/index.js';
+import { until } from '../support/poll.js';
 import { writeTemp } from './browser.js';
 import { type DriverPage, eachEngine, FOLDER_LINK, folderIdOf, useSite } from './driver.js';
 import { chromium } from './driver-chromium.js';
@@ -165,6 +166,13 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
     await owner.waitFor('#save-expiry');
     await owner.click('#save-expiry');
     const folderId = folderIdOf(await owner.url());
+    // Saved before the page closes: closing first could cancel the request.
+    await until('the new expiry in the audit log', async () => {
+      const res = await fetch(`${site.url}/api/admin/audit?action=folder.settings&folder=${folderId}`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      return res.ok && ((await res.json()) as { entries: unknown[] }).entries.length > 0;
+    });
     await owner.close();
 
     const page = await site.browser.page({ viewport: { width: 1280, height: 800 } });
@@ -195,6 +203,31 @@ eachEngine('the person round two', [chromium, firefox], (engine) => {
     assert.match(settings, /expiresAt: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M/);
     assert.doesNotMatch(settings, /\d{13}/);
     await page.screenshot('admin-audit-desktop-light-en');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test("the admin console's folder table on a phone: every cell of every row on the screen", async () => {
+    const page = await site.browser.page({ phone: true });
+    await page.goto(`${site.url}/admin`);
+    await page.waitFor('#admin-token');
+    await page.fill('#admin-token', ADMIN_TOKEN);
+    await page.press('Enter');
+    await page.waitFor('#admin-folders tr[data-folder]');
+    const off = await page.evaluate<string[]>(`(() => {
+      const width = document.documentElement.clientWidth;
+      const out = [];
+      for (const c of document.querySelectorAll('#admin-folders tr[data-folder] td')) {
+        const box = c.getBoundingClientRect();
+        const name = c.dataset.label ?? c.textContent;
+        if (box.width === 0 || box.left < 0 || box.right > width + 0.5) out.push(name + ' at ' + box.left + '–' + box.right);
+        else if (c.scrollWidth > c.clientWidth + 1) out.push(name + ' overflows its cell');
+      }
+      if (document.documentElement.scrollWidth > width) out.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+      return out;
+    })()`);
+    assert.deepEqual(off, [], 'every cell within the 390 px screen');
+    await page.screenshot('admin-person-folders-phone-light-en');
     assert.deepEqual(page.problems, []);
     await page.close();
   });
