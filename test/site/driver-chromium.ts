@@ -91,6 +91,15 @@ function wrap(page: Page, problems: string[], tab = false): DriverPage {
       if (content.length !== size) throw new Error(`${name}: ${content.length} bytes of ${size}`);
       return content;
     },
+    async downloadWhen(name, check) {
+      const download = await page.waitForEvent('download', {
+        timeout: 300_000,
+        predicate: (d) => d.suggestedFilename() === name,
+      });
+      const failure = await download.failure();
+      if (failure) throw new Error(`the download of ${name} failed: ${failure}`);
+      return check(await download.path());
+    },
     async downloadFailure(name) {
       const download = await page.waitForEvent('download', {
         timeout: 120_000,

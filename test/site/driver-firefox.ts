@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ElementHandle, Page } from 'puppeteer-core';
 import { until } from '../support/poll.js';
+import { downloadDir } from './download-dir.js';
 import type { Driver, DriverPage, Engine, LaunchOptions, PageOptions, WaitState } from './driver.js';
 import { launchFirefox, MISSING, SKIP, shot } from './firefox.js';
 
@@ -168,6 +169,10 @@ function wrap(page: Page, downloads: string, tab = false): DriverPage {
       page.on('dialog', (d) => void (answer === 'accept' ? d.accept() : d.dismiss()).catch(() => {}));
     },
     download: (name, size) => downloaded(downloads, name, size),
+    downloadWhen(name, check) {
+      for (const n of savedNames(name)) rmSync(join(downloads, n), { force: true });
+      return downloadDir(downloads).when(name, check);
+    },
     downloadFailure: () =>
       Promise.reject(new Error('Firefox tells a failed download with an alert WebDriver BiDi does not report')),
     screenshot: (name, { fullPage = true } = {}) => shot(page, name, fullPage),

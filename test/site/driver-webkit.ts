@@ -133,6 +133,10 @@ function wrap(session: WebDriver, downloads: string): DriverPage {
       rmSync(join(downloads, name), { force: true });
       return downloadDir(downloads).file(name, size);
     },
+    downloadWhen(name, check) {
+      rmSync(join(downloads, name), { force: true });
+      return downloadDir(downloads).when(name, check);
+    },
     downloadFailure: refused('a failed download is not reported'),
     screenshot: async (name) => {
       await shot(session, name);

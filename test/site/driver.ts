@@ -88,6 +88,12 @@ export interface DriverPage {
    */
   download(name: string, size: number): Promise<Buffer>;
   /**
+   * Starts waiting for a download of `name` whose size is not known in advance (a zip); resolves with
+   * what `check` answers for the saved file, once the browser has finished it and `check` accepts it
+   * (`check` throws while the file is not whole).
+   */
+  downloadWhen<T>(name: string, check: (path: string) => T | Promise<T>): Promise<T>;
+  /**
    * Starts waiting for a download of `name` that ends; resolves with why the browser says it failed,
    * or null when it completed. Chromium only: Firefox tells a failed download with a window-modal
    * alert that WebDriver BiDi does not report.
