@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
 import { SCREENSHOTS } from './browser.js';
-import { downloadDir } from './download-dir.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -36,11 +33,6 @@ export interface Firefox {
   readonly downloads: string;
   /** A page in a fresh private context (its own storage and service workers), 1100×900. */
   page(): Promise<Page>;
-  clearDownloads(): Promise<void>;
-  /** Waits until `name` is in the download directory with `size` bytes and no partial file remains. */
-  downloaded(name: string, size: number): Promise<Buffer>;
-  /** Waits until `name` is in the download directory and `check` accepts it (a zip still being written fails). */
-  downloadedWhen<T>(name: string, check: (path: string) => T): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -80,7 +72,6 @@ export async function launchFirefox(
       ...prefs,
     },
   });
-  const dir = downloadDir(downloads);
   return {
     browser,
     downloads,
@@ -90,45 +81,8 @@ export async function launchFirefox(
       await page.setViewport({ width: 1100, height: 900 });
       return page;
     },
-    clearDownloads: dir.clear,
-    downloaded: dir.file,
-    downloadedWhen: dir.when,
     close: () => browser.close(),
   };
-}
-
-/** What a Firefox suite holds once its `before` ran: read the fields inside tests, not at describe time. */
-export interface FirefoxSuite {
-  /** A temporary directory (the server's data, files to upload, Firefox's downloads), removed after. */
-  readonly dir: string;
-  readonly firefox: Firefox;
-  /** The address pages open: the server's own, or the gate's in front of it. */
-  readonly url: string;
-}
-
-/**
- * Registers a Firefox suite's before/after hooks: a temporary directory, a real server started
- * in-process (5 MiB chunks unless `env` says otherwise) and a launched Firefox (with `prefs`), all
- * closed and removed after the suite. Call inside `describe`.
- */
-export function useFirefox(
-  prefix: string,
-  env: Record<string, string> = {},
-  prefs: FirefoxPrefs = {},
-): FirefoxSuite & { readonly server: RunningServer } {
-  const suite = {} as { dir: string; firefox: Firefox; url: string; server: RunningServer };
-  before(async () => {
-    suite.dir = await tempDir(prefix);
-    suite.server = await startServer({ CHUNK_SIZE_MIB: '5', ...env });
-    suite.url = suite.server.baseUrl;
-    suite.firefox = await launchFirefox(suite.dir, prefs);
-  });
-  after(async () => {
-    await suite.firefox?.close();
-    await suite.server?.close();
-    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
-  });
-  return suite;
 }
 
 /**
@@ -138,8 +92,4 @@ export function useFirefox(
 export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `firefox-${name}.png`) as `${string}.png`, fullPage });
-}
-
-export function sha256(b: Buffer): string {
-  return createHash('sha256').update(b).digest('hex');
 }

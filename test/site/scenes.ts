@@ -37,6 +37,14 @@ export function downloadLine(page: DriverPage): () => Promise<DownloadLine> {
 }
 
 /**
+ * Accepts the page's dialogs (a confirm before a deletion, the question before leaving an upload).
+ * WebKitWebDriver answers none here: its sessions dismiss them, as WebDriver does by default.
+ */
+export function acceptDialogs(page: DriverPage): void {
+  if (page.engine !== 'webkit') page.onDialog('accept');
+}
+
+/**
  * Firefox may tell a failed download with an alert: dismissed (it is the browser's, not the page's).
  * WebKitWebDriver answers no dialog, and the MiniBrowser shows none for a download.
  */

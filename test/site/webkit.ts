@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { Builder, By, Capabilities, until, type WebDriver, type WebElement } from 'selenium-webdriver';
+import { Builder, Capabilities, type WebDriver } from 'selenium-webdriver';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { freePort } from '../support/server.js';
 import { which } from '../support/which.js';
 import { SCREENSHOTS } from './browser.js';
-import { downloadDir } from './download-dir.js';
 
 /**
  * The site in WebKit: Debian's WebKitGTK (the engine of Safari) driven over W3C WebDriver by
  * WebKitWebDriver and selenium-webdriver, its MiniBrowser shown on an Xvfb display (WebKitGTK has no
- * headless mode). A folder filled by the client library is opened in WebKit, which decrypts the names
- * and downloads a file and the zip of all through the page's buttons into its download directory;
- * the bytes on disk are compared with the originals, and the download path the page took (service
- * worker or in-memory Blob) is read from `#download-status[data-download-path]`.
+ * headless mode). Downloads land in the XDG download directory, where the driver's WebKit adapter
+ * (driver-webkit.ts) reads them.
  *
  * This module starts WebKit for the WebKit test files (test/site/webkit*.test.ts); scripts/test.sh
  * runs those files one after another, on their own before the rest of the suite (see there).
@@ -28,8 +24,6 @@ import { downloadDir } from './download-dir.js';
  * them the suite skips, except when TEST_REQUIRE_WEBKIT=1 (set by scripts/ci/11-webkit.sh), where it
  * fails, so that CI never passes by skipping.
  */
-export const MIB = 1024 * 1024;
-
 function findBrowser(): string | null {
   if (process.env.WEBKIT_BROWSER_PATH) return process.env.WEBKIT_BROWSER_PATH;
   for (const lib of [
@@ -105,17 +99,9 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 }
 
 export interface WebKit {
-  readonly url: string;
   readonly downloads: string;
-  readonly version: () => Promise<string>;
   /** A new browser (a fresh MiniBrowser process and ephemeral session); `args` are MiniBrowser options. */
   session(args?: string[]): Promise<WebDriver>;
-  /** Empties the download directory. */
-  clearDownloads(): Promise<void>;
-  /** Waits until `name` is in the download directory with `size` bytes and no partial file remains. */
-  downloaded(name: string, size: number): Promise<Buffer>;
-  /** Waits until the zip `name` is complete in the download directory; returns its checked listing. */
-  downloadedZip(name: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -127,7 +113,6 @@ export interface WebKit {
 export async function startWebKit(root: string): Promise<WebKit> {
   const home = join(root, 'home');
   const downloads = join(root, 'downloads');
-  const dir = downloadDir(downloads);
   const config = join(home, '.config');
   await mkdir(config, { recursive: true });
   await mkdir(downloads, { recursive: true });
@@ -177,12 +162,7 @@ export async function startWebKit(root: string): Promise<WebKit> {
   process.once('exit', leftovers);
   const sessions = new Set<WebDriver>();
   return {
-    url,
     downloads,
-    version: async () =>
-      execFileSync(BROWSER!, ['--version'], { env: { ...process.env, DISPLAY: xvfb.display } })
-        .toString()
-        .trim(),
     async session(args = []) {
       const caps = new Capabilities({
         browserName: 'MiniBrowser',
@@ -197,10 +177,6 @@ export async function startWebKit(root: string): Promise<WebKit> {
       };
       return session;
     },
-    downloaded: dir.file,
-    clearDownloads: dir.clear,
-    // Its size is not known here in advance: wait for an archive that checks.
-    downloadedZip: (name) => dir.when(name, zipListing),
     async close() {
       for (const s of [...sessions]) await s.quit().catch(() => {});
       await stopChild(driver);
@@ -208,40 +184,6 @@ export async function startWebKit(root: string): Promise<WebKit> {
       process.removeListener('exit', leftovers);
     },
   };
-}
-
-export function sha256(b: Buffer): string {
-  return createHash('sha256').update(b).digest('hex');
-}
-
-/** The entries of a zip, each checked against its CRC by Python's zipfile: name, size, sha256. */
-export function zipListing(path: string): string[] {
-  return execFileSync(
-    'python3',
-    [
-      '-c',
-      'import sys,zipfile,hashlib\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nfor i in z.infolist(): print(i.filename, i.file_size, hashlib.sha256(z.read(i)).hexdigest())',
-      path,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-    .toString()
-    .trim()
-    .split('\n')
-    .sort();
-}
-
-export async function waitFor(driver: WebDriver, css: string, timeoutMs = 30_000) {
-  return driver.wait(until.elementLocated(By.css(css)), timeoutMs, `waiting for ${css}`);
-}
-
-/** Clicks a download button and returns the download path the page reports ('service-worker' or 'memory'). */
-export async function clickDownload(driver: WebDriver, button: WebElement): Promise<string> {
-  await button.click();
-  const status = await waitFor(driver, '#download-status[data-download-path]', 60_000);
-  const error = await driver.findElements(By.css('#download-status .error'));
-  if (error.length) assert.fail(`the page reports: ${await error[0]!.getText()}`);
-  return (await status.getAttribute('data-download-path')) ?? '';
 }
 
 /**
