@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { test } from 'node:test';
 import { startServer } from '../support/server.js';
-import { createFolder, newContext, SKIP, screenshot, useBrowserFixture, watch } from './browser.js';
+import { createFolder } from './browser.js';
+import { eachEngine, useSite } from './driver.js';
+import { chromium } from './driver-chromium.js';
 
 /**
  * An operator's own instance (SITE_NAME, IMPRINT_URL, PRIVACY_URL): the name in the page as served
@@ -12,55 +14,53 @@ const NAME = 'Acme <Files> & $& Co';
 const IMPRINT = 'https://acme.example/imprint';
 const PRIVACY = 'https://acme.example/privacy';
 
-describe('site: the instance name and legal pages (Chromium)', { skip: SKIP }, () => {
-  const fx = useBrowserFixture({ SITE_NAME: NAME, IMPRINT_URL: IMPRINT, PRIVACY_URL: PRIVACY });
+eachEngine('site: the instance name and legal pages', [chromium], (engine) => {
+  const site = useSite(engine, { SITE_NAME: NAME, IMPRINT_URL: IMPRINT, PRIVACY_URL: PRIVACY });
 
   test('the page as served carries the name as text', async () => {
-    const html = await (await fetch(`${fx.server.baseUrl}/`, { headers: { accept: 'text/html' } })).text();
+    const html = await (await fetch(`${site.url}/`, { headers: { accept: 'text/html' } })).text();
     assert.ok(html.includes('<title>Acme &lt;Files&gt; &amp; $&amp; Co</title>'), html.slice(0, 600));
     assert.ok(html.includes('>Acme &lt;Files&gt; &amp; $&amp; Co</a>'), 'the header link');
     assert.ok(!html.includes('<Files>'), 'never as markup');
   });
 
   test('header, window titles and footer links; the footer follows the language', async () => {
-    const ctx = await newContext(fx.browser);
-    const page = await ctx.newPage();
-    const problems = watch(page);
-    await page.goto(`${fx.server.baseUrl}/`);
-    await page.locator('#new-title').waitFor();
-    assert.equal(await page.locator('#home-link').textContent(), NAME);
-    assert.equal(await page.title(), NAME);
-    const imprint = page.locator('#site-footer a#imprint-link');
-    assert.equal(await imprint.getAttribute('href'), IMPRINT);
-    assert.equal(await imprint.getAttribute('rel'), 'noreferrer');
-    assert.equal(await imprint.textContent(), 'Imprint');
-    assert.equal(await page.locator('#privacy-link').getAttribute('href'), PRIVACY);
-    await screenshot(page, 'home-branded');
+    const page = await site.browser.page();
+    const title = () => page.evaluate<string>('document.title');
+    await page.goto(`${site.url}/`);
+    await page.waitFor('#new-title');
+    assert.equal(await page.text('#home-link'), NAME);
+    assert.equal(await title(), NAME);
+    const imprint = '#site-footer a#imprint-link';
+    assert.equal(await page.attribute(imprint, 'href'), IMPRINT);
+    assert.equal(await page.attribute(imprint, 'rel'), 'noreferrer');
+    assert.equal(await page.text(imprint), 'Imprint');
+    assert.equal(await page.attribute('#privacy-link', 'href'), PRIVACY);
+    await page.screenshot('home-branded');
 
-    const folder = await createFolder(fx.server.baseUrl, 'send', 'Quarterly report');
+    const folder = await createFolder(site.url, 'send', 'Quarterly report');
     await page.goto(folder.folderUrl);
-    await page.locator('#role').waitFor();
-    assert.equal(await page.title(), `Quarterly report · ${NAME}`);
-    await page.locator('#language').selectOption('de');
-    await page.locator('#imprint-link', { hasText: 'Impressum' }).waitFor();
-    assert.equal(await page.locator('#privacy-link').textContent(), 'Datenschutz');
-    assert.equal(await page.locator('#site-footer').count(), 1, 'drawn once, not once per language');
-    assert.deepEqual(problems, []);
-    await ctx.close();
+    await page.waitFor('#role', { state: 'attached' });
+    assert.equal(await title(), `Quarterly report · ${NAME}`);
+    await page.select('#language', 'de');
+    await page.waitUntil(`document.getElementById('imprint-link')?.textContent === 'Impressum'`);
+    assert.equal(await page.text('#privacy-link'), 'Datenschutz');
+    assert.equal(await page.count('#site-footer'), 1, 'drawn once, not once per language');
+    assert.deepEqual(page.problems, []);
+    await page.close();
   });
 
   test('a default instance: named webfolder, no footer', async () => {
     const plain = await startServer();
+    const page = await site.browser.page();
     try {
-      const ctx = await newContext(fx.browser);
-      const page = await ctx.newPage();
       await page.goto(`${plain.baseUrl}/`);
-      await page.locator('#new-title').waitFor();
-      assert.equal(await page.title(), 'webfolder');
-      assert.equal(await page.locator('#home-link').textContent(), 'webfolder');
-      assert.equal(await page.locator('#site-footer').count(), 0);
-      await ctx.close();
+      await page.waitFor('#new-title');
+      assert.equal(await page.evaluate('document.title'), 'webfolder');
+      assert.equal(await page.text('#home-link'), 'webfolder');
+      assert.equal(await page.count('#site-footer'), 0);
     } finally {
+      await page.close();
       await plain.close();
     }
   });
