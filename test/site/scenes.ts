@@ -27,6 +27,13 @@ export async function sendFolder(site: Site, limit: string, content: Buffer, nam
   }
 }
 
+/** Signs in as `login` on the test's OpenID provider's form (test/support/oidc.ts), which takes any password. */
+export async function signInAtProvider(page: DriverPage, login: string): Promise<void> {
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', 'any password');
+  await page.click('button[type="submit"]');
+}
+
 /** The page's download line: its state (data-download-state) and words, for `answerUntilPaused`. */
 export function downloadLine(page: DriverPage): () => Promise<DownloadLine> {
   return () =>

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { fillProviderLogin, type OidcFixture, startOidcProvider } from '../support/oidc.js';
-import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
+import { freePort, type RunningServer, startServer } from '../support/server.js';
 import { launch, newContext, SKIP, screenshot, watch } from './browser.js';
-import { SKIP as FIREFOX_SKIP, type Firefox, launchFirefox, MISSING, shot } from './firefox.js';
+import { eachEngine, useSite } from './driver.js';
+import { firefox } from './driver-firefox.js';
+import { signInAtProvider } from './scenes.js';
 
 /**
  * Sign-in on the site through the real OpenID provider (test/support/oidc.ts), in Chromium and in
@@ -92,32 +93,31 @@ describe('sign-in in Chromium', { skip: SKIP }, () => {
   });
 });
 
-describe('sign-in in Firefox', { skip: FIREFOX_SKIP || Boolean(MISSING) }, () => {
-  let firefox: Firefox;
-  let dir: string;
-  before(async () => {
-    dir = await tempDir('webfolder-signin-firefox-');
-    firefox = await launchFirefox(dir);
+eachEngine('sign-in', [firefox], (engine) => {
+  let ffProvider: OidcFixture | undefined;
+  const site = useSite(engine, async () => {
+    const port = await freePort();
+    ffProvider = await startOidcProvider({ redirectUris: [`http://127.0.0.1:${port}/auth/callback`] });
+    return { env: ffProvider.serverEnv(), port };
   });
-  after(async () => {
-    await firefox?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  after(() => ffProvider?.stop());
 
   test('sign in and sign out', async () => {
-    const page = await firefox.page();
-    await page.goto(`${server.baseUrl}/`);
-    await page.waitForSelector('a#account-menu');
-    await page.click('a#account-menu');
-    await fillProviderLogin(page, 'root');
-    await page.waitForSelector('details#account-menu summary', { timeout: 30_000 });
-    const name = await page.$eval('details#account-menu summary', (e) => e.textContent?.trim());
-    assert.equal(name, 'Root Admin');
-    await shot(page, 'signin-firefox-signed-in');
-    await page.click('details#account-menu summary');
-    await page.click('#sign-out');
-    await page.waitForSelector('a#account-menu', { timeout: 30_000 });
-    const who = await page.evaluate(async () => (await fetch('/api/account')).json());
-    assert.equal((who as { account: unknown }).account, null);
+    const page = await site.browser.page();
+    try {
+      await page.goto(`${site.url}/`);
+      await page.click('a#account-menu');
+      await signInAtProvider(page, 'root');
+      await page.waitFor('details#account-menu summary');
+      assert.equal((await page.text('details#account-menu summary')).trim(), 'Root Admin');
+      await page.screenshot('signin-signed-in');
+      await page.click('details#account-menu summary');
+      await page.click('#sign-out');
+      await page.waitFor('a#account-menu');
+      const who = await page.evaluate<{ account: unknown }>(`fetch('/api/account').then((r) => r.json())`);
+      assert.equal(who.account, null);
+    } finally {
+      await page.close();
+    }
   });
 });
