@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
+import { test } from 'node:test';
 import { LANGUAGES } from '../../web/src/i18n/index.js';
-import { bytes, createFolder, SKIP, screenshot, useBrowserFixture, watch, writeTemp } from './browser.js';
+import { bytes, createFolder, writeTemp } from './browser.js';
+import { type DriverPage, eachEngine, useSite } from './driver.js';
+import { chromium } from './driver-chromium.js';
 
 /**
  * The eleven languages in a real Chromium: the switch lists every one (named in itself), a browser
@@ -27,83 +28,84 @@ const EXPECT = {
   },
 } as const;
 
-async function noHorizontalScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+async function noHorizontalScroll(page: DriverPage, what: string): Promise<void> {
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
   assert.ok(overflow <= 1, `${what}: no horizontal scrolling (${overflow}px)`);
 }
 
-describe('site: every language, Japanese and Polish on screen (Chromium)', { skip: SKIP }, () => {
-  const fx = useBrowserFixture();
+/** Waits until the page's main heading reads `text`. */
+const heading = (page: DriverPage, text: string) =>
+  page.waitUntil(`[...document.querySelectorAll('h1')].some((h) => h.textContent === ${JSON.stringify(text)})`);
+
+eachEngine('site: every language, Japanese and Polish on screen', [chromium], (engine) => {
+  const site = useSite(engine);
 
   test('the language switch lists every language, each named in itself, and loads it when chosen', async () => {
-    const ctx = await fx.browser.newContext({ locale: 'en-US' });
-    const page = await ctx.newPage();
-    const problems = watch(page);
-    await page.goto(`${fx.server.baseUrl}/`);
-    await page.locator('#language').waitFor();
-    const options = await page
-      .locator('#language option')
-      .evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent, o.getAttribute('lang')]));
+    const page = await site.browser.page({ locale: 'en-US' });
+    await page.goto(`${site.url}/`);
+    await page.waitFor('#language');
+    const options = await page.evaluate(
+      `[...document.querySelectorAll('#language option')].map((o) => [o.value, o.textContent, o.getAttribute('lang')])`,
+    );
     assert.deepEqual(
       options,
       Object.entries(LANGUAGES).map(([code, name]) => [code, name, code]),
     );
-    // Each catalog is its own file, fetched when chosen.
-    const fetched: string[] = [];
-    page.on('request', (r) => {
-      if (/\/assets\/(fr|zh-Hans)-[^/]+\.js$/.test(r.url())) fetched.push(r.url());
-    });
-    await page.locator('#language').selectOption('fr');
-    await page.getByRole('heading', { name: 'Envoyez des fichiers, chiffrés de bout en bout' }).waitFor();
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
-    await page.locator('#language').selectOption('zh-Hans');
-    await page.getByRole('heading', { name: '发送文件，端到端加密' }).waitFor();
-    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    // Each catalog is its own file, fetched when chosen (the page's own record of what it loaded).
+    const catalogs = `performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\\/assets\\/(fr|zh-Hans)-[^/]+\\.js$/.test(n))`;
+    assert.deepEqual(await page.evaluate(catalogs), [], 'no catalog fetched before it is chosen');
+    await page.select('#language', 'fr');
+    await heading(page, 'Envoyez des fichiers, chiffrés de bout en bout');
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'fr');
+    await page.select('#language', 'zh-Hans');
+    await heading(page, '发送文件，端到端加密');
+    assert.equal(await page.evaluate('document.documentElement.lang'), 'zh-Hans');
+    const fetched = await page.evaluate<string[]>(catalogs);
     assert.equal(fetched.length, 2, fetched.join(', '));
-    assert.deepEqual(problems, []);
-    await ctx.close();
+    assert.deepEqual(page.problems, []);
+    await page.close();
   });
 
   for (const [lang, expect] of Object.entries(EXPECT)) {
     test(`${lang}: home and folder pages, desktop and phone, light and dark`, async () => {
-      const folder = await createFolder(fx.server.baseUrl, 'share', `Lang ${lang}`);
+      const folder = await createFolder(site.url, 'share', `Lang ${lang}`);
       const files = await Promise.all(
-        [1, 2, 3].map((i) => writeTemp(fx.dir, `${lang}-${i}.bin`, bytes(5_250_000, 90 + i))),
+        [1, 2, 3].map((i) => writeTemp(site.dir, `${lang}-${i}.bin`, bytes(5_250_000, 90 + i))),
       );
       let uploaded = false;
       for (const [device, viewport] of Object.entries(SIZES)) {
         for (const colorScheme of ['light', 'dark'] as const) {
-          const ctx = await fx.browser.newContext({
+          const page = await site.browser.page({
             locale: lang === 'ja' ? 'ja-JP' : 'pl-PL',
             colorScheme,
             viewport,
-            ...(device === 'phone' ? { isMobile: true, hasTouch: true } : {}),
+            phone: device === 'phone',
           });
-          const page = await ctx.newPage();
-          const problems = watch(page);
           const name = `lang-${lang}-${device}-${colorScheme}`;
-          await page.goto(`${fx.server.baseUrl}/`);
-          await page.getByRole('heading', { name: expect.heading }).waitFor();
-          assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
+          await page.goto(`${site.url}/`);
+          await heading(page, expect.heading);
+          assert.equal(await page.evaluate('document.documentElement.lang'), lang);
           await noHorizontalScroll(page, `${name} home`);
-          await screenshot(page, `${name}-home`);
+          await page.screenshot(`${name}-home`);
 
           await page.goto(folder.folderUrl);
           if (!uploaded) {
             // The first visitor uploads (and owns the folder); later ones see its files.
-            await page.setInputFiles('#file-input', files);
-            await page.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-            assert.equal(await page.locator('#upload-status').innerText(), expect.upload);
+            await page.pickFiles('#file-input', files);
+            await page.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
+            assert.equal(await page.renderedText('#upload-status'), expect.upload);
             uploaded = true;
           }
-          await page.locator('#files li[data-file-id]').nth(2).waitFor();
-          await page.locator('#folder-summary', { hasText: expect.count }).waitFor();
-          const summary = await page.locator('#folder-summary').innerText();
+          await page.waitFor('#files li[data-file-id]:nth-of-type(3)');
+          await page.waitUntil(
+            `document.getElementById('folder-summary')?.textContent.includes(${JSON.stringify(expect.count)})`,
+          );
+          const summary = await page.renderedText('#folder-summary');
           assert.match(summary, expect.size, `${name}: the total size the ${lang} way`);
           await noHorizontalScroll(page, `${name} folder`);
-          await screenshot(page, `${name}-folder`);
-          assert.deepEqual(problems, []);
-          await ctx.close();
+          await page.screenshot(`${name}-folder`);
+          assert.deepEqual(page.problems, []);
+          await page.close();
         }
       }
     });
