@@ -29,7 +29,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startXvfb } from '../test/support/xvfb.js';
 import { type BenchBrowser, launchChromium } from './chromium-cdp.js';
-import { rendererThreads, snapshot } from './cpu-time.js';
+import { chromiumRss, rendererThreads, snapshot } from './cpu-time.js';
 import { record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
 const MIB = 1024 * 1024;
@@ -132,6 +132,8 @@ interface Phase {
   readonly label: string;
   readonly ms: number;
   readonly cpu: Record<string, number>;
+  /** The largest growth of one Chromium process's VmRSS during the phase (MiB), and which. */
+  readonly growth: { readonly mib: number; readonly process: string };
 }
 const chromiumCpu = (p: Phase) =>
   Object.entries(p.cpu)
@@ -144,7 +146,7 @@ const describe = (p: Phase) =>
     .filter(([, v]) => v / GIB >= 0.1)
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${(v / GIB).toFixed(1)}`)
-    .join(', ')})`;
+    .join(', ')}); largest process growth +${p.growth.mib.toFixed(0)} MiB (${p.growth.process})`;
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'webfolder-bench-save-'));
@@ -160,14 +162,24 @@ async function main() {
       ...rendererThreads(browser.pids()),
     });
     load.push(loadavg()[0]!);
-    const before = cpu();
-    const ms = await run();
-    const after = cpu();
-    const p: Phase = {
-      label,
-      ms,
-      cpu: Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)])),
+    const start = chromiumRss(browser.pids());
+    const growth = { mib: 0, process: '-' };
+    const sample = () => {
+      for (const [k, v] of Object.entries(chromiumRss(browser.pids())))
+        if (v - (start[k] ?? v) > growth.mib) Object.assign(growth, { mib: v - (start[k] ?? v), process: k });
     };
+    const sampler = setInterval(sample, 100);
+    const before = cpu();
+    let ms: number;
+    try {
+      ms = await run();
+    } finally {
+      clearInterval(sampler);
+    }
+    sample();
+    const after = cpu();
+    const used = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+    const p: Phase = { label, ms, cpu: used, growth };
     phases.push(p);
     console.log(describe(p));
     return p;
