@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Page } from 'playwright-core';
@@ -21,6 +22,13 @@ import { chunkRequest, useGatedServer } from './gated.js';
  * download, turned on or not.
  */
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** The number of an upload's chunk PUT (`…/v2/uploads/…/00002?…`), else null. */
+function putChunk(req: IncomingMessage): number | null {
+  if (req.method !== 'PUT' || !/\/v2\/uploads\//.test(req.url ?? '')) return null;
+  const n = /\/(\d{5})\?/.exec(req.url ?? '')?.[1];
+  return n === undefined ? null : Number(n);
+}
 const MISSING = SKIP || (XVFB ? false : 'Xvfb not found: apt-get install -y xvfb (the file dialog needs a display)');
 if (MISSING && process.env.TEST_REQUIRE_CHROMIUM === '1') throw new Error(`${MISSING} (TEST_REQUIRE_CHROMIUM=1)`);
 
@@ -236,5 +244,44 @@ describe('site: a download saved into the file the person picks (Chromium, heade
     await until('the empty file removed', async () => !existsSync(target));
     assert.deepEqual(problems, []);
     await page.context().close();
+  });
+  test('a file still arriving is saved as its chunks come, byte for byte', async () => {
+    const content = bytes(12 * 1024 * 1024 + 7, 78); // three chunks of 5 MiB
+    const folder = await createFolder(site.gate.url, 'send', 'Still arriving');
+    const ownerCtx = await site.browser.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const owner = await ownerCtx.newPage();
+    await owner.goto(folder.folderUrl);
+    // The sender's chunk PUTs from chunk 2 on wait at the gate: the file is arriving.
+    site.gate.hold((req) => {
+      const n = putChunk(req);
+      return n !== null && n >= 2;
+    });
+    await owner.setInputFiles('#file-input', [await writeTemp(dir, 'arriving.bin', content)]);
+    await until(
+      'chunk 2 of the upload held at the gate',
+      () => site.gate.held().some((r) => putChunk(r) === 2),
+      60_000,
+    );
+    const visitorCtx = await site.browser.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const visitor = await visitorCtx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(folder.folderUrl);
+    await visitor.evaluate(`localStorage.setItem('webfolder.saveFile', '1')`);
+    await visitor.locator('#files li .arriving[data-stored="1"]').waitFor({ timeout: 60_000 });
+    const target = join(saved, 'arriving.bin');
+    const answered = site.browser.xvfb.answerDialog({ action: 'save', path: target });
+    await visitor.locator('#files li button.download').click();
+    await answered;
+    // Chunk 1 is written while the rest has not arrived.
+    await visitor
+      .locator('#download-status .saving', { hasText: /5\.\d+ MB of 12\.\d+ MB/ })
+      .waitFor({ timeout: 60_000 });
+    site.gate.release();
+    await visitor.locator('#download-status[data-download-state="done"]').waitFor({ timeout: 120_000 });
+    assert.equal(await visitor.locator('#download-status').getAttribute('data-download-path'), 'save-file');
+    assert.equal(sha256(await readFile(target)), sha256(content));
+    assert.deepEqual(problems, []);
+    await visitorCtx.close();
+    await ownerCtx.close();
   });
 });
