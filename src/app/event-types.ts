@@ -45,6 +45,9 @@ export interface AppEvent {
 export interface EventSink {
   /** The outbox rows that report `events` (one per event and target; none when no one listens). */
   outbox(events: readonly AppEvent[]): Promise<Outbox>;
-  /** The change that reported `events` committed: counts them and starts their delivery. Never throws. */
-  committed(events: readonly AppEvent[]): void;
+  /**
+   * The change that reported `events` committed, with the outbox rows `outbox` gave it: counts the
+   * events and starts delivering the rows. Never throws.
+   */
+  committed(events: readonly AppEvent[], outbox: Outbox): void;
 }

@@ -31,8 +31,9 @@ export async function withEvents<T>(
 ): Promise<T> {
   const sink = services.events;
   if (!sink || events.length === 0) return change([]);
-  const result = await change(await sink.outbox(events));
-  if (tookEffect(result)) sink.committed(events);
+  const outbox = await sink.outbox(events);
+  const result = await change(outbox);
+  if (tookEffect(result)) sink.committed(events, outbox);
   return result;
 }
 

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { AppEvent, EventSink } from '../app/events.js';
 import { addressKey, CONFIRM_LINK_HOURS, consentLinks } from '../app/mail-consent.js';
 import type { SigningKeys } from '../app/signing-keys.js';
 import type { Config, WebhookEndpoint } from '../config/config.js';
+import { randomText } from '../domain/ids.js';
 import { folderPageUrl } from '../domain/links.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import type { NewOutboxEntry, OutboxEntry } from '../store/ops-store.js';
@@ -81,7 +81,10 @@ export function createNotifier(
           : null;
 
   async function rowsFor(event: AppEvent): Promise<NewOutboxEntry[]> {
-    const eventId = `msg_${randomBytes(12).toString('base64url')}`;
+    const kind = ownerEvent(event);
+    // Nobody listens (no WEBHOOK_URL, not an owner's event): no row, and nothing to draw or read.
+    if (endpoints.size === 0 && !kind) return [];
+    const eventId = `msg_${randomText(12)}`;
     const now = clock();
     const row = (target: string, body: EventBody): NewOutboxEntry => ({
       id: `${eventId}:${target}`,
@@ -93,7 +96,6 @@ export function createNotifier(
       nextAttemptAt: now,
     });
     const rows = [...endpoints.keys()].map((target) => row(target, eventBody(event, ops.webhookIncludeTitles)));
-    const kind = ownerEvent(event);
     if (kind) {
       const settings = await store.notificationSettings.getFolderNotifications(event.folderId);
       const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
@@ -249,10 +251,11 @@ export function createNotifier(
     async outbox(events) {
       return (await Promise.all(events.map(rowsFor))).flat();
     },
-    committed(events) {
+    committed(events, outbox) {
       observer.events(events);
-      // Deliver soon on this node rather than at the next poll.
-      if (timer) setImmediate(tick);
+      // Deliver soon on this node rather than at the next poll; a change that enqueued nothing has
+      // nothing to deliver (a claim would be one more write transaction per request).
+      if (timer && outbox.length > 0) setImmediate(tick);
     },
     start() {
       if (timer || stopped) return;
