@@ -32,6 +32,8 @@ export class SqliteWriter {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
   private nextId = 1;
   private exited: Promise<void>;
+  /** Writes asked for in this turn of the event loop, posted to the thread together (post()). */
+  private outgoing: Request[] = [];
 
   constructor(path: string) {
     // Under tsx (tests, development) this module is TypeScript, and Node 20 loads a worker's entry
@@ -74,13 +76,27 @@ export class SqliteWriter {
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.worker.ref();
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, name, args } satisfies Request);
+      this.outgoing.push({ id, name, args });
+      if (this.outgoing.length === 1) setImmediate(this.post);
     });
   }
+
+  /**
+   * One message per turn of the event loop, however many requests asked for writes in it: a
+   * message costs both threads a wake-up and a structured clone's set-up, and the writes join
+   * the same commit anyway.
+   */
+  private readonly post = (): void => {
+    if (this.outgoing.length === 0) return;
+    const batch = this.outgoing;
+    this.outgoing = [];
+    this.worker.postMessage(batch);
+  };
 
   /** Commits what is queued, then stops the thread. */
   async close(): Promise<void> {
     this.worker.ref();
+    this.post();
     this.worker.postMessage('close');
     await this.exited;
   }
@@ -100,6 +116,11 @@ function runWriterThread(path: string): void {
     ...prepareAccountWrites(db),
   };
   const port = parentPort!;
+  // One transaction function for every write: called inside the batch's transaction, it is a
+  // savepoint (a failing write rolls back alone); made once rather than per write.
+  const inSavepoint = db.transaction((request: Request) =>
+    (writes[request.name] as (...args: unknown[]) => unknown)(...request.args),
+  );
   let queue: Request[] = [];
   let closing = false;
 
@@ -113,10 +134,7 @@ function runWriterThread(path: string): void {
       db.transaction(() => {
         for (const request of batch) {
           try {
-            const write = writes[request.name] as (...args: unknown[]) => unknown;
-            // A nested transaction is a savepoint.
-            const value = db.transaction(() => write(...request.args))();
-            replies.push({ id: request.id, ok: true, value });
+            replies.push({ id: request.id, ok: true, value: inSavepoint(request) });
           } catch (error) {
             const e = error as { message?: string; code?: string };
             replies.push({
@@ -143,14 +161,15 @@ function runWriterThread(path: string): void {
     port.close();
   };
 
-  port.on('message', (message: Request | 'close') => {
+  port.on('message', (message: Request[] | 'close') => {
     if (message === 'close') {
       closing = true;
       if (queue.length === 0) shutdown();
       return;
     }
-    queue.push(message);
-    if (queue.length === 1) setImmediate(flush);
+    const wasEmpty = queue.length === 0;
+    for (const request of message) queue.push(request);
+    if (wasEmpty) setImmediate(flush);
   });
 }
 
