@@ -22,14 +22,14 @@ export const UNCOMPRESSED_JSON_BYTES = 1024 * 1024;
 export async function installCompression(app: FastifyInstance): Promise<void> {
   // Runs before the compression plugin's own onSend (route-level hooks run after the app's), and
   // uses its documented opt-out: a request with x-no-compression is answered uncompressed.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (
       typeof payload === 'string' &&
       payload.length > UNCOMPRESSED_JSON_BYTES &&
       /^application\/(?:[a-z0-9.+-]+\+)?json/.test(String(reply.getHeader('content-type') ?? ''))
     )
       request.headers['x-no-compression'] = 'large-json';
-    return payload;
+    done(null, payload);
   });
   await app.register(compress, {
     global: true,

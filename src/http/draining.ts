@@ -10,8 +10,9 @@ import { HttpRefusal } from './errors.js';
  */
 export function refuseWhileDraining(app: FastifyInstance, draining: () => boolean, keep: readonly string[]): void {
   const kept = new Set(keep);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     if (draining() && !kept.has(request.routeOptions.url ?? ''))
-      throw new HttpRefusal('unavailable', 'the server is shutting down: retry shortly');
+      return done(new HttpRefusal('unavailable', 'the server is shutting down: retry shortly'));
+    done();
   });
 }

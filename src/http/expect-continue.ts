@@ -32,7 +32,8 @@ export function continueNow(req: IncomingMessage, res: ServerResponse): void {
  */
 export function installExpectContinue(app: FastifyInstance): void {
   app.server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => app.server.emit('request', req, res));
-  app.addHook('preParsing', async (request, reply) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     if (!request.routeOptions.config.continueAfterChecks) continueNow(request.raw, reply.raw);
+    done(null, payload);
   });
 }

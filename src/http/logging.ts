@@ -77,13 +77,14 @@ export function quietRequests(): LogController {
  * shows these. Failures are still logged at `error` where they happen.
  */
 export function logRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     // pino's level values: debug is 20; skip building the line when it would not be written.
-    if (request.log.level !== 'debug' && request.log.level !== 'trace') return;
-    request.log.debug(
-      { req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) },
-      'request',
-    );
+    if (request.log.level === 'debug' || request.log.level === 'trace')
+      request.log.debug(
+        { req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    done();
   });
 }
 

@@ -29,22 +29,30 @@ declare module 'fastify' {
 export function installPrincipal(app: FastifyInstance, services: Services): void {
   // A reference-free initial value (Fastify's rule for decorations); the hook sets every request's own.
   app.decorateRequest('principal', null as never);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a request with neither key nor cookie (most of them) is answered without a
+  // promise; only a store lookup waits.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.principal = ANONYMOUS;
     const policy = policyOf(request.routeOptions.config);
-    if (!policy) return;
+    if (!policy) return done();
     const authorization = request.headers.authorization;
     // The scheme's name is case-insensitive (RFC 9110), as the admin and metrics tokens read it.
     const bearer = authorization && /^bearer /i.test(authorization) ? authorization.slice(7).trim() : null;
     if (bearer?.startsWith(API_KEY_PREFIX) && policy.accepts.includes('api-key')) {
-      const principal = await principalOfApiKey(services, bearer, (error) =>
+      principalOfApiKey(services, bearer, (error) =>
         request.log.warn({ err: error }, 'recording an API key use failed'),
-      );
-      if (!principal) throw new AppError('api_key_invalid', 'the API key is unknown or revoked');
-      request.principal = principal;
+      ).then((principal) => {
+        if (!principal) return done(new AppError('api_key_invalid', 'the API key is unknown or revoked'));
+        request.principal = principal;
+        done();
+      }, done);
       return;
     }
     const session = policy.cookie ? sessionCookieOf(request) : undefined;
-    if (session) request.principal = (await principalOfSession(services, session)) ?? ANONYMOUS;
+    if (!session) return done();
+    principalOfSession(services, session).then((principal) => {
+      request.principal = principal ?? ANONYMOUS;
+      done();
+    }, done);
   });
 }

@@ -39,18 +39,20 @@ export function sessionCookieOf(request: FastifyRequest): string | undefined {
  */
 export function installRouteGuard(app: FastifyInstance, config: Config): void {
   const own = ownOrigins(config);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const policy = policyOf(request.routeOptions.config);
-    if (!policy?.cookie || SAFE_METHODS.has(request.method) || sessionCookieOf(request) === undefined) return;
+    if (!policy?.cookie || SAFE_METHODS.has(request.method) || sessionCookieOf(request) === undefined) return done();
     const origin = request.headers.origin;
-    if (origin !== undefined && own.has(origin)) return;
+    if (origin !== undefined && own.has(origin)) return done();
     // The refusal is not for a foreign page to read.
     reply.removeHeader('access-control-allow-origin');
-    throw new HttpRefusal(
-      'forbidden',
-      origin === undefined
-        ? 'a change made with the sign-in cookie needs an Origin header of this instance'
-        : 'a change made with the sign-in cookie is accepted from this instance’s own pages only',
+    done(
+      new HttpRefusal(
+        'forbidden',
+        origin === undefined
+          ? 'a change made with the sign-in cookie needs an Origin header of this instance'
+          : 'a change made with the sign-in cookie is accepted from this instance’s own pages only',
+      ),
     );
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppEvent } from '../app/events.js';
 import type { SweepResult } from '../app/sweeper.js';
@@ -225,29 +225,43 @@ export class Metrics implements DeliveryObserver {
   /** Counts every answered request (hooks on the root instance, so every plugin's routes pass). */
   install(app: FastifyInstance): void {
     const family = (request: FastifyRequest) => routeFamily(policyOf(request.routeOptions.config), request.method);
-    app.addHook('onRequest', async (request, reply) => {
-      if (family(request) !== 'chunk_upload') return;
-      this.inFlight.inc();
-      reply.raw.once('close', () => this.inFlight.dec());
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      const f = family(request);
-      const status = reply.statusCode;
-      this.requests.inc({ family: f, status: String(status) });
-      this.duration.observe({ family: f }, reply.elapsedTime / 1000);
-      if (status === 429) this.rateLimited.inc({ family: f });
-      if (status !== 200) return;
-      if (f === 'chunk_upload') {
-        this.bytesIn.inc(Number(request.headers['content-length'] ?? 0));
-        this.chunkPut.observe(reply.elapsedTime / 1000);
-      } else if (
-        f === 'chunk_download' &&
-        String(reply.getHeader('content-type')).startsWith('application/octet-stream')
-      ) {
-        this.bytesOut.inc(Number(reply.getHeader('content-length') ?? 0));
+    // Callback hooks: every request passes them, and an async hook costs a promise per request.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (family(request) === 'chunk_upload') {
+        this.inFlight.inc();
+        reply.raw.once('close', () => this.inFlight.dec());
       }
+      done();
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      this.answered(request, reply, family(request));
+      done();
     });
   }
+
+  /** One answered request in the counters. */
+  private answered(request: FastifyRequest, reply: FastifyReply, f: string): void {
+    const status = reply.statusCode;
+    const seconds = reply.elapsedTime / 1000;
+    once(this.counted, `${f} ${status}`, () => this.requests.labels({ family: f, status: String(status) })).inc();
+    once(this.timed, f, () => this.duration.labels({ family: f })).observe(seconds);
+    if (status === 429) this.rateLimited.inc({ family: f });
+    if (status !== 200) return;
+    if (f === 'chunk_upload') {
+      this.bytesIn.inc(Number(request.headers['content-length'] ?? 0));
+      this.chunkPut.observe(seconds);
+    } else if (
+      f === 'chunk_download' &&
+      String(reply.getHeader('content-type')).startsWith('application/octet-stream')
+    ) {
+      this.bytesOut.inc(Number(reply.getHeader('content-length') ?? 0));
+    }
+  }
+
+  // Each metric's child for one set of label values, looked up once (once()): prom-client hashes the
+  // labels on every call otherwise. The sets are few (route families times statuses).
+  private readonly counted = new Map<string, { inc(): void }>();
+  private readonly timed = new Map<string, { observe(value: number): void }>();
 
   events(events: readonly AppEvent[]): void {
     for (const e of events) {
@@ -284,4 +298,14 @@ export class Metrics implements DeliveryObserver {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/** The value of `key` in `map`, made by `make` the first time. */
+function once<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
 }
