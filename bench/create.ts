@@ -19,18 +19,21 @@ import { ratioLine, record, startProcess, UNLIMITED, WEBFOLDER } from './support
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SECONDS = Number(process.env.SECONDS_PER_ROUND ?? 5);
 
-/** CPU seconds (user + system, every thread) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** CPU seconds (user + system) a process has used so far: every thread, and its main thread alone. */
+function cpuSeconds(pid: number): { all: number; main: number } {
+  const read = (path: string) => {
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  return { all: read(`/proc/${pid}/stat`), main: read(`/proc/${pid}/task/${pid}/stat`) };
 }
 
-/** Server CPU seconds per 1000 creates, summed over every round of that server. */
-const cost = new Map<string, { cpu: number; requests: number }>();
+/** Server CPU seconds (all threads, main thread) per 1000 creates, summed over every round of that server. */
+const cost = new Map<string, { cpu: number; main: number; requests: number }>();
 
 async function load(url: string, pid?: number): Promise<number> {
-  const cpu0 = pid === undefined ? 0 : cpuSeconds(pid);
+  const cpu0 = pid === undefined ? { all: 0, main: 0 } : cpuSeconds(pid);
   const result = await autocannon({
     url: `${url}/v2/folders`,
     method: 'POST',
@@ -42,8 +45,13 @@ async function load(url: string, pid?: number): Promise<number> {
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   if (pid !== undefined) {
-    const sum = cost.get(url) ?? { cpu: 0, requests: 0 };
-    cost.set(url, { cpu: sum.cpu + cpuSeconds(pid) - cpu0, requests: sum.requests + result.requests.total });
+    const sum = cost.get(url) ?? { cpu: 0, main: 0, requests: 0 };
+    const cpu1 = cpuSeconds(pid);
+    cost.set(url, {
+      cpu: sum.cpu + cpu1.all - cpu0.all,
+      main: sum.main + cpu1.main - cpu0.main,
+      requests: sum.requests + result.requests.total,
+    });
   }
   return result.requests.average;
 }
@@ -89,7 +97,7 @@ try {
   const sync = await syncLatency(dataDir);
   const perThousand = (url: string) => {
     const c = cost.get(url)!;
-    return ((c.cpu / c.requests) * 1000).toFixed(2);
+    return `${((c.cpu / c.requests) * 1000).toFixed(2)} (main thread ${((c.main / c.requests) * 1000).toFixed(2)})`;
   };
   const context = `load ${loadavg()[0]!.toFixed(1)}, write + fdatasync ${sync.toFixed(2)} ms; server CPU s per 1000 creates ${perThousand(webfolder.url)} (bare ${perThousand(bare.url)}${before ? `, before ${perThousand(before.url)}` : ''})`;
   await record(`${ratioLine('create (empty folder, SQLite)', median(ours), median(base), 'req/s', 0.5)}; ${context}`);
