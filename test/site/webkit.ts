@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Builder, Capabilities, type WebDriver } from 'selenium-webdriver';
 import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { freePort } from '../support/server.js';
 import { which } from '../support/which.js';
+import { startXvfb, stopChild, XVFB } from '../support/xvfb.js';
 import { SCREENSHOTS } from './browser.js';
 
 /**
@@ -43,7 +44,6 @@ function findBrowser(): string | null {
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH || which('WebKitWebDriver');
 const BROWSER = findBrowser();
-const XVFB = which('Xvfb');
 const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? null : 'the site is not built (npm run build:web)';
 export const MISSING =
   (!DRIVER || !existsSync(DRIVER)
@@ -62,40 +62,6 @@ if (MISSING && REQUIRED) {
   test('WebKit is required (TEST_REQUIRE_WEBKIT=1)', () => {
     assert.fail(`${MISSING} (TEST_REQUIRE_WEBKIT=1)`);
   });
-}
-
-/** An Xvfb on a display number it picks itself (-displayfd), so parallel runs never collide. */
-async function startXvfb(): Promise<{ display: string; child: ChildProcess }> {
-  const child = spawn(XVFB!, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
-  let log = '';
-  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const display = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`Xvfb did not start within 20 s: ${log}`)), 20_000);
-    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(`:${out.trim()}`);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Xvfb exited (${code}): ${log}`));
-    });
-  });
-  return { display, child };
-}
-
-async function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 export interface WebKit {
@@ -148,17 +114,14 @@ export async function startWebKit(root: string): Promise<WebKit> {
     if (ready) break;
     if (driver.exitCode !== null || Date.now() > deadline) {
       await stopChild(driver);
-      await stopChild(xvfb.child);
+      await xvfb.close();
       throw new Error(`WebKitWebDriver did not become ready: ${log}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  // Should the test process end without `close()` (a timeout kills it), take the driver and display
-  // along; a MiniBrowser left behind exits when its display goes.
-  const leftovers = () => {
-    driver.kill('SIGTERM');
-    xvfb.child.kill('SIGTERM');
-  };
+  // Should the test process end without `close()` (a timeout kills it), take the driver along (the
+  // display goes by itself); a MiniBrowser left behind exits when its display goes.
+  const leftovers = () => driver.kill('SIGTERM');
   process.once('exit', leftovers);
   const sessions = new Set<WebDriver>();
   return {
@@ -180,7 +143,7 @@ export async function startWebKit(root: string): Promise<WebKit> {
     async close() {
       for (const s of [...sessions]) await s.quit().catch(() => {});
       await stopChild(driver);
-      await stopChild(xvfb.child);
+      await xvfb.close();
       process.removeListener('exit', leftovers);
     },
   };

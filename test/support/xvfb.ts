@@ -44,6 +44,9 @@ export async function startXvfb(): Promise<Display> {
       reject(new Error(`Xvfb exited (${code}): ${log}`));
     });
   });
+  // Should the test process end without `close()` (a timeout kills it), the display goes with it.
+  const leftover = () => child.kill('SIGTERM');
+  process.once('exit', leftover);
   return {
     display,
     answerDialog: (answer, timeoutSeconds = 120) =>
@@ -58,11 +61,15 @@ export async function startXvfb(): Promise<Display> {
           },
         );
       }),
-    close: () => stop(child),
+    async close() {
+      process.removeListener('exit', leftover);
+      await stopChild(child);
+    },
   };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+/** Stops a child process: SIGTERM, SIGKILL after 5 s; resolves once it has exited. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
