@@ -6,6 +6,7 @@ import { upload } from '../../src/client/node/index.js';
 import { bytes, SKIP as NO_CHROMIUM, writeTemp } from './browser.js';
 import type { DriverPage, Site } from './driver.js';
 import { png, webmFromChromium } from './media.js';
+import { rowOf } from './scenes.js';
 
 const MIB = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -203,15 +204,6 @@ export function visitorScenario(site: Site, { inMemory = false }: { inMemory?: b
       await second.close();
     }
   });
-}
-
-/** The selector of the file row whose name is `name`. */
-async function rowOf(page: DriverPage, name: string): Promise<string> {
-  const id = await page.evaluate<string | null>(
-    `[...document.querySelectorAll('#files li[data-file-id]')].find((li) => li.querySelector('.name')?.textContent === ${JSON.stringify(name)})?.dataset.fileId ?? null`,
-  );
-  if (!id) throw new Error(`no ${name} in the list`);
-  return `#files li[data-file-id="${id}"]`;
 }
 
 /** Clicks a download button; the download path the page reports ('service-worker' or 'memory'). */

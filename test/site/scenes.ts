@@ -34,6 +34,15 @@ export async function signInAtProvider(page: DriverPage, login: string): Promise
   await page.click('button[type="submit"]');
 }
 
+/** The selector of the file row whose name is `name`. */
+export async function rowOf(page: DriverPage, name: string): Promise<string> {
+  const id = await page.evaluate<string | null>(
+    `[...document.querySelectorAll('#files li[data-file-id]')].find((li) => li.querySelector('.name')?.textContent === ${JSON.stringify(name)})?.dataset.fileId ?? null`,
+  );
+  if (!id) throw new Error(`no ${name} in the list`);
+  return `#files li[data-file-id="${id}"]`;
+}
+
 /** The page's download line: its state (data-download-state) and words, for `answerUntilPaused`. */
 export function downloadLine(page: DriverPage): () => Promise<DownloadLine> {
   return () =>
