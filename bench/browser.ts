@@ -27,6 +27,7 @@
  * The server is the compiled build in its own process (`npm run build` first), with DATA_DIR on disk
  * unless BENCH_DATA_DIR says otherwise. Chromium is driven over the DevTools protocol without its
  * Network domain (test/support/chromium-cdp.ts).
+ * BENCH_ONLY=upload runs only the uploads (plain before, the site with its workers, plain after).
  *
  *   npx tsx bench/browser.ts [sizeMiB=1024]
  */
@@ -333,6 +334,10 @@ async function main() {
     };
     const folderUrl = await newFolder();
     const extra = process.env.BENCH_EXTRA === '1';
+    if (process.env.BENCH_ONLY === 'upload') {
+      await uploadsOnly(browser, phase, plain, file, folderUrl, clearUploads).finally(() => plain.close());
+      return;
+    }
 
     const plainUpBefore = await phase('plain upload (4 parallel PUTs of file slices), before', () =>
       plainUpload(browser, plain, file),
@@ -463,6 +468,36 @@ async function main() {
     await rm(dir, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+type PhaseRunner = (label: string, run: () => Promise<number>) => Promise<Phase>;
+
+/** BENCH_ONLY=upload: plain upload, the site's upload (with its crypto workers), plain upload again. */
+async function uploadsOnly(
+  browser: BenchBrowser,
+  phase: PhaseRunner,
+  plain: { url: string },
+  file: string,
+  folderUrl: string,
+  clearUploads: () => Promise<void>,
+): Promise<void> {
+  const before = await phase('plain upload, before', () => plainUpload(browser, plain, file));
+  await clearUploads();
+  await browser.navigate(folderUrl);
+  await browser.waitFor(`document.querySelector('#file-input')`);
+  const up = await phase('site: encrypt + upload', async () => {
+    const t0 = performance.now();
+    await browser.setInputFiles('#file-input', [file]);
+    await browser.waitFor(`document.querySelector('#upload-status[data-state="complete"]')`, 60 * 60_000);
+    return performance.now() - t0;
+  });
+  const after = await phase('plain upload, after', () => plainUpload(browser, plain, file));
+  const rate = (mbps(before.ms) + mbps(after.ms)) / 2;
+  const cpu = (chromiumCpu(before) + chromiumCpu(after)) / 2 / GIB;
+  const siteCpu = chromiumCpu(up) / GIB;
+  await record(
+    `browser upload only (${sizeMiB} MiB, Chromium ${browser.version}): site ${mbps(up.ms).toFixed(0)} MB/s vs plain ${rate.toFixed(0)} -> ${(mbps(up.ms) / rate).toFixed(2)} (target >= 0.6); Chromium CPU ${siteCpu.toFixed(1)} s/GiB vs plain ${cpu.toFixed(1)} -> ${(siteCpu / cpu).toFixed(2)}x (target <= 1.6)`,
+  );
 }
 
 main().catch((error) => {
