@@ -4,7 +4,7 @@
  */
 import { base64DecodeEither, base64Encode, base64UrlDecode, base64UrlEncode } from './base64.js';
 import { CryptoFormatError, IntegrityError } from './errors.js';
-import { decryptMessage, decryptRecords, encryptMessage } from './rfc8188.js';
+import { decryptMessage, decryptRecords, encryptMessage, encryptMessageParts } from './rfc8188.js';
 
 export const SECRET_BYTES = 16;
 
@@ -45,6 +45,17 @@ export async function importSecret(secret: string): Promise<FolderKey> {
 /** One plaintext chunk (1 byte or more) as one RFC 8188 message. */
 export function encryptChunk(key: FolderKey, plaintext: Uint8Array): Promise<Uint8Array> {
   return encryptMessage(key.hkdfKey, plaintext);
+}
+
+/**
+ * The same RFC 8188 message as `encryptChunk`, as its pieces in order (header, then each record's
+ * ciphertext): for a body built from parts (a browser's `Blob`), which then copies each piece once.
+ */
+export function encryptChunkParts(
+  key: FolderKey,
+  plaintext: Uint8Array,
+): Promise<Array<Uint8Array<ArrayBuffer> | ArrayBuffer>> {
+  return encryptMessageParts(key.hkdfKey, plaintext);
 }
 
 /** The plaintext of one chunk; throws IntegrityError or CryptoFormatError rather than return unauthenticated bytes. */

@@ -12,6 +12,7 @@ export {
   decryptChunkRecords,
   decryptText,
   encryptChunk,
+  encryptChunkParts,
   encryptText,
   type FolderKey,
   generateSecret,

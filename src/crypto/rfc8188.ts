@@ -14,7 +14,8 @@
  * Speed: wormhole-crypto awaits one record at a time through a stream pipeline. Here both HKDF
  * derivations run once per message and many records' AES-GCM calls are in flight at once, so
  * implementations that run WebCrypto jobs on worker threads (Node's thread pool, browsers) keep
- * them all busy, and each record's result is copied once, into its place in a single output buffer.
+ * them all busy, and each record's result is copied once, into its place in a single output buffer
+ * (or not at all: `encryptMessageParts` answers the records as WebCrypto gave them).
  */
 import {
   encryptedLength,
@@ -119,13 +120,18 @@ function gcmParams(iv: Uint8Array<ArrayBuffer>): AesGcmParams {
 }
 
 /**
- * Encrypts `plaintext` (at least 1 byte) as one message under the salt given. The salt must be
- * fresh random bytes for every message; only test vectors pass a fixed one.
+ * Seals every record of one message under `salt` and hands each record's ciphertext, in order, to
+ * `take`; answers the 21-byte header. Each record's input is its plaintext plus a delimiter byte,
+ * assembled in one small buffer reused for every record: WebCrypto copies its input before
+ * encrypt() returns (WebCrypto spec, SubtleCrypto.encrypt step 2), so the next record can be staged
+ * at once, and a buffer that stays in the CPU cache is cheap to fill (handing WebCrypto the
+ * plaintext itself, its next byte briefly swapped for the delimiter, measured no cheaper in Chromium).
  */
-export async function encryptMessageWithSalt(
+async function sealRecords(
   secretKey: CryptoKey,
   plaintext: Uint8Array,
   salt: Uint8Array,
+  take: (sequence: number, ciphertext: ArrayBuffer) => void,
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (plaintext.length === 0) {
     // wormhole-crypto would write a bare header, which is not a valid RFC 8188 message (it has no
@@ -135,18 +141,11 @@ export async function encryptMessageWithSalt(
   if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
   const ownSalt = salt.slice();
   const keys = await deriveMessageKeys(secretKey, ownSalt);
-
+  const header = new Uint8Array(HEADER_LENGTH);
+  header.set(ownSalt, 0);
+  new DataView(header.buffer).setUint32(SALT_LENGTH, RECORD_SIZE);
+  // header[20], the key id length, stays 0.
   const records = Math.ceil(plaintext.length / PLAINTEXT_PER_RECORD);
-  const message = new Uint8Array(encryptedLength(plaintext.length));
-  message.set(ownSalt, 0);
-  new DataView(message.buffer).setUint32(SALT_LENGTH, RECORD_SIZE);
-  // message[20], the key id length, stays 0.
-
-  // Each record's input is its plaintext plus a delimiter byte, assembled in one small buffer
-  // reused for every record: WebCrypto copies its input before encrypt() returns (WebCrypto spec,
-  // SubtleCrypto.encrypt step 2), so the next record can be staged at once. A buffer that stays in
-  // the CPU cache is cheaper to fill than staging into the output, and each ciphertext is written
-  // straight to its place in the output.
   const staging = new Uint8Array(PLAINTEXT_PER_RECORD + 1);
   const nonces = recordNonces(keys.nonceBase, 0, records);
   await eachRecord(
@@ -161,15 +160,57 @@ export async function encryptMessageWithSalt(
     },
     (i, ciphertext) => {
       if (ciphertext === null) throw new Error(`record ${i + 1} of ${records} could not be encrypted`);
-      message.set(new Uint8Array(ciphertext), HEADER_LENGTH + i * RECORD_SIZE);
+      take(i, ciphertext);
     },
   );
-  return message;
+  return header;
+}
+
+/**
+ * Encrypts `plaintext` (at least 1 byte) as one message under the salt given. The salt must be
+ * fresh random bytes for every message; only test vectors pass a fixed one.
+ */
+export async function encryptMessageWithSalt(
+  secretKey: CryptoKey,
+  plaintext: Uint8Array,
+  salt: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  // Sized once the plaintext is known to be valid; each ciphertext is copied straight to its place.
+  let message: Uint8Array<ArrayBuffer> | null = null;
+  const header = await sealRecords(secretKey, plaintext, salt, (i, ciphertext) => {
+    message ??= new Uint8Array(encryptedLength(plaintext.length));
+    message.set(new Uint8Array(ciphertext), HEADER_LENGTH + i * RECORD_SIZE);
+  });
+  message!.set(header, 0);
+  return message!;
 }
 
 /** Encrypts `plaintext` (at least 1 byte) as one message under a fresh random salt. */
 export function encryptMessage(secretKey: CryptoKey, plaintext: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
   return encryptMessageWithSalt(secretKey, plaintext, crypto.getRandomValues(new Uint8Array(SALT_LENGTH)));
+}
+
+/**
+ * The same message as `encryptMessage`, as its pieces in order: the header, then each record's
+ * ciphertext as WebCrypto answered it. Whoever sends them as one body (a browser's `Blob` built from
+ * these parts) copies each piece once, where `encryptMessage` first copies every record into one
+ * buffer and the body copies that again.
+ */
+export async function encryptMessageParts(
+  secretKey: CryptoKey,
+  plaintext: Uint8Array,
+): Promise<Array<Uint8Array<ArrayBuffer> | ArrayBuffer>> {
+  const parts: Array<Uint8Array<ArrayBuffer> | ArrayBuffer> = [];
+  const header = await sealRecords(
+    secretKey,
+    plaintext,
+    crypto.getRandomValues(new Uint8Array(SALT_LENGTH)),
+    (i, c) => {
+      parts[i + 1] = c;
+    },
+  );
+  parts[0] = header;
+  return parts;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   decryptChunk,
   decryptChunkRecords,
   encryptChunk,
+  encryptChunkParts,
   generateSecret,
   IntegrityError,
   importSecret,
@@ -23,6 +24,19 @@ for (const size of BOUNDARY_SIZES) {
     const message = await encryptChunk(key, plaintext);
     assert.equal(message.length, encryptedLength(size));
     assert.deepEqual(await referenceDecrypt(secret, message), plaintext);
+  });
+
+  test(`${size} bytes: the chunk as parts is the same message, and the plaintext is left as it was`, async () => {
+    const plaintext = randomBytes(size);
+    const before = plaintext.slice();
+    const parts = await encryptChunkParts(key, plaintext);
+    assert.deepEqual(plaintext, before);
+    assert.equal(parts.length, 1 + Math.ceil(size / 65_519));
+    assert.equal(parts[0]!.byteLength, 21);
+    const message = Buffer.concat(parts.map((p) => new Uint8Array(p)));
+    assert.equal(message.length, encryptedLength(size));
+    assert.deepEqual(new Uint8Array(await referenceDecrypt(secret, message)), before);
+    assert.deepEqual(new Uint8Array(await decryptChunk(key, message)), before);
   });
 
   test(`${size} bytes: we decrypt wormhole-crypto's chunk`, async () => {
