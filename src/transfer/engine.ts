@@ -22,11 +22,12 @@ export interface ChunkSource {
    */
   read(offset: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
   /**
-   * Reads and encrypts a chunk in one step elsewhere (the page hands its File to a crypto worker,
-   * which reads the slice itself, so the page's thread never holds the plaintext). When present
-   * the engine uses it instead of `read` and the `encrypt` option; the length is checked after.
+   * Reads and encrypts a chunk in one step elsewhere (the page's crypto workers). When present the
+   * engine uses it instead of `read` and the `encrypt` option; the length is checked after. It may
+   * answer a browser's `Blob` of the ciphertext (built from the message's parts as the worker
+   * answered them, so that its bytes are copied once, into the body).
    */
-  sealed?(key: FolderKey, offset: number, length: number): Promise<Uint8Array>;
+  sealed?(key: FolderKey, offset: number, length: number): Promise<Uint8Array | Blob>;
 }
 
 /** Chunks read from a Blob or browser File when their turn comes (`Blob.slice`), never the whole file. */
@@ -140,11 +141,16 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
       }
     });
 
-  const put = async (task: Task, body: Uint8Array, length: number) => {
+  const put = async (task: Task, body: Uint8Array | Blob, length: number) => {
     const job = jobs[task.job]!;
     const operation = `PUT chunk ${task.chunk}/${job.plan.chunks} of ${job.label}`;
     const onUploadProgress = (sent: number) =>
-      emit({ type: 'sending', job: task.job, chunk: task.chunk, bytes: Math.floor((sent / body.byteLength) * length) });
+      emit({
+        type: 'sending',
+        job: task.job,
+        chunk: task.chunk,
+        bytes: Math.floor((sent / bodyLength(body)) * length),
+      });
     for (let renewed = false; ; renewed = true) {
       try {
         await putChunk(job.urls, task.chunk, body, operation, http, onUploadProgress);
@@ -206,10 +212,12 @@ export async function sendChunks(jobs: readonly UploadJob[], options: EngineOpti
   return { chunksSent, failed };
 }
 
+const bodyLength = (body: Uint8Array | Blob): number => (body instanceof Uint8Array ? body.byteLength : body.size);
+
 /** An encrypted chunk of `length` plaintext bytes, checked to be exactly as long as that encrypts to. */
-function checked(body: Uint8Array, length: number): Uint8Array {
-  if (body.byteLength !== encryptedLength(length))
-    throw new Error(`encrypted chunk has ${body.byteLength} bytes, expected ${encryptedLength(length)}`);
+function checked<B extends Uint8Array | Blob>(body: B, length: number): B {
+  if (bodyLength(body) !== encryptedLength(length))
+    throw new Error(`encrypted chunk has ${bodyLength(body)} bytes, expected ${encryptedLength(length)}`);
   return body;
 }
 

@@ -86,17 +86,22 @@ export async function getUploadStatus(options: UploadStatusOptions): Promise<Upl
 
 /**
  * PUTs one encrypted chunk with every header of `uploadUrls.headers` plus Content-Length (the exact
- * RFC 8188 length, which the URL's signature is bound to). Retries per `options.retry`.
+ * RFC 8188 length, which the URL's signature is bound to). Retries per `options.retry`. The body is
+ * the ciphertext's bytes, or a browser's `Blob` of them (the page's, built from the message's parts
+ * its crypto worker answered: web/src/workers/crypto-ports.ts).
  */
 export async function putChunk(
   urls: UploadUrls,
   n: number,
-  body: Uint8Array,
+  body: Uint8Array | Blob,
   operation: string,
   options: HttpOptions = {},
   onUploadProgress?: (sentBytes: number) => void,
 ): Promise<void> {
-  const headers: Record<string, string> = { ...urls.headers, 'Content-Length': String(body.byteLength) };
+  const headers: Record<string, string> = {
+    ...urls.headers,
+    'Content-Length': String(body instanceof Uint8Array ? body.byteLength : body.size),
+  };
   // A presigned address (object storage's, or the local backend's imitation): no credential of ours.
   const response = await foreignRequest(
     operation,

@@ -34,6 +34,7 @@ export {
   decryptText,
   deriveOwnerCredentials,
   encryptChunk,
+  encryptChunkParts,
   encryptText,
   type FolderKey,
   generateSecret,

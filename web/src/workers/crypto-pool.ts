@@ -8,7 +8,7 @@ import {
   type RetryInfo,
   type RetryOptions,
 } from '../core.js';
-import { CryptoLanes } from './crypto-ports.js';
+import { CryptoLanes, type MessageParts } from './crypto-ports.js';
 
 /**
  * The page's crypto workers (web/src/workers/crypto-worker.ts): encryption for uploads and decryption for
@@ -86,11 +86,13 @@ function startPool(config: SiteConfig): CryptoPool {
         async sealed(key, offset, length) {
           // The page reads the slice (the browser does the work, off this thread) and hands the
           // bytes over. A worker reading the File itself was measured to grow the renderer and the
-          // browser process with the file (+521 and +431 MiB for 3 GiB; docs/benchmarks.md).
+          // browser process with the file (+521 and +431 MiB for 3 GiB; docs/benchmarks.md), as a
+          // Blob made in the worker did (crypto-ports.ts `seal`). The worker answers the message's
+          // parts, and the PUT's Blob is made of them here: its bytes are copied once.
           if (usable()) {
             try {
               const plaintext = await local.read(offset, length);
-              return await lanes.call({ op: 'seal', key, plaintext }, [plaintext.buffer]);
+              return new Blob(await lanes.call<MessageParts>({ op: 'seal', key, plaintext }, [plaintext.buffer]));
             } catch (error) {
               if (!(error instanceof DecryptorGoneError)) throw error;
             }

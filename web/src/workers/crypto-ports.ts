@@ -17,7 +17,13 @@ import {
  * those threads. One request, one reply, matched by id; the bytes travel as transferred buffers,
  * never copied, in both directions.
  *
- * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message;
+ * - `seal`: encrypt one chunk's plaintext as one RFC 8188 message, answered as its parts (the header,
+ *   then each record's ciphertext as WebCrypto gave it, all transferred): the page builds the PUT's
+ *   `Blob` from them, which copies each byte once, where one message buffer would first be filled
+ *   by a copy of every record and then copied again into the Blob. The page, not the worker, makes
+ *   the Blob: a Blob's bytes stay in the browser process until the garbage collector of the thread
+ *   that made it frees it, and a worker's, with little else to do, ran too seldom (a Blob per chunk
+ *   made in the worker grew the browser process by the whole upload, +512 MiB for 512 MiB);
  * - `fetch-open`: fetch, check and decrypt one chunk of a download (the transfer core's `openChunk`),
  *   so that the thread that asked (the service worker's feeds the response) only hands bytes on.
  *   While the retry policy waits to fetch it again (an outage), the worker sends `{id, retry}`
@@ -36,8 +42,12 @@ export type CryptoRequest =
       readonly retry?: RetryOptions;
     };
 
+/** A sealed chunk's message as its parts, in order (see `seal`). */
+export type MessageParts = Array<Uint8Array<ArrayBuffer> | ArrayBuffer>;
+
 export type CryptoReply =
   | { readonly id: number; readonly bytes: Uint8Array }
+  | { readonly id: number; readonly parts: MessageParts }
   | { readonly id: number; readonly retry: RetryInfo }
   | ({ readonly id: number; readonly message: string } & Failure);
 
@@ -101,7 +111,7 @@ function errorOf(reply: Extract<CryptoReply, { failure: string }>): Error {
 type Endpoint = Pick<MessagePort, 'postMessage' | 'addEventListener'> & { start?: () => void };
 
 interface Pending {
-  readonly resolve: (bytes: Uint8Array) => void;
+  readonly resolve: (answer: Uint8Array | MessageParts) => void;
   readonly reject: (error: Error) => void;
   readonly lane: number;
   readonly onRetry: ((info: RetryInfo) => void) | undefined;
@@ -140,17 +150,17 @@ export class CryptoLanes {
    * Rejects with DecryptorGoneError when the workers cannot answer (they failed to start, or the page
    * that owns them went away), before or after sending.
    */
-  call(
+  call<A extends Uint8Array | MessageParts = Uint8Array>(
     request: CryptoRequest,
     transfer: Transferable[] = [],
     onRetry?: (info: RetryInfo) => void,
-  ): Promise<Uint8Array> {
+  ): Promise<A> {
     if (this.broken) return Promise.reject(this.broken);
     let lane = 0;
     for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[lane]!) lane = i;
     const id = this.nextId++;
-    return new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, lane, onRetry });
+    return new Promise<A>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (answer: Uint8Array | MessageParts) => void, reject, lane, onRetry });
       this.load[lane]!++;
       try {
         this.lanes[lane]!.postMessage({ ...request, id }, transfer);
@@ -179,6 +189,7 @@ export class CryptoLanes {
     this.pending.delete(reply.id);
     this.load[p.lane]!--;
     if ('bytes' in reply) p.resolve(reply.bytes);
+    else if ('parts' in reply) p.resolve(reply.parts);
     else p.reject(errorOf(reply));
   }
 }

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { encryptChunk, openChunk } from '../core.js';
+import { encryptChunkParts, openChunk } from '../core.js';
 import { CLOSE_PORT, type CryptoReply, type CryptoRequest, failureOf } from './crypto-ports.js';
 import { type SaveRequest, serveSave } from './file-saver.js';
 
@@ -8,7 +8,8 @@ import { type SaveRequest, serveSave } from './file-saver.js';
  * encryption and decryption, the transfers' main CPU cost, run off the page's thread and off the
  * service worker's, on as many cores as the pool has workers. It answers requests from the page
  * itself and from ports the page lends to its service worker for a download (a service worker
- * cannot start workers of its own). Results go back as transferred buffers.
+ * cannot start workers of its own). Results go back as transferred buffers (an upload's chunk as its
+ * message's parts, which the page makes the PUT's Blob of).
  */
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -16,17 +17,23 @@ type Reply = (reply: CryptoReply, transfer?: Transferable[]) => void;
 
 async function serve(request: CryptoRequest & { id: number }, reply: Reply): Promise<void> {
   try {
+    if (request.op === 'seal') {
+      const parts = await encryptChunkParts(request.key, request.plaintext);
+      reply(
+        { id: request.id, parts },
+        parts.map((p) => (p instanceof ArrayBuffer ? p : p.buffer)),
+      );
+      return;
+    }
     const bytes =
-      request.op === 'seal'
-        ? await encryptChunk(request.key, request.plaintext)
-        : // The one retry policy (DOWNLOAD_RETRY) tells each wait to the thread that asked.
-          await openChunk(request.file, request.chunk, {
-            http: {
-              onRetry: (retry) => reply({ id: request.id, retry }),
-              // A paused download's next try names its own policy (one attempt).
-              ...(request.retry ? { retry: request.retry } : {}),
-            },
-          });
+      // The one retry policy (DOWNLOAD_RETRY) tells each wait to the thread that asked.
+      await openChunk(request.file, request.chunk, {
+        http: {
+          onRetry: (retry) => reply({ id: request.id, retry }),
+          // A paused download's next try names its own policy (one attempt).
+          ...(request.retry ? { retry: request.retry } : {}),
+        },
+      });
     reply({ id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     reply({ id: request.id, ...failureOf(error), message: (error as Error).message });
