@@ -6,7 +6,9 @@ import { type DownloadStreamOptions, downloadStream } from '../../transfer/downl
 import { InputError, WebfolderError } from '../../transfer/errors.js';
 import { type FolderListing, type ListedFile, listFolder, type SiteOptions } from '../../transfer/folder.js';
 import { numbered, saveName, savePath } from '../../transfer/names.js';
+import { filePlan, plaintextChunkLength } from '../../transfer/plan.js';
 import type { HttpOptions } from '../../transfer/retry.js';
+import { giveBackChunkBuffer } from './chunk-buffers.js';
 import { nodeDecryptChunk } from './decrypt.js';
 import { nodeFetch } from './transport.js';
 
@@ -159,23 +161,35 @@ async function downloadFile(
   // every WRITEBACK_EVERY bytes lets the disk work while the network does. At most one at a time.
   let writeback: Promise<void> | null = null;
   let sinceWriteback = 0;
+  const write = async (bytes: Uint8Array) => {
+    for (let written = 0; written < bytes.byteLength; ) {
+      written += (await handle.write(bytes, written, bytes.byteLength - written)).bytesWritten;
+    }
+    sinceWriteback += bytes.byteLength;
+    if (sinceWriteback >= WRITEBACK_EVERY && writeback === null) {
+      sinceWriteback = 0;
+      const started: Promise<void> = handle.datasync().finally(() => {
+        writeback = null;
+      });
+      started.catch(() => {}); // observed below, before the final sync
+      writeback = started;
+    }
+  };
+  // The stream hands each chunk's plaintext on in pieces (views of one buffer); once all of a
+  // chunk is written, its buffer goes back to the transport for another chunk (chunk-buffers.ts).
+  const plan = filePlan(file.size, file.chunkSize, file.chunks, file.name);
+  let chunk = 1;
+  let chunkLeft = plan.chunks > 0 ? plaintextChunkLength(plan, 1) : 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      let written = 0;
-      while (written < value.byteLength) {
-        const { bytesWritten } = await handle.write(value, written, value.byteLength - written);
-        written += bytesWritten;
-      }
-      sinceWriteback += written;
-      if (sinceWriteback >= WRITEBACK_EVERY && writeback === null) {
-        sinceWriteback = 0;
-        const started: Promise<void> = handle.datasync().finally(() => {
-          writeback = null;
-        });
-        started.catch(() => {}); // observed below, before the final sync
-        writeback = started;
+      await write(value);
+      chunkLeft -= value.byteLength;
+      if (chunkLeft <= 0) {
+        giveBackChunkBuffer(value);
+        chunk++;
+        chunkLeft = chunk <= plan.chunks ? plaintextChunkLength(plan, chunk) : 0;
       }
     }
     await (writeback as Promise<void> | null);

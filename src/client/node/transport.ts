@@ -4,6 +4,7 @@ import { API_KEY_PATTERN } from '../../domain/principal.js';
 import { InputError, NetworkError } from '../../transfer/errors.js';
 import { heldBodyResponse } from '../../transfer/outbound.js';
 import type { Fetch } from '../../transfer/retry.js';
+import { takeChunkBuffer } from './chunk-buffers.js';
 
 /**
  * The Node transport of the outbound layer (src/transfer/outbound.ts passes it as `fetch`; nothing
@@ -78,8 +79,9 @@ function send(input: string, init: RequestInit, body: Uint8Array | null, holdBod
           status !== 204 &&
           !/^application\/json\b/.test(response.headers['content-type'] ?? '') &&
           Number.isSafeInteger(length);
-        // The announced length, allocated once: the body is copied into it as it comes.
-        const into = hold ? Buffer.allocUnsafe(length) : null;
+        // The announced length, one buffer (a reused one when a download gave one back): the body is
+        // copied into it as it comes.
+        const into = hold ? takeChunkBuffer(length) : null;
         let received = 0;
         const pieces: Buffer[] = [];
         response.on('data', (piece: Buffer) => {
