@@ -8,7 +8,7 @@ import { type FolderListing, type ListedFile, listFolder, type SiteOptions } fro
 import { numbered, saveName, savePath } from '../../transfer/names.js';
 import { filePlan, plaintextChunkLength } from '../../transfer/plan.js';
 import type { HttpOptions } from '../../transfer/retry.js';
-import { giveBackChunkBuffer } from './chunk-buffers.js';
+import { giveBackChunkBuffer, whileDownloading } from './chunk-buffers.js';
 import { nodeDecryptChunk } from './decrypt.js';
 import { nodeFetch } from './transport.js';
 
@@ -66,11 +66,11 @@ export interface SkippedFile {
   readonly code: 'sealed' | 'incomplete' | 'download_limit_reached';
 }
 
-export async function download(
-  link: string,
-  destination: string,
-  options: DownloadOptions = {},
-): Promise<DownloadResult> {
+export function download(link: string, destination: string, options: DownloadOptions = {}): Promise<DownloadResult> {
+  return whileDownloading(() => downloadFolder(link, destination, options));
+}
+
+async function downloadFolder(link: string, destination: string, options: DownloadOptions): Promise<DownloadResult> {
   const listing = await listFolder(link, options);
   await mkdir(destination, { recursive: true });
   const files: { name: string; size: number; path: string; fileId: string }[] = [];
