@@ -2,14 +2,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { bytes, downloadBytes, SKIP, screenshot, watch } from './browser.js';
-import {
-  answerUntilPaused,
-  ChunkOutage,
-  chromiumLine,
-  folderWithFile,
-  type GatedSite,
-  useGatedChromium,
-} from './gated.js';
+import { chromiumSite } from './driver-chromium.js';
+import { answerUntilPaused, ChunkOutage, type GatedSite, useGatedChromium } from './gated.js';
+import { downloadLine, sendFolder } from './scenes.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
@@ -53,7 +48,7 @@ describe('site: a download in memory pauses and goes on (Chromium, service worke
       // Three 5 MiB chunks: the first goes through, then every chunk request is answered 503 with
       // `Retry-After: 0` (retried at once) until the policy's 31 attempts (DOWNLOAD_RETRY) are spent.
       const content = bytes(12 * 1024 * 1024 + 11, lang === 'en' ? 61 : 62);
-      const { ownerCtx, link } = await folderWithFile(site, '1', content, `memory-${lang}.bin`);
+      const link = await sendFolder(chromiumSite(site), '1', content, `memory-${lang}.bin`);
       const { ctx, page: visitor, problems } = await memoryVisitor(site, locale);
       await visitor.goto(link);
       await visitor.locator('#files li .count[data-left="1"]').waitFor();
@@ -62,7 +57,7 @@ describe('site: a download in memory pauses and goes on (Chromium, service worke
       const got = downloadBytes(visitor, () => visitor.locator('#files li button.download').click());
       got.catch(() => {}); // awaited below; a failure before that is reported by the poll
       const status = visitor.locator('#download-status');
-      await answerUntilPaused(outage, chromiumLine(visitor));
+      await answerUntilPaused(outage, downloadLine(visitor));
       assert.ok(outage.answeredTotal > 31, `more 503s than the policy's attempts: ${outage.answeredTotal}`);
       await visitor.locator('#download-status[data-download-path="memory"][data-download-state="paused"]').waitFor();
       assert.match((await status.textContent()) ?? '', words);
@@ -88,7 +83,7 @@ describe('site: a download in memory pauses and goes on (Chromium, service worke
       await visitor.locator('#files li .count[data-left="0"]').waitFor();
       assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
       assert.deepEqual(problems, []);
-      await Promise.all([ownerCtx.close(), ctx.close()]);
+      await ctx.close();
     });
   }
 });

@@ -4,9 +4,10 @@ import { describe, test } from 'node:test';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, newContext, SKIP, screenshot, watch } from './browser.js';
 import { eachEngine } from './driver.js';
-import { chromium } from './driver-chromium.js';
+import { chromium, chromiumSite } from './driver-chromium.js';
 import { firefox } from './driver-firefox.js';
-import { chunkNumber, chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+import { chunkNumber, chunkRequest, useGatedChromium } from './gated.js';
+import { sendFolder } from './scenes.js';
 import { pausedDownloadScenario } from './scenes-pause.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -25,7 +26,7 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
 
   test('failed 20 times in a row, cut then answered 503, the one download completes, byte for byte, and is then used up', async () => {
     const content = bytes(3 * 1024 * 1024 + 5, 41);
-    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'once.bin');
+    const link = await sendFolder(chromiumSite(site), '1', content, 'once.bin');
 
     const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
@@ -79,7 +80,7 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
     await visitor.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await visitor.locator('#files li button.download').isDisabled(), true);
     assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+    await visitorCtx.close();
   });
 
   test('paused while the chunk fetched ahead is still retrying: the line stays paused (German, screenshots)', async () => {
@@ -87,7 +88,7 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
     // until its retry policy gives up and the download pauses; chunk 3 is held meanwhile, then answered
     // 503 with Retry-After: 1 while the download is paused, so that its policy tells the page its waits.
     const content = bytes(12 * 1024 * 1024 + 3, 53);
-    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'sibling.bin');
+    const link = await sendFolder(chromiumSite(site), '1', content, 'sibling.bin');
     const ctx = await site.browser.newContext({
       locale: 'de-DE',
       acceptDownloads: true,
@@ -157,11 +158,11 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
     assert.equal(sha256(saved), sha256(content), 'the paused download completed');
     await visitor.locator('#download-status[data-download-state="done"]').waitFor();
     assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await ctx.close();
   });
 
   test('the server asks to slow down, or is unavailable, mid-download: the line says which and counts its wait down (screenshots, en and de)', async () => {
-    const { ownerCtx, link } = await folderWithFile(site, '', bytes(200_000, 43), 'slow.bin');
+    const link = await sendFolder(chromiumSite(site), '', bytes(200_000, 43), 'slow.bin');
     // 429 is the server asking to slow down; 503 is a server that answered it cannot serve now (a
     // restart, a proxy in front of it): not "the server did not answer", which is for no answer at all.
     for (const [code, why, lang, locale, words] of [
@@ -213,7 +214,6 @@ describe('site: a limited download survives an outage, cut and answered (Chromiu
       assert.deepEqual(problems, []);
       await ctx.close();
     }
-    await ownerCtx.close();
   });
 });
 

@@ -1,51 +1,37 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, SKIP, screenshot, watch } from './browser.js';
 import { eachEngine } from './driver.js';
-import { chromium } from './driver-chromium.js';
+import { chromium, chromiumSite } from './driver-chromium.js';
 import { firefox } from './driver-firefox.js';
-import {
-  answerUntilPaused,
-  ChunkOutage,
-  chromiumLine,
-  chunkRequest,
-  folderWithFile,
-  useGatedChromium,
-} from './gated.js';
+import { answerUntilPaused, ChunkOutage, chunkRequest, useGatedChromium, watchGate } from './gated.js';
+import { downloadLine, sendFolder } from './scenes.js';
 import { keptTicketScenario } from './scenes-reload.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** Counts a context's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
-function countStarts(ctx: BrowserContext): { readonly n: number } {
-  const counter = { n: 0 };
-  ctx.on('request', (r) => {
-    if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
-  });
-  return counter;
-}
 
 /**
  * A kept ticket outlives its page. A one-download file's download fails (its chunk is
  * refused by the gate, a failure the retry policy does not retry); the recipient reloads the page, or
  * closes the tab and opens the link again, and the Download goes on with the same ticket: the server
- * counts nothing more (the page's `POST …/downloads`, counted over every page of the context) and the
+ * counts nothing more (the `POST …/downloads` the gate sees) and the
  * file arrives byte for byte. Through the service worker and in memory (service workers blocked).
  */
 describe('site: a kept ticket survives a new tab, and a paused download a reload (Chromium)', { skip: SKIP }, () => {
   const site = useGatedChromium({}, 'webfolder-reload-');
 
   /** The visitor's first attempt at the one download: refused at its chunk, so it fails. */
-  async function failOnce(page: Page, link: string) {
+  async function failOnce(page: Page, link: string, starts: { n: number }) {
     await page.goto(link);
     await page.locator('#files li .count[data-left="1"]').waitFor();
-    site.gate.hold(chunkRequest);
+    watchGate(site.gate, starts, chunkRequest);
     await page.locator('#files li button.download').click();
     await until('the chunk request at the gate', () => site.gate.held().length > 0);
     site.gate.answer(404);
+    watchGate(site.gate, starts);
     await page.locator('#download-status[data-download-state="failed"]').waitFor();
   }
 
@@ -90,41 +76,41 @@ describe('site: a kept ticket survives a new tab, and a paused download a reload
 
   test('in memory (German): a failed download, the tab closed and the link opened again, goes on with its ticket', async () => {
     const content = bytes(3 * 1024 * 1024 + 17, 72);
-    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'reload-memory.bin');
+    const link = await sendFolder(chromiumSite(site), '1', content, 'reload-memory.bin');
     const ctx = await site.browser.newContext({
       acceptDownloads: true,
       serviceWorkers: 'block',
       locale: 'de-DE',
       viewport: { width: 1100, height: 900 },
     });
-    const starts = countStarts(ctx);
+    const starts = { n: 0 };
     const first = await ctx.newPage();
     const problems = watch(first);
-    await failOnce(first, link);
+    await failOnce(first, link, starts);
     await first.close();
     const again = await ctx.newPage();
     const later = watch(again);
     await again.goto(link);
     await goesOn(again, content, starts, 'memory', 'de');
     assert.deepEqual([...problems, ...later], []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await ctx.close();
   });
 
   test('a kept ticket that a running download uses is not taken by a second tab', async () => {
     const content = bytes(3 * 1024 * 1024 + 19, 73);
-    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'in-use.bin');
+    const link = await sendFolder(chromiumSite(site), '1', content, 'in-use.bin');
     const ctx = await site.browser.newContext({
       acceptDownloads: true,
       serviceWorkers: 'block',
       viewport: { width: 1100, height: 900 },
     });
-    const starts = countStarts(ctx);
+    const starts = { n: 0 };
     // Tab 1's download runs (in memory), its chunk held at the gate: its ticket is kept, and in use.
     const first = await ctx.newPage();
     const problems = watch(first);
     await first.goto(link);
     await first.locator('#files li .count[data-left="1"]').waitFor();
-    site.gate.hold(chunkRequest);
+    watchGate(site.gate, starts, chunkRequest);
     const got = downloadBytes(first, () => first.locator('#files li button.download').click());
     got.catch(() => {}); // awaited below
     await until('the chunk request at the gate', () => site.gate.held().length > 0);
@@ -142,13 +128,13 @@ describe('site: a kept ticket survives a new tab, and a paused download a reload
     const { content: saved } = await got;
     assert.equal(sha256(saved), sha256(content));
     assert.deepEqual([...problems, ...later], []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await ctx.close();
   });
 
   test('through the service worker: paused, then a reload: the paused line comes back and the download finishes, counted once', async () => {
     // Three 5 MiB chunks; the later ones are answered 503 (Retry-After: 0) until the download pauses.
     const content = bytes(12 * 1024 * 1024 + 23, 74);
-    const { ownerCtx, link } = await folderWithFile(site, '1', content, 'paused-reload.bin');
+    const link = await sendFolder(chromiumSite(site), '1', content, 'paused-reload.bin');
     const ctx = await site.browser.newContext({ acceptDownloads: true, viewport: { width: 1100, height: 900 } });
     const page = await ctx.newPage();
     const problems = watch(page);
@@ -159,7 +145,7 @@ describe('site: a kept ticket survives a new tab, and a paused download a reload
     const got = downloadBytes(page, () => page.locator('#files li button.download').click());
     got.catch(() => {}); // awaited below
     const status = page.locator('#download-status');
-    await answerUntilPaused(outage, chromiumLine(page));
+    await answerUntilPaused(outage, downloadLine(page));
     // The person reloads the page: the service worker's download is still paused, and its line is back.
     await page.reload();
     await page.locator('#download-status[data-download-state="paused"][data-download-path="service-worker"]').waitFor();
@@ -182,7 +168,7 @@ describe('site: a kept ticket survives a new tab, and a paused download a reload
     await page.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await page.locator('#files li button.download').isDisabled(), true);
     assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), ctx.close()]);
+    await ctx.close();
   });
 });
 

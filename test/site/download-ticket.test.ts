@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { Page } from 'playwright-core';
 import { until } from '../support/poll.js';
 import { bytes, downloadBytes, newContext, SCREENSHOTS, SKIP, watch, writeTemp } from './browser.js';
 import { eachEngine } from './driver.js';
-import { chromium } from './driver-chromium.js';
+import { chromium, chromiumSite } from './driver-chromium.js';
 import { firefox } from './driver-firefox.js';
-import { chunkRequest, folderWithFile, useGatedChromium } from './gated.js';
+import { chunkRequest, useGatedChromium, watchGate } from './gated.js';
+import { sendFolder } from './scenes.js';
 import { oneTicketScenario } from './scenes-ticket.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -19,34 +19,26 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  * and is started again by hand goes on with the ticket the page kept (no second count), a spent or
  * expired ticket is said and the next download asks for a new count, and the viewer's preview and
  * its Download share one download. The server's count is read from the page's own rows and from the
- * page's `POST …/downloads` requests (each is one count).
+ * `POST …/downloads` requests the gate sees (each is one count).
  */
 describe('site: one ticket per download, refused, shared and in plain words (Chromium)', { skip: SKIP }, () => {
   const site = useGatedChromium({}, 'webfolder-ticket-');
 
-  /** Counts the page's download starts (`POST …/files/<id>/downloads`: each one is counted by the server). */
-  function countStarts(page: Page): { readonly n: number } {
-    const counter = { n: 0 };
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && /\/files\/[^/]+\/downloads$/.test(r.url())) counter.n++;
-    });
-    return counter;
-  }
-
   test('a ticket refused as spent or expired is said, and the next download asks for a new count', async () => {
     const content = bytes(100_000, 52);
-    const { ownerCtx, link } = await folderWithFile(site, '2', content, 'spent.bin');
+    const link = await sendFolder(chromiumSite(site), '2', content, 'spent.bin');
     const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
-    const starts = countStarts(visitor);
+    const starts = { n: 0 };
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="2"]').waitFor();
     const button = visitor.locator('#files li button.download');
-    site.gate.hold(chunkRequest);
+    watchGate(site.gate, starts, chunkRequest);
     await button.click();
     await until('the chunk request at the gate', () => site.gate.held().length > 0);
     // What the server answers a ticket whose download was delivered already, or that expired.
     site.gate.answer(403, {}, { error: 'the download ticket is wrong or expired', code: 'download_ticket_required' });
+    watchGate(site.gate, starts);
     const status = visitor.locator('#download-status[data-download-state="failed"]');
     await status.waitFor();
     assert.match(
@@ -58,7 +50,7 @@ describe('site: one ticket per download, refused, shared and in plain words (Chr
     assert.equal(sha256(saved), sha256(content));
     assert.equal(starts.n, 2, 'a new count after the spent ticket');
     await visitor.locator('#files li .count[data-left="0"]').waitFor();
-    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+    await visitorCtx.close();
   });
 
   test('the owner\'s "One recipient" makes every file a one-time download', async () => {
@@ -125,7 +117,7 @@ describe('site: one ticket per download, refused, shared and in plain words (Chr
 
   test('the network failing for good reaches the person in plain words, and a retry by hand then works', async () => {
     const content = bytes(80_000, 55);
-    const { ownerCtx, link } = await folderWithFile(site, '', content, 'plain.bin');
+    const link = await sendFolder(chromiumSite(site), '', content, 'plain.bin');
     const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
     const problems = watch(visitor);
@@ -161,19 +153,19 @@ describe('site: one ticket per download, refused, shared and in plain words (Chr
     const { content: saved } = await downloadBytes(visitor, () => button.click());
     assert.equal(sha256(saved), sha256(content));
     assert.deepEqual(problems, []);
-    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+    await visitorCtx.close();
   });
 
   test('a second Download while the first runs is a download of its own: two tickets, both complete', async () => {
     const content = bytes(2 * 1024 * 1024 + 11, 56);
-    const { ownerCtx, link } = await folderWithFile(site, '2', content, 'twice.bin');
+    const link = await sendFolder(chromiumSite(site), '2', content, 'twice.bin');
     const visitorCtx = await newContext(site.browser);
     const visitor = await visitorCtx.newPage();
-    const starts = countStarts(visitor);
+    const starts = { n: 0 };
     await visitor.goto(link);
     await visitor.locator('#files li .count[data-left="2"]').waitFor();
     const button = visitor.locator('#files li button.download');
-    site.gate.hold(chunkRequest);
+    watchGate(site.gate, starts, chunkRequest);
     const first = visitor.waitForEvent('download', { timeout: 60_000 });
     await button.click();
     await until('the first download at the gate', () => site.gate.held().length > 0);
@@ -182,12 +174,13 @@ describe('site: one ticket per download, refused, shared and in plain words (Chr
       await button.click();
       await until('the second download started', () => starts.n === 2);
       site.gate.release();
+      watchGate(site.gate, starts);
     });
     assert.equal(sha256(second), sha256(content));
     const firstDone = await first;
     assert.equal(await firstDone.failure(), null);
     assert.equal(starts.n, 2);
-    await Promise.all([ownerCtx.close(), visitorCtx.close()]);
+    await visitorCtx.close();
   });
 });
 

@@ -3,21 +3,29 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { until } from '../support/poll.js';
 import { launch, SCREENSHOTS, SKIP, watch } from './browser.js';
-import type { Driver, DriverPage, Engine, LaunchOptions, PageOptions, WaitState } from './driver.js';
+import type { Driver, DriverPage, Engine, LaunchOptions, PageOptions, Site, WaitState } from './driver.js';
+import type { GatedSite } from './gated.js';
 
 /** Chromium through playwright-core (browser.ts finds it and says when it is missing). */
 export const chromium: Engine = {
   name: 'chromium',
   skip: SKIP,
-  async launch(_dir: string, options: LaunchOptions = {}): Promise<Driver> {
-    const browser = await launch();
-    return {
-      engine: 'chromium',
-      page: (pageOptions) => chromiumPage(browser, pageOptions, options),
-      close: () => browser.close(),
-    };
-  },
+  launch: async (_dir: string, options: LaunchOptions = {}) => chromiumDriver(await launch(), options),
 };
+
+/** A Chromium the test launched itself as the driver's browser (closing it closes that Chromium). */
+export function chromiumDriver(browser: Browser, options: LaunchOptions = {}): Driver {
+  return {
+    engine: 'chromium',
+    page: (pageOptions) => chromiumPage(browser, pageOptions, options),
+    close: () => browser.close(),
+  };
+}
+
+/** A gated Chromium suite (gated.ts) as the driver's site, for the scenes written once (scenes.ts). */
+export function chromiumSite(site: GatedSite): Pick<Site, 'browser' | 'url' | 'dir'> {
+  return { browser: chromiumDriver(site.browser), url: site.gate.url, dir: site.dir };
+}
 
 async function chromiumPage(browser: Browser, options: PageOptions = {}, launched: LaunchOptions): Promise<DriverPage> {
   const context = await browser.newContext({

@@ -1,11 +1,11 @@
 import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { after, before } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { type Gate, startGate } from '../support/gate.js';
 import { until } from '../support/poll.js';
 import { freePort, type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
-import { launch, newContext, writeTemp } from './browser.js';
+import { launch } from './browser.js';
 
 /**
  * A real server reached through the gate (test/support/gate.ts), for the site's tests that cut, hold
@@ -75,30 +75,25 @@ export function useGatedChromium(env: Record<string, string> = {}, prefix?: stri
 /** A gated server with a Chromium. */
 export type GatedSite = GatedServer & { readonly browser: Browser };
 
-/**
- * A send folder made on the home page in Chromium, with a download `limit` ('' for none) and one file
- * uploaded: its share link and the owner's context (the caller closes it).
- */
-export async function folderWithFile(
-  site: GatedSite,
-  limit: string,
-  content: Buffer,
-  name: string,
-): Promise<{ ownerCtx: BrowserContext; link: string }> {
-  const ownerCtx = await newContext(site.browser);
-  const owner = await ownerCtx.newPage();
-  await owner.goto(`${site.gate.url}/`);
-  await owner.locator('#new-mode').selectOption('send');
-  await owner.locator('#new-limit').fill(limit);
-  await Promise.all([owner.waitForURL(/\/f\/[A-Za-z0-9_-]{16}#/), owner.locator('button[type=submit]').click()]);
-  await owner.setInputFiles('#file-input', [await writeTemp(site.dir, name, content)]);
-  await owner.locator('#upload-status[data-state="complete"]').waitFor({ timeout: 60_000 });
-  return { ownerCtx, link: owner.url() };
-}
-
 /** A download's count: the page asks the server for a ticket (`POST …/files/<id>/downloads`). */
 export function downloadStart(req: Pick<IncomingMessage, 'method' | 'url'>): boolean {
   return req.method === 'POST' && /\/files\/[^/]+\/downloads$/.test(req.url ?? '');
+}
+
+/**
+ * From now on the gate counts the download starts it sees into `starts` (each `POST …/downloads` is one
+ * count at the server) and holds the requests `cut` names (none unless given). The gate's `answer`,
+ * `release` or `drop` ends both: call again after them to go on counting.
+ */
+export function watchGate(
+  gate: Gate,
+  starts: { n: number },
+  cut: (req: IncomingMessage) => boolean = () => false,
+): void {
+  gate.hold((req) => {
+    if (downloadStart(req)) starts.n++;
+    return cut(req);
+  });
 }
 
 /**
@@ -197,12 +192,4 @@ export async function answerUntilPaused(
     },
     120_000,
   );
-}
-
-/** Reads a Chromium page's download line, for `answerUntilPaused`. */
-export function chromiumLine(page: Page): () => Promise<DownloadLine> {
-  return () =>
-    page
-      .locator('#download-status')
-      .evaluate((e) => ({ state: e.dataset.downloadState ?? '', text: e.textContent ?? '' }));
 }

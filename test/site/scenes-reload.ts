@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
 import { until } from '../support/poll.js';
 import { bytes } from './browser.js';
 import { type DriverPage, type Engine, useGatedSite } from './driver.js';
-import { answerUntilPaused, ChunkOutage, chunkRequest, downloadStart } from './gated.js';
+import { answerUntilPaused, ChunkOutage, chunkRequest, watchGate } from './gated.js';
 import { dismissDialogs, downloadLine, problemsBesidesFailedDownload, sendFolder } from './scenes.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -25,22 +24,14 @@ const MIB = 1024 * 1024;
 export function keptTicketScenario(engine: Engine): void {
   const site = useGatedSite(engine);
 
-  /** The gate counts download starts into `starts`, and holds the requests `cut` names (none when omitted). */
-  function watchGate(starts: { n: number }, cut: (req: IncomingMessage) => boolean = () => false): void {
-    site.gate.hold((req) => {
-      if (downloadStart(req)) starts.n++;
-      return cut(req);
-    });
-  }
-
   /** The visitor's first attempt at the one download: refused at its chunk (not retried), so it fails. */
   async function failOnce(page: DriverPage, starts: { n: number }): Promise<void> {
     await page.waitFor('#files li .count[data-left="1"]', { timeoutMs: 60_000 });
-    watchGate(starts, chunkRequest);
+    watchGate(site.gate, starts, chunkRequest);
     await page.click('#files li button.download');
     await until('the chunk request at the gate', () => site.gate.held().length > 0, 60_000);
     site.gate.answer(404);
-    watchGate(starts);
+    watchGate(site.gate, starts);
     await page.waitFor('#download-status[data-download-state="failed"]', { timeoutMs: 60_000 });
   }
 
@@ -92,7 +83,7 @@ export function keptTicketScenario(engine: Engine): void {
     try {
       const page = await browser.page();
       dismissDialogs(page);
-      watchGate(starts);
+      watchGate(site.gate, starts);
       await page.goto(link);
       await failOnce(page, starts);
       await page.reload();
@@ -112,7 +103,7 @@ export function keptTicketScenario(engine: Engine): void {
     try {
       const page = await browser.page();
       dismissDialogs(page);
-      watchGate(starts);
+      watchGate(site.gate, starts);
       await page.goto(link);
       await failOnce(page, starts);
       // The person goes to the home page, then opens the link again in the same tab.

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { test } from 'node:test';
 import { until } from '../support/poll.js';
 import { bytes } from './browser.js';
 import { type Engine, useGatedSite } from './driver.js';
-import { chunkRequest, downloadStart } from './gated.js';
+import { chunkRequest, watchGate } from './gated.js';
 import { dismissDialogs, downloadLine, problemsBesidesFailedDownload, sendFolder } from './scenes.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -21,14 +20,6 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
  */
 export function oneTicketScenario(engine: Engine): void {
   const site = useGatedSite(engine);
-
-  /** From now on the gate counts download starts into `starts`, and holds what `cut` names. */
-  function watchGate(starts: { n: number }, cut: (req: IncomingMessage) => boolean = () => false): void {
-    site.gate.hold((req) => {
-      if (downloadStart(req)) starts.n++;
-      return cut(req);
-    });
-  }
 
   test('an outage: the line says it waits, with the attempt; the one download then completes', async () => {
     const content = bytes(2 * 1024 * 1024 + 3, 61);
@@ -83,11 +74,11 @@ export function oneTicketScenario(engine: Engine): void {
       await visitor.waitFor('#files li .count[data-left="1"]', { timeoutMs: 60_000 });
       // The first attempt fails for good (a refusal the retry policy does not retry; an outage longer
       // than DOWNLOAD_RETRY ends the same way, after minutes).
-      watchGate(starts, chunkRequest);
+      watchGate(site.gate, starts, chunkRequest);
       await visitor.click('#files li button.download');
       await until('the chunk request at the gate', () => site.gate.held().length > 0, 60_000);
       site.gate.answer(404);
-      watchGate(starts);
+      watchGate(site.gate, starts);
       await visitor.waitFor('#download-status[data-download-state="failed"]', { timeoutMs: 60_000 });
       // Counted once: no download is left for anyone, yet this page may finish its own.
       await visitor.waitUntil(
@@ -116,7 +107,7 @@ export function oneTicketScenario(engine: Engine): void {
     const text = 'read me, then keep me';
     const link = await sendFolder(site, '2', Buffer.from(text), 'keep.txt');
     const starts = { n: 0 };
-    watchGate(starts);
+    watchGate(site.gate, starts);
     const visitor = await site.browser.page();
     try {
       await visitor.goto(link);

@@ -11,7 +11,12 @@ import type { DownloadLine } from './gated.js';
  * A send folder made on the home page with a download `limit` ('' for none) and one file uploaded by
  * its owner (whose page is closed after): the folder's share link.
  */
-export async function sendFolder(site: Site, limit: string, content: Buffer, name: string): Promise<string> {
+export async function sendFolder(
+  site: Pick<Site, 'browser' | 'url' | 'dir'>,
+  limit: string,
+  content: Buffer,
+  name: string,
+): Promise<string> {
   const owner = await site.browser.page();
   try {
     await owner.goto(`${site.url}/`);
@@ -44,7 +49,7 @@ export async function rowOf(page: DriverPage, name: string): Promise<string> {
 }
 
 /** The page's download line: its state (data-download-state) and words, for `answerUntilPaused`. */
-export function downloadLine(page: DriverPage): () => Promise<DownloadLine> {
+export function downloadLine(page: Pick<DriverPage, 'evaluate'>): () => Promise<DownloadLine> {
   return () =>
     page.evaluate<DownloadLine>(
       `(() => { const e = document.getElementById('download-status');
