@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { type Message, type Part, Role } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { A2AClient as LegacyA2AClient } from 'a2a-legacy/client';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * A2A at /a2a over a real server: the official 1.0 client (@a2a-js/sdk 1.3) and a 0.3 client
  * (@a2a-js/sdk 0.3.14 under the a2a-legacy alias), plus raw JSON-RPC for malformed input.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => server.close());
+const server = useServer();
 
 const text = (value: string): Part => ({
   content: { $case: 'text', value },

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { hashAddress } from '../../src/app/audit.js';
 import { SigningKeys } from '../../src/app/signing-keys.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * A folder an agent makes is audited like every other create: with AUDIT_CLIENT_ADDRESS=hashed, the
@@ -10,11 +10,7 @@ import { type RunningServer, startServer } from '../support/server.js';
  */
 const ADMIN_TOKEN = 'agent-audit-admin-token-0123456789abcdef';
 const SECRET = 'agent-audit-signing-secret-0123456789abcdef';
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ ADMIN_TOKEN, SIGNING_SECRET: SECRET, AUDIT_CLIENT_ADDRESS: 'hashed' });
-});
-after(async () => server?.close());
+const server = useServer({ ADMIN_TOKEN, SIGNING_SECRET: SECRET, AUDIT_CLIENT_ADDRESS: 'hashed' });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${server.baseUrl}${path}`, {

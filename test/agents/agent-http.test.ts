@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createEmpty } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * What the two agent surfaces share at the HTTP level: one Host/Origin policy, a
  * `Connection: close` that closes, and JSON bodies read by the same strict rules as the REST API,
  * duplicate keys refused.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => server.close());
+const server = useServer();
 
 const A2A_SEND = JSON.stringify({
   jsonrpc: '2.0',

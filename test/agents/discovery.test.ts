@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { AgentCard as A2aAgentCard } from '@a2a-js/sdk';
 import { loadConfig } from '../../src/config/config.js';
 import { aiPluginManifest } from '../../src/discovery/ai-plugin.js';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/discovery/mcp-card.js';
 import { CHUNK_UPLOAD_RULE } from '../../src/discovery/openapi.js';
 import { SURFACES, type SurfaceKey } from '../../src/discovery/surfaces.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * The agent-facing documents (llms.txt, ai-plugin.json, MCP server card, A2A agent card) over a
  * real server: well-formed, and every address they give resolves.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => server.close());
+const server = useServer();
 
 async function get(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(path.startsWith('http') ? path : `${server.baseUrl}${path}`, { headers });

@@ -3,17 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { startServer, useServer } from '../support/server.js';
 
 /**
  * MCP at /mcp over a real server, driven by the official clients: @modelcontextprotocol/client
  * (protocol 2026-07-28) and @modelcontextprotocol/sdk 1.20 (2025-06-18 initialize handshake).
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => server.close());
+const server = useServer();
 
 type TextContent = { type: string; text?: string };
 const textOf = (content: unknown) => (content as TextContent[]).map((c) => c.text ?? '').join('\n');

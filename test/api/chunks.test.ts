@@ -1,19 +1,15 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { UPLOAD_PATH } from '../../src/contract/paths.js';
 import type { RegisteredFile, UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
 import { chunkBody, chunkUrl, createDirect, getJson, putChunk, rawPut } from '../support/api.js';
 import { until } from '../support/poll.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
-let srv: RunningServer;
-before(async () => {
-  srv = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => srv.close());
+const srv = useServer({ CHUNK_SIZE_MIB: '5' });
 
 const statusUrl = (folderId: string, fileId: string, auth?: string) =>
   `${srv.baseUrl}/v2/folders/${folderId}/files/${fileId}/upload-status${auth === undefined ? '' : `?uploadAuth=${encodeURIComponent(auth)}`}`;

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createRequestSchema, createResponseSchema, uploadStatusResponseSchema } from '../../src/contract/schemas.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
-let srv: RunningServer;
-before(async () => {
-  srv = await startServer({ DOCS_URL: 'https://docs.example.test/webfolder' });
-});
-after(() => srv.close());
+const srv = useServer({ DOCS_URL: 'https://docs.example.test/webfolder' });
 
 const get = async (path: string, accept = 'application/json') => {
   const res = await fetch(`${srv.baseUrl}${path}`, { headers: { accept } });

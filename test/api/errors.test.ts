@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Ajv } from 'ajv';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 import { errorResponseSchema } from '../../src/contract/schemas.js';
 import { chunkUrl, createDirect } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * Every refusal on the wire is `{error, code}` with a code of the catalogue (src/contract/errors.ts),
  * including what Fastify and Node answer before a route runs, and no error body repeats the query
  * string, which can hold a signature or a token.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ MAX_JSON_BODY_BYTES: '2048' });
-});
-after(async () => server.close());
+const server = useServer({ MAX_JSON_BODY_BYTES: '2048' });
 
 const SECRET = 'S3cretSignatureValue';
 const isErrorResponse = new Ajv({ strict: false }).compile(errorResponseSchema);

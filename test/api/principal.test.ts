@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { hashToken, newId, newToken } from '../../src/domain/ids.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { type RunningServer, startServer, useServer } from '../support/server.js';
 
 /**
  * The principal (src/http/principal.ts) with no sign-in configured: nothing changes for requests
  * without a key, and a presented API key that is not valid is refused with its code.
  */
-let node: RunningServer;
-before(async () => {
-  node = await startServer();
-});
-after(async () => node.close());
+const node = useServer();
 
 const BOGUS = `wfk_${'A'.repeat(43)}`;
 

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { UploadUrls } from '../../src/contract/types.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl, createDirect, putChunk } from '../support/api.js';
 import { until } from '../support/poll.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * Slow and greedy clients on a real server, over raw sockets where the wire matters: `Expect:
@@ -79,11 +79,7 @@ async function oneChunkFile(baseUrl: string): Promise<UploadUrls> {
 }
 
 describe('Expect: 100-continue', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   test('a chunk PUT with a bad signature is refused without 100 Continue, and its body is never asked for', async () => {
     const urls = await oneChunkFile(server.baseUrl);
@@ -153,16 +149,12 @@ describe('Expect: 100-continue', () => {
 });
 
 describe('slow and greedy clients', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({
-      MIN_BODY_RATE_KIB: '16',
-      MIN_BODY_RATE_WINDOW_SECONDS: '1',
-      MAX_CONCURRENT_CHUNK_UPLOADS: '2',
-      CONNECTION_TIMEOUT_SECONDS: '5',
-    });
+  const server = useServer({
+    MIN_BODY_RATE_KIB: '16',
+    MIN_BODY_RATE_WINDOW_SECONDS: '1',
+    MAX_CONCURRENT_CHUNK_UPLOADS: '2',
+    CONNECTION_TIMEOUT_SECONDS: '5',
   });
-  after(() => server.close());
 
   const incoming = () => readdir(join(server.dataDir, 'blobs', '.incoming'));
 
@@ -225,11 +217,7 @@ describe('slow and greedy clients', () => {
 });
 
 describe('connection cap', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({ MAX_CONNECTIONS: '10' });
-  });
-  after(() => server.close());
+  const server = useServer({ MAX_CONNECTIONS: '10' });
 
   test('connections past MAX_CONNECTIONS are closed at once; the ones within it are served', async () => {
     // One address may hold three quarters of the slots (7 of 10): the rest come from another.
@@ -253,11 +241,7 @@ describe('connection cap', () => {
  * a smaller scale: 50 slow sockets from 127.0.0.1 against MAX_CONNECTIONS=40.
  */
 describe('one client address cannot starve the others', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({ MAX_CONNECTIONS: '40', HEADERS_TIMEOUT_SECONDS: '60' });
-  });
-  after(() => server.close());
+  const server = useServer({ MAX_CONNECTIONS: '40', HEADERS_TIMEOUT_SECONDS: '60' });
 
   test('slow sockets from one address leave room for another address, which is served', async () => {
     const attacker: RawConnection[] = [];
@@ -301,11 +285,7 @@ describe('one client address cannot starve the others', () => {
 });
 
 describe('the request head has a deadline', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({ HEADERS_TIMEOUT_SECONDS: '2', CONNECTION_TIMEOUT_SECONDS: '60' });
-  });
-  after(() => server.close());
+  const server = useServer({ HEADERS_TIMEOUT_SECONDS: '2', CONNECTION_TIMEOUT_SECONDS: '60' });
 
   test('a head trickling one header line at a time is answered 408 and closed after HEADERS_TIMEOUT_SECONDS', async () => {
     const c = await open(server.baseUrl);

@@ -2,20 +2,16 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildDocsAssets, buildDocsSite, docsBuildDir, projectRoot } from '../../src/docs/build.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { tempDir, useServer } from '../support/server.js';
 
 /**
  * The docs site's pages and assets are built at build time (npm run build) into files with
  * pre-compressed variants, and served as those files: the stylesheet is CSS, not a string in the code.
  */
-let srv: RunningServer;
-before(async () => {
-  srv = await startServer();
-});
-after(async () => srv.close());
+const srv = useServer();
 
 test('the build writes each asset with .br and .gz variants of the same bytes, and a manifest', async () => {
   const out = join(await tempDir('webfolder-docs-build-'), 'docs');

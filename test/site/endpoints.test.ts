@@ -1,60 +1,23 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl } from '../../src/transfer/urls.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { call as siteCall, token, type Who } from '../site-api/owner-support.js';
+import { createEmpty as createEmptyFolder } from '../support/api.js';
+import { startServer, useServer } from '../support/server.js';
 
 /**
  * The browser site's JSON endpoints over a real server, without a browser: the claim, the rights of
  * each mode (the server, not the page, refuses), resume, chunk download and the error shapes.
  */
-let server: RunningServer;
-let api: string;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-  api = `${server.baseUrl}/api/site`;
-});
-after(() => server.close());
-
-const token = () => randomBytes(32).toString('base64url');
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
+const api = () => `${server.baseUrl}/api/site`;
+const call = (method: string, path: string, opts: Who & { body?: unknown } = {}) => siteCall(api(), method, path, opts);
 const MIB = 1024 * 1024;
 
 async function createEmpty(mode: string): Promise<{ folderId: string; folderUrl: string }> {
-  const res = await fetch(`${server.baseUrl}/v2/folders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode }),
-  });
-  assert.equal(res.status, 200);
-  return (await res.json()) as { folderId: string; folderUrl: string };
-}
-
-async function call(
-  method: string,
-  path: string,
-  opts: { owner?: string; visitor?: string; uploadAuth?: string; body?: unknown } = {},
-) {
-  const headers: Record<string, string> = {};
-  if (opts.owner) headers['x-owner-token'] = opts.owner;
-  if (opts.uploadAuth) headers['x-upload-auth'] = opts.uploadAuth;
-  if (opts.visitor) headers['x-visitor-token'] = opts.visitor;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${api}${path}`, {
-    method,
-    headers,
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-    redirect: 'manual',
-  });
-  const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON an endpoint answers, field by field
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* binary */
-  }
-  return { status: res.status, json, headers: res.headers, text };
+  return createEmptyFolder(server.baseUrl, { mode });
 }
 
 interface UploadUrls {
@@ -197,7 +160,7 @@ describe('site endpoints', () => {
       assert.equal(oList.json.files.length, 1);
       assert.equal(oList.json.files[0].complete, true);
       assert.equal(oList.json.files[0].mine, true);
-      const got = await fetch(`${api}/folders/${f.folderId}/files/${file.fileId}/chunks/1`, {
+      const got = await fetch(`${api()}/folders/${f.folderId}/files/${file.fileId}/chunks/1`, {
         headers: { 'x-owner-token': owner },
       });
       assert.equal(got.status, 200);

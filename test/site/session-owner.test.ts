@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { downloadStream } from '../../src/transfer/download.js';
 import { WebfolderError } from '../../src/transfer/errors.js';
 import { createFolder } from '../../web/src/state/create.js';
@@ -12,7 +12,7 @@ import {
   type SessionOptions,
   type SiteStore,
 } from '../../web/src/state/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
@@ -20,11 +20,7 @@ import { memoryStore } from './memory-store.js';
  * real server: create and claim in one step, the password, tickets, owner settings, receipts and
  * the live-update poll.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 const siteApi = () => `${server.baseUrl}/api/site`;
 const options = (store: SiteStore): SessionOptions => ({ siteApi: siteApi(), store });

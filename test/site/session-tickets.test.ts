@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { downloadStream } from '../../src/transfer/download.js';
 import { WebfolderError } from '../../src/transfer/errors.js';
 import { createFolder } from '../../web/src/state/create.js';
 import { type FolderSession, openSession, parseFragment, type SiteStore } from '../../web/src/state/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
@@ -16,11 +16,7 @@ import { memoryStore } from './memory-store.js';
  * delivered download's ticket is forgotten. The browser's own store (localStorage and Web Locks) is
  * tested end to end in test/site/download-reload.test.ts.
  */
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 const siteApi = () => `${server.baseUrl}/api/site`;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Fetch, TransportInit } from '../../src/transfer/retry.js';
 import { createFolder } from '../../src/transfer/v2.js';
 import {
@@ -10,7 +10,7 @@ import {
   speedometer,
   type UploadProgress,
 } from '../../web/src/state/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { memoryStore } from './memory-store.js';
 
 /**
@@ -20,11 +20,7 @@ import { memoryStore } from './memory-store.js';
  * cancelled upload that stays silent once a newer one runs.
  */
 const MIB = 1024 * 1024;
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 async function openNew(transport: Fetch): Promise<FolderSession> {
   const created = await createFolder({ server: server.baseUrl, mode: 'share', title: 'Walk-through' });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
 import { buildServer, type Webfolder } from '../../src/server.js';
 
@@ -60,6 +61,74 @@ export async function startServer(
       await server.close();
       if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The server's environment, or a step run first that answers it and the port (an OpenID provider's redirect). */
+export type ServerPlan =
+  | Record<string, string>
+  | (() => Promise<{ readonly env: Record<string, string>; readonly port?: number }>);
+
+/** What a suite opens beside its server (a browser): closed before the server stops. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** A suite's server (`useServer`), and the directory and what was opened in it when `open` was given. */
+export interface ServedSuite<B extends Closable> extends RunningServer {
+  /** The suite's temporary directory, with `prefix` or `open` (files to upload, the browser's profile). */
+  readonly dir: string;
+  /** What `open` opened (a browser). */
+  readonly opened: B;
+}
+
+/**
+ * Registers a suite's hooks: the service started in this process before its tests (`startServer`
+ * with `plan`'s environment and port, and `sweeper`) and closed after them. With `prefix` or `open`,
+ * a temporary directory (named with `prefix`) comes first, and what `open` opens with it (a browser)
+ * after the server; that is closed before the server stops, and the directory removed last. Call at a file's top level or
+ * inside `describe`; read the fields inside hooks and tests (they throw before the server is up).
+ */
+export function useServer<B extends Closable = never>(
+  plan: ServerPlan = {},
+  options: { readonly sweeper?: boolean; readonly prefix?: string; readonly open?: (dir: string) => Promise<B> } = {},
+): ServedSuite<B> {
+  const suite = {} as { server?: RunningServer; dir?: string; opened?: B };
+  before(async () => {
+    if (options.open || options.prefix) suite.dir = await tempDir(options.prefix);
+    const { env, port } = typeof plan === 'function' ? await plan() : { env: plan, port: undefined };
+    suite.server = await startServer(env, {
+      ...(port === undefined ? {} : { port }),
+      ...(options.sweeper === undefined ? {} : { sweeper: options.sweeper }),
+    });
+    if (options.open) suite.opened = await options.open(suite.dir!);
+  });
+  after(async () => {
+    await suite.opened?.close();
+    await suite.server?.close();
+    if (suite.dir) await rm(suite.dir, { recursive: true, force: true });
+  });
+  const up = <T>(what: T | undefined): T => {
+    if (what === undefined) throw new Error("the suite's server is started by its before hook: read it in tests");
+    return what;
+  };
+  return {
+    get baseUrl() {
+      return up(suite.server).baseUrl;
+    },
+    get dataDir() {
+      return up(suite.server).dataDir;
+    },
+    get server() {
+      return up(suite.server).server;
+    },
+    get dir() {
+      return up(suite.dir);
+    },
+    get opened() {
+      return up(suite.opened);
+    },
+    close: () => up(suite.server).close(),
   };
 }
 

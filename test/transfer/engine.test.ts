@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   createSke,
   decryptChunk,
@@ -24,7 +24,7 @@ import {
   type UploadJob,
   WebfolderError,
 } from '../../src/transfer/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * The upload engine against a real server on loopback, through a test transport (fetch plus a
@@ -33,11 +33,7 @@ import { type RunningServer, startServer } from '../support/server.js';
  * cancellation.
  */
 const MIB = 1024 * 1024;
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 async function register(sizes: number[]) {
   const secret = generateSecret();

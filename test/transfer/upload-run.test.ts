@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createSke, decryptChunk, type FolderKey, generateSecret, importSecret } from '../../src/crypto/index.js';
 import {
   blobSource,
@@ -18,7 +18,7 @@ import {
   sendChunks,
   UploadRun,
 } from '../../src/transfer/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * The one upload orchestrator (src/transfer/upload-run.ts) against a real server on loopback, with a
@@ -27,11 +27,7 @@ import { type RunningServer, startServer } from '../support/server.js';
  * failure policies (library: throw; page: fail the file, Cancel resolves 'cancelled').
  */
 const MIB = 1024 * 1024;
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 /** A registrar over the v2 API (what direct-upload.ts does, without the folder settings). */
 function v2Registrar(key: FolderKey): Registrar & { folder: () => CreateResponseDirect } {
