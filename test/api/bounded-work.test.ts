@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createResponseSchema } from '../../src/contract/schemas.js';
 import { compileShapeValidator } from '../../src/contract/validation.js';
 import { encryptedLength, planChunks } from '../../src/domain/chunk-plan.js';
 import { newId } from '../../src/domain/ids.js';
 import { MAX_FILE_SIZE } from '../../src/domain/limits.js';
 import { chunkUrl, createEmpty, putChunk } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { type RunningServer, useServer } from '../support/server.js';
 
 /**
  * Bounded work on a real server over real files: what one request may cost (chunk URLs
@@ -47,17 +47,13 @@ const files = (n: number, filesize = 1000) =>
   Array.from({ length: n }, (_, i) => ({ filename: `name-${i}`, filesize }));
 
 describe('bounded work per request', () => {
-  let server: RunningServer;
-  before(async () => {
-    // The floor off: the largest creates register more than this disk holds (what is measured is their signing).
-    server = await startServer({
-      CHUNK_SIZE_MIB: '5',
-      DISK_FREE_MIN_MIB: '0',
-      RATE_LIMIT_CREATE: '1000',
-      RATE_LIMIT_SITE: '1000',
-    });
+  // The floor off: the largest creates register more than this disk holds (what is measured is their signing).
+  const server = useServer({
+    CHUNK_SIZE_MIB: '5',
+    DISK_FREE_MIN_MIB: '0',
+    RATE_LIMIT_CREATE: '1000',
+    RATE_LIMIT_SITE: '1000',
   });
-  after(() => server.close());
 
   test('a site registration may sign at most as many chunk URLs as the largest v2 create: 413, nothing claimed', async () => {
     const folder = await createEmpty(server.baseUrl);
@@ -169,11 +165,7 @@ describe('bounded work per request', () => {
 });
 
 describe('registration spends from the create budget', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({ RATE_LIMIT_CREATE: '3', RATE_LIMIT_SITE: '1000' });
-  });
-  after(() => server.close());
+  const server = useServer({ RATE_LIMIT_CREATE: '3', RATE_LIMIT_SITE: '1000' });
 
   test('site registrations and upload-urls count against RATE_LIMIT_CREATE, not RATE_LIMIT_SITE', async () => {
     const owner = token();
@@ -206,16 +198,12 @@ describe('registration spends from the create budget', () => {
 });
 
 describe('folders with many files', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({
-      MAX_FILES_PER_FOLDER: '200000',
-      RATE_LIMIT_CREATE: '1000',
-      RATE_LIMIT_SITE: '1000',
-      CHUNK_SIZE_MIB: '5',
-    });
+  const server = useServer({
+    MAX_FILES_PER_FOLDER: '200000',
+    RATE_LIMIT_CREATE: '1000',
+    RATE_LIMIT_SITE: '1000',
+    CHUNK_SIZE_MIB: '5',
   });
-  after(() => server.close());
 
   test('registration and completion in a folder of 125,000 files: no per-file work, no stack overflow', async () => {
     const folder = await createEmpty(server.baseUrl);
@@ -269,11 +257,7 @@ describe('folders with many files', () => {
 });
 
 describe('folder limits and the paged listing', () => {
-  let server: RunningServer;
-  before(async () => {
-    server = await startServer({ MAX_FILES_PER_FOLDER: '10', RATE_LIMIT_CREATE: '1000', RATE_LIMIT_SITE: '1000' });
-  });
-  after(() => server.close());
+  const server = useServer({ MAX_FILES_PER_FOLDER: '10', RATE_LIMIT_CREATE: '1000', RATE_LIMIT_SITE: '1000' });
 
   test('a registration past MAX_FILES_PER_FOLDER is refused whole; the first one leaves the folder ownerless', async () => {
     const folder = await createEmpty(server.baseUrl);

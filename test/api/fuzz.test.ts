@@ -1,25 +1,21 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { MAX_FILE_SIZE } from '../../src/domain/limits.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * Property: no create body, however malformed, gets a 5xx; every answer is 200 or 400 with an
  * {error} string. Bodies are drawn both near the schema (its keys with values of any type, the
  * limits and their neighbours) and from arbitrary JSON and bytes.
  */
-let srv: RunningServer;
-before(async () => {
-  // The floor off: the fuzzer registers the largest files the contract allows, more than this disk holds.
-  srv = await startServer({
-    DISK_FREE_MIN_MIB: '0',
-    RATE_LIMIT_CREATE: '1000000',
-    RATE_LIMIT_STATUS: '1000000',
-    RATE_LIMIT_CHUNK: '1000000',
-  });
+// The floor off: the fuzzer registers the largest files the contract allows, more than this disk holds.
+const srv = useServer({
+  DISK_FREE_MIN_MIB: '0',
+  RATE_LIMIT_CREATE: '1000000',
+  RATE_LIMIT_STATUS: '1000000',
+  RATE_LIMIT_CHUNK: '1000000',
 });
-after(() => srv.close());
 
 const anyValue = fc.oneof(
   fc.jsonValue(),

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createDirect, createEmpty } from '../support/api.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * One security-header policy for every response: whatever the route family, a
@@ -10,16 +10,8 @@ import { type RunningServer, startServer } from '../support/server.js';
  * is sent only when the request came over https (directly, or through a trusted proxy), never over
  * plain http.
  */
-let server: RunningServer;
-let proxied: RunningServer;
-before(async () => {
-  server = await startServer();
-  proxied = await startServer({ TRUST_PROXY: 'true' });
-});
-after(async () => {
-  await server.close();
-  await proxied.close();
-});
+const server = useServer();
+const proxied = useServer({ TRUST_PROXY: 'true' });
 
 interface Answer {
   readonly status: number;

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Keychain } from 'wormhole-crypto';
 import { encryptStream } from 'wormhole-crypto/lib/ece.js';
 import { v1CreateRequestSchema, v1CreateResponseSchema, v1RegisteredFileSchema } from '../../src/contract/v1.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { startServer, useServer } from '../support/server.js';
 
 /**
  * file.kiwi's v1 API as its official Node SDK (github file-kiwi/node 1.0.9, `createWebFolder` and
@@ -19,18 +19,8 @@ import { type RunningServer, startServer, tempDir } from '../support/server.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const MIB = 1024 * 1024;
 
-let server: RunningServer;
-let dir: string;
-
-before(async () => {
-  // 5 MiB chunks (the smallest allowed) keep a four-chunk file small.
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-  dir = await tempDir('webfolder-v1-');
-});
-after(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+// 5 MiB chunks (the smallest allowed) keep a four-chunk file small.
+const server = useServer({ CHUNK_SIZE_MIB: '5' }, { prefix: 'webfolder-v1-' });
 
 // ---- the SDK's client, request for request ----
 
@@ -205,7 +195,7 @@ describe('file.kiwi v1 clients', () => {
     );
 
     // The share link the SDK prints opens with webfolder's own client: names decrypt, bytes match.
-    const dest = join(dir, 'received');
+    const dest = join(server.dir, 'received');
     const downloaded = await cliDownload(link, dest);
     assert.deepEqual(
       downloaded.map((f) => f.name),

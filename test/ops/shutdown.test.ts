@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { UploadStatusResponse } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
-import { chunkBody, chunkUrl, createDirect, getJson } from '../support/api.js';
+import { chunkBody, chunkUrl, createDirect, getJson, slowPut } from '../support/api.js';
 import { until } from '../support/poll.js';
 import { type SpawnedServer, scrapeMetrics, spawnServer, tempDir } from '../support/server.js';
 
@@ -14,26 +14,6 @@ import { type SpawnedServer, scrapeMetrics, spawnServer, tempDir } from '../supp
  * flight: it stops accepting connections at once, lets the upload finish within the grace period,
  * and past the grace period closes it, leaving that chunk missing (never half-stored).
  */
-
-/** Starts a chunk PUT that sends `head` bytes of `body` and waits for `rest()` to send the others. */
-function slowPut(url: string, headers: Record<string, string>, body: Buffer, head: number) {
-  let finish!: () => void;
-  const status = new Promise<number | 'reset'>((resolve) => {
-    const req = httpRequest(
-      url,
-      { method: 'PUT', headers: { ...headers, 'content-length': String(body.length) }, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve('reset'));
-      },
-    );
-    req.on('error', () => resolve('reset'));
-    req.write(body.subarray(0, head));
-    finish = () => req.end(body.subarray(head));
-  });
-  return { status, rest: () => finish() };
-}
 
 /** Whether a new TCP connection is still accepted (a fresh one each time, no keep-alive). */
 function accepts(port: number): Promise<boolean> {

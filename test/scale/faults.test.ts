@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { siteApiPath } from '../../src/http/routes/site.js';
-import { chunkBody, chunkUrl, createDirect } from '../support/api.js';
+import { chunkBody, chunkUrl, createDirect, slowPut } from '../support/api.js';
 import { until } from '../support/poll.js';
 import { type SpawnedServer, spawnServer, tempDir } from '../support/server.js';
 import {
@@ -279,23 +278,3 @@ test('SIGTERM under load: a chunk upload in flight finishes, new requests get 50
   );
   assert.equal(await present(load.acknowledged), load.acknowledged.length);
 });
-
-/** A chunk PUT that sends half its body, then the rest when `rest()` is called. */
-function slowPut(url: string, headers: Record<string, string>, body: Buffer) {
-  let finish!: () => void;
-  const status = new Promise<number | 'reset'>((resolve) => {
-    const req = httpRequest(
-      url,
-      { method: 'PUT', headers: { ...headers, 'content-length': String(body.length) }, agent: false },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve('reset'));
-      },
-    );
-    req.on('error', () => resolve('reset'));
-    req.write(body.subarray(0, body.length >> 1));
-    finish = () => req.end(body.subarray(body.length >> 1));
-  });
-  return { status, rest: () => finish() };
-}

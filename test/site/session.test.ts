@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { downloadStream } from '../../src/transfer/download.js';
 import { WebfolderError } from '../../src/transfer/errors.js';
 import type { Fetch } from '../../src/transfer/retry.js';
@@ -15,7 +15,7 @@ import {
   type SiteStore,
   type UploadProgress,
 } from '../../web/src/state/index.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { startServer, useServer } from '../support/server.js';
 import { exhaustCreateBudget } from './budget.js';
 import { memoryStore } from './memory-store.js';
 
@@ -25,11 +25,7 @@ import { memoryStore } from './memory-store.js';
  * transport. Claim, upload queue, resume arithmetic, cancel, key checks and download.
  */
 const MIB = 1024 * 1024;
-let server: RunningServer;
-before(async () => {
-  server = await startServer({ CHUNK_SIZE_MIB: '5' });
-});
-after(() => server.close());
+const server = useServer({ CHUNK_SIZE_MIB: '5' });
 
 async function newFolder(mode: 'send' | 'share' = 'send'): Promise<{ folderId: string; link: string }> {
   const created = await createFolder({ server: server.baseUrl, mode, title: 'Session' });
@@ -189,12 +185,8 @@ describe('folder session (no browser)', () => {
 });
 
 describe('folder session under a tiny create budget', () => {
-  let limited: RunningServer;
-  before(async () => {
-    // One create a window: with it spent, the registration is answered 429 with a Retry-After.
-    limited = await startServer({ CHUNK_SIZE_MIB: '5', RATE_LIMIT_CREATE: '1', RATE_LIMIT_WINDOW_SECONDS: '6' });
-  });
-  after(() => limited.close());
+  // One create a window: with it spent, the registration is answered 429 with a Retry-After.
+  const limited = useServer({ CHUNK_SIZE_MIB: '5', RATE_LIMIT_CREATE: '1', RATE_LIMIT_WINDOW_SECONDS: '6' });
 
   test('a registration answered 429 waits for Retry-After through the retry policy, tells the view, and goes on', async () => {
     const created = await createFolder({ server: limited.baseUrl, mode: 'send', title: 'Busy' });

@@ -97,3 +97,27 @@ export function rawPut(
     else req.end();
   });
 }
+
+/**
+ * A chunk PUT that declares its whole length, sends the first `head` bytes (half unless said) and the
+ * rest only when `rest()` is called: an upload in flight, for shutdown and fault tests. Its status,
+ * or 'reset' when the server closed the connection.
+ */
+export function slowPut(url: string, headers: Record<string, string>, body: Buffer, head = body.length >> 1) {
+  let finish!: () => void;
+  const status = new Promise<number | 'reset'>((resolve) => {
+    const req = httpRequest(
+      url,
+      { method: 'PUT', headers: { ...headers, 'content-length': String(body.length) }, agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve('reset'));
+      },
+    );
+    req.on('error', () => resolve('reset'));
+    req.write(body.subarray(0, head));
+    finish = () => req.end(body.subarray(head));
+  });
+  return { status, rest: () => finish() };
+}

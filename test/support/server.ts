@@ -86,8 +86,10 @@ export interface ServedSuite<B extends Closable> extends RunningServer {
  * Registers a suite's hooks: the service started in this process before its tests (`startServer`
  * with `plan`'s environment and port, and `sweeper`) and closed after them. With `prefix` or `open`,
  * a temporary directory (named with `prefix`) comes first, and what `open` opens with it (a browser)
- * after the server; that is closed before the server stops, and the directory removed last. Call at a file's top level or
- * inside `describe`; read the fields inside hooks and tests (they throw before the server is up).
+ * after the server; that is closed before the server stops, and the directory removed last. Call at
+ * a file's top level or inside `describe`; read the fields inside tests, or in hooks of a `describe`
+ * (Node 20 runs a file's top-level `before` hooks at the same time: another top-level hook may find
+ * the server not yet up).
  */
 export function useServer<B extends Closable = never>(
   plan: ServerPlan = {},
