@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { WebfolderError } from '../../src/transfer/errors.js';
 import { SiteClient } from '../../src/transfer/site-client.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { PASSWORD, token, uploadFile } from './owner-support.js';
 
 /**
  * The owner's controls through the library (SiteClient), as the CLI and the page use them, against a
  * real server: every method, and refusals surfacing as WebfolderError with the server's code.
  */
-let server: RunningServer;
-let siteApi: string;
-before(async () => {
-  server = await startServer({});
-  siteApi = `${server.baseUrl}/api/site`;
-});
-after(() => server.close());
+const server = useServer();
+const siteApi = () => `${server.baseUrl}/api/site`;
 
 const NO_RETRY = { retry: { retries: 0 } };
 
@@ -31,14 +26,14 @@ async function refusedWith(promise: Promise<unknown>, status: number, code: stri
 test('SiteClient: create, settings, counted downloads with tickets, activity, deletions', async () => {
   const ownerToken = token();
   const created = await SiteClient.createFolder(
-    siteApi,
+    siteApi(),
     ownerToken,
     { mode: 'send', ske: 'c2tl', maxDownloads: 1, password: PASSWORD, expiresInHours: 12 },
     NO_RETRY,
   );
   assert.match(created.folderUrl, new RegExp(`/f/${created.folderId}$`));
-  const owner = new SiteClient(siteApi, created.folderId, { ownerToken }, NO_RETRY);
-  const visitor = new SiteClient(siteApi, created.folderId, { visitorToken: token() }, NO_RETRY);
+  const owner = new SiteClient(siteApi(), created.folderId, { ownerToken }, NO_RETRY);
+  const visitor = new SiteClient(siteApi(), created.folderId, { visitorToken: token() }, NO_RETRY);
   const info = await owner.info();
   assert.equal(info.createdBy, 'site');
   assert.deepEqual(info.password, PASSWORD);
@@ -49,7 +44,7 @@ test('SiteClient: create, settings, counted downloads with tickets, activity, de
   assert.equal(changed.note, 'bm90ZQ');
   await refusedWith(visitor.updateFolder({ note: null }), 403, 'forbidden');
 
-  const { fileId, bytes } = await uploadFile(siteApi, created.folderId, { owner: ownerToken });
+  const { fileId, bytes } = await uploadFile(siteApi(), created.folderId, { owner: ownerToken });
   await refusedWith(visitor.fetchChunk(fileId, 1, 'download'), 403, 'download_ticket_required');
   const ticket = await visitor.startDownload(fileId);
   assert.deepEqual([ticket.downloads, ticket.maxDownloads], [1, 1]);

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { chunkUrl } from '../../src/transfer/urls.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { call, createOwned, refused, token } from './owner-support.js';
 
 /**
@@ -15,19 +15,14 @@ import { call, createOwned, refused, token } from './owner-support.js';
  * two finishes first. Without the rule in src/app/written-while-deleted.ts the chunk landed after the
  * deletion, was answered 200, and its bytes stayed under a folder that no longer existed.
  */
-let server: RunningServer;
-let api: string;
-before(async () => {
-  server = await startServer();
-  api = `${server.baseUrl}/api/site`;
-});
-after(() => server.close());
+const server = useServer();
+const api = () => `${server.baseUrl}/api/site`;
 
 const SIZE = 1_000_000;
 
 /** Registers one file as `owner`; answers its id and the URL and headers of its first chunk. */
 async function registered(owner: string, folderId: string) {
-  const reg = await call(api, 'POST', `/folders/${folderId}/files`, {
+  const reg = await call(api(), 'POST', `/folders/${folderId}/files`, {
     owner,
     body: { files: [{ filename: 'ZW5jcnlwdGVk', filesize: SIZE }] },
   });
@@ -81,21 +76,21 @@ const folderBytes = (folderId: string) => {
 describe('a chunk PUT racing a deletion', () => {
   test('the folder is deleted while the body arrives: 404, and nothing of the folder stays on disk', async () => {
     const owner = token();
-    const { folderId } = await createOwned(api, owner, { mode: 'send' });
+    const { folderId } = await createOwned(api(), owner, { mode: 'send' });
     const file = await registered(owner, folderId);
     const put = twoHalfPut(file.url, file.headers, randomBytes(encryptedLength(SIZE)));
     await put.started;
-    const deleted = await call(api, 'DELETE', `/folders/${folderId}`, { owner });
+    const deleted = await call(api(), 'DELETE', `/folders/${folderId}`, { owner });
     assert.equal(deleted.status, 204, deleted.text);
     const answer = await put.finish();
     refused({ ...answer, json: JSON.parse(answer.text) }, 404, 'not_found', 'the chunk of a deleted folder');
     assert.deepEqual(folderBytes(folderId), [], 'no byte of the deleted folder is left');
-    assert.equal((await call(api, 'GET', `/folders/${folderId}`, { owner })).status, 404);
+    assert.equal((await call(api(), 'GET', `/folders/${folderId}`, { owner })).status, 404);
   });
 
   test('the file is deleted while the body arrives: 404, its bytes gone, the folder and its other file intact', async () => {
     const owner = token();
-    const { folderId } = await createOwned(api, owner, { mode: 'send' });
+    const { folderId } = await createOwned(api(), owner, { mode: 'send' });
     const kept = await registered(owner, folderId);
     const keptPut = await fetch(kept.url, {
       method: 'PUT',
@@ -106,13 +101,13 @@ describe('a chunk PUT racing a deletion', () => {
     const doomed = await registered(owner, folderId);
     const put = twoHalfPut(doomed.url, doomed.headers, randomBytes(encryptedLength(SIZE)));
     await put.started;
-    const deleted = await call(api, 'DELETE', `/folders/${folderId}/files/${doomed.fileId}`, { owner });
+    const deleted = await call(api(), 'DELETE', `/folders/${folderId}/files/${doomed.fileId}`, { owner });
     assert.equal(deleted.status, 204, deleted.text);
     const answer = await put.finish();
     refused({ ...answer, json: JSON.parse(answer.text) }, 404, 'not_found', 'the chunk of a deleted file');
     assert.equal(existsSync(join(server.dataDir, 'blobs', folderId, doomed.fileId)), false, 'its bytes are gone');
     assert.ok(existsSync(join(server.dataDir, 'blobs', folderId, kept.fileId, '00001')), 'the other file is kept');
-    const listed = await call(api, 'GET', `/folders/${folderId}/files`, { owner });
+    const listed = await call(api(), 'GET', `/folders/${folderId}/files`, { owner });
     assert.deepEqual(
       listed.json.files.map((f: { fileId: string }) => f.fileId),
       [kept.fileId],
@@ -121,7 +116,7 @@ describe('a chunk PUT racing a deletion', () => {
 
   test('with no deletion the same two-half PUT is stored and answered 200', async () => {
     const owner = token();
-    const { folderId } = await createOwned(api, owner, { mode: 'send' });
+    const { folderId } = await createOwned(api(), owner, { mode: 'send' });
     const file = await registered(owner, folderId);
     const put = twoHalfPut(file.url, file.headers, randomBytes(encryptedLength(SIZE)));
     await put.started;
