@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
+import { after, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
+import { type RunningServer, useServer } from '../support/server.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
@@ -18,6 +20,28 @@ export const SKIP = existsSync(CHROMIUM)
   : `Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`;
 if (SKIP && process.env.TEST_REQUIRE_CHROMIUM === '1') throw new Error(`${SKIP} (TEST_REQUIRE_CHROMIUM=1)`);
 if (SKIP) process.stderr.write(`test/site: skipping browser tests: ${SKIP}\n`);
+
+/** Why no browser suite can run yet (the site is not built), or null. */
+export const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html'))
+  ? null
+  : 'the site is not built (npm run build:web)';
+
+/**
+ * Why an engine's suites skip (`missing`: why the engine cannot run here, or null), or false. Under
+ * `<variable>=1` (set by the CI script that installs the engine) a missing engine is a failing test
+ * instead, so that CI never passes by skipping.
+ */
+export function engineSkip(engine: string, variable: string, missing: string | null): string | false {
+  const required = process.env[variable] === '1';
+  if (missing && required) {
+    test(`${engine} is required (${variable}=1)`, () => {
+      assert.fail(`${missing} (${variable}=1)`);
+    });
+  }
+  const skip = missing && !required ? missing : false;
+  if (skip) process.stderr.write(`test/site: skipping ${engine} tests: ${skip}\n`);
+  return skip;
+}
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 export const SCREENSHOTS = join(ROOT, 'artifacts', 'screenshots');
@@ -120,18 +144,16 @@ export interface BrowserFixture {
  * read the fields inside tests.
  */
 export function useBrowserFixture(env: Record<string, string> = {}): BrowserFixture {
-  const fixture = {} as { server: RunningServer; browser: Browser; dir: string };
-  before(async () => {
-    fixture.server = await startServer({ CHUNK_SIZE_MIB: '5', ...env });
-    fixture.browser = await launch();
-    fixture.dir = await tempDir('webfolder-site-');
-  });
-  after(async () => {
-    await fixture.browser?.close();
-    await fixture.server?.close();
-    if (fixture.dir) await rm(fixture.dir, { recursive: true, force: true });
-  });
-  return fixture;
+  const served = useServer({ CHUNK_SIZE_MIB: '5', ...env }, { prefix: 'webfolder-site-', open: () => launch() });
+  return {
+    server: served,
+    get browser() {
+      return served.opened;
+    },
+    get dir() {
+      return served.dir;
+    },
+  };
 }
 
 /** The S3 backend (the tests' RADOS Gateway, or TEST_S3_ENDPOINT) of a Chromium suite. */

@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe } from 'node:test';
+import { after, describe } from 'node:test';
 import type { Gate } from '../support/gate.js';
-import { type RunningServer, type SpawnedServer, startServer, tempDir } from '../support/server.js';
+import { type RunningServer, type ServerPlan, type SpawnedServer, useServer } from '../support/server.js';
 import { useGatedServer } from './gated.js';
 
 /**
@@ -170,32 +170,34 @@ function extraBrowsers(engine: Engine, dir: () => string) {
   };
 }
 
-/** The server's environment, or a step run first that answers it and the port (an OpenID provider's redirect). */
-export type ServerPlan =
-  | Record<string, string>
-  | (() => Promise<{ readonly env: Record<string, string>; readonly port?: number }>);
-
 /**
  * Registers a suite's hooks: a temporary directory, a real server in this process (5 MiB chunks
  * unless `plan` says otherwise) and the engine's browser, all closed and removed after. Call inside
  * `describe` (or `eachEngine`'s scenario).
  */
 export function useSite(engine: Engine, plan: ServerPlan = {}): Site & { readonly server: RunningServer } {
-  const site = { engine } as { engine: Engine; browser: Driver; dir: string; url: string; server: RunningServer };
-  before(async () => {
-    site.dir = await tempDir(`webfolder-${engine.name}-`);
-    const { env, port } = typeof plan === 'function' ? await plan() : { env: plan, port: undefined };
-    site.server = await startServer({ CHUNK_SIZE_MIB: '5', ...env }, port === undefined ? {} : { port });
-    site.url = site.server.baseUrl;
-    site.browser = await engine.launch(site.dir);
-  });
-  const launch = extraBrowsers(engine, () => site.dir);
-  after(async () => {
-    await site.browser?.close();
-    await site.server?.close();
-    if (site.dir) await rm(site.dir, { recursive: true, force: true });
-  });
-  return Object.assign(site, { launch });
+  const launch = extraBrowsers(engine, () => served.dir);
+  const served = useServer(
+    async () => {
+      const { env, port } = typeof plan === 'function' ? await plan() : { env: plan, port: undefined };
+      return { env: { CHUNK_SIZE_MIB: '5', ...env }, port };
+    },
+    { prefix: `webfolder-${engine.name}-`, open: (dir) => engine.launch(dir) },
+  );
+  return {
+    engine,
+    launch,
+    server: served,
+    get browser() {
+      return served.opened;
+    },
+    get dir() {
+      return served.dir;
+    },
+    get url() {
+      return served.baseUrl;
+    },
+  };
 }
 
 /**

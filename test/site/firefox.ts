@@ -1,11 +1,8 @@
-import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
-import { SCREENSHOTS } from './browser.js';
+import { engineSkip, NOT_BUILT, SCREENSHOTS } from './browser.js';
 
 /**
  * Firefox for the site's end-to-end tests: Debian's Firefox ESR (there is no geckodriver package, and
@@ -15,18 +12,10 @@ import { SCREENSHOTS } from './browser.js';
  * TEST_REQUIRE_FIREFOX=1 (set by that script), where it fails, so that CI never passes by skipping.
  */
 export const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
-const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? null : 'the site is not built (npm run build:web)';
 export const MISSING = existsSync(FIREFOX)
   ? NOT_BUILT
   : `Firefox not found at ${FIREFOX}: install it (apt-get install -y firefox-esr) or set FIREFOX_PATH`;
-const REQUIRED = process.env.TEST_REQUIRE_FIREFOX === '1';
-export const SKIP: string | false = MISSING && !REQUIRED ? MISSING : false;
-if (SKIP) process.stderr.write(`test/site/firefox: skipping Firefox tests: ${SKIP}\n`);
-if (MISSING && REQUIRED) {
-  test('Firefox is required (TEST_REQUIRE_FIREFOX=1)', () => {
-    assert.fail(`${MISSING} (TEST_REQUIRE_FIREFOX=1)`);
-  });
-}
+export const SKIP = engineSkip('Firefox', 'TEST_REQUIRE_FIREFOX', MISSING);
 
 export interface Firefox {
   readonly browser: Browser;

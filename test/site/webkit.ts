@@ -1,15 +1,12 @@
-import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { test } from 'node:test';
 import { Builder, Capabilities, type WebDriver } from 'selenium-webdriver';
-import { SITE_BUILD_DIR } from '../../src/http/routes/site.js';
 import { freePort } from '../support/server.js';
 import { which } from '../support/which.js';
 import { startXvfb, stopChild, XVFB } from '../support/xvfb.js';
-import { SCREENSHOTS } from './browser.js';
+import { engineSkip, NOT_BUILT, SCREENSHOTS } from './browser.js';
 
 /**
  * The site in WebKit: Debian's WebKitGTK (the engine of Safari) driven over W3C WebDriver by
@@ -44,7 +41,6 @@ function findBrowser(): string | null {
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH || which('WebKitWebDriver');
 const BROWSER = findBrowser();
-const NOT_BUILT = existsSync(join(SITE_BUILD_DIR, 'index.html')) ? null : 'the site is not built (npm run build:web)';
 export const MISSING =
   (!DRIVER || !existsSync(DRIVER)
     ? `WebKitWebDriver not found (${DRIVER ?? 'not on PATH'}): apt-get install -y webkit2gtk-driver, or set WEBKIT_DRIVER_PATH`
@@ -54,15 +50,7 @@ export const MISSING =
     : null) ??
   (!XVFB ? 'Xvfb not found: apt-get install -y xvfb (WebKitGTK needs a display)' : null) ??
   NOT_BUILT;
-const REQUIRED = process.env.TEST_REQUIRE_WEBKIT === '1';
-export const SKIP: string | false = MISSING && !REQUIRED ? MISSING : false;
-if (SKIP) process.stderr.write(`test/site/webkit: skipping WebKit tests: ${SKIP}\n`);
-
-if (MISSING && REQUIRED) {
-  test('WebKit is required (TEST_REQUIRE_WEBKIT=1)', () => {
-    assert.fail(`${MISSING} (TEST_REQUIRE_WEBKIT=1)`);
-  });
-}
+export const SKIP = engineSkip('WebKit', 'TEST_REQUIRE_WEBKIT', MISSING);
 
 export interface WebKit {
   readonly downloads: string;
