@@ -37,8 +37,7 @@ const suite: StoreSuite = (store, env, skip) => {
 
     test(`${RACING} concurrent creates from one session leave exactly ${MAX_KEYS_PER_ACCOUNT} live keys`, async (t) => {
       if (!node || !peer) return void t.skip(skip());
-      const login = await provider.loginOverHttp(node.baseUrl, 'alice');
-      const cookie = `wf_session=${login.cookies.get('wf_session') ?? ''}`;
+      const cookie = await provider.sessionCookie(node.baseUrl, 'alice');
       const servers = [node, peer];
       const answers = await Promise.all(
         Array.from({ length: RACING }, async (_, i) => {

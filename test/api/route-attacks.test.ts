@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
+import { newApiKey, type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -117,16 +117,10 @@ before(async () => {
     { port },
   );
   own = node.baseUrl;
-  aliceSession = (await provider.loginOverHttp(own, 'alice')).cookies.get('wf_session') ?? '';
-  alice = `wf_session=${aliceSession}`;
-  bob = `wf_session=${(await provider.loginOverHttp(own, 'bob')).cookies.get('wf_session')}`;
-  const made = await fetch(`${own}/api/account/keys`, {
-    method: 'POST',
-    headers: { cookie: alice, origin: own, 'content-type': 'application/json' },
-    body: json({ name: 'cli' }),
-  });
-  assert.equal(made.status, 201, await made.clone().text());
-  aliceKey = ((await made.json()) as { apiKey: string }).apiKey;
+  alice = await provider.sessionCookie(own, 'alice');
+  aliceSession = alice.slice('wf_session='.length);
+  bob = await provider.sessionCookie(own, 'bob');
+  aliceKey = (await newApiKey(own, alice, 'cli')).apiKey;
 });
 after(async () => {
   await node?.close();

@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import { policyOf, type RoutePolicy } from '../../src/http/route-policy.js';
-import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
+import { newApiKey, type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -83,15 +83,9 @@ before(async () => {
     },
     { port },
   );
-  alice = `wf_session=${(await provider.loginOverHttp(node.baseUrl, 'alice')).cookies.get('wf_session')}`;
-  root = `wf_session=${(await provider.loginOverHttp(node.baseUrl, 'root')).cookies.get('wf_session')}`;
-  const made = await fetch(`${node.baseUrl}/api/account/keys`, {
-    method: 'POST',
-    headers: { cookie: alice, origin: node.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'route table' }),
-  });
-  assert.equal(made.status, 201, await made.clone().text());
-  aliceKey = ((await made.json()) as { apiKey: string }).apiKey;
+  alice = await provider.sessionCookie(node.baseUrl, 'alice');
+  root = await provider.sessionCookie(node.baseUrl, 'root');
+  aliceKey = (await newApiKey(node.baseUrl, alice, 'route table')).apiKey;
   const me = await fetch(`${node.baseUrl}/api/account`, { headers: { cookie: alice } });
   aliceAccount = ((await me.json()) as { account: { id: string } }).account.id;
 });
@@ -202,7 +196,7 @@ describe('the route table', () => {
     });
     assert.equal(signOut.status, 204);
     assert.equal(await account(), null);
-    alice = `wf_session=${(await provider.loginOverHttp(node.baseUrl, 'alice')).cookies.get('wf_session')}`;
+    alice = await provider.sessionCookie(node.baseUrl, 'alice');
   });
 
   test('where the cookie does not count, it makes no one anyone: the API, v1 and the agents need a key', async () => {

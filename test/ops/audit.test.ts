@@ -5,7 +5,7 @@ import { hashAddress } from '../../src/app/audit.js';
 import { SigningKeys } from '../../src/app/signing-keys.js';
 import { call, token } from '../site-api/owner-support.js';
 import { createDirect, createEmpty, postJson } from '../support/api.js';
-import { startOidcProvider } from '../support/oidc.js';
+import { newApiKey, startOidcProvider } from '../support/oidc.js';
 import { until } from '../support/poll.js';
 import { freePort, type RunningServer, spawnServer, startServer, tempDir } from '../support/server.js';
 import { onEveryStore } from '../support/stores.js';
@@ -195,16 +195,8 @@ test('sign-in, API keys and sign-out are listed under the account, with the filt
   const provider = await startOidcProvider({ redirectUris: [`http://127.0.0.1:${port}/auth/callback`] });
   const srv = await startServer({ ...provider.serverEnv(), ADMIN_TOKEN, SIGNING_SECRET: SECRET }, { port });
   try {
-    const login = await provider.loginOverHttp(srv.baseUrl, 'alice');
-    const cookie = `wf_session=${login.cookies.get('wf_session') ?? ''}`;
-    const json = { 'content-type': 'application/json', cookie, origin: srv.baseUrl };
-    const made = await fetch(`${srv.baseUrl}/api/account/keys`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ name: 'build server' }),
-    });
-    assert.equal(made.status, 201);
-    const { apiKey, key } = (await made.json()) as { apiKey: string; key: { id: string } };
+    const cookie = await provider.sessionCookie(srv.baseUrl, 'alice');
+    const { apiKey, key } = await newApiKey(srv.baseUrl, cookie, 'build server');
     const folder = await postJson<{ folderId: string }>(
       `${srv.baseUrl}/v2/folders`,
       {},

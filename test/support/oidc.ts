@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -49,6 +50,8 @@ export interface OidcFixture {
    * (the session among them), the final response's status, location and body.
    */
   loginOverHttp(webUrl: string, login: string, returnTo?: string, options?: LoginOptions): Promise<HttpLogin>;
+  /** Signs `login` in (loginOverHttp) and answers the session's `Cookie` header, `wf_session=…`. */
+  sessionCookie(webUrl: string, login: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -149,11 +152,35 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
       OIDC_ADMIN_CLAIM: 'groups=webfolder-admins',
     }),
     loginOverHttp: (webUrl, login, returnTo, options) => loginOverHttp(webUrl, issuer, login, returnTo, options),
+    async sessionCookie(webUrl, login) {
+      const session = (await loginOverHttp(webUrl, issuer, login)).cookies.get('wf_session');
+      if (!session) throw new Error(`${login} got no session at ${webUrl}`);
+      return `wf_session=${session}`;
+    },
     async stop() {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+/**
+ * A new API key named `name` made by the signed-in `cookie` at `<webUrl>/api/account/keys` (the
+ * request's Origin `origin`, the site's own unless said): its secret and its id.
+ */
+export async function newApiKey(
+  webUrl: string,
+  cookie: string,
+  name: string,
+  origin = webUrl,
+): Promise<{ apiKey: string; key: { id: string } }> {
+  const made = await fetch(`${webUrl}/api/account/keys`, {
+    method: 'POST',
+    headers: { cookie, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  assert.equal(made.status, 201, await made.clone().text());
+  return (await made.json()) as { apiKey: string; key: { id: string } };
 }
 
 /** A cookie jar per origin that ignores paths: enough for two loopback servers with distinct names. */
