@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
+import { newApiKey, type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 /**
@@ -35,12 +35,7 @@ test('a person signs in, sees the account, makes and lists a key and signs out, 
   const account = await fetch(`${site}/api/account`, { headers: { cookie } });
   assert.equal(account.status, 200);
   assert.equal(((await account.json()) as { account: { email: string } }).account.email, 'alice@example.com');
-  const made = await fetch(`${site}/api/account/keys`, {
-    method: 'POST',
-    headers: { cookie, origin: node.baseUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'under a path' }),
-  });
-  assert.equal(made.status, 201, await made.clone().text());
+  await newApiKey(site, cookie, 'under a path', node.baseUrl);
   const listed = await fetch(`${site}/api/account/keys`, { headers: { cookie } });
   assert.match(await listed.text(), /under a path/);
   const mine = await fetch(`${site}/api/account/folders`, { headers: { cookie } });

@@ -164,16 +164,8 @@ export async function startOidcProvider(options: { readonly redirectUris: readon
   };
 }
 
-/**
- * A new API key named `name` made by the signed-in `cookie` at `<webUrl>/api/account/keys` (the
- * request's Origin `origin`, the site's own unless said): its secret and its id.
- */
-export async function newApiKey(
-  webUrl: string,
-  cookie: string,
-  name: string,
-  origin = webUrl,
-): Promise<{ apiKey: string; key: { id: string } }> {
+/** A new API key named `name`, made by the signed-in `cookie` (Origin: `origin`, the site's own unless said). */
+export async function newApiKey(webUrl: string, cookie: string, name: string, origin = webUrl) {
   const made = await fetch(`${webUrl}/api/account/keys`, {
     method: 'POST',
     headers: { cookie, origin, 'content-type': 'application/json' },
