@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { CreateResponseDirect, CreateResponseEmpty } from '../../src/contract/types.js';
 import { encryptedLength, MIB, planChunks } from '../../src/domain/chunk-plan.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * The guides' examples against the code and a real server: the worked example of
@@ -15,15 +15,13 @@ import { type RunningServer, startServer } from '../support/server.js';
 const DOCS = join(new URL('../../', import.meta.url).pathname, 'docs');
 const n = (text: string) => Number(text.replace(/ /g, ''));
 
-let srv: RunningServer;
+const srv = useServer();
 let directUpload: string;
 let emptyFolder: string;
 before(async () => {
-  srv = await startServer();
   directUpload = await readFile(join(DOCS, 'direct-upload.md'), 'utf8');
   emptyFolder = await readFile(join(DOCS, 'empty-folder-flow.md'), 'utf8');
 });
-after(() => srv.close());
 
 /** The fenced ```json blocks of a doc, parsed. */
 const jsonBlocks = (md: string) => [...md.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!) as unknown);

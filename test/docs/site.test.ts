@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { KNOWN_VARIABLES } from '../../src/config/config.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { startServer, useServer } from '../support/server.js';
 
 /**
  * The docs site over a real server: every docs/*.md is a page in the navigation, every internal link
@@ -14,13 +14,11 @@ import { type RunningServer, startServer } from '../support/server.js';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const DOCS_DIR = join(ROOT, 'docs');
 
-let srv: RunningServer;
+const srv = useServer();
 let slugs: string[];
 before(async () => {
-  srv = await startServer();
   slugs = (await readdir(DOCS_DIR)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
 });
-after(() => srv.close());
 
 const pagePath = (slug: string) => (slug === 'index' ? '/docs/' : `/docs/${slug}`);
 

@@ -8,7 +8,7 @@ import { encryptChunk, generateSecret, importSecret } from '../../src/crypto/ind
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { MAX_THUMBNAIL_BYTES } from '../../src/domain/limits.js';
 import { chunkUrl } from '../../src/transfer/urls.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
@@ -27,14 +27,10 @@ interface Registered {
 
 function backend(name: string, env: () => Record<string, string>, skip: string | false) {
   describe(`thumbnails and chunk ranges: ${name}`, { skip }, () => {
-    let server: RunningServer;
+    const server = useServer(async () => ({ env: { CHUNK_SIZE_MIB: '5', ...env() } }));
     let api: string;
-    before(async () => {
-      server = await startServer({ CHUNK_SIZE_MIB: '5', ...env() });
+    before(() => {
       api = `${server.baseUrl}/api/site`;
-    });
-    after(async () => {
-      await server?.close();
     });
 
     async function folder(mode: string) {
