@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { S3BlobStore } from '../../src/blobs/s3/s3-blob-store.js';
 import { RFC8188_RECORD_SIZE } from '../../src/domain/chunk-plan.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { isUnavailable, type S3Service, startPostgres, startS3 } from '../support/services.js';
 import { call, createOwned, refused, token, uploadFile } from './owner-support.js';
 
@@ -18,20 +18,19 @@ const skip = isUnavailable(s3) ? s3.skip : false;
 const pg = skip ? null : await startPostgres();
 
 describe('owner controls on S3', { skip }, () => {
-  let server: RunningServer;
-  let storage: S3Service;
+  const storage = s3 as S3Service;
   let bucket: string;
-  let api: string;
-  before(async () => {
-    storage = s3 as S3Service;
+  const server = useServer(async () => {
     bucket = storage.freshBucket();
     const database: Record<string, string> = pg && !isUnavailable(pg) ? { DATABASE_URL: await pg.freshDatabase() } : {};
-    server = await startServer({ ...storage.env(bucket), ...database });
+    return { env: { ...storage.env(bucket), ...database } };
+  });
+  let api: string;
+  before(() => {
     api = `${server.baseUrl}/api/site`;
   });
   after(async () => {
-    await server?.close();
-    await storage?.stop();
+    await storage.stop();
     if (pg && !isUnavailable(pg)) await pg.stop();
   });
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { UPLOAD_PATH } from '../../src/contract/paths.js';
 import { encryptedLength } from '../../src/domain/chunk-plan.js';
 import { newId } from '../../src/domain/ids.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 import { isUnavailable, type S3Service, startS3 } from '../support/services.js';
 
 /**
@@ -16,16 +16,9 @@ const s3 = await startS3();
 const skip = isUnavailable(s3) ? s3.skip : false;
 
 describe('site endpoints on S3', { skip }, () => {
-  let server: RunningServer;
-  let storage: S3Service;
-  before(async () => {
-    storage = s3 as S3Service;
-    server = await startServer({ CHUNK_SIZE_MIB: '5', ...storage.env(storage.freshBucket()) });
-  });
-  after(async () => {
-    await server?.close();
-    await storage?.stop();
-  });
+  const storage = s3 as S3Service;
+  const server = useServer(async () => ({ env: { CHUNK_SIZE_MIB: '5', ...storage.env(storage.freshBucket()) } }));
+  after(() => storage.stop());
 
   test('upload to presigned URLs, list complete, download through a presigned GET', async () => {
     const created = (await (
