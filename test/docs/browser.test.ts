@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newContext, SCREENSHOTS, SKIP } from '../site/browser.js';
-import { type RunningServer, startServer } from '../support/server.js';
+import { before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { newContext, SCREENSHOTS, SKIP, useBrowserFixture } from '../site/browser.js';
 
 /**
  * The docs site in a real Chromium, under its real Content-Security-Policy: Redoc renders the
@@ -29,23 +28,14 @@ function watch(page: Page, origin: string): { problems: string[]; external: stri
 }
 
 describe('docs site in Chromium', { skip: SKIP }, () => {
-  let srv: RunningServer;
-  let browser: Browser;
-  before(async () => {
-    srv = await startServer();
-    browser = await launch();
-    await mkdir(SCREENSHOTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await srv?.close();
-  });
+  const fx = useBrowserFixture();
+  before(() => mkdir(SCREENSHOTS, { recursive: true }));
 
   test('the API reference renders the OpenAPI document under its CSP, search included, with nothing from elsewhere', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(fx.browser);
     const page = await context.newPage();
-    const seen = watch(page, new URL(srv.baseUrl).origin);
-    await page.goto(`${srv.baseUrl}/docs/api`);
+    const seen = watch(page, new URL(fx.server.baseUrl).origin);
+    await page.goto(`${fx.server.baseUrl}/docs/api`);
     await page.getByRole('heading', { name: 'Create a share folder' }).first().waitFor({ timeout: 20_000 });
     await page.getByRole('heading', { name: 'Check direct API upload status' }).first().waitFor();
     assert.ok(
@@ -66,11 +56,11 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
 
   test('every guide page loads without an error, and fits a phone screen', async () => {
     const slugs = (await readdir(join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
-    const context = await newContext(browser, true);
+    const context = await newContext(fx.browser, true);
     const page = await context.newPage();
-    const seen = watch(page, new URL(srv.baseUrl).origin);
+    const seen = watch(page, new URL(fx.server.baseUrl).origin);
     for (const slug of slugs) {
-      await page.goto(`${srv.baseUrl}/docs/${slug === 'index' ? '' : slug}`);
+      await page.goto(`${fx.server.baseUrl}/docs/${slug === 'index' ? '' : slug}`);
       const css = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
       assert.match(css, /system-ui/, `${slug}: the stylesheet applies under the CSP`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -83,7 +73,7 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
         await page.screenshot({ path: join(SCREENSHOTS, 'docs-direct-upload-phone.png'), fullPage: false });
     }
     // Keyboard: the first Tab reaches the skip link, which moves focus to the content.
-    await page.goto(`${srv.baseUrl}/docs/quick-start`);
+    await page.goto(`${fx.server.baseUrl}/docs/quick-start`);
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
     await page.keyboard.press('Enter');
@@ -94,10 +84,10 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
   });
 
   test('the API reference sits in the same navigation as every page, without an image from elsewhere', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(fx.browser);
     const page = await context.newPage();
-    const seen = watch(page, new URL(srv.baseUrl).origin);
-    await page.goto(`${srv.baseUrl}/docs/api`);
+    const seen = watch(page, new URL(fx.server.baseUrl).origin);
+    await page.goto(`${fx.server.baseUrl}/docs/api`);
     await page.getByRole('heading', { name: 'Create a share folder' }).first().waitFor({ timeout: 20_000 });
     // The guide pages' sidebar, with the API reference marked as the current page.
     const sidebar = page.locator('nav.sidebar');
@@ -121,9 +111,9 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
   });
 
   test('on a phone the navigation is one "Menu" line that opens the page list', async () => {
-    const context = await newContext(browser, true);
+    const context = await newContext(fx.browser, true);
     const page = await context.newPage();
-    await page.goto(`${srv.baseUrl}/docs/cli`);
+    await page.goto(`${fx.server.baseUrl}/docs/cli`);
     assert.equal(await page.locator('nav.sidebar').isVisible(), false, 'no sidebar on a phone');
     const menu = page.getByRole('navigation', { name: 'Documentation' });
     const summary = menu.locator('summary');
@@ -150,9 +140,9 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
   });
 
   test('the desktop layout shows the sidebar beside the article', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(fx.browser);
     const page = await context.newPage();
-    await page.goto(`${srv.baseUrl}/docs/`);
+    await page.goto(`${fx.server.baseUrl}/docs/`);
     const nav = await page.locator('nav.sidebar').boundingBox();
     const main = await page.locator('main').boundingBox();
     assert.ok(nav && main && nav.x + nav.width <= main.x + 1, 'sidebar left of the content');
