@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { hashToken, newId, newToken } from '../../src/domain/ids.js';
-import { type RunningServer, startServer, useServer } from '../support/server.js';
+import { useServer } from '../support/server.js';
 
 /**
  * The principal (src/http/principal.ts) with no sign-in configured: nothing changes for requests
@@ -45,16 +45,15 @@ test('without a key, or with another kind of bearer token, requests are anonymou
 });
 
 describe('CREATE_POLICY=signed-in', () => {
-  let closed: RunningServer;
+  // The issuer is read only at the first sign-in: none happens here (keys are made in the store).
+  const closed = useServer({
+    OIDC_ISSUER: 'http://127.0.0.1:9/unused',
+    OIDC_CLIENT_ID: 'webfolder',
+    CREATE_POLICY: 'signed-in',
+  });
   let key: string;
   let accountId: string;
   before(async () => {
-    // The issuer is read only at the first sign-in: none happens here (keys are made in the store).
-    closed = await startServer({
-      OIDC_ISSUER: 'http://127.0.0.1:9/unused',
-      OIDC_CLIENT_ID: 'webfolder',
-      CREATE_POLICY: 'signed-in',
-    });
     const accounts = closed.server.services.store.accounts;
     const account = await accounts.signIn({
       newId: newId(),
@@ -69,7 +68,6 @@ describe('CREATE_POLICY=signed-in', () => {
     key = `wfk_${newToken().padEnd(43, 'A').slice(0, 43)}`;
     await accounts.createApiKey({ id: newId(), accountId, name: 'ci', hash: hashToken(key), createdAt: Date.now() });
   });
-  after(async () => closed.close());
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${closed.baseUrl}${path}`, {
