@@ -79,7 +79,7 @@ webkit() { "${runner[@]}" --test-concurrency=1 "${webkit[@]}"; }
 # CPU when the engine's layer cache is cold), which would otherwise run beside the browser tests.
 image=test/ops/image.test.ts
 image() { "${runner[@]}" "$image"; }
-# TEST_PATHS narrows --rest, for .ci/run's two lanes: folder prefixes to keep ("test/client/"), or,
+# TEST_PATHS narrows --rest and --node-line, for .ci/run's two lanes: folder prefixes to keep ("test/client/"), or,
 # with a leading "!", to leave out ("!test/client/"). Unset: every file.
 chosen() {
   local f="$1" p keep=1
@@ -103,7 +103,7 @@ rest() {
 }
 node_line() {
   local files=() f
-  for f in test/**/*.test.ts; do [[ " ${once[*]} " == *" $f "* ]] || files+=("$f"); done
+  for f in test/**/*.test.ts; do [[ " ${once[*]} " == *" $f "* ]] || { chosen "$f" && files+=("$f"); }; done
   "${runner[@]}" --test-concurrency="$concurrency" "${files[@]}"
 }
 
