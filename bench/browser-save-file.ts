@@ -1,121 +1,15 @@
-/**
- * The download's Chromium CPU per GiB by path, in one headed Chromium on Xvfb (the file picker needs
- * a display; headless Chromium has none), all in one run (not part of the test run):
- *
- * - plain: the file as an attachment from a minimal node:http server, saved by the download manager;
- * - service-worker pass-through: the same bytes through a service-worker stream with no cryptography
- *   (10 MiB slices fetched 3 ahead, handed on in 1 MiB pieces), saved by the download manager;
- * - site, service worker: webfolder's download as every browser gets it by default: the page's
- *   crypto workers fetch and decrypt, the service worker streams the response, the download manager
- *   saves it;
- * - site, picked file (`localStorage['webfolder.saveFile'] = '1'`): the person picks the place (the
- *   GTK dialog, answered through XTEST: test/support/x11-dialog.py), a crypto worker writes each
- *   decrypted chunk into the picked file (web/src/workers/file-saver.ts).
- *
- * Targets: picked file <= 1.6x plain's Chromium CPU per GiB; service worker <= 0.8x the
- * pass-through's. The save dialog's own CPU (GTK, in the browser process, once per download) is
- * measured apart from the transfer's. Plain and pass-through run before
- * and after the site's phases and are averaged. Each saved file's size is checked, the picked
- * file's sha256 too. The server is the compiled build (`npm run build` first).
- *
- *   npx tsx bench/browser-save-file.ts [sizeMiB=512]
- */
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startXvfb } from '../test/support/xvfb.js';
 import { type BenchBrowser, launchChromium } from './chromium-cdp.js';
 import { chromiumRss, rendererThreads, snapshot } from './cpu-time.js';
+import { CHUNK_MIB, MIB, plainServer, sha256Of, writeBigFile } from './plain-baseline.js';
 import { record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
-const MIB = 1024 * 1024;
-const CHUNK_MIB = 10;
 const sizeMiB = Number(process.argv[2] ?? 512);
 const size = sizeMiB * MIB;
 const GIB = size / (1024 * MIB);
-
-async function writeBigFile(path: string): Promise<string> {
-  const piece = Buffer.alloc(8 * MIB);
-  for (let i = 0; i < piece.length; i++) piece[i] = (i * 2654435761) >>> 24;
-  const hash = createHash('sha256');
-  const out = createWriteStream(path);
-  for (let written = 0; written < size; written += piece.length) {
-    const part = piece.subarray(0, Math.min(piece.length, size - written));
-    hash.update(part);
-    if (!out.write(part)) await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-  return hash.digest('hex');
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const part of createReadStream(path)) hash.update(part as Buffer);
-  return hash.digest('hex');
-}
-
-const PASS_THROUGH_WORKER = `
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
-self.addEventListener('fetch', (event) => {
-  if (!event.request.url.endsWith('/sw/plain.bin')) return;
-  const total = ${size}, slice = ${CHUNK_MIB * MIB}, count = Math.ceil(total / slice), ahead = 3;
-  const pending = new Map();
-  let index = 0;
-  const start = (n) => {
-    if (n < count && !pending.has(n))
-      pending.set(n, fetch('/slice/' + n).then((r) => { if (!r.ok) throw new Error('slice ' + n); return r.arrayBuffer(); }));
-  };
-  const body = new ReadableStream({
-    async pull(controller) {
-      if (index === count) { controller.close(); return; }
-      for (let n = index; n <= index + ahead; n++) start(n);
-      const bytes = new Uint8Array(await pending.get(index));
-      pending.delete(index);
-      for (let at = 0; at < bytes.length; at += 1048576) controller.enqueue(bytes.subarray(at, at + 1048576));
-      index++;
-    },
-  }, { highWaterMark: 1 });
-  event.respondWith(new Response(body, { headers: {
-    'content-type': 'application/octet-stream',
-    'content-length': String(total),
-    'content-disposition': 'attachment; filename="passthrough.bin"',
-  } }));
-});`;
-
-/** The plain baselines' server: the file as an attachment, its 10 MiB slices, the pass-through worker. */
-async function plainServer(file: string): Promise<{ url: string; close(): void }> {
-  const server = createServer((req, res) => {
-    const slice = /^\/slice\/(\d+)$/.exec(req.url ?? '');
-    if (slice) {
-      const start = Number(slice[1]) * CHUNK_MIB * MIB;
-      const end = Math.min(size, start + CHUNK_MIB * MIB) - 1;
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(end - start + 1) });
-      createReadStream(file, { start, end, highWaterMark: MIB }).pipe(res);
-    } else if (req.url === '/sw/sw.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(PASS_THROUGH_WORKER);
-    } else if (req.url === '/plain.bin') {
-      res.writeHead(200, {
-        'content-type': 'application/octet-stream',
-        'content-length': String(size),
-        'content-disposition': 'attachment; filename="plain.bin"',
-      });
-      createReadStream(file, { highWaterMark: MIB }).pipe(res);
-    } else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>plain');
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        close: () => server.close(),
-      }),
-    ),
-  );
-}
 
 async function downloadManager(browser: BenchBrowser, downloads: string, href: string): Promise<number> {
   const { finished } = await browser.nextDownload(downloads);
@@ -186,8 +80,8 @@ async function main() {
   };
   try {
     const file = join(dir, 'big.bin');
-    const digest = await writeBigFile(file);
-    const plain = await plainServer(file);
+    const digest = await writeBigFile(file, size);
+    const plain = await plainServer(file, size, dir);
     const downloads = join(dir, 'downloads');
     const clear = async () => {
       await rm(downloads, { recursive: true, force: true });

@@ -1,63 +1,15 @@
-/**
- * In-browser throughput, CPU and memory of the site against a plain unencrypted app, in Debian's
- * Chromium, all in one run (not part of the test run):
- *
- * 1. site upload: a 1 GiB file picked into the real page (Blob.slice, RFC 8188 in WebCrypto, 4
- *    parallel chunk PUTs to webfolder's local backend, which fsyncs each chunk), against the plain
- *    baseline: the same file's 10 MiB slices PUT from a page by fetch, 4 at a time, to a minimal
- *    node:http server that streams each body to a file (no encryption, the page never touches the bytes);
- * 2. site download through the service worker into the browser's download manager, against the same
- *    file as a plain attachment from that minimal server, streamed from disk in 1 MiB reads, and
- *    against the streaming ceiling of any end-to-end encrypted download: the same bytes
- *    passed through a service-worker stream with no cryptography (a service worker on the minimal
- *    server fetches the file's 10 MiB slices, 3 ahead, and hands each on in 1 MiB pieces, as
- *    webfolder's downloadStream does), saved by the same download manager.
- *
- * Targets: upload >= 0.5 of plain, download >= 0.8, Chromium CPU seconds per GiB within 1.5x of
- * plain; download >= 0.9 of the service-worker pass-through at <= 1.25x its
- * Chromium CPU per GiB, upload >= 0.6 of plain, Chromium's largest process within 200 MiB of plain's. For each phase it prints MB/s, Chromium's CPU seconds per GiB by process role
- * (browser, renderer, network service, ...) and by renderer thread (the page's main thread is
- * "renderer: chromium", the service worker's "renderer: ServiceWorker t", WebCrypto's pool
- * "renderer: ThreadPoolForeg"), and each Chromium process's peak VmRSS in the phase. The plain
- * baselines run before and after the site's transfers and are averaged, so drift on a shared machine
- * hits both. The site runs twice: with the page's crypto workers (web/src/workers/crypto-pool.ts), then
- * without them (encryption on the page's thread, decryption on the service worker's), in a fresh
- * folder, and the bench prints the ratio. BENCH_EXTRA=1 adds raw WebCrypto and transport-only phases.
- *
- * The server is the compiled build in its own process (`npm run build` first), with DATA_DIR on disk
- * unless BENCH_DATA_DIR says otherwise. Chromium is driven over the DevTools protocol without its
- * Network domain (test/support/chromium-cdp.ts).
- * BENCH_ONLY=upload runs only the uploads (plain before, the site with its workers, plain after).
- *
- *   npx tsx bench/browser.ts [sizeMiB=1024]
- */
-import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreateResponseDirect } from '../src/contract/types.js';
 import { type BenchBrowser, launchChromium } from './chromium-cdp.js';
 import { chromiumRss, rendererThreads, snapshot } from './cpu-time.js';
+import { CHUNK_MIB, MIB, plainServer, writeBigFile } from './plain-baseline.js';
 import { type BenchServer, record, startProcess, UNLIMITED, WEBFOLDER } from './support.js';
 
-const MIB = 1024 * 1024;
-const CHUNK_MIB = 10;
 const sizeMiB = Number(process.argv[2] ?? 1024);
 const size = sizeMiB * MIB;
 const mbps = (ms: number) => size / 1e6 / (ms / 1000);
-
-async function writeBigFile(path: string): Promise<void> {
-  const piece = Buffer.alloc(8 * MIB);
-  for (let i = 0; i < piece.length; i++) piece[i] = (i * 2654435761) >>> 24;
-  const out = createWriteStream(path);
-  for (let written = 0; written < size; written += piece.length) {
-    if (!out.write(piece.subarray(0, Math.min(piece.length, size - written))))
-      await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-}
 
 /** Raw AES-GCM on the page: 10 MiB slices of an in-memory Blob, 4 at a time (encrypt reads each slice first). */
 function rawCrypto(browser: BenchBrowser, mode: 'encrypt' | 'decrypt'): Promise<number> {
@@ -117,87 +69,6 @@ async function transportOnly(
     });
     return { putMs, getMs };
   })()`);
-}
-
-/**
- * The pass-through baseline's service worker (scope /sw/, so the plain pages stay uncontrolled): it
- * answers /sw/plain.bin with a stream that fetches the file's 10 MiB slices, 3 ahead, and hands each
- * on in 1 MiB pieces: webfolder's download (src/transfer/download.ts) without the cryptography and
- * without the crypto workers' hand-offs.
- */
-const PASS_THROUGH_WORKER = `
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
-self.addEventListener('fetch', (event) => {
-  if (!event.request.url.endsWith('/sw/plain.bin')) return;
-  const total = ${size}, slice = ${CHUNK_MIB * MIB}, count = Math.ceil(total / slice), ahead = 3;
-  const pending = new Map();
-  let index = 0;
-  const start = (n) => {
-    if (n < count && !pending.has(n))
-      pending.set(n, fetch('/slice/' + n).then((r) => { if (!r.ok) throw new Error('slice ' + n); return r.arrayBuffer(); }));
-  };
-  const body = new ReadableStream({
-    async pull(controller) {
-      if (index === count) { controller.close(); return; }
-      for (let n = index; n <= index + ahead; n++) start(n);
-      const bytes = new Uint8Array(await pending.get(index));
-      pending.delete(index);
-      for (let at = 0; at < bytes.length; at += 1048576) controller.enqueue(bytes.subarray(at, at + 1048576));
-      index++;
-    },
-  }, { highWaterMark: 1 });
-  event.respondWith(new Response(body, { headers: {
-    'content-type': 'application/octet-stream',
-    'content-length': String(total),
-    'content-disposition': 'attachment; filename="passthrough.bin"',
-  } }));
-});`;
-
-/**
- * The plain baselines: a minimal node:http server with no encryption and no webfolder. `GET /` is a
- * page with a file input, `PUT /up/<n>` streams a body to a file (no fsync), `GET /plain.bin` sends
- * the test file as an attachment, streamed from disk in 1 MiB reads as common static servers do,
- * `GET /slice/<n>` its n-th 10 MiB slice, and /sw/ the pass-through service worker and its page.
- */
-async function plainServer(file: string, dir: string): Promise<{ url: string; close(): void }> {
-  const server = createServer((req, res) => {
-    if (req.method === 'PUT' && req.url?.startsWith('/up/')) {
-      const out = createWriteStream(join(dir, `up-${req.url.slice(4).replace(/\W/g, '')}`));
-      req.pipe(out);
-      out.on('finish', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
-      return;
-    }
-    const slice = /^\/slice\/(\d+)$/.exec(req.url ?? '');
-    if (slice) {
-      const start = Number(slice[1]) * CHUNK_MIB * MIB;
-      const end = Math.min(size, start + CHUNK_MIB * MIB) - 1;
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(end - start + 1) });
-      createReadStream(file, { start, end, highWaterMark: MIB }).pipe(res);
-      return;
-    }
-    if (req.url === '/sw/sw.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(PASS_THROUGH_WORKER);
-      return;
-    }
-    if (req.url === '/sw/') {
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>pass-through');
-      return;
-    }
-    if (req.url === '/plain.bin') {
-      res.writeHead(200, {
-        'content-type': 'application/octet-stream',
-        'content-length': String(size),
-        'content-disposition': 'attachment; filename="plain.bin"',
-      });
-      createReadStream(file, { highWaterMark: MIB }).pipe(res);
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><input type="file" id="f">');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 
 /** The plain upload: the file's 10 MiB slices PUT from the page, 4 at a time (Blob bodies straight from disk). */
@@ -316,9 +187,9 @@ async function main() {
   };
   try {
     const file = join(dir, 'big.bin');
-    await writeBigFile(file);
+    await writeBigFile(file, size);
     const uploads = await mkdtemp(join(dir, 'plain-uploads-'));
-    const plain = await plainServer(file, uploads);
+    const plain = await plainServer(file, size, uploads);
     const downloads = await mkdtemp(join(dir, 'downloads-'));
     const clearUploads = async () => {
       await rm(uploads, { recursive: true, force: true });
