@@ -21,12 +21,14 @@
 # the page, or its state code runs under Node as it would in a browser; test/docs/browser.test.ts),
 # the container image (test/ops/image.test.ts: the image brings its own Node 24) and the OpenAPI
 # document under the API tools (test/api/openapi-tools.test.ts: the tools read a document, which the
-# test files on both lines already compare with the routes). The server, the stores, the CLI and the
-# agents run in the test's own Node, so every other file runs on both lines.
+# test files on both lines already compare with the routes) and the scale-out files (test/scale: several
+# nodes on PostgreSQL, Redis and S3, killed and restarted; a scale-out deployment runs the image, whose
+# Node is 24, and the stores' contract suites run PostgreSQL and S3 on both lines). The server, the
+# stores, the CLI and the agents run in the test's own Node, so every other file runs on both lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
-once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts)
+once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts test/scale/*.test.ts)
 part=all
 case "${1:-}" in
   --checks | --build | --webkit | --image | --rest | --node-line)
