@@ -72,9 +72,8 @@ build() {
 # The WebKit files (test/site/webkit*.test.ts; their set-up is test/site/webkit.ts) run one at a time:
 # beside the ZIP64 test (4 GiB through Chromium), WebKit's MiniBrowser stalled in a WebDriver command
 # for the whole 300 s page-load timeout in two CI runs out of four (docs/site.md). npm test runs them
-# before the rest; .ci/run in its second lane, a few minutes in, while the first lane runs the page's
-# files from the start of the alphabet (the ZIP64 test, test/site/zip64, comes near its end). Each
-# file starts its own Xvfb and WebKitWebDriver.
+# before the rest, and .ci/run first in its first lane, before any other browser starts (beside the
+# Chromium files it stalled in the same way). Each file starts its own Xvfb and WebKitWebDriver.
 webkit=(test/site/webkit*.test.ts)
 webkit() { "${runner[@]}" --test-concurrency=1 "${webkit[@]}"; }
 # The container image's file on its own too: it builds the image (scripts/image/build.sh: minutes of
