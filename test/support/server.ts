@@ -12,16 +12,27 @@ import { buildServer, type Webfolder } from '../../src/server.js';
  * temporary DATA_DIR. `startServer` runs it in the test process; `spawnServer` runs `src/main.ts` as
  * a child process (for restarts, kill -9 and anything that must not share the test's memory).
  */
+/**
+ * A port no one listens on, for a listener a test configures by number (METRICS_PORT, a proxy's
+ * upstream, a restarted node). It is drawn below the kernel's ephemeral range (32768-60999 on Linux),
+ * where `listen(0)` and outgoing connections take their ports: a port from that range, probed and
+ * released, could be handed to another test process's connection before the caller binds it (seen
+ * as EADDRINUSE when CI runs many test files at once). Two callers drawing the same port at once is
+ * left to chance (1 in 12,000) and to the probe.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await isFree(port)) return port;
+  }
+  throw new Error('no free port below the ephemeral range after 50 draws');
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
