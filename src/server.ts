@@ -236,36 +236,33 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
           },
         );
   if (options.deliveries !== false) notifier.start();
-  const metricsServer: Server | null =
-    config.ops.metricsPort === null ? null : await startMetricsServer(config, metrics);
-
+  let metricsServer: Server | null = null;
   let closed = false;
-  return {
-    app,
-    services,
-    metrics,
-    notifier,
-    routes,
-    async close() {
-      if (closed) return;
-      closed = true;
-      shuttingDown = true;
-      await stopSweeper();
-      // Requests still running when the grace period ends lose their connections: a chunk PUT cut off
-      // leaves its temporary file, never a chunk under its final name (the blob stores write whole).
-      const force = setTimeout(() => app.server.closeAllConnections(), config.ops.shutdownGraceSeconds * 1000);
-      force.unref();
-      try {
-        await app.close();
-      } finally {
-        clearTimeout(force);
-      }
-      metricsServer?.closeAllConnections();
-      await Promise.allSettled([
-        notifier.stop(),
-        new Promise((r) => (metricsServer ? metricsServer.close(r) : r(null))),
-      ]);
-      await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
-    },
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    shuttingDown = true;
+    await stopSweeper();
+    // Requests still running when the grace period ends lose their connections: a chunk PUT cut off
+    // leaves its temporary file, never a chunk under its final name (the blob stores write whole).
+    const force = setTimeout(() => app.server.closeAllConnections(), config.ops.shutdownGraceSeconds * 1000);
+    force.unref();
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(force);
+    }
+    metricsServer?.closeAllConnections();
+    await Promise.allSettled([notifier.stop(), new Promise((r) => (metricsServer ? metricsServer.close(r) : r(null)))]);
+    await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
   };
+  // A start that fails here (the metrics port taken) closes what it started: the store's writer
+  // thread, the sweeper and the deliveries would otherwise keep the process alive.
+  try {
+    if (config.ops.metricsPort !== null) metricsServer = await startMetricsServer(config, metrics);
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+  return { app, services, metrics, notifier, routes, close };
 }

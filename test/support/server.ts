@@ -63,7 +63,12 @@ export async function startServer(
     logger: env.LOG_LEVEL ? undefined : false,
     ...(options.sweeper === false ? { sweeper: false } : {}),
   });
-  await server.app.listen({ port, host: '127.0.0.1' });
+  try {
+    await server.app.listen({ port, host: '127.0.0.1' });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     baseUrl: config.baseUrl,
     dataDir,
