@@ -30,8 +30,14 @@ export interface Arrival {
 export interface ArrivalOptions {
   /** Told each time a chunk is waited for (the CLI prints it once per chunk). */
   readonly onWaiting?: (k: number) => void;
-  /** First pause before asking again, doubling up to `maxPauseMs` (defaults 100 and 1000). */
+  /**
+   * First pause before asking again, doubling up to `followPauseMs` while the last chunk arrived
+   * less than `followMs` ago, then up to `maxPauseMs` (defaults 100, 250, 10 s and 1000): see
+   * `nextPause`.
+   */
   readonly pauseMs?: number;
+  readonly followPauseMs?: number;
+  readonly followMs?: number;
   readonly maxPauseMs?: number;
   /** Shortest time between two looks at the listing (default 1000 ms). */
   readonly lookEveryMs?: number;
@@ -43,12 +49,35 @@ export interface ArrivalOptions {
 
 const DEFAULT_STALL_MS = 15 * 60_000;
 
+/** How an arrival's pause grows (ArrivalOptions; all in milliseconds). */
+export interface PauseRule {
+  readonly followPauseMs: number;
+  readonly followMs: number;
+  readonly maxPauseMs: number;
+}
+
+/**
+ * The pause after `pause`, `sinceArrival` ms after the last chunk arrived. While chunks keep coming
+ * the recipient follows the sender closely: each pause it overshoots a chunk's arrival by is time
+ * added to the recipient's wait at the end (the last chunk is seen up to one pause late), so the pause
+ * stays short (a chunk's 404 costs the site one cheap request). Once nothing came for `followMs` the
+ * sender is slow or paused, and the pause grows to `maxPauseMs`.
+ */
+export function nextPause(pause: number, sinceArrival: number, rule: PauseRule): number {
+  const cap = sinceArrival < rule.followMs ? Math.min(rule.followPauseMs, rule.maxPauseMs) : rule.maxPauseMs;
+  return Math.min(cap, pause * 2);
+}
+
 export function arrivalOf(client: SiteClient, fileId: string, name: string, options: ArrivalOptions = {}): Arrival {
   const now = options.now ?? Date.now;
   // Short: the recipient follows the sender chunk by chunk, and a pause longer than the time between
   // two stored chunks is time lost at the end (bench/arriving.ts, docs/benchmarks.md).
   const firstPause = options.pauseMs ?? 100;
-  const maxPause = options.maxPauseMs ?? 1000;
+  const rule: PauseRule = {
+    followPauseMs: options.followPauseMs ?? 250,
+    followMs: options.followMs ?? 10_000,
+    maxPauseMs: options.maxPauseMs ?? 1000,
+  };
   const lookEvery = options.lookEveryMs ?? 1000;
   let lastLook = Number.NEGATIVE_INFINITY;
   const stallMs = options.stallMs ?? DEFAULT_STALL_MS;
@@ -60,7 +89,7 @@ export function arrivalOf(client: SiteClient, fileId: string, name: string, opti
 
   const lookAtListing = async (signal?: AbortSignal): Promise<void> => {
     await sleep(pause, signal);
-    pause = Math.min(maxPause, pause * 2);
+    pause = nextPause(pause, now() - lastArrival, rule);
     // Between looks, the chunk's GET itself says whether it came; the listing is for how it ends.
     if (now() - lastLook < lookEvery) return;
     lastLook = now();
