@@ -43,6 +43,11 @@ reporter=()
 runner=(npx tsx --test --test-timeout=600000 "${reporter[@]}")
 concurrency="${TEST_CONCURRENCY:-2}"
 if [ "$#" -gt 0 ]; then exec "${runner[@]}" --test-concurrency="$concurrency" "$@"; fi
+# The parts below run after the build (npm test, .ci/run) or against the build there is: the server
+# and the CLI the tests start in child processes are then the build's (test/support/entries.ts), as
+# an installed copy runs them, and start in half the CPU of the source through tsx. Files named on
+# the command line (above) start the source, so a file run after an edit tests the edit.
+export TEST_AGAINST_BUILD=1
 
 checks() {
   # The lockfile must stay installable by `npm ci` (what CI and a fresh clone run): see

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { Keychain } from 'wormhole-crypto';
 import { encryptStream } from 'wormhole-crypto/lib/ece.js';
 import { v1CreateRequestSchema, v1CreateResponseSchema, v1RegisteredFileSchema } from '../../src/contract/v1.js';
+import { entryArgv } from '../support/entries.js';
 import { startServer, useServer } from '../support/server.js';
 
 /**
@@ -117,15 +118,11 @@ async function check(url: string): Promise<{ complete: boolean; missing: number[
 
 /** webfolder's own CLI downloads the link into `dest`. */
 async function cliDownload(link: string, dest: string): Promise<{ name: string; path: string }[]> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/client/cli.ts'), 'download', link, dest, '--json'],
-    {
-      cwd: ROOT,
-      env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...entryArgv('client/cli'), 'download', link, dest, '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { AbortedError, download, resume, type UploadState, upload } from '../../src/client/node/index.js';
 import { type FolderSession, openSession, parseFragment, type SiteStore } from '../../web/src/state/index.js';
 import { useCliServer } from '../support/cli.js';
+import { entryArgv } from '../support/entries.js';
 import { which } from '../support/which.js';
 
 /**
@@ -290,13 +291,7 @@ describe('password prompt on a terminal', () => {
   /** The CLI in a pseudo-terminal (test/support/pty-drive.py), answering its prompts. */
   async function onTerminal(who: string, args: string[], answers: string[]): Promise<{ code: number; output: string }> {
     const spec = {
-      cmd: [
-        process.execPath,
-        '--import',
-        import.meta.resolve('tsx'),
-        new URL('../../src/client/cli.ts', import.meta.url).pathname,
-        ...args,
-      ],
+      cmd: [process.execPath, ...entryArgv('client/cli'), ...args],
       env: { WEBFOLDER_SERVER: fx.server.baseUrl, WEBFOLDER_STATE_DIR: join(fx.dir, `state-${who}`) },
       answers,
     };

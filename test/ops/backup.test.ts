@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openConnection } from '../../src/store/sqlite/connection.js';
 import { runAdmin, startCli, startNode } from '../support/cli.js';
+import { entryArgv } from '../support/entries.js';
 import { spawnServer, tempDir } from '../support/server.js';
 
 /**
@@ -13,7 +14,6 @@ import { spawnServer, tempDir } from '../support/server.js';
  * wiped and the backup copied back, the same link downloads the same bytes. A start logs each schema
  * migration it applies, and a database written by a newer version is refused with one clear line.
  */
-const ROOT = new URL('../../', import.meta.url).pathname;
 const MIB = 1024 * 1024;
 const dirs: string[] = [];
 after(async () => {
@@ -119,7 +119,7 @@ test('a start logs each migration it applies, once; a database from a newer vers
   const db = openConnection(join(dataDir, 'webfolder.db'));
   db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(applied.length + 1, Date.now());
   db.close();
-  const refused = await startNode(['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+  const refused = await startNode(entryArgv('main'), {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,

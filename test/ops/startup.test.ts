@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type CliRun, startNode } from '../support/cli.js';
+import { entryArgv } from '../support/entries.js';
 import { freePort, spawnServer, tempDir } from '../support/server.js';
 import { which } from '../support/which.js';
 
@@ -14,10 +15,9 @@ import { which } from '../support/which.js';
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The server's source entry (src/main.ts) as a person starts it: exit code and output. */
+/** The server's entry as a person starts it: exit code and output. */
 function run(env: Record<string, string>): Promise<CliRun> {
-  return startNode(['--import', 'tsx', join(ROOT, 'src/main.ts')], { HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env })
-    .done;
+  return startNode(entryArgv('main'), { HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }).done;
 }
 
 test('a port already in use stops the start with one line saying so, not a stack trace', async () => {
@@ -78,7 +78,7 @@ test('on a terminal (a real pty through script(1)) the default log format is pre
   if (!script) return void t.skip('script(1) from util-linux is not installed');
   const port = await freePort();
   const dataDir = await tempDir();
-  const child = spawn(script, ['-qec', `${process.execPath} --import tsx ${join(ROOT, 'src/main.ts')}`, '/dev/null'], {
+  const child = spawn(script, ['-qec', [process.execPath, ...entryArgv('main')].join(' '), '/dev/null'], {
     cwd: ROOT,
     env: {
       ...process.env,

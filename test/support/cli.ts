@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import { entryArgv } from './entries.js';
 import { type SpawnedServer, spawnServer, tempDir } from './server.js';
 
 /** The `webfolder` command as a child process (tests of the real entry: exit codes, stdout, stderr). */
@@ -19,7 +20,10 @@ export function startCli(
   options: { readonly script?: string; readonly cwd?: string } = {},
 ): { child: ChildProcess; done: Promise<CliRun> } {
   // tsx by its resolved address: the child may run in another directory.
-  const argv = ['--import', import.meta.resolve('tsx'), join(ROOT, options.script ?? 'src/client/cli.ts'), ...args];
+  const entry = options.script
+    ? ['--import', import.meta.resolve('tsx'), join(ROOT, options.script)]
+    : entryArgv('client/cli');
+  const argv = [...entry, ...args];
   return startNode(argv, env, options.cwd);
 }
 

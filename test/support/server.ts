@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
 import { buildServer, type Webfolder } from '../../src/server.js';
+import { entryArgv } from './entries.js';
 
 /**
  * Real servers for tests: the whole service listening on a loopback port over real files in a fresh
@@ -174,11 +175,11 @@ export async function scrapeMetrics(baseUrl: string): Promise<string> {
   return res.text();
 }
 
-/** Runs `src/main.ts` in a child process and waits until it answers HTTP. */
+/** Runs the server (`entryArgv('main')`) in a child process and waits until it answers HTTP. */
 export async function spawnServer(env: Record<string, string>, port?: number): Promise<SpawnedServer> {
   const usePort = port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+  const child = spawn(process.execPath, entryArgv('main'), {
     cwd: ROOT,
     env: {
       ...process.env,

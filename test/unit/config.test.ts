@@ -9,6 +9,7 @@ import {
   unknownVariables,
   VARIABLES,
 } from '../../src/config/variables.js';
+import { entryArgv } from '../support/entries.js';
 
 test('only PORT, HOST and DATA_DIR: every URL points at this process', () => {
   const c = loadConfig({ PORT: '9000', HOST: '127.0.0.2', DATA_DIR: '/tmp/x' });
@@ -89,7 +90,7 @@ test('invalid configuration names the variable', () => {
 
 test('a bad variable stops the real start with a message naming it', async () => {
   const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const r = spawnSync(process.execPath, entryArgv('main'), {
     env: { ...process.env, PORT: 'x' },
     encoding: 'utf8',
     timeout: 30_000,
