@@ -17,8 +17,8 @@ import {
 import { type Answer, startLoad } from './load.js';
 
 /**
- * Faults of a scale-out deployment, injected into real processes: two API nodes (src/main.ts in
- * child processes) on one PostgreSQL and one Redis, under steady load, while PostgreSQL restarts or
+ * Faults of a scale-out deployment, injected into real processes: two API nodes (the server's entry
+ * in child processes) on one PostgreSQL and one Redis, under steady load, while PostgreSQL restarts or
  * stays down, Redis is lost, or a node is stopped with SIGTERM. What each fault does and how long the
  * recovery took is printed as a diagnostic (docs/scale-out.md records it).
  *

@@ -25,7 +25,7 @@ import {
 } from '../support/services.js';
 
 /**
- * Two API nodes (child processes running src/main.ts) on one PostgreSQL, one S3-compatible server and
+ * Two API nodes (child processes running the server's entry) on one PostgreSQL, one S3-compatible server and
  * one Redis: what a deployment behind a load balancer looks like. A folder created on one node is
  * uploaded to through URLs from the other, straight to object storage; status is the same from
  * either; rate limits are shared; and with the clock moved past every deadline both nodes sweep at

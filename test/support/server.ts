@@ -10,8 +10,8 @@ import { entryArgv } from './entries.js';
 
 /**
  * Real servers for tests: the whole service listening on a loopback port over real files in a fresh
- * temporary DATA_DIR. `startServer` runs it in the test process; `spawnServer` runs `src/main.ts` as
- * a child process (for restarts, kill -9 and anything that must not share the test's memory).
+ * temporary DATA_DIR. `startServer` runs it in the test process; `spawnServer` runs the server's entry
+ * (src/main.ts, or its build: entries.ts) as a child process (for restarts, kill -9 and anything that must not share the test's memory).
  */
 /**
  * A port no one listens on, for a listener a test configures by number (METRICS_PORT, a proxy's
@@ -195,7 +195,7 @@ export async function spawnServer(env: Record<string, string>, port?: number): P
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${usePort}`;
-  // Generous: under load (CI on 2 shared cores) tsx's first compile alone has taken 20-30 s.
+  // Generous: under load (CI on 2 shared cores) tsx's first compile of the source alone has taken 20-30 s.
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
