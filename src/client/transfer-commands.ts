@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { checkNote, type UploadEvent, type UploadResult, upload } from '../transfer/direct-upload.js';
+import { checkNote, type UploadEvent, type UploadResult } from '../transfer/direct-upload.js';
 import { InputError } from '../transfer/errors.js';
 import { parseShareLink, type UploadState } from '../transfer/state.js';
 import { createFolder, getUploadStatus, type Mode } from '../transfer/v2.js';
@@ -26,6 +26,7 @@ import {
   readStateFile,
   removeStateFile,
   resume,
+  upload,
   writeStateFile,
 } from './node/index.js';
 import { saveOwned } from './node/owned.js';

@@ -32,8 +32,8 @@ const TAG_LENGTH = 16;
 export const RFC8188_TAG_LENGTH = TAG_LENGTH;
 
 const NONCE_LENGTH = 12;
-const DELIMITER_MORE_RECORDS = 1;
-const DELIMITER_FINAL_RECORD = 2;
+export const DELIMITER_MORE_RECORDS = 1;
+export const DELIMITER_FINAL_RECORD = 2;
 
 const textEncoder = new TextEncoder();
 /** HKDF `info` of the content-encryption key and of the nonce base (exported for the Node decryptor). */

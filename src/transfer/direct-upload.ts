@@ -11,7 +11,7 @@ import {
 } from '../crypto/index.js';
 import { MAX_FILE_SIZE, MAX_FILES_PER_REQUEST, MAX_NOTE_CHARS } from '../domain/limits.js';
 import { shareLink } from '../domain/links.js';
-import { blobSource, type ChunkSource } from './engine.js';
+import { blobSource, type ChunkSource, type EngineOptions } from './engine.js';
 import { InputError, ProtocolError } from './errors.js';
 import { registrationBatches } from './plan.js';
 import type { HttpOptions, RetryInfo, RetryOptions } from './retry.js';
@@ -93,6 +93,8 @@ export interface TransferOptions extends Omit<HttpOptions, 'onRetry'> {
    * the browser's page) is not oversubscribed by parallel encryption.
    */
   readonly encryptConcurrency?: number;
+  /** Encrypts one chunk (default: `encryptChunk`, WebCrypto; the Node library passes node:crypto's). */
+  readonly encrypt?: EngineOptions['encrypt'];
   readonly retry?: RetryOptions;
   readonly onProgress?: (event: UploadEvent) => void;
 }
@@ -393,6 +395,7 @@ async function transfer(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.encryptConcurrency !== undefined ? { encryptConcurrency: options.encryptConcurrency } : {}),
+    ...(options.encrypt ? { encrypt: options.encrypt } : {}),
     onEvent: (event) => {
       if (event.type === 'retry') options.onProgress?.({ type: 'retry', info: event.info });
       else if (event.type === 'file-done') options.onProgress?.({ type: 'file-complete', file: event.file });

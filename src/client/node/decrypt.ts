@@ -33,7 +33,7 @@ import { RFC8188_HEADER_LENGTH as HEADER_LENGTH, RFC8188_RECORD_SIZE as RECORD_S
 /** The secret's bytes, decoded once per imported key. */
 const secrets = new WeakMap<FolderKey, Buffer>();
 
-function secretOf(key: FolderKey): Buffer {
+export function secretOf(key: FolderKey): Buffer {
   let bytes = secrets.get(key);
   if (!bytes) {
     bytes = Buffer.from(decodeSecret(key.secret));

@@ -11,6 +11,7 @@ import {
 } from '../../transfer/direct-upload.js';
 import { InputError, LocalFileChangedError } from '../../transfer/errors.js';
 import { parseUploadState, type UploadState } from '../../transfer/state.js';
+import { nodeEncryptChunk } from './encrypt.js';
 import { diskFiles, fileSource } from './files.js';
 import { nodeFetch } from './transport.js';
 
@@ -30,7 +31,11 @@ export { failFast, nodeFetch, ServerUnreachableError, withApiKey, withOriginAuth
 export async function upload(files: readonly (string | UploadFile)[], options: UploadOptions): Promise<UploadResult> {
   const sources: UploadFile[] = [];
   for (const f of files) sources.push(...(typeof f === 'string' ? (await diskFiles([f])).files : [f]));
-  return uploadCore(sources, { ...options, fetch: options.fetch ?? nodeFetch });
+  return uploadCore(sources, {
+    ...options,
+    fetch: options.fetch ?? nodeFetch,
+    encrypt: options.encrypt ?? nodeEncryptChunk,
+  });
 }
 
 /**
@@ -62,6 +67,7 @@ export async function resume(
     ...options,
     server: options.server ?? s.server,
     fetch: options.fetch ?? nodeFetch,
+    encrypt: options.encrypt ?? nodeEncryptChunk,
   });
 }
 
