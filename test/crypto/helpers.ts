@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import {
   CryptoFormatError,
   deriveOwnerCredentials,
@@ -66,4 +67,19 @@ export async function encryptWithPadding(secretText: string, records: Array<{ da
     parts.push(new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv: nonce }, cek, padded)));
   }
   return new Uint8Array(parts.flatMap((part) => [...part]));
+}
+
+/** A chunk vector of test/vectors/rfc8188.json: a secret, a salt, and the plaintext's length (test/vectors/pattern.ts). */
+export interface ChunkVector {
+  secret: string;
+  saltHex: string;
+  plaintextLength: number;
+  /** The message wormhole-crypto wrote, for the vectors small enough to store. */
+  ciphertextBase64?: string;
+}
+
+/** The chunk vectors of test/vectors/rfc8188.json. */
+export function chunkVectors(): ChunkVector[] {
+  const file = new URL('../vectors/rfc8188.json', import.meta.url);
+  return (JSON.parse(readFileSync(file, 'utf8')) as { chunks: ChunkVector[] }).chunks;
 }

@@ -5,7 +5,6 @@
  * vector and refuse every truncated or tampered message with the same error, never returning data.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { decryptChunkInPlace, nodeDecryptChunk } from '../../src/client/node/decrypt.js';
@@ -18,18 +17,10 @@ import {
 } from '../../src/crypto/index.js';
 import { encryptMessageWithSalt } from '../../src/crypto/rfc8188.js';
 import { vectorPlaintext } from '../vectors/pattern.js';
-import { assertRefused, encryptWithPadding, randomBytes } from './helpers.js';
+import { assertRefused, chunkVectors, encryptWithPadding, randomBytes } from './helpers.js';
 import { referenceEncrypt } from './wormhole-reference.js';
 
-interface ChunkVector {
-  secret: string;
-  saltHex: string;
-  plaintextLength: number;
-  ciphertextBase64?: string;
-}
-const vectors = JSON.parse(readFileSync(new URL('../vectors/rfc8188.json', import.meta.url), 'utf8')) as {
-  chunks: ChunkVector[];
-};
+const vectors = { chunks: chunkVectors() };
 
 /** Decrypts a copy (the decryptor consumes its input) and refuses like decryptChunk. */
 const refused = (key: Parameters<typeof nodeDecryptChunk>[0], message: Uint8Array, reason?: RegExp) =>
