@@ -133,18 +133,8 @@ async function sealRecords(
   salt: Uint8Array,
   take: (sequence: number, ciphertext: ArrayBuffer) => void,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  if (plaintext.length === 0) {
-    // wormhole-crypto would write a bare header, which is not a valid RFC 8188 message (it has no
-    // final record) and cannot be told apart from a message truncated after its header.
-    throw new RangeError('cannot encrypt an empty value: files and names are never empty');
-  }
-  if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
-  const ownSalt = salt.slice();
-  const keys = await deriveMessageKeys(secretKey, ownSalt);
-  const header = new Uint8Array(HEADER_LENGTH);
-  header.set(ownSalt, 0);
-  new DataView(header.buffer).setUint32(SALT_LENGTH, RECORD_SIZE);
-  // header[20], the key id length, stays 0.
+  const header = sealHeader(plaintext.length, salt);
+  const keys = await deriveMessageKeys(secretKey, header.slice(0, SALT_LENGTH));
   const records = Math.ceil(plaintext.length / PLAINTEXT_PER_RECORD);
   const staging = new Uint8Array(PLAINTEXT_PER_RECORD + 1);
   const nonces = recordNonces(keys.nonceBase, 0, records);
@@ -163,6 +153,23 @@ async function sealRecords(
       take(i, ciphertext);
     },
   );
+  return header;
+}
+
+/**
+ * The 21-byte header of a message of `plaintextLength` bytes under `salt` (record size 65536, no key
+ * id), after the checks every encryptor makes: at least 1 byte (wormhole-crypto would write a bare
+ * header, which is not a valid RFC 8188 message, having no final record, and cannot be told apart
+ * from a message truncated after its header) and a salt of SALT_LENGTH bytes. Shared with the Node
+ * client's encryptor (src/client/node/encrypt.ts).
+ */
+export function sealHeader(plaintextLength: number, salt: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (plaintextLength === 0) throw new RangeError('cannot encrypt an empty value: files and names are never empty');
+  if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
+  const header = new Uint8Array(HEADER_LENGTH);
+  header.set(salt, 0);
+  new DataView(header.buffer).setUint32(SALT_LENGTH, RECORD_SIZE);
+  // header[20], the key id length, stays 0.
   return header;
 }
 

@@ -8,8 +8,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { decryptChunkInPlace, secretOf } from '../../src/client/node/decrypt.js';
+import { decryptChunkInPlace } from '../../src/client/node/decrypt.js';
 import { nodeEncryptChunk, sealWithSalt } from '../../src/client/node/encrypt.js';
+import { secretOf } from '../../src/client/node/message-keys.js';
 import { base64DecodeEither, decryptChunk, generateSecret, importSecret } from '../../src/crypto/index.js';
 import { encryptMessageWithSalt } from '../../src/crypto/rfc8188.js';
 import { vectorPlaintext } from '../vectors/pattern.js';

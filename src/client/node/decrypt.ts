@@ -1,16 +1,8 @@
-import { createDecipheriv, hkdfSync } from 'node:crypto';
-import { decodeSecret } from '../../crypto/folder.js';
+import { createDecipheriv } from 'node:crypto';
 import { type FolderKey, IntegrityError } from '../../crypto/index.js';
-import {
-  CONTENT_KEY_INFO,
-  messageRecords,
-  NONCE_INFO,
-  RFC8188_TAG_LENGTH,
-  recordDataLength,
-  recordNonces,
-  SALT_LENGTH,
-} from '../../crypto/rfc8188.js';
+import { messageRecords, RFC8188_TAG_LENGTH, recordDataLength, SALT_LENGTH } from '../../crypto/rfc8188.js';
 import { RFC8188_HEADER_LENGTH as HEADER_LENGTH, RFC8188_RECORD_SIZE as RECORD_SIZE } from '../../domain/chunk-plan.js';
+import { messageKeys, secretOf } from './message-keys.js';
 
 /**
  * The Node client's RFC 8188 decryptor: what `decryptChunk` (src/crypto/rfc8188.ts, WebCrypto)
@@ -30,30 +22,16 @@ import { RFC8188_HEADER_LENGTH as HEADER_LENGTH, RFC8188_RECORD_SIZE as RECORD_S
  * against the same test vectors and the same tampering cases.
  */
 
-/** The secret's bytes, decoded once per imported key. */
-const secrets = new WeakMap<FolderKey, Buffer>();
-
-export function secretOf(key: FolderKey): Buffer {
-  let bytes = secrets.get(key);
-  if (!bytes) {
-    bytes = Buffer.from(decodeSecret(key.secret));
-    secrets.set(key, bytes);
-  }
-  return bytes;
-}
-
 /** Decrypts one chunk's message in place; its plaintext is a view of `message`'s buffer. */
 export function decryptChunkInPlace(key: FolderKey, message: Uint8Array): Uint8Array {
   const records = messageRecords(message);
   const salt = message.subarray(0, SALT_LENGTH);
-  const ikm = secretOf(key);
-  const contentKey = Buffer.from(hkdfSync('sha256', ikm, salt, CONTENT_KEY_INFO, 16));
-  const nonces = recordNonces(new Uint8Array(hkdfSync('sha256', ikm, salt, NONCE_INFO, 12)), 0, records);
+  const { contentKey, nonce } = messageKeys(secretOf(key), salt, records);
   let written = 0;
   for (let i = 0; i < records; i++) {
     const at = HEADER_LENGTH + i * RECORD_SIZE;
     const end = Math.min(at + RECORD_SIZE, message.length);
-    const decipher = createDecipheriv('aes-128-gcm', contentKey, nonces.subarray(i * 12, i * 12 + 12), {
+    const decipher = createDecipheriv('aes-128-gcm', contentKey, nonce(i), {
       authTagLength: RFC8188_TAG_LENGTH,
     });
     decipher.setAuthTag(message.subarray(end - RFC8188_TAG_LENGTH, end));

@@ -1,13 +1,11 @@
-import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import type { FolderKey } from '../../crypto/index.js';
 import {
-  CONTENT_KEY_INFO,
   DELIMITER_FINAL_RECORD,
   DELIMITER_MORE_RECORDS,
-  NONCE_INFO,
   RFC8188_TAG_LENGTH,
-  recordNonces,
   SALT_LENGTH,
+  sealHeader,
 } from '../../crypto/rfc8188.js';
 import {
   encryptedLength,
@@ -15,7 +13,7 @@ import {
   RFC8188_PLAINTEXT_PER_RECORD as PLAINTEXT_PER_RECORD,
   RFC8188_RECORD_SIZE as RECORD_SIZE,
 } from '../../domain/chunk-plan.js';
-import { secretOf } from './decrypt.js';
+import { messageKeys, secretOf } from './message-keys.js';
 
 /**
  * The Node client's RFC 8188 encryptor: the message `encryptChunk` (src/crypto/rfc8188.ts,
@@ -38,22 +36,15 @@ const FINAL = Uint8Array.of(DELIMITER_FINAL_RECORD);
  * (`ikm`). The salt must be fresh random bytes for every message; only test vectors pass a fixed one.
  */
 export function sealWithSalt(ikm: Uint8Array, plaintext: Uint8Array, salt: Uint8Array): Buffer {
-  if (plaintext.length === 0) {
-    // As encryptMessage: a bare header is not a valid message, nor told apart from a truncated one.
-    throw new RangeError('cannot encrypt an empty value: files and names are never empty');
-  }
-  if (salt.length !== SALT_LENGTH) throw new RangeError(`salt must be ${SALT_LENGTH} bytes`);
+  const header = sealHeader(plaintext.length, salt);
   const records = Math.ceil(plaintext.length / PLAINTEXT_PER_RECORD);
   const message = Buffer.allocUnsafeSlow(encryptedLength(plaintext.length));
-  message.set(salt, 0);
-  message.writeUInt32BE(RECORD_SIZE, SALT_LENGTH);
-  message[SALT_LENGTH + 4] = 0; // the key id's length: no key id
-  const contentKey = Buffer.from(hkdfSync('sha256', ikm, salt, CONTENT_KEY_INFO, 16));
-  const nonces = recordNonces(new Uint8Array(hkdfSync('sha256', ikm, salt, NONCE_INFO, 12)), 0, records);
+  message.set(header, 0);
+  const { contentKey, nonce } = messageKeys(ikm, salt, records);
   for (let i = 0; i < records; i++) {
     const plainStart = i * PLAINTEXT_PER_RECORD;
     const plainEnd = Math.min(plainStart + PLAINTEXT_PER_RECORD, plaintext.length);
-    const cipher = createCipheriv('aes-128-gcm', contentKey, nonces.subarray(i * 12, i * 12 + 12), {
+    const cipher = createCipheriv('aes-128-gcm', contentKey, nonce(i), {
       authTagLength: RFC8188_TAG_LENGTH,
     });
     let at = HEADER_LENGTH + i * RECORD_SIZE;
