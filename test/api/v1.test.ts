@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { describe, test } from 'node:test';
 import { Keychain } from 'wormhole-crypto';
 import { encryptStream } from 'wormhole-crypto/lib/ece.js';
 import { v1CreateRequestSchema, v1CreateResponseSchema, v1RegisteredFileSchema } from '../../src/contract/v1.js';
-import { entryArgv } from '../support/entries.js';
+import { startCli } from '../support/cli.js';
 import { startServer, useServer } from '../support/server.js';
 
 /**
@@ -118,16 +117,9 @@ async function check(url: string): Promise<{ complete: boolean; missing: number[
 
 /** webfolder's own CLI downloads the link into `dest`. */
 async function cliDownload(link: string, dest: string): Promise<{ name: string; path: string }[]> {
-  const child = spawn(process.execPath, [...entryArgv('client/cli'), 'download', link, dest, '--json'], {
-    cwd: ROOT,
-    env: { ...process.env, WEBFOLDER_SERVER: server.baseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { code, stdout, stderr } = await startCli(['download', link, dest, '--json'], {
+    WEBFOLDER_SERVER: server.baseUrl,
+  }).done;
   assert.equal(code, 0, stderr);
   return (JSON.parse(stdout) as { files: { name: string; path: string }[] }).files;
 }

@@ -63,10 +63,12 @@ type Run = CliRun;
 function start(
   args: string[],
   env: Record<string, string> = {},
-  script = 'src/client/cli.ts',
+  /** Another entry than the CLI's own (entries.ts), as `node --import tsx <script>`. */
+  script?: string,
   cwd = ROOT,
 ): { child: ChildProcess; done: Promise<Run> } {
-  return startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env }, { script, cwd });
+  const options = script ? { script, cwd } : { cwd };
+  return startCli(args, { WEBFOLDER_SERVER: server.baseUrl, WEBFOLDER_STATE_DIR: stateDir, ...env }, options);
 }
 
 const cli = (args: string[], env: Record<string, string> = {}) => start(args, env).done;
@@ -413,8 +415,7 @@ describe('webfolder exit codes and other commands', () => {
     await mkdir(join(base, 'a', 'sub'), { recursive: true });
     await writeFile(join(base, 'a', 'sub', 'b.txt'), 'deep\n');
     await writeFile(join(base, 'top.txt'), 'top\n');
-    const up = await start(['upload', join('a', 'sub', 'b.txt'), 'top.txt', '--json'], {}, 'src/client/cli.ts', base)
-      .done;
+    const up = await start(['upload', join('a', 'sub', 'b.txt'), 'top.txt', '--json'], {}, undefined, base).done;
     assert.equal(up.code, 0, up.stderr);
     const out = JSON.parse(up.stdout) as { link: string; files: { name: string }[] };
     assert.deepEqual(
