@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { isPluralElement, isSelectElement, type MessageFormatElement, parse } from '@formatjs/icu-messageformat-parser';
 import IntlMessageFormat from 'intl-messageformat';
+import { ERROR_CODE_NAMES } from '../../src/contract/errors.js';
 import { argumentsOf, EN } from '../../web/src/i18n/catalog.js';
 import {
   LANGUAGES,
@@ -14,7 +15,7 @@ import {
   t,
   tParts,
 } from '../../web/src/i18n/index.js';
-import { formatBytes } from '../../web/src/views/ui.js';
+import { describeFailure, formatBytes } from '../../web/src/views/ui.js';
 
 /**
  * The site's message catalogs (web/src/i18n/messages/<locale>.json, ICU MessageFormat): complete,
@@ -175,5 +176,35 @@ describe('site message catalogs (ICU MessageFormat)', () => {
     assert.equal(pickLanguage(['zh-Hant-HK']), 'en');
     assert.equal(pickLanguage(['sv', 'fi']), 'en');
     assert.equal(pickLanguage([]), 'en');
+  });
+
+  it("tells every error code of the server's catalogue in every language, the server's words only for an unknown code", async () => {
+    const serverKeys = keys.filter((k) => k.startsWith('serverError.'));
+    assert.deepEqual(
+      serverKeys,
+      ERROR_CODE_NAMES.map((code) => `serverError.${code}`).sort(),
+      'one serverError.<code> message per code of src/contract/errors.ts, and no other',
+    );
+    const refusal = (serverCode: string | null) => ({
+      code: 'server_refused',
+      serverMessage: 'the English sentence of the server',
+      serverCode,
+      detail: 'GET /x: server answered 4xx',
+    });
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      for (const lang of languages) {
+        await setLanguage(lang);
+        const catalog = await loadCatalog(lang);
+        for (const code of ERROR_CODE_NAMES)
+          assert.equal(describeFailure(refusal(code)), catalog[`serverError.${code}`], `${lang} ${code}`);
+        assert.equal(describeFailure(refusal('a_code_from_a_newer_server')), 'the English sentence of the server');
+        assert.equal(describeFailure(refusal(null)), 'the English sentence of the server');
+      }
+    } finally {
+      console.warn = warn;
+      await setLanguage('en');
+    }
   });
 });

@@ -65,6 +65,11 @@ export async function setLanguage(lang: Language): Promise<void> {
   compiled = new Map();
 }
 
+/** Whether the catalogs have a message under this key (a key made from data: a server's error code). */
+export function hasMessage(key: string): key is MessageKey {
+  return Object.hasOwn(EN, key);
+}
+
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && Object.hasOwn(LANGUAGES, value);
 }

@@ -1,6 +1,6 @@
 import { siteConfig } from '../config.js';
 import { formatSize } from '../core.js';
-import { language, t } from '../i18n/index.js';
+import { hasMessage, language, type MessageKey, t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
@@ -82,11 +82,18 @@ export function describeError(error: unknown): string {
  * A transfer's failure in the person's words, wherever it happened (this page or its service
  * worker): the one place where the client library's errors become the catalog's messages. The
  * technical detail ("GET chunk 10/29 of a.bin: network error: Failed to fetch") goes to the console.
+ * A refusal is told by its stable code (src/contract/errors.ts; the catalog's `serverError.<code>`),
+ * in the page's language; the server's own English sentence only for a code the page does not know.
  */
 export function describeFailure(failure: TransferFailure): string {
   if (failure.code === 'network') {
     console.warn(failure.detail);
     return t('error.network');
+  }
+  const known = failure.serverCode === null ? null : serverErrorKey(failure.serverCode);
+  if (known !== null) {
+    console.warn(failure.detail);
+    return t(known);
   }
   if (failure.serverMessage !== null) return failure.serverMessage;
   // A file downloaded while arriving whose upload was cancelled or whose folder was deleted.
@@ -95,4 +102,10 @@ export function describeFailure(failure: TransferFailure): string {
     return t('error.uploadEnded');
   }
   return failure.detail;
+}
+
+/** The catalog's key for a server's error code (`serverError.not_found`), or null for a code it lacks. */
+function serverErrorKey(code: string): MessageKey | null {
+  const key = `serverError.${code}`;
+  return hasMessage(key) ? key : null;
 }
