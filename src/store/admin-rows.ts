@@ -9,17 +9,6 @@ type Int = number | string;
 
 /** The take-down's columns of `folders`, read with every folder (rows.ts toFolder). */
 export const TAKE_DOWN_COLUMNS = 'taken_down_at, take_down_reason, take_down_note';
-
-/**
- * The migration that adds the take-down to folders: when, why (a domain/take-down.ts
- * reason) and the operator's note. Null while the folder is not taken down.
- */
-export function takeDownMigration(bigint: 'INTEGER' | 'BIGINT'): string {
-  return `ALTER TABLE folders ADD COLUMN taken_down_at ${bigint};
-   ALTER TABLE folders ADD COLUMN take_down_reason TEXT;
-   ALTER TABLE folders ADD COLUMN take_down_note TEXT;`;
-}
-
 export interface AdminFolderRow extends FolderRow {
   byte_count: Int;
   downloads: Int | null;

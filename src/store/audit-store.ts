@@ -110,21 +110,3 @@ export function auditWhere(
   if (page.before !== undefined) add('id < ?', page.before);
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
-
-/** The migration of both stores: `bigint` the dialect's 64-bit integer, `serial` its auto-increment key. */
-export function auditMigration(bigint: string, serial: string): string {
-  return `CREATE TABLE audit_log (
-     id ${serial},
-     at ${bigint} NOT NULL,
-     action TEXT NOT NULL,
-     account_id TEXT,
-     actor TEXT NOT NULL,
-     folder_id TEXT,
-     client_hash TEXT,
-     detail TEXT NOT NULL
-   );
-   CREATE INDEX audit_log_at ON audit_log (at);
-   CREATE INDEX audit_log_action ON audit_log (action, id);
-   CREATE INDEX audit_log_account ON audit_log (account_id, id);
-   CREATE INDEX audit_log_folder ON audit_log (folder_id, id);`;
-}

@@ -31,18 +31,3 @@ export const windowStart = (now: number, windowMs: number): number => Math.floor
 
 /** Counters of windows that ended this long ago are deleted as others are spent. */
 export const COUNTER_KEEP_MS = 3 * 24 * 3600_000;
-
-/** The migration of both stores; `bigint` is the dialect's 64-bit integer type. */
-export function mailMigration(bigint: string): string {
-  return `CREATE TABLE mail_addresses (
-     address_key TEXT PRIMARY KEY,
-     status TEXT NOT NULL CHECK (status IN ('confirmed', 'refused')),
-     updated_at ${bigint} NOT NULL
-   );
-   CREATE TABLE mail_counters (
-     key TEXT PRIMARY KEY,
-     window_start ${bigint} NOT NULL,
-     count INTEGER NOT NULL
-   );
-   CREATE INDEX mail_counters_window ON mail_counters (window_start);`;
-}

@@ -63,30 +63,3 @@ export function summarySql(placeholder: (n: number) => string, withBefore: boole
    FROM folders d WHERE d.deleting_since IS NULL ${withBefore ? `AND d.created_at < ${placeholder(2)}` : ''}
    ORDER BY d.created_at DESC, d.id LIMIT ${placeholder(1)}`;
 }
-
-/** The migration that adds the ops tables; identical in both dialects but for the integer type. */
-export function opsMigration(bigint: 'INTEGER' | 'BIGINT'): string {
-  return `CREATE TABLE outbox (
-     id TEXT PRIMARY KEY,
-     event_id TEXT NOT NULL,
-     target TEXT NOT NULL,
-     folder_id TEXT,
-     payload TEXT NOT NULL,
-     created_at ${bigint} NOT NULL,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     next_attempt_at ${bigint},
-     lease_until ${bigint} NOT NULL DEFAULT 0,
-     last_error TEXT
-   );
-   CREATE INDEX outbox_next_attempt ON outbox (next_attempt_at);
-   CREATE TABLE folder_notifications (
-     folder_id TEXT PRIMARY KEY REFERENCES folders (id) ON DELETE CASCADE,
-     email TEXT,
-     webhook_url TEXT,
-     webhook_secret TEXT,
-     on_download ${bigint === 'BIGINT' ? 'BOOLEAN' : 'INTEGER'} NOT NULL,
-     on_upload ${bigint === 'BIGINT' ? 'BOOLEAN' : 'INTEGER'} NOT NULL,
-     updated_at ${bigint} NOT NULL
-   );
-   CREATE INDEX files_completed_at ON files (completed_at);`;
-}

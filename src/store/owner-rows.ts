@@ -42,35 +42,3 @@ export function fullFile<F extends Omit<NewFile, 'position'>>(
 ): F & { maxDownloads: number | null; downloads: number } {
   return { ...file, maxDownloads: file.maxDownloads ?? null, downloads: file.downloads ?? 0 };
 }
-
-/**
- * The migration that adds the owner's settings, download counts and the activity list; the same in
- * both dialects but for the integer type and the key of the activity table.
- */
-export function ownerMigration(bigint: 'INTEGER' | 'BIGINT'): string {
-  const key = bigint === 'BIGINT' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT';
-  return `ALTER TABLE folders ADD COLUMN expires_at ${bigint};
-   ALTER TABLE folders ADD COLUMN max_downloads INTEGER;
-   ALTER TABLE folders ADD COLUMN note TEXT;
-   ALTER TABLE folders ADD COLUMN password TEXT;
-   ALTER TABLE folders ADD COLUMN created_by TEXT NOT NULL DEFAULT 'api' CHECK (created_by IN ('site', 'api'));
-   ALTER TABLE files ADD COLUMN max_downloads INTEGER;
-   ALTER TABLE files ADD COLUMN downloads INTEGER NOT NULL DEFAULT 0;
-   CREATE TABLE activity (
-     id ${key},
-     folder_id TEXT NOT NULL REFERENCES folders (id) ON DELETE CASCADE,
-     at ${bigint} NOT NULL,
-     kind TEXT NOT NULL CHECK (kind IN ('upload', 'download', 'delete')),
-     file_id TEXT NOT NULL,
-     ip TEXT
-   );
-   CREATE INDEX activity_folder ON activity (folder_id, id);`;
-}
-
-/**
- * A deletion's encrypted file name and sealed key on its activity line: the
- * owner's page names a deleted file after a reload or in another browser. Text in both dialects.
- */
-export const activityNamesMigration = (): string =>
-  `ALTER TABLE activity ADD COLUMN filename TEXT;
-   ALTER TABLE activity ADD COLUMN sealed_key TEXT;`;

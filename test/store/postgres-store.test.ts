@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { isUnavailable, startPostgres, useService } from '../support/services.js';
 import { metadataStoreSuite } from './metadata-store.suite.js';
 
@@ -38,7 +38,7 @@ test('PostgreSQL: many nodes starting at once on an empty database apply each mi
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     assert.deepEqual(
       rows.map((r) => r.version),
-      PG_MIGRATIONS.map((_, i) => i + 1),
+      POSTGRES_MIGRATIONS.map((_, i) => i + 1),
     );
     const { rows: types } = await client.query<{ column_name: string; data_type: string }>(
       `SELECT column_name, data_type FROM information_schema.columns

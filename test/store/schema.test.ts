@@ -3,15 +3,36 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { PG_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { pendingMigrations, SchemaTooNewError } from '../../src/store/schema.js';
-import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/schema.js';
 import { SqliteMetadataStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/server.js';
 import { startPostgres, useService } from '../support/services.js';
 
 /** The migration runners of both stores: what a start applied, and a schema newer than the code refused. */
+
+/**
+ * The words PostgreSQL uses where SQLite has INTEGER, longest first: the only differences allowed
+ * between the two schemas (src/store/sqlite/schema.ts, src/store/postgres/schema.ts).
+ */
+const DIALECT: readonly [postgres: string, sqlite: string][] = [
+  ['BIGSERIAL PRIMARY KEY', 'INTEGER PRIMARY KEY AUTOINCREMENT'],
+  ['BIGINT', 'INTEGER'],
+  ['BOOLEAN', 'INTEGER'],
+];
+
+test('the PostgreSQL schema is the SQLite one, migration for migration, but for the dialect words', () => {
+  const asSqlite = (sql: string) => DIALECT.reduce((text, [pg, lite]) => text.replaceAll(pg, lite), sql);
+  assert.equal(POSTGRES_MIGRATIONS.length, SQLITE_MIGRATIONS.length);
+  for (const [i, sql] of POSTGRES_MIGRATIONS.entries())
+    assert.equal(asSqlite(sql), SQLITE_MIGRATIONS[i], `migration ${i + 1}`);
+  assert.ok(
+    POSTGRES_MIGRATIONS.some((sql) => sql.includes('BIGINT')),
+    'times and sizes are 64-bit',
+  );
+});
 
 test('pendingMigrations: the missing versions in order; a version past the known ones is refused', () => {
   assert.deepEqual(pendingMigrations('sqlite', [], 3), [1, 2, 3]);
@@ -37,17 +58,20 @@ test('SQLite: the first open reports every migration, the next none; a newer sch
     const first = new SqliteMetadataStore(path);
     assert.deepEqual(first.schema, {
       store: 'sqlite',
-      applied: MIGRATIONS.map((_, i) => i + 1),
-      version: MIGRATIONS.length,
+      applied: SQLITE_MIGRATIONS.map((_, i) => i + 1),
+      version: SQLITE_MIGRATIONS.length,
     });
     await first.close();
     const second = new SqliteMetadataStore(path);
     assert.deepEqual(second.schema.applied, []);
-    assert.equal(second.schema.version, MIGRATIONS.length);
+    assert.equal(second.schema.version, SQLITE_MIGRATIONS.length);
     await second.close();
     const { openConnection } = await import('../../src/store/sqlite/connection.js');
     const db = openConnection(path);
-    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(MIGRATIONS.length + 1, 0);
+    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(
+      SQLITE_MIGRATIONS.length + 1,
+      0,
+    );
     db.close();
     assert.throws(() => new SqliteMetadataStore(path), SchemaTooNewError);
   } finally {
@@ -64,15 +88,17 @@ test('PostgreSQL: the first open reports every migration, the next none; a newer
   const first = await PostgresMetadataStore.open(url);
   assert.deepEqual(
     first.schema.applied,
-    PG_MIGRATIONS.map((_, i) => i + 1),
+    POSTGRES_MIGRATIONS.map((_, i) => i + 1),
   );
   await first.close();
   const second = await PostgresMetadataStore.open(url);
-  assert.deepEqual(second.schema, { store: 'postgresql', applied: [], version: PG_MIGRATIONS.length });
+  assert.deepEqual(second.schema, { store: 'postgresql', applied: [], version: POSTGRES_MIGRATIONS.length });
   await second.close();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 0)', [PG_MIGRATIONS.length + 1]);
+  await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, 0)', [
+    POSTGRES_MIGRATIONS.length + 1,
+  ]);
   await client.end();
   await assert.rejects(PostgresMetadataStore.open(url), SchemaTooNewError);
 });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { NewDownload } from '../metadata-store.js';
 
-/** The downloads tickets are bound to, on PostgreSQL (migration 6, src/store/download-rows.ts). */
+/** The downloads tickets are bound to, on PostgreSQL (migration 6 of schema.ts). */
 export async function insertDownload(client: pg.PoolClient, fileId: string, download: NewDownload): Promise<void> {
   await client.query('DELETE FROM downloads WHERE file_id = $1 AND expires_at <= $2', [fileId, download.now]);
   await client.query('INSERT INTO downloads (id, file_id, budget, expires_at) VALUES ($1, $2, $3, $4)', [

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { pendingMigrations, type SchemaReport } from '../schema.js';
-import { PG_MIGRATIONS } from './migrations.js';
+import { POSTGRES_MIGRATIONS } from './schema.js';
 
 /**
  * Applies the pending migrations inside the caller's transaction, after taking the advisory lock
@@ -10,7 +10,7 @@ import { PG_MIGRATIONS } from './migrations.js';
 export async function migratePostgres(
   client: pg.PoolClient,
   lockKey: number,
-  migrations: readonly string[] = PG_MIGRATIONS,
+  migrations: readonly string[] = POSTGRES_MIGRATIONS,
 ): Promise<SchemaReport> {
   await client.query('SELECT pg_advisory_xact_lock($1)', [lockKey]);
   // Checked first, so that a role without CREATE rights can start once the schema is in place.

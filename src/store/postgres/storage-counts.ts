@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { StorageQuota } from '../../domain/limits.js';
 
 /**
- * The instance's registered-bytes counter on PostgreSQL (migration 5, src/store/storage-rows.ts).
+ * The instance's registered-bytes counter on PostgreSQL (migration 5 of schema.ts).
  *
  * One row that every insert and delete of a file changes in its own transaction. The UPDATE's row
  * lock orders racing registrations from any number of nodes: each waits for the one before it to

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { pendingMigrations, type SchemaReport } from '../schema.js';
-import { MIGRATIONS } from './migrations.js';
+import { SQLITE_MIGRATIONS } from './schema.js';
 
 /**
  * better-sqlite3 12 on Node 20, 13 (the alias better-sqlite3-napi) on Node 22 and later: 13 needs
@@ -31,7 +31,7 @@ export function openConnection(path: string): Database.Database {
  * Applies the migrations not yet applied, each in its own transaction; version = index + 1. Refuses
  * (SchemaTooNewError) a database a newer version migrated further than this one knows.
  */
-export function migrate(db: Database.Database, migrations: readonly string[] = MIGRATIONS): SchemaReport {
+export function migrate(db: Database.Database, migrations: readonly string[] = SQLITE_MIGRATIONS): SchemaReport {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
   const applied = db
     .prepare<[], { version: number }>('SELECT version FROM schema_migrations')
