@@ -15,6 +15,7 @@ import {
   t,
   tParts,
 } from '../../web/src/i18n/index.js';
+import { LANGUAGE_TABLE } from '../../web/src/i18n/languages.js';
 import { describeFailure, formatBytes } from '../../web/src/views/ui.js';
 
 /**
@@ -206,5 +207,22 @@ describe('site message catalogs (ICU MessageFormat)', () => {
       console.warn = warn;
       await setLanguage('en');
     }
+  });
+
+  it('docs/translations.md lists every language with its direction and whether a reader has reviewed it', () => {
+    const doc = readFileSync(new URL('../../docs/translations.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([^`]+)` \| ([^|]+) \| (ltr|rtl) \| (yes|no) \|$/gm)].map((m) => [
+      m[1],
+      m[2]!.trim(),
+      m[3],
+      m[4],
+    ]);
+    const table = Object.entries(LANGUAGE_TABLE).map(([tag, entry]) => [
+      tag,
+      entry.name,
+      'rtl' in entry ? 'rtl' : 'ltr',
+      entry.reviewed ? 'yes' : 'no',
+    ]);
+    assert.deepEqual(rows, table);
   });
 });

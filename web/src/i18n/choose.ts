@@ -1,10 +1,20 @@
 import { savedLanguage, saveLanguage } from '../adapters/storage.js';
-import { isLanguage, LANGUAGES, type Language, language, pickLanguage, setLanguage, t } from './index.js';
+import {
+  isLanguage,
+  isRightToLeft,
+  LANGUAGES,
+  type Language,
+  language,
+  pickLanguage,
+  setLanguage,
+  t,
+} from './index.js';
 
 /**
  * The page's language: the one chosen with the switch (kept in localStorage), else the first of
  * the browser's languages (`navigator.languages`) the site speaks, else English. `<html lang>`
- * follows, so screen readers and hyphenation use the right language.
+ * follows, so screen readers and hyphenation use the right language, and `<html dir>`: "rtl" for a
+ * language written right to left, which mirrors the layout (web/src/style.css uses logical properties).
  */
 export async function chooseLanguage(): Promise<Language> {
   const saved = savedLanguage();
@@ -21,6 +31,7 @@ async function applyLanguage(lang: Language): Promise<void> {
     await setLanguage('en');
   }
   document.documentElement.lang = language();
+  document.documentElement.dir = isRightToLeft(language()) ? 'rtl' : 'ltr';
 }
 
 /**

@@ -1,5 +1,6 @@
 import IntlMessageFormat from 'intl-messageformat';
 import { type Catalog, EN, type MessageKey, selectorsOf } from './catalog.js';
+import { LANGUAGE_TABLE, type Language } from './languages.js';
 
 /**
  * The site's words: one ICU MessageFormat catalog per language (web/src/i18n/messages/<locale>.json,
@@ -9,36 +10,17 @@ import { type Catalog, EN, type MessageKey, selectorsOf } from './catalog.js';
  */
 export type { MessageKey } from './catalog.js';
 
-/** Every language the site speaks, by BCP 47 tag, named in itself (the language switch lists them in this order). */
-export const LANGUAGES = {
-  en: 'English',
-  de: 'Deutsch',
-  es: 'Español',
-  fr: 'Français',
-  it: 'Italiano',
-  nl: 'Nederlands',
-  pl: 'Polski',
-  'pt-BR': 'Português (Brasil)',
-  ja: '日本語',
-  ko: '한국어',
-  'zh-Hans': '简体中文',
-} as const;
-export type Language = keyof typeof LANGUAGES;
+export type { Language } from './languages.js';
 
-type Loader = () => Promise<{ default: Catalog }>;
-/** Each catalog a chunk of its own, fetched the first time its language is chosen. */
-const LOADERS: Readonly<Record<Exclude<Language, 'en'>, Loader>> = {
-  de: () => import('./messages/de.json', { with: { type: 'json' } }),
-  es: () => import('./messages/es.json', { with: { type: 'json' } }),
-  fr: () => import('./messages/fr.json', { with: { type: 'json' } }),
-  it: () => import('./messages/it.json', { with: { type: 'json' } }),
-  nl: () => import('./messages/nl.json', { with: { type: 'json' } }),
-  pl: () => import('./messages/pl.json', { with: { type: 'json' } }),
-  'pt-BR': () => import('./messages/pt-BR.json', { with: { type: 'json' } }),
-  ja: () => import('./messages/ja.json', { with: { type: 'json' } }),
-  ko: () => import('./messages/ko.json', { with: { type: 'json' } }),
-  'zh-Hans': () => import('./messages/zh-Hans.json', { with: { type: 'json' } }),
-};
+/** Every language the site speaks, by BCP 47 tag, named in itself (the language switch lists them in this order). */
+export const LANGUAGES = Object.fromEntries(
+  Object.entries(LANGUAGE_TABLE).map(([tag, entry]) => [tag, entry.name]),
+) as Readonly<Record<Language, string>>;
+
+/** Whether a language is written right to left (the page's `dir`). */
+export function isRightToLeft(lang: Language): boolean {
+  return 'rtl' in LANGUAGE_TABLE[lang];
+}
 
 const loaded = new Map<Language, Catalog>([['en', EN]]);
 let current: Language = 'en';
@@ -49,7 +31,8 @@ let compiled = new Map<MessageKey, { format: IntlMessageFormat; selectors: Set<s
 export async function loadCatalog(lang: Language): Promise<Catalog> {
   const have = loaded.get(lang);
   if (have) return have;
-  const catalog = (await LOADERS[lang as Exclude<Language, 'en'>]()).default;
+  const load = LANGUAGE_TABLE[lang].load;
+  const catalog = load ? (await load()).default : EN;
   loaded.set(lang, catalog);
   return catalog;
 }
@@ -74,21 +57,41 @@ export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && Object.hasOwn(LANGUAGES, value);
 }
 
+/** Languages read by the readers of another (Norwegian Nynorsk and the macrolanguage tag read Bokmål). */
+const READ_AS: Readonly<Record<string, string>> = { no: 'nb', nn: 'nb' };
+
+function maximized(tag: string): { language: string; script: string; region: string } | null {
+  try {
+    const locale = new Intl.Locale(tag.replace(/_/g, '-')).maximize();
+    const language = READ_AS[locale.language] ?? locale.language;
+    return { language, script: locale.script ?? '', region: locale.region ?? '' };
+  } catch {
+    return null;
+  }
+}
+
+/** Each language's tag with its language and script filled in ("pt-BR" is pt, Latn). */
+const SUPPORTED = (Object.keys(LANGUAGE_TABLE) as Language[]).map((tag) => {
+  const { language, script } = new Intl.Locale(tag).maximize();
+  return { tag, language, script: script ?? '' };
+});
+
 /**
- * The first supported language of a preference list (`navigator.languages`), else English. A tag
- * matches by its language ("de-AT" is de); Portuguese is pt-BR, and Chinese is zh-Hans unless the
- * tag names Traditional script or a region that writes it (Taiwan, Hong Kong, Macao).
+ * The first language of a preference list (`navigator.languages`) the site speaks, else English.
+ * A tag gets its own language and region if the site has it ("pt-PT"), else its language in its
+ * script ("zh-TW" is zh-Hant), else the language alone ("de-AT" is de), else another variant of the
+ * language in the same script ("pt-PT" is pt-BR when there is no pt-PT). Never a variant in another
+ * script: a reader of Traditional Chinese is given Simplified only if the list asks for it too.
  */
 export function pickLanguage(preferred: readonly string[]): Language {
   for (const tag of preferred) {
-    const parts = tag.toLowerCase().split(/[-_]/);
-    const base = parts[0];
-    if (base === 'pt') return 'pt-BR';
-    if (base === 'zh') {
-      if (parts.some((p) => ['hant', 'tw', 'hk', 'mo'].includes(p))) continue;
-      return 'zh-Hans';
-    }
-    if (base !== 'pt' && base !== 'zh' && isLanguage(base)) return base;
+    const wanted = maximized(tag);
+    if (!wanted) continue;
+    const exact = [`${wanted.language}-${wanted.region}`, `${wanted.language}-${wanted.script}`, wanted.language];
+    const found =
+      SUPPORTED.find((s) => exact.some((e) => e.toLowerCase() === s.tag.toLowerCase())) ??
+      SUPPORTED.find((s) => s.language === wanted.language && s.script === wanted.script);
+    if (found) return found.tag;
   }
   return 'en';
 }

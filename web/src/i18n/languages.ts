@@ -1,0 +1,45 @@
+import type { Catalog } from './catalog.js';
+
+/**
+ * Every language the site speaks, by BCP 47 tag, in the order the language switch lists them.
+ * Adding a language is two things: its catalog web/src/i18n/messages/<tag>.json (every key of
+ * en.json) and its one entry here. docs/contributing/translations.md says how; test/site/i18n.test.ts
+ * checks the catalog, and that the docs' table of languages says what this one says.
+ *
+ * - `name`: the language named in itself, as the switch shows it.
+ * - `rtl`: written right to left (the page sets `dir="rtl"` and mirrors its layout).
+ * - `reviewed`: a reader of the language has read the whole catalog; false for a machine-made or
+ *   unchecked first draft, which the docs mark as such until someone has.
+ * - `load`: the catalog, a chunk of its own fetched the first time the language is chosen
+ *   (English is in the bundle).
+ */
+interface LanguageEntry {
+  readonly name: string;
+  readonly rtl?: true;
+  readonly reviewed: boolean;
+  readonly load: (() => Promise<{ default: Catalog }>) | null;
+}
+
+export const LANGUAGE_TABLE = {
+  en: { name: 'English', reviewed: true, load: null },
+  de: { name: 'Deutsch', reviewed: false, load: () => import('./messages/de.json', { with: { type: 'json' } }) },
+  es: { name: 'Español', reviewed: false, load: () => import('./messages/es.json', { with: { type: 'json' } }) },
+  fr: { name: 'Français', reviewed: false, load: () => import('./messages/fr.json', { with: { type: 'json' } }) },
+  it: { name: 'Italiano', reviewed: false, load: () => import('./messages/it.json', { with: { type: 'json' } }) },
+  nl: { name: 'Nederlands', reviewed: false, load: () => import('./messages/nl.json', { with: { type: 'json' } }) },
+  pl: { name: 'Polski', reviewed: false, load: () => import('./messages/pl.json', { with: { type: 'json' } }) },
+  'pt-BR': {
+    name: 'Português (Brasil)',
+    reviewed: false,
+    load: () => import('./messages/pt-BR.json', { with: { type: 'json' } }),
+  },
+  ja: { name: '日本語', reviewed: false, load: () => import('./messages/ja.json', { with: { type: 'json' } }) },
+  ko: { name: '한국어', reviewed: false, load: () => import('./messages/ko.json', { with: { type: 'json' } }) },
+  'zh-Hans': {
+    name: '简体中文',
+    reviewed: false,
+    load: () => import('./messages/zh-Hans.json', { with: { type: 'json' } }),
+  },
+} as const satisfies Record<string, LanguageEntry>;
+
+export type Language = keyof typeof LANGUAGE_TABLE;
