@@ -51,6 +51,14 @@ const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
     'account.menu',
   ],
   'pt-BR': ['notify.eventsDownload', 'takeDown.reason.malware', 'admin.sort.downloads', 'admin.col.downloads'],
+  da: [
+    'upload.heading',
+    'files.downloadNamed',
+    'files.download',
+    'viewer.download',
+    'viewer.downloadSized',
+    'files.downloads',
+  ],
 };
 
 /** Every plural element of a message, at any depth. */
@@ -165,7 +173,8 @@ describe('site message catalogs (ICU MessageFormat)', () => {
   });
 
   it("picks the first of the browser's languages the site speaks", () => {
-    assert.equal(pickLanguage(['sv-SE', 'de-AT', 'en']), 'de');
+    assert.equal(pickLanguage(['sv-SE', 'de-AT', 'en']), 'sv');
+    assert.equal(pickLanguage(['kl-GL', 'de-AT', 'en']), 'de');
     assert.equal(pickLanguage(['ko-KR']), 'ko');
     assert.equal(pickLanguage(['EN-gb']), 'en');
     assert.equal(pickLanguage(['fr-CA']), 'fr');
@@ -175,7 +184,9 @@ describe('site message catalogs (ICU MessageFormat)', () => {
     assert.equal(pickLanguage(['zh-Hans-SG']), 'zh-Hans');
     assert.equal(pickLanguage(['zh-TW', 'ja']), 'ja', 'Traditional Chinese is not offered Simplified');
     assert.equal(pickLanguage(['zh-Hant-HK']), 'en');
-    assert.equal(pickLanguage(['sv', 'fi']), 'en');
+    assert.equal(pickLanguage(['sv', 'fi']), 'sv');
+    assert.equal(pickLanguage(['no-NO']), 'nb');
+    assert.equal(pickLanguage(['kl', 'fo']), 'en');
     assert.equal(pickLanguage([]), 'en');
   });
 

@@ -40,6 +40,10 @@ export const LANGUAGE_TABLE = {
     reviewed: false,
     load: () => import('./messages/zh-Hans.json', { with: { type: 'json' } }),
   },
+  sv: { name: 'Svenska', reviewed: false, load: () => import('./messages/sv.json', { with: { type: 'json' } }) },
+  da: { name: 'Dansk', reviewed: false, load: () => import('./messages/da.json', { with: { type: 'json' } }) },
+  nb: { name: 'Norsk bokmål', reviewed: false, load: () => import('./messages/nb.json', { with: { type: 'json' } }) },
+  fi: { name: 'Suomi', reviewed: false, load: () => import('./messages/fi.json', { with: { type: 'json' } }) },
 } as const satisfies Record<string, LanguageEntry>;
 
 export type Language = keyof typeof LANGUAGE_TABLE;
