@@ -44,6 +44,12 @@ export const LANGUAGE_TABLE = {
   da: { name: 'Dansk', reviewed: false, load: () => import('./messages/da.json', { with: { type: 'json' } }) },
   nb: { name: 'Norsk bokmål', reviewed: false, load: () => import('./messages/nb.json', { with: { type: 'json' } }) },
   fi: { name: 'Suomi', reviewed: false, load: () => import('./messages/fi.json', { with: { type: 'json' } }) },
+  ar: {
+    name: 'العربية',
+    rtl: true,
+    reviewed: false,
+    load: () => import('./messages/ar.json', { with: { type: 'json' } }),
+  },
 } as const satisfies Record<string, LanguageEntry>;
 
 export type Language = keyof typeof LANGUAGE_TABLE;
