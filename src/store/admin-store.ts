@@ -3,7 +3,7 @@ import type { FolderRecord, TakeDown } from './folder-record.js';
 /**
  * The admin console's part of the metadata port (`MetadataStore.admin`): every live folder with its
  * figures, searched, sorted and paged in the store; one folder; the take-down; counts by state. Both
- * SQL stores implement it over the same statements (admin-rows.ts), checked by one suite
+ * SQL stores implement it over the same statements (sql/admin.ts), checked by one suite
  * (test/store/admin-store.test.ts).
  */
 export type AdminSort = 'created' | 'size' | 'expiry' | 'downloads';

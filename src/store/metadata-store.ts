@@ -25,8 +25,6 @@ import type { SchemaReport } from './schema.js';
  */
 export type { Flow, FolderCreator, FolderRecord, FolderSettings };
 
-export const NO_SETTINGS: FolderSettings = { expiresAt: null, maxDownloads: null, note: null, password: null };
-
 /** A change of settings: the properties given change. */
 export type SettingsChange = Partial<FolderSettings>;
 
@@ -45,7 +43,7 @@ export interface ActivityRecord {
   /**
    * A deletion's file name as the file record held it (encrypted by the browser, opaque here) and,
    * in request mode, its sealed key: the owner's page reads the name after the file is gone. Null
-   * on other lines and on deletions recorded before the store kept them.
+   * on the other lines.
    */
   readonly filename: string | null;
   readonly sealedKey: string | null;

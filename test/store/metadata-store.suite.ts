@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type FileRecord, type FolderRecord, type MetadataStore, NO_SETTINGS } from '../../src/store/metadata-store.js';
+import type { FileRecord, FolderRecord, MetadataStore } from '../../src/store/metadata-store.js';
+import { NO_SETTINGS } from '../../src/store/sql/rows.js';
 import { accountFolderTests } from './account-folders.suite.js';
 import { accountStoreTests } from './accounts.suite.js';
 import { downloadTicketTests } from './downloads.suite.js';

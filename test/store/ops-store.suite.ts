@@ -177,7 +177,7 @@ export function opsStoreTests(it: It, make: Make): void {
   it('usage, folderBytes, listFolders and expireFolder', async (store) => {
     const big = 1_098_437_885_952;
     const a = make.folder({ createdAt: T0 + 1 });
-    const b = make.folder({ createdAt: T0 + 2 });
+    const b = make.folder({ createdAt: T0 + 2, accountId: 'account-b' });
     const c = make.folder({ createdAt: T0 + 3, deleteAfter: T0 });
     await store.createFolder(a, [make.file(a.id, 0, { filesize: big }), make.file(a.id, 1, { filesize: 10 })]);
     await store.createFolder(b, [make.file(b.id, 0, { filesize: 5, completedAt: T0 })]);
@@ -195,6 +195,15 @@ export function opsStoreTests(it: It, make: Make): void {
       ],
     );
     assert.equal(listed[2]!.title, a.title);
+    // A summary is the whole folder record, as getFolder reads it, with its figures.
+    assert.deepEqual(
+      { ...listed[1]!, files: undefined, bytes: undefined },
+      {
+        ...(await store.getFolder(b.id)),
+        files: undefined,
+        bytes: undefined,
+      },
+    );
     assert.deepEqual(
       (await store.listings.listFolders(1, T0 + 3)).map((s) => s.id),
       [b.id],

@@ -1,19 +1,21 @@
 import type pg from 'pg';
+import type {
+  AccountRecord,
+  AccountStore,
+  ApiKeyRecord,
+  NewApiKey,
+  NewSession,
+  SignInRecord,
+} from '../account-store.js';
 import {
   ACCOUNT_COLUMNS,
-  type AccountRecord,
   type AccountRow,
-  type AccountStore,
   API_KEY_COLUMNS,
-  type ApiKeyRecord,
   type ApiKeyRow,
-  type NewApiKey,
-  type NewSession,
-  type SignInRecord,
   signInSql,
   toAccount,
   toApiKey,
-} from '../account-store.js';
+} from '../sql/accounts.js';
 import { withClient } from './outage.js';
 
 /** The account part of the PostgreSQL store (../account-store.ts): every statement is a single one. */

@@ -1,12 +1,6 @@
 import type pg from 'pg';
-import {
-  ACCOUNT_USAGE_SELECT,
-  type AccountUsage,
-  type AccountUsagePage,
-  type AccountUsageRow,
-  type AccountUsageStore,
-  toAccountUsage,
-} from '../account-usage.js';
+import type { AccountUsage, AccountUsagePage, AccountUsageStore } from '../account-usage.js';
+import { ACCOUNT_USAGE_SELECT, type AccountUsageRow, toAccountUsage } from '../sql/account-usage.js';
 
 /** Per-account usage of the PostgreSQL store (../account-usage.ts). */
 export class PostgresAccountUsageStore implements AccountUsageStore {

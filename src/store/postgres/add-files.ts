@@ -3,7 +3,7 @@ import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { folderLimitRefusal, NO_QUOTA, overFolderQuota } from '../../domain/limits.js';
 import { effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type { AddFilesOptions, AddFilesResult, NewFile } from '../metadata-store.js';
-import { fullFile } from '../owner-rows.js';
+import { fullFile } from '../sql/rows.js';
 import { appendOutbox } from './ops-store.js';
 import { fileParams, INSERT_FILE } from './sql.js';
 import { sumBytes, takeAccount, takeTotal } from './storage-counts.js';

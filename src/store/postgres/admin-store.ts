@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { AdminCounts, AdminFolder, AdminFolderPage, AdminFolderQuery, AdminStore } from '../admin-store.js';
+import type { TakeDown } from '../folder-record.js';
 import {
   type AdminCountsRow,
   type AdminFolderRow,
@@ -9,13 +11,11 @@ import {
   takeDownSql,
   toAdminCounts,
   toAdminFolder,
-} from '../admin-rows.js';
-import type { AdminCounts, AdminFolder, AdminFolderPage, AdminFolderQuery, AdminStore } from '../admin-store.js';
-import type { TakeDown } from '../folder-record.js';
+} from '../sql/admin.js';
 
 const dollar = (n: number) => `$${n}`;
 
-/** The admin part of the PostgreSQL store (admin-rows.ts holds the statements both stores run). */
+/** The admin part of the PostgreSQL store (../sql/admin.ts holds the statements both stores run). */
 export class PostgresAdminStore implements AdminStore {
   constructor(private readonly pool: pg.Pool) {}
 

@@ -1,16 +1,6 @@
 import type pg from 'pg';
-import {
-  AUDIT_INSERT_COLUMNS,
-  type AuditEntry,
-  type AuditFilter,
-  type AuditPage,
-  type AuditRow,
-  type AuditStore,
-  auditValues,
-  auditWhere,
-  type NewAuditEntry,
-  toAuditEntry,
-} from '../audit-store.js';
+import type { AuditEntry, AuditFilter, AuditPage, AuditStore, NewAuditEntry } from '../audit-store.js';
+import { AUDIT_INSERT_COLUMNS, type AuditRow, auditValues, auditWhere, toAuditEntry } from '../sql/audit.js';
 
 /** Stores one entry with `q`: a transaction's client stores it in that transaction. */
 export async function appendAuditEntry(q: pg.Pool | pg.PoolClient, entry: NewAuditEntry): Promise<void> {

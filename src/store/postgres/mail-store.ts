@@ -1,11 +1,6 @@
 import type pg from 'pg';
-import {
-  COUNTER_KEEP_MS,
-  type MailAddressStatus,
-  type MailAllowance,
-  type MailStore,
-  windowStart,
-} from '../mail-store.js';
+import type { MailAddressStatus, MailAllowance, MailStore } from '../mail-store.js';
+import { COUNTER_KEEP_MS, windowStart } from '../sql/mail.js';
 
 import { withClient } from './outage.js';
 /** The mail part of the PostgreSQL store (../mail-store.ts). */

@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { pendingMigrations, type SchemaReport } from '../schema.js';
+import type { SchemaReport } from '../schema.js';
+import { pendingMigrations } from '../sql/migrations.js';
 import { POSTGRES_MIGRATIONS } from './schema.js';
 
 /**

@@ -1,20 +1,5 @@
 import type pg from 'pg';
-import {
-  type AccountFolderRow,
-  accountFolderParams,
-  accountFoldersSql,
-  toAccountFolder,
-} from '../account-folder-rows.js';
 import type { AccountFolderPage, AccountFolderSummary } from '../account-folders.js';
-import {
-  type FolderSummaryRow,
-  type NotificationsRow,
-  type OutboxRow,
-  summarySql,
-  toNotifications,
-  toOutbox,
-  toSummary,
-} from '../ops-rows.js';
 import type {
   FolderNotifications,
   FolderSummary,
@@ -24,6 +9,21 @@ import type {
   OutboxEntry,
   StoreUsage,
 } from '../ops-store.js';
+import {
+  type AccountFolderRow,
+  accountFolderParams,
+  accountFoldersSql,
+  toAccountFolder,
+} from '../sql/account-folders.js';
+import {
+  type FolderSummaryRow,
+  type NotificationsRow,
+  type OutboxRow,
+  summarySql,
+  toNotifications,
+  toOutbox,
+  toSummary,
+} from '../sql/ops.js';
 
 /**
  * Stores outbox rows with one multi-row INSERT (atomic by itself, one round trip); on a transaction's

@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
-import { auditValues } from '../audit-store.js';
 import type {
   ActivityRecord,
   AddFilesOptions,
@@ -21,9 +20,10 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
-import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, fullFile, fullFolder, toActivity } from '../owner-rows.js';
-import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, toActivity } from '../sql/activity.js';
+import { auditValues } from '../sql/audit.js';
+import { type FileRow, type FolderRow, fullFile, fullFolder, toFile, toFolder } from '../sql/rows.js';
 import { PostgresAccountStore } from './account-store.js';
 import { PostgresAccountUsageStore } from './account-usage.js';
 import { appendFiles } from './add-files.js';
@@ -69,7 +69,7 @@ function accountRefusal(error: unknown): 'account-quota' {
  *   rows, which commit with it: see Outbox) run in a transaction, as in the SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
  *   conditional UPDATE that waited for a concurrent one re-checks its WHERE clause against the new
  *   row, so claimOwner and beginFolderDeletion have exactly one winner however many callers race.
- * - BIGINT columns arrive from pg as strings; ../rows.ts parses them back to numbers, so the global
+ * - BIGINT columns arrive from pg as strings; ../sql/rows.ts parses them back to numbers, so the global
  *   pg type parsers are left alone.
  */
 const MIGRATION_LOCK_KEY = 0x77666d67; // 'wfmg': one fixed 64-bit advisory lock key for migrations

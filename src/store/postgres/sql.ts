@@ -1,6 +1,6 @@
-import { TAKE_DOWN_COLUMNS } from '../admin-rows.js';
-import { AUDIT_INSERT_COLUMNS } from '../audit-store.js';
 import type { FileRecord, FolderRecord } from '../metadata-store.js';
+import { TAKE_DOWN_COLUMNS } from '../sql/admin.js';
+import { AUDIT_INSERT_COLUMNS } from '../sql/audit.js';
 
 /** The column lists and inserts of folders and files, shared by the PostgreSQL store's writes. */
 export const WRITTEN_FOLDER_COLUMNS =

@@ -1,18 +1,20 @@
 import type Database from 'better-sqlite3';
+import type {
+  AccountRecord,
+  AccountStore,
+  ApiKeyRecord,
+  NewApiKey,
+  NewSession,
+  SignInRecord,
+} from '../account-store.js';
 import {
   ACCOUNT_COLUMNS,
-  type AccountRecord,
   type AccountRow,
-  type AccountStore,
   API_KEY_COLUMNS,
-  type ApiKeyRecord,
   type ApiKeyRow,
-  type NewApiKey,
-  type NewSession,
-  type SignInRecord,
   toAccount,
   toApiKey,
-} from '../account-store.js';
+} from '../sql/accounts.js';
 import type { SqliteWriter } from './writer.js';
 
 /** The account part of the SQLite store: reads on the calling thread, writes through the writer thread. */

@@ -1,12 +1,6 @@
 import type Database from 'better-sqlite3';
-import {
-  ACCOUNT_USAGE_SELECT,
-  type AccountUsage,
-  type AccountUsagePage,
-  type AccountUsageRow,
-  type AccountUsageStore,
-  toAccountUsage,
-} from '../account-usage.js';
+import type { AccountUsage, AccountUsagePage, AccountUsageStore } from '../account-usage.js';
+import { ACCOUNT_USAGE_SELECT, type AccountUsageRow, toAccountUsage } from '../sql/account-usage.js';
 import type { SqliteWriter } from './writer.js';
 
 /** Per-account usage of the SQLite store: reads on the calling thread, the quota through the writer. */

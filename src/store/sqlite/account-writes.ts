@@ -1,13 +1,6 @@
 import type Database from 'better-sqlite3';
-import {
-  type AccountRecord,
-  type AccountRow,
-  type NewApiKey,
-  type NewSession,
-  type SignInRecord,
-  signInSql,
-  toAccount,
-} from '../account-store.js';
+import type { AccountRecord, NewApiKey, NewSession, SignInRecord } from '../account-store.js';
+import { type AccountRow, signInSql, toAccount } from '../sql/accounts.js';
 
 /** The SQLite writes of the account tables (../account-store.ts), run on the writer thread. */
 export function prepareAccountWrites(db: Database.Database) {

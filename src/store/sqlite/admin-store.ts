@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import type { AdminCounts, AdminFolder, AdminFolderPage, AdminFolderQuery, AdminStore } from '../admin-store.js';
+import type { TakeDown } from '../folder-record.js';
 import {
   type AdminCountsRow,
   type AdminFolderRow,
@@ -8,9 +10,7 @@ import {
   likePattern,
   toAdminCounts,
   toAdminFolder,
-} from '../admin-rows.js';
-import type { AdminCounts, AdminFolder, AdminFolderPage, AdminFolderQuery, AdminStore } from '../admin-store.js';
-import type { TakeDown } from '../folder-record.js';
+} from '../sql/admin.js';
 import type { SqliteWriter } from './writer.js';
 
 const named = (n: number) => `@p${n}`;

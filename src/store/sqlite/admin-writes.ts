@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { takeDownSql } from '../admin-rows.js';
 import type { TakeDown } from '../folder-record.js';
+import { takeDownSql } from '../sql/admin.js';
 
 const named = (n: number) => `@p${n}`;
 

@@ -1,14 +1,6 @@
 import type Database from 'better-sqlite3';
-import {
-  type AuditEntry,
-  type AuditFilter,
-  type AuditPage,
-  type AuditRow,
-  type AuditStore,
-  auditWhere,
-  type NewAuditEntry,
-  toAuditEntry,
-} from '../audit-store.js';
+import type { AuditEntry, AuditFilter, AuditPage, AuditStore, NewAuditEntry } from '../audit-store.js';
+import { type AuditRow, auditWhere, toAuditEntry } from '../sql/audit.js';
 import type { SqliteWriter } from './writer.js';
 
 /** The audit log of the SQLite store: reads on the calling thread, writes through the writer thread. */

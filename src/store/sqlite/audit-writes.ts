@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { AUDIT_INSERT_COLUMNS, auditValues, type NewAuditEntry } from '../audit-store.js';
+import type { NewAuditEntry } from '../audit-store.js';
+import { AUDIT_INSERT_COLUMNS, auditValues } from '../sql/audit.js';
 
 /** The audit log's writes, on the writer thread. */
 export function prepareAuditWrites(db: Database.Database) {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
-import { pendingMigrations, type SchemaReport } from '../schema.js';
+import type { SchemaReport } from '../schema.js';
+import { pendingMigrations } from '../sql/migrations.js';
 import { SQLITE_MIGRATIONS } from './schema.js';
 
 /**

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { COUNTER_KEEP_MS, type MailAddressStatus, type MailAllowance, windowStart } from '../mail-store.js';
+import type { MailAddressStatus, MailAllowance } from '../mail-store.js';
+import { COUNTER_KEEP_MS, windowStart } from '../sql/mail.js';
 
 /**
  * The SQLite writes of the mail tables (../mail-store.ts), on the writer thread: each runs in its

@@ -1,12 +1,5 @@
 import type Database from 'better-sqlite3';
-import {
-  type AccountFolderRow,
-  accountFolderParams,
-  accountFoldersSql,
-  toAccountFolder,
-} from '../account-folder-rows.js';
 import type { AccountFolderPage, AccountFolderSummary } from '../account-folders.js';
-import { type FolderSummaryRow, type NotificationsRow, summarySql, toNotifications, toSummary } from '../ops-rows.js';
 import type {
   FolderNotifications,
   FolderSummary,
@@ -16,6 +9,13 @@ import type {
   OutboxEntry,
   StoreUsage,
 } from '../ops-store.js';
+import {
+  type AccountFolderRow,
+  accountFolderParams,
+  accountFoldersSql,
+  toAccountFolder,
+} from '../sql/account-folders.js';
+import { type FolderSummaryRow, type NotificationsRow, summarySql, toNotifications, toSummary } from '../sql/ops.js';
 import type { SqliteWriter } from './writer.js';
 
 const named = (n: number) => (n === 1 ? '@limit' : '@before');

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { type OutboxRow, toOutbox } from '../ops-rows.js';
 import type { FolderNotifications, NewOutboxEntry, OutboxEntry } from '../ops-store.js';
+import { type OutboxRow, toOutbox } from '../sql/ops.js';
 import type { AccountUsageWrites } from './account-usage-writes.js';
 import type { AccountWrites } from './account-writes.js';
 import type { AdminWrites } from './admin-writes.js';

@@ -10,8 +10,8 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
-import { ACTIVITY_COLUMNS, activityValues } from '../owner-rows.js';
-import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
+import { ACTIVITY_COLUMNS, activityValues } from '../sql/activity.js';
+import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';
 
 /**
  * The SQLite writes of the owner's controls, run on the writer thread like the folder

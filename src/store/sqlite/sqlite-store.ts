@@ -19,9 +19,9 @@ import type {
   SettingsChange,
   UpdateFolderResult,
 } from '../metadata-store.js';
-import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../owner-rows.js';
-import { type FileRow, type FolderRow, toFile, toFolder } from '../rows.js';
 import type { SchemaReport } from '../schema.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../sql/activity.js';
+import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';
 import { SqliteAccountStore } from './account-store.js';
 import { SqliteAccountUsageStore } from './account-usage.js';
 import { SqliteAdminStore } from './admin-store.js';

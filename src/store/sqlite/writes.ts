@@ -12,7 +12,7 @@ import type {
   NewFolder,
   Outbox,
 } from '../metadata-store.js';
-import { fullFile, fullFolder } from '../owner-rows.js';
+import { fullFile, fullFolder } from '../sql/rows.js';
 import { prepareOwnerWrites } from './owner-writes.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { AccountFolderPage, AccountFolderSort, AccountFolderSummary } from './account-folders.js';
+import type { AccountFolderPage, AccountFolderSort, AccountFolderSummary } from '../account-folders.js';
 import { type FolderRow, toFolder } from './rows.js';
 
-/** "My folders" rows as both SQL stores read them, their mapping, the page's query and its index (see rows.ts). */
+/** "My folders" rows as both SQL stores read them, their mapping, the page's query and its index. */
 type Int = number | string;
 export interface AccountFolderRow extends FolderRow {
   byte_count: Int;

@@ -1,7 +1,7 @@
-import type { FolderNotifications, FolderSummary, OutboxEntry } from './ops-store.js';
+import type { FolderNotifications, FolderSummary, OutboxEntry } from '../ops-store.js';
 import { type FolderRow, toFolder } from './rows.js';
 
-/** The ops tables' rows as both SQL stores read them, and their mapping to records (see rows.ts). */
+/** The ops tables' rows as both SQL stores read them, and their mapping to records. */
 type Int = number | string;
 
 export interface OutboxRow {
@@ -24,8 +24,7 @@ export interface NotificationsRow {
 }
 
 export interface FolderSummaryRow extends FolderRow {
-  file_count: Int;
-  byte_count: Int | null;
+  byte_count: Int;
 }
 
 export const toOutbox = (r: OutboxRow): OutboxEntry => ({
@@ -50,16 +49,17 @@ export const toNotifications = (r: NotificationsRow): FolderNotifications => ({
 export const toSummary = (r: FolderSummaryRow): FolderSummary => ({
   ...toFolder(r),
   files: Number(r.file_count),
-  bytes: Number(r.byte_count ?? 0),
+  bytes: Number(r.byte_count),
 });
 
-/** The live-folder summary query, the same text on both stores except placeholders. */
+/**
+ * The live-folder summary query, the same text on both stores except placeholders; the figures are
+ * the folder's own counters (file_count, byte_count).
+ */
 export function summarySql(placeholder: (n: number) => string, withBefore: boolean): string {
   return `SELECT d.id, d.mode, d.title, d.flow, d.created_at, d.ske, d.upload_auth_hash, d.owner_token_hash,
      d.owner_public_key, d.delete_after, d.expires_at, d.max_downloads, d.note, d.password, d.created_by,
-     d.taken_down_at, d.take_down_reason, d.take_down_note,
-     (SELECT COUNT(*) FROM files f WHERE f.folder_id = d.id) AS file_count,
-     (SELECT SUM(f.filesize) FROM files f WHERE f.folder_id = d.id) AS byte_count
+     d.account_id, d.taken_down_at, d.take_down_reason, d.take_down_note, d.file_count, d.byte_count
    FROM folders d WHERE d.deleting_since IS NULL ${withBefore ? `AND d.created_at < ${placeholder(2)}` : ''}
    ORDER BY d.created_at DESC, d.id LIMIT ${placeholder(1)}`;
 }

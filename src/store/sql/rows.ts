@@ -1,9 +1,11 @@
-import type { Mode } from '../domain/modes.js';
-import type { FileRecord, Flow, FolderCreator, FolderRecord } from './metadata-store.js';
+import type { Mode } from '../../domain/modes.js';
+import type { FolderSettings } from '../folder-record.js';
+import type { FileRecord, Flow, FolderCreator, FolderRecord, NewFile, NewFolder } from '../metadata-store.js';
 
 /**
- * The `folders` and `files` rows as both SQL stores read them (same column names in SQLite and
- * PostgreSQL), and their mapping to records. Integer columns arrive as numbers from SQLite and as
+ * What both SQL stores share (this folder): the rows they read, with the same column names in
+ * SQLite and PostgreSQL, their mapping to the port's records, and the statements whose text is the
+ * same in both dialects but for placeholders. This module: the `folders` and `files` rows. Integer columns arrive as numbers from SQLite and as
  * strings from pg (BIGINT); `int` accepts both, so the pg type parsers are left alone.
  */
 type Int = number | string;
@@ -26,10 +28,10 @@ export interface FolderRow {
   created_by: string;
   account_id: string | null;
   file_count: Int;
-  /** The take-down's columns (admin-rows.ts); absent from a query that does not read them. */
-  taken_down_at?: Int | null;
-  take_down_reason?: string | null;
-  take_down_note?: string | null;
+  /** The take-down's columns: all three set together, or all null (admin.ts takeDownSql). */
+  taken_down_at: Int | null;
+  take_down_reason: string | null;
+  take_down_note: string | null;
 }
 
 export interface FileRow {
@@ -76,12 +78,10 @@ export const toFolder = (r: FolderRow): FolderRecord => ({
     password: r.password,
   },
   createdBy: r.created_by as FolderCreator,
-  accountId: r.account_id ?? null,
+  accountId: r.account_id,
   fileCount: int(r.file_count),
   takeDown:
-    r.taken_down_at === null || r.taken_down_at === undefined
-      ? null
-      : { at: int(r.taken_down_at), reason: r.take_down_reason ?? 'other', note: r.take_down_note ?? null },
+    r.taken_down_at === null ? null : { at: int(r.taken_down_at), reason: r.take_down_reason!, note: r.take_down_note },
 });
 
 export const toFile = (r: FileRow): FileRecord => ({
@@ -101,3 +101,23 @@ export const toFile = (r: FileRow): FileRecord => ({
   maxDownloads: nullableInt(r.max_downloads),
   downloads: int(r.downloads),
 });
+
+/** A folder without any of the owner's settings. */
+export const NO_SETTINGS: FolderSettings = { expiresAt: null, maxDownloads: null, note: null, password: null };
+
+/** A new folder with every column filled: no settings and made by the API unless given. */
+export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount' | 'takeDown'> {
+  return {
+    ...folder,
+    settings: folder.settings ?? NO_SETTINGS,
+    createdBy: folder.createdBy ?? 'api',
+    accountId: folder.accountId ?? null,
+  };
+}
+
+/** A new file with every column filled. */
+export function fullFile<F extends Omit<NewFile, 'position'>>(
+  file: F,
+): F & { maxDownloads: number | null; downloads: number } {
+  return { ...file, maxDownloads: file.maxDownloads ?? null, downloads: file.downloads ?? 0 };
+}

@@ -1,4 +1,4 @@
-import type { AdminCounts, AdminFolder, AdminFolderQuery, AdminSort } from './admin-store.js';
+import type { AdminCounts, AdminFolder, AdminFolderQuery, AdminSort } from '../admin-store.js';
 import { type FolderRow, toFolder } from './rows.js';
 
 /**
