@@ -44,6 +44,10 @@ export const LANGUAGE_TABLE = {
   da: { name: 'Dansk', reviewed: false, load: () => import('./messages/da.json', { with: { type: 'json' } }) },
   nb: { name: 'Norsk bokmål', reviewed: false, load: () => import('./messages/nb.json', { with: { type: 'json' } }) },
   fi: { name: 'Suomi', reviewed: false, load: () => import('./messages/fi.json', { with: { type: 'json' } }) },
+  cs: { name: 'Čeština', reviewed: false, load: () => import('./messages/cs.json', { with: { type: 'json' } }) },
+  ro: { name: 'Română', reviewed: false, load: () => import('./messages/ro.json', { with: { type: 'json' } }) },
+  el: { name: 'Ελληνικά', reviewed: false, load: () => import('./messages/el.json', { with: { type: 'json' } }) },
+  hu: { name: 'Magyar', reviewed: false, load: () => import('./messages/hu.json', { with: { type: 'json' } }) },
   ar: {
     name: 'العربية',
     rtl: true,
