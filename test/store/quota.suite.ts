@@ -70,6 +70,14 @@ export function storageQuotaTests(it: It, make: Make): void {
     });
     assert.equal(claimed, 'instance-quota');
     assert.equal((await store.getFolder(g.id))!.ownerTokenHash, null);
+    // Nor one refused by the folder's limits, on either node.
+    const full = await peer.addFiles(g.id, [unpositioned(make.file(g.id, 0, { filesize: 1 }))], {
+      limits: { ...ROOMY, maxFiles: 0 },
+      claim,
+    });
+    assert.equal(full, 'too-many-files');
+    assert.equal((await store.getFolder(g.id))!.ownerTokenHash, null);
+    assert.equal(await store.byteCounts.totalBytes(), 6 * MIB);
   });
 
   it('quota: deleting a file or a folder gives its bytes back to both counters', async (store) => {

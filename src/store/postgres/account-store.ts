@@ -16,7 +16,7 @@ import {
   toAccount,
   toApiKey,
 } from '../sql/accounts.js';
-import { withClient } from './outage.js';
+import { inTransaction } from './transaction.js';
 
 /** The account part of the PostgreSQL store (../account-store.ts): every statement is a single one. */
 export class PostgresAccountStore implements AccountStore {
@@ -77,17 +77,10 @@ export class PostgresAccountStore implements AccountStore {
        WHERE (SELECT count(*) FROM api_keys WHERE account_id = $2 AND revoked_at IS NULL) < $6`;
     const params = [key.id, key.accountId, key.name, key.hash, key.createdAt, maxLive ?? Number.MAX_SAFE_INTEGER];
     if (maxLive === undefined) return (await this.pool.query(insert, params)).rowCount === 1;
-    return withClient(this.pool, async (client) => {
-      try {
-        await client.query('BEGIN');
-        await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
-        const { rowCount } = await client.query(insert, params);
-        await client.query('COMMIT');
-        return rowCount === 1;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      }
+    return inTransaction(this.pool, async (client) => {
+      await client.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [key.accountId]);
+      const { rowCount } = await client.query(insert, params);
+      return rowCount === 1;
     });
   }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { ACTIVITY_KEPT, NO_QUOTA, overFolderQuota } from '../../domain/limits.js';
+import { ACTIVITY_KEPT } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type {
   ActivityRecord,
@@ -23,41 +23,20 @@ import type {
 import type { SchemaReport } from '../schema.js';
 import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, toActivity } from '../sql/activity.js';
 import { auditValues } from '../sql/audit.js';
-import { type FileRow, type FolderRow, fullFile, fullFolder, toFile, toFolder } from '../sql/rows.js';
+import { type FileRow, type FolderRow, fullFolder, toFile, toFolder } from '../sql/rows.js';
 import { PostgresAccountStore } from './account-store.js';
 import { PostgresAccountUsageStore } from './account-usage.js';
-import { appendFiles } from './add-files.js';
 import { PostgresAdminStore } from './admin-store.js';
-import { appendAuditEntry, PostgresAuditStore } from './audit-store.js';
+import { PostgresAuditStore } from './audit-store.js';
 import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
-import { openPool, withClient } from './outage.js';
-import {
-  FILE_COLUMNS,
-  FOLDER_COLUMNS,
-  fileParams,
-  folderParams,
-  INSERT_FILE,
-  INSERT_FOLDER,
-  INSERT_FOLDER_WITH_AUDIT,
-  SET_COUNTS,
-} from './sql.js';
-import {
-  AccountQuotaRefused,
-  DELETE_FILE_SQL,
-  DELETE_FOLDER_SQL,
-  sumBytes,
-  takeAccount,
-  takeTotal,
-} from './storage-counts.js';
-
-/** An account's quota refused inside a transaction (rolled back): the refusal, as the port answers it. */
-function accountRefusal(error: unknown): 'account-quota' {
-  if (error instanceof AccountQuotaRefused) return 'account-quota';
-  throw error;
-}
+import { openPool } from './outage.js';
+import { FILE_COLUMNS, FOLDER_COLUMNS, folderParams, INSERT_FOLDER, INSERT_FOLDER_WITH_AUDIT } from './sql.js';
+import { DELETE_FILE_SQL, DELETE_FOLDER_SQL } from './storage-counts.js';
+import { inTransaction } from './transaction.js';
+import { addFiles, createFolder } from './writes.js';
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -66,7 +45,9 @@ function accountRefusal(error: unknown): 'account-quota' {
  *   transaction-scoped advisory lock: nodes starting together queue on the lock, and each later one
  *   finds the work done.
  * - Multi-statement operations (createFolder, addFiles, markComplete, and any write given outbox
- *   rows, which commit with it: see Outbox) run in a transaction, as in the SQLite store. Single-statement ones rely on PostgreSQL's row locking: under READ COMMITTED a
+ *   rows, which commit with it: see Outbox) run in a transaction (transaction.ts), as in the SQLite
+ *   store; a refusal is thrown and rolls the transaction back (../sql/refusal.ts). Single-statement
+ *   ones rely on PostgreSQL's row locking: under READ COMMITTED a
  *   conditional UPDATE that waited for a concurrent one re-checks its WHERE clause against the new
  *   row, so claimOwner and beginFolderDeletion have exactly one winner however many callers race.
  * - BIGINT columns arrive from pg as strings; ../sql/rows.ts parses them back to numbers, so the global
@@ -136,19 +117,8 @@ export class PostgresMetadataStore implements MetadataStore {
     });
   }
 
-  /** Runs `work` in a transaction on one pooled client; rolls back on any error. */
   private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    return withClient(this.pool, async (client) => {
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    });
+    return inTransaction(this.pool, work);
   }
 
   async createFolder(
@@ -156,7 +126,7 @@ export class PostgresMetadataStore implements MetadataStore {
     files: readonly NewFile[],
     options: CreateFolderOptions = {},
   ): Promise<CreateFolderResult> {
-    const { outbox = [], quota = NO_QUOTA, audit } = options;
+    const { outbox = [], audit } = options;
     // The empty-folder flow without outbox rows is one statement, atomic by itself: one round trip.
     if (files.length === 0 && outbox.length === 0) {
       const params = folderParams(fullFolder(folder));
@@ -164,24 +134,7 @@ export class PostgresMetadataStore implements MetadataStore {
       else await this.pool.query(INSERT_FOLDER, params);
       return 'created';
     }
-    const bytes = sumBytes(files);
-    if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
-    return this.transaction(async (client): Promise<CreateFolderResult> => {
-      const full = fullFolder(folder);
-      if (files.length > 0) {
-        if (!(await takeTotal(client, bytes, quota))) return 'instance-quota';
-        await takeAccount(client, full.accountId, bytes, quota);
-      }
-      await client.query(INSERT_FOLDER, folderParams(full));
-      if (files.length > 0) {
-        for (const file of files) await client.query(INSERT_FILE, fileParams(fullFile(file)));
-        const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-        await client.query(SET_COUNTS, [files.length, chunks, bytes, folder.id]);
-      }
-      await appendOutbox(client, outbox);
-      if (audit) await appendAuditEntry(client, audit);
-      return 'created';
-    }).catch(accountRefusal);
+    return this.transaction((client) => createFolder(client, folder, files, options));
   }
 
   async getFolder(folderId: string): Promise<FolderRecord | null> {
@@ -217,7 +170,7 @@ export class PostgresMetadataStore implements MetadataStore {
     files: readonly Omit<NewFile, 'position'>[],
     options: AddFilesOptions,
   ): Promise<AddFilesResult> {
-    return this.transaction((client) => appendFiles(client, folderId, files, options)).catch(accountRefusal);
+    return this.transaction((client) => addFiles(client, folderId, files, options));
   }
 
   async claimOwner(

@@ -16,8 +16,9 @@ export const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VA
  */
 export const INSERT_FOLDER_WITH_AUDIT = `WITH folder AS (${INSERT_FOLDER})
   INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS}) VALUES ($17, $18, $19, $20, $21, $22, $23)`;
-/** A new folder's counts, once its files are inserted. */
-export const SET_COUNTS = 'UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3 WHERE id = $4';
+/** A folder's counts and deleteAfter, once files are inserted. */
+export const SET_COUNTS =
+  'UPDATE folders SET file_count = $1, chunk_count = $2, byte_count = $3, delete_after = $4 WHERE id = $5';
 export const INSERT_FILE = `INSERT INTO files (id, folder_id, position, filename, mimetype, filesize, chunk_size, chunks, created_at, completed_at, expires_at, uploader_tag, sealed_key, max_downloads, downloads)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
 

@@ -1,55 +1,48 @@
 import type pg from 'pg';
-import type { StorageQuota } from '../../domain/limits.js';
+import { overFolderQuota, type StorageQuota } from '../../domain/limits.js';
+import { refuse } from '../sql/refusal.js';
+import type { CountedFolder } from '../sql/rows.js';
 
 /**
- * The instance's registered-bytes counter on PostgreSQL (migration 5 of schema.ts).
+ * The registered-bytes counters behind the storage quotas on PostgreSQL (src/domain/limits.ts
+ * StorageQuota; migrations 5 and 12 of schema.ts): the folder's `byte_count` (written by the caller
+ * with the folder's other counts, on the row it locked), the instance's one `storage_totals` row and
+ * the account's `account_storage` row. The SQLite twin is ../sqlite/storage-counts.ts.
  *
- * One row that every insert and delete of a file changes in its own transaction. The UPDATE's row
- * lock orders racing registrations from any number of nodes: each waits for the one before it to
- * commit, then re-evaluates its condition against the committed total (READ COMMITTED), so the
- * check and the addition are one step. Writers lock the folder row first and this row second, so
- * the two locks never wait on each other in opposite orders.
+ * Each counter's conditional UPDATE takes its row lock: racing registrations from any number of
+ * nodes wait for the one before them to commit, then re-evaluate the condition against the
+ * committed bytes (READ COMMITTED), so a check and its addition are one step. Every write locks in
+ * the same order, folder row, instance row, account row, so no two wait on each other in a cycle.
  */
-export async function takeTotal(client: pg.PoolClient, bytes: number, quota: StorageQuota): Promise<boolean> {
-  const { rowCount } = await client.query(
-    'UPDATE storage_totals SET bytes = bytes + $1 WHERE id = 1 AND ($2::bigint IS NULL OR bytes + $1 <= $2::bigint)',
-    [bytes, quota.instanceBytes],
-  );
-  return rowCount === 1;
-}
-
-/** A thrown refusal: rolls back the transaction's earlier writes (the instance total) with it. */
-export class AccountQuotaRefused extends Error {
-  override name = 'AccountQuotaRefused';
-}
-
-/**
- * Counts `bytes` more against the account that made the folder, within its own quota or
- * the default; nothing when the folder has no account. Taken after the instance counter, the same
- * order in every write: folder row, instance row, account row. The row is made on first use; the
- * conditional UPDATE's row lock orders racing registrations of one account on every node, and is
- * re-evaluated against the committed bytes after the wait, as the instance counter is.
- */
-export async function takeAccount(
+export async function charge(
   client: pg.PoolClient,
-  accountId: string | null,
+  folder: CountedFolder,
   bytes: number,
   quota: StorageQuota,
 ): Promise<void> {
-  if (accountId === null) return;
+  if (overFolderQuota(folder.byteCount, bytes, quota)) refuse('folder-quota');
+  const total = await client.query(
+    'UPDATE storage_totals SET bytes = bytes + $1 WHERE id = 1 AND ($2::bigint IS NULL OR bytes + $1 <= $2::bigint)',
+    [bytes, quota.instanceBytes],
+  );
+  if (total.rowCount !== 1) refuse('instance-quota');
+  if (folder.accountId === null) return;
   await client.query(
     'INSERT INTO account_storage (account_id, bytes) VALUES ($1, 0) ON CONFLICT (account_id) DO NOTHING',
-    [accountId],
+    [folder.accountId],
   );
-  const { rowCount } = await client.query(
+  const account = await client.query(
     `UPDATE account_storage SET bytes = bytes + $2 WHERE account_id = $1
      AND (COALESCE(quota_bytes, $3::bigint) IS NULL OR bytes + $2 <= COALESCE(quota_bytes, $3::bigint))`,
-    [accountId, bytes, quota.accountBytes],
+    [folder.accountId, bytes, quota.accountBytes],
   );
-  if (rowCount !== 1) throw new AccountQuotaRefused();
+  if (account.rowCount !== 1) refuse('account-quota');
 }
 
-/** A file delete that also lowers the folder's counts and the instance's total, in one statement. */
+/**
+ * A file's delete that counts its bytes less against the folder, the instance and the account, and
+ * lowers the folder's file and chunk counts, in one statement.
+ */
 export const DELETE_FILE_SQL = `WITH gone AS (DELETE FROM files WHERE folder_id = $1 AND id = $2 RETURNING chunks, filesize),
   counted AS (
     UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - (SELECT chunks FROM gone),
@@ -63,7 +56,7 @@ export const DELETE_FILE_SQL = `WITH gone AS (DELETE FROM files WHERE folder_id 
   )
   SELECT COUNT(*)::int AS removed FROM gone`;
 
-/** A folder's record removal (its files go by cascade) that lowers the instance's total by its bytes. */
+/** A folder's record removal (its files go by cascade) that counts its bytes less against the instance and the account. */
 export const DELETE_FOLDER_SQL = `WITH gone AS (DELETE FROM folders WHERE id = $1 RETURNING byte_count, account_id),
   total AS (UPDATE storage_totals SET bytes = bytes - (SELECT byte_count FROM gone) WHERE id = 1 AND EXISTS (SELECT 1 FROM gone)),
   account AS (
@@ -71,6 +64,3 @@ export const DELETE_FOLDER_SQL = `WITH gone AS (DELETE FROM folders WHERE id = $
     WHERE account_id = (SELECT account_id FROM gone)
   )
   SELECT COUNT(*)::int AS removed FROM gone`;
-
-export const sumBytes = (files: readonly { readonly filesize: number }[]) =>
-  files.reduce((sum, f) => sum + f.filesize, 0);

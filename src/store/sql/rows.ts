@@ -121,3 +121,15 @@ export function fullFile<F extends Omit<NewFile, 'position'>>(
 ): F & { maxDownloads: number | null; downloads: number } {
   return { ...file, maxDownloads: file.maxDownloads ?? null, downloads: file.downloads ?? 0 };
 }
+
+/** What a set of files adds to the counters: their registered (plaintext) bytes, their chunks. */
+export const sumBytes = (files: readonly { readonly filesize: number }[]): number =>
+  files.reduce((sum, f) => sum + f.filesize, 0);
+export const sumChunks = (files: readonly { readonly chunks: number }[]): number =>
+  files.reduce((sum, f) => sum + f.chunks, 0);
+
+/** The folder whose files are counted: the bytes it holds, and the account that made it (if any). */
+export interface CountedFolder {
+  readonly byteCount: number;
+  readonly accountId: string | null;
+}

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MailAddressStatus, MailAllowance } from '../mail-store.js';
 import { COUNTER_KEEP_MS, windowStart } from '../sql/mail.js';
+import { refuse } from '../sql/refusal.js';
 
 /**
  * The SQLite writes of the mail tables (../mail-store.ts), on the writer thread: each runs in its
@@ -32,7 +33,7 @@ export function prepareMailWrites(db: Database.Database) {
         const count = row && row.window_start === start ? row.count : 0;
         return { key: a.key, start, count: count + 1, limit: a.limit };
       });
-      if (next.some((n) => n.count > n.limit)) return false;
+      if (next.some((n) => n.count > n.limit)) refuse(false);
       for (const n of next) s.put.run(n.key, n.start, n.count);
       s.prune.run(now - COUNTER_KEEP_MS);
       return true;

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Refusal } from '../sql/refusal.js';
 import { prepareAccountUsageWrites } from './account-usage-writes.js';
 import { prepareAccountWrites } from './account-writes.js';
 import { prepareAdminWrites } from './admin-writes.js';
@@ -14,7 +15,7 @@ import { prepareWrites } from './writes.js';
  * A durable commit costs an fsync (milliseconds), and better-sqlite3 is synchronous: on the main
  * thread every fsync would stall every request. So all writes go to one worker thread. Writes that
  * arrive while it is committing queue up and the next commit takes them all in one transaction,
- * each in its own savepoint (a failing write rolls back alone), sharing a single fsync. The more
+ * each in its own savepoint (a failing or refusing write rolls back alone), sharing a single fsync. The more
  * load, the bigger the batches. A write's promise resolves only after its commit is on disk.
  *
  * This file is both the host side (SqliteWriter, used by the store on the main thread) and the
@@ -136,6 +137,11 @@ function runWriterThread(path: string): void {
           try {
             replies.push({ id: request.id, ok: true, value: inSavepoint(request) });
           } catch (error) {
+            // A refusal rolled its savepoint back: the write answers it.
+            if (error instanceof Refusal) {
+              replies.push({ id: request.id, ok: true, value: error.answer });
+              continue;
+            }
             const e = error as { message?: string; code?: string };
             replies.push({
               id: request.id,

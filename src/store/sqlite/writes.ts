@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { folderLimitRefusal, NO_QUOTA, overFolderQuota, type StorageQuota } from '../../domain/limits.js';
+import { folderLimitRefusal, NO_QUOTA } from '../../domain/limits.js';
 import { effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type { NewAuditEntry } from '../audit-store.js';
 import type {
@@ -12,13 +12,15 @@ import type {
   NewFolder,
   Outbox,
 } from '../metadata-store.js';
-import { fullFile, fullFolder } from '../sql/rows.js';
+import { refuse } from '../sql/refusal.js';
+import { fullFile, fullFolder, sumBytes, sumChunks } from '../sql/rows.js';
 import { prepareOwnerWrites } from './owner-writes.js';
+import { prepareStorageCounts } from './storage-counts.js';
 
 /**
  * Every write of the SQLite store, as plain functions over one connection. They run only on the
- * writer thread (writer.ts), inside a group-commit transaction, each in its own savepoint.
- * Arguments and results cross a thread boundary, so they are plain data. `append` stores outbox rows
+ * writer thread (writer.ts), inside a group-commit transaction, each in its own savepoint, which a
+ * refusal (../sql/refusal.ts) rolls back. Arguments and results cross a thread boundary, so they are plain data. `append` stores outbox rows
  * (ops-writes.ts) and `appendAudit` an audit entry (audit-writes.ts): called inside the write, so
  * the rows share its savepoint and its commit.
  */
@@ -54,32 +56,16 @@ export function prepareWrites(
     setCounts: db.prepare<[number, number, number, number, string]>(
       'UPDATE folders SET file_count = ?, chunk_count = ?, byte_count = ?, delete_after = ? WHERE id = ?',
     ),
-    fileChunks: db.prepare<[string, string], { chunks: number; filesize: number }>(
-      'SELECT chunks, filesize FROM files WHERE folder_id = ? AND id = ?',
+    fileCounted: db.prepare<[string, string], { chunks: number; filesize: number; account_id: string | null }>(
+      `SELECT f.chunks, f.filesize, d.account_id FROM files f JOIN folders d ON d.id = f.folder_id
+       WHERE f.folder_id = ? AND f.id = ?`,
     ),
     removeCounts: db.prepare<[number, number, string]>(
       'UPDATE folders SET file_count = file_count - 1, chunk_count = chunk_count - ?, byte_count = byte_count - ? WHERE id = ?',
     ),
-    folderBytes: db.prepare<[string], { byte_count: number; account_id: string | null }>(
+    folderCounted: db.prepare<[string], { byte_count: number; account_id: string | null }>(
       'SELECT byte_count, account_id FROM folders WHERE id = ?',
     ),
-    folderAccount: db.prepare<[string], { account_id: string | null }>('SELECT account_id FROM folders WHERE id = ?'),
-    // An account's registered bytes: the addition happens only within its own quota, or
-    // the default (@default) when it has none; neither: no limit.
-    ensureAccount: db.prepare<[string]>(
-      'INSERT INTO account_storage (account_id, bytes) VALUES (?, 0) ON CONFLICT (account_id) DO NOTHING',
-    ),
-    addAccount: db.prepare<{ id: string; adding: number; default: number | null }>(
-      `UPDATE account_storage SET bytes = bytes + @adding WHERE account_id = @id
-       AND (COALESCE(quota_bytes, @default) IS NULL OR bytes + @adding <= COALESCE(quota_bytes, @default))`,
-    ),
-    removeAccount: db.prepare<[number, string]>('UPDATE account_storage SET bytes = bytes - ? WHERE account_id = ?'),
-    // The instance's registered bytes (migration 5): one row, changed by every insert and delete of
-    // a file; an addition happens only while it stays within the limit given (null: none).
-    addTotal: db.prepare<{ adding: number; limit: number | null }>(
-      'UPDATE storage_totals SET bytes = bytes + @adding WHERE id = 1 AND (@limit IS NULL OR bytes + @adding <= @limit)',
-    ),
-    removeTotal: db.prepare<[number]>('UPDATE storage_totals SET bytes = bytes - ? WHERE id = 1'),
     nextPosition: db.prepare<[string], { next: number }>(
       'SELECT COALESCE(MAX(position) + 1, 0) AS next FROM files WHERE folder_id = ?',
     ),
@@ -97,66 +83,35 @@ export function prepareWrites(
     removeFolder: db.prepare<[string]>('DELETE FROM folders WHERE id = ?'),
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
   };
-  /** Counts `bytes` more against the instance, unless that breaks its quota (then nothing changes). */
-  const takeTotal = (bytes: number, quota: StorageQuota) =>
-    s.addTotal.run({ adding: bytes, limit: quota.instanceBytes }).changes === 1;
-  /** Counts `bytes` more against the account (none: nothing to count), unless that breaks its quota. */
-  const takeAccount = (accountId: string | null, bytes: number, quota: StorageQuota) => {
-    if (accountId === null) return true;
-    s.ensureAccount.run(accountId);
-    return s.addAccount.run({ id: accountId, adding: bytes, default: quota.accountBytes }).changes === 1;
-  };
-  const giveBack = (accountId: string | null, bytes: number) => {
-    if (accountId !== null) s.removeAccount.run(bytes, accountId);
-  };
+  const counts = prepareStorageCounts(db);
   return {
     createFolder(folder: NewFolder, files: readonly NewFile[], options: CreateFolderOptions = {}): CreateFolderResult {
       const full = fullFolder(folder);
-      // A folder without files has nothing to count (its counts start at zero) and no quota limits it.
-      if (files.length > 0) {
-        const quota = options.quota ?? NO_QUOTA;
-        const bytes = sumBytes(files);
-        if (overFolderQuota(0, bytes, quota)) return 'folder-quota';
-        if (!takeTotal(bytes, quota)) return 'instance-quota';
-        if (!takeAccount(full.accountId, bytes, quota)) {
-          s.removeTotal.run(bytes); // nothing else was written
-          return 'account-quota';
-        }
-      }
       s.insertFolder.run({ ...full, ...full.settings, settings: undefined });
       if (files.length > 0) {
+        const bytes = sumBytes(files);
+        counts.charge({ byteCount: 0, accountId: full.accountId }, bytes, options.quota ?? NO_QUOTA);
         for (const file of files) s.insertFile.run(fullFile(file));
-        const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-        s.setCounts.run(files.length, chunks, sumBytes(files), folder.deleteAfter, folder.id);
+        s.setCounts.run(files.length, sumChunks(files), bytes, folder.deleteAfter, folder.id);
       }
       append(options.outbox ?? []);
       if (options.audit) appendAudit(options.audit);
       return 'created';
     },
     addFiles(folderId: string, files: readonly Omit<NewFile, 'position'>[], options: AddFilesOptions): AddFilesResult {
-      // Runs in its own savepoint (writer.ts): returning a refusal after the claim would keep the
-      // claim, so every refusal is decided before anything is written. The one writer thread runs
-      // the writes one at a time, so the counts read here are those the insert adds to.
+      // The one writer thread runs the writes one at a time, so the counts read here are those the
+      // insert adds to. A refusal rolls back the write's savepoint (the claim included).
       const folder = s.folderState.get(folderId);
       if (!folder) return 'absent'; // absent or being deleted
-      const held = { fileCount: folder.file_count, chunkCount: folder.chunk_count };
-      const chunks = files.reduce((sum, f) => sum + f.chunks, 0);
-      const refusal = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
-      if (refusal) return refusal;
-      const quota = options.quota ?? NO_QUOTA;
-      const bytes = sumBytes(files);
-      if (overFolderQuota(folder.byte_count, bytes, quota)) return 'folder-quota';
-      if (!takeTotal(bytes, quota)) return 'instance-quota';
-      if (!takeAccount(folder.account_id, bytes, quota)) {
-        s.removeTotal.run(bytes); // nothing else was written
-        return 'account-quota';
-      }
       const claim = options.claim;
-      if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1) {
-        s.removeTotal.run(bytes); // nothing else was written
-        giveBack(folder.account_id, bytes);
-        return 'claim-lost';
-      }
+      if (claim && s.claimOwner.run(claim.ownerTokenHash, claim.ownerPublicKey, claim.ske, folderId).changes !== 1)
+        refuse('claim-lost');
+      const held = { fileCount: folder.file_count, chunkCount: folder.chunk_count };
+      const chunks = sumChunks(files);
+      const limit = folderLimitRefusal(held, { files: files.length, chunks }, options.limits);
+      if (limit) refuse(limit);
+      const bytes = sumBytes(files);
+      counts.charge({ byteCount: folder.byte_count, accountId: folder.account_id }, bytes, options.quota ?? NO_QUOTA);
       let position = s.nextPosition.get(folderId)!.next;
       const expiries = files.map((f) => effectiveFileExpiry(folder.expires_at, f.expiresAt));
       for (const [i, file] of files.entries())
@@ -196,25 +151,21 @@ export function prepareWrites(
       return s.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;
     },
     finishFolderDeletion(folderId: string, outbox: Outbox = []): void {
-      const folder = s.folderBytes.get(folderId);
+      const folder = s.folderCounted.get(folderId);
       if (!folder || s.removeFolder.run(folderId).changes !== 1) return;
-      s.removeTotal.run(folder.byte_count);
-      giveBack(folder.account_id, folder.byte_count);
+      counts.release(folder.account_id, folder.byte_count);
       append(outbox);
     },
     deleteFile(folderId: string, fileId: string, outbox: Outbox = []): boolean {
-      const file = s.fileChunks.get(folderId, fileId);
+      const file = s.fileCounted.get(folderId, fileId);
       if (!file || s.deleteFile.run(folderId, fileId).changes !== 1) return false;
       s.removeCounts.run(file.chunks, file.filesize, folderId);
-      s.removeTotal.run(file.filesize);
-      giveBack(s.folderAccount.get(folderId)?.account_id ?? null, file.filesize);
+      counts.release(file.account_id, file.filesize);
       append(outbox);
       return true;
     },
     ...prepareOwnerWrites(db, append),
   };
 }
-
-const sumBytes = (files: readonly { readonly filesize: number }[]) => files.reduce((sum, f) => sum + f.filesize, 0);
 
 export type Writes = ReturnType<typeof prepareWrites>;
