@@ -51,6 +51,7 @@ const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
     'account.menu',
   ],
   'pt-BR': ['notify.eventsDownload', 'takeDown.reason.malware', 'admin.sort.downloads', 'admin.col.downloads'],
+  'pt-PT': ['accounts.quota'],
   da: [
     'upload.heading',
     'files.downloadNamed',
@@ -178,12 +179,13 @@ describe('site message catalogs (ICU MessageFormat)', () => {
     assert.equal(pickLanguage(['ko-KR']), 'ko');
     assert.equal(pickLanguage(['EN-gb']), 'en');
     assert.equal(pickLanguage(['fr-CA']), 'fr');
-    assert.equal(pickLanguage(['pt-PT']), 'pt-BR');
+    assert.equal(pickLanguage(['pt-PT']), 'pt-PT');
     assert.equal(pickLanguage(['pt-BR']), 'pt-BR');
     assert.equal(pickLanguage(['zh-CN']), 'zh-Hans');
     assert.equal(pickLanguage(['zh-Hans-SG']), 'zh-Hans');
-    assert.equal(pickLanguage(['zh-TW', 'ja']), 'ja', 'Traditional Chinese is not offered Simplified');
-    assert.equal(pickLanguage(['zh-Hant-HK']), 'en');
+    assert.equal(pickLanguage(['zh-TW', 'ja']), 'zh-Hant');
+    assert.equal(pickLanguage(['zh-Hant-HK']), 'zh-Hant');
+    assert.equal(pickLanguage(['zh-HK']), 'zh-Hant');
     assert.equal(pickLanguage(['sv', 'fi']), 'sv');
     assert.equal(pickLanguage(['no-NO']), 'nb');
     assert.equal(pickLanguage(['kl', 'fo']), 'en');

@@ -33,12 +33,22 @@ export const LANGUAGE_TABLE = {
     reviewed: false,
     load: () => import('./messages/pt-BR.json', { with: { type: 'json' } }),
   },
+  'pt-PT': {
+    name: 'Português (Portugal)',
+    reviewed: false,
+    load: () => import('./messages/pt-PT.json', { with: { type: 'json' } }),
+  },
   ja: { name: '日本語', reviewed: false, load: () => import('./messages/ja.json', { with: { type: 'json' } }) },
   ko: { name: '한국어', reviewed: false, load: () => import('./messages/ko.json', { with: { type: 'json' } }) },
   'zh-Hans': {
     name: '简体中文',
     reviewed: false,
     load: () => import('./messages/zh-Hans.json', { with: { type: 'json' } }),
+  },
+  'zh-Hant': {
+    name: '繁體中文',
+    reviewed: false,
+    load: () => import('./messages/zh-Hant.json', { with: { type: 'json' } }),
   },
   sv: { name: 'Svenska', reviewed: false, load: () => import('./messages/sv.json', { with: { type: 'json' } }) },
   da: { name: 'Dansk', reviewed: false, load: () => import('./messages/da.json', { with: { type: 'json' } }) },
