@@ -75,8 +75,9 @@ export interface ChunkReceiver {
   verifyChunkUrl(ref: ChunkRef, n: number, expectedLength: number, query: ChunkUrlQuery, now: number): void;
   /**
    * Streams `body` to durable storage as chunk n. Resolves once exactly `expectedLength` bytes are
-   * on disk (written, synced, renamed into place); rejects with ChunkLengthError and keeps nothing if
-   * the body is shorter or longer. Replaces an existing chunk atomically.
+   * on disk (written, synced, linked into place); rejects with ChunkLengthError and keeps nothing if
+   * the body is shorter or longer. A stored chunk is never replaced: the same bytes again resolve (a
+   * client retrying a PUT whose answer it lost), other bytes reject with ChunkConflictError.
    */
   writeChunk(ref: ChunkRef, n: number, expectedLength: number, body: AsyncIterable<Uint8Array>): Promise<void>;
   /**
@@ -161,7 +162,7 @@ export class ChunkUrlError extends Error {
 export class ChunkLengthError extends Error {
   override name = 'ChunkLengthError';
 }
-/** A chunk stored already with other bytes: a stored chunk is never replaced (the same bytes again are fine). */
+/** A chunk stored already with other bytes (see ChunkReceiver.writeChunk). */
 export class ChunkConflictError extends Error {
   override name = 'ChunkConflictError';
 }

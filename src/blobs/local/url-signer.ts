@@ -21,15 +21,9 @@ import { type ChunkRef, ChunkUrlError, type ChunkUrlQuery, type PresignRequest }
  * call over all its chunks (100,000 chunk signatures in a few ms), where an HMAC per chunk took about
  * a CPU-second for the largest request. Verifying recomputes one key and two blocks. The length is
  * not in the URL: the server recomputes it from the file record.
- *
- * URLs signed by the previous scheme (an HMAC per chunk, `WEBFOLDER-HMAC-SHA256`) still verify until
- * they expire (at most UPLOAD_URL_TTL_SECONDS after an upgrade), so uploads in flight go on.
  */
 export const SIGNING_ALGORITHM = 'WEBFOLDER-AES256-PRF';
 const VERSION = 'wf2';
-/** The per-chunk HMAC scheme before wf2: verified only, never issued. */
-const LEGACY_ALGORITHM = 'WEBFOLDER-HMAC-SHA256';
-const LEGACY_VERSION = 'wf1';
 const BLOCK = 16;
 const YIELD_ABOVE_CHUNKS = 1000;
 /** Two AES blocks per chunk: 32 bytes, 64 hex digits, as long as an S3 SigV4 signature. */
@@ -71,20 +65,6 @@ export class ChunkUrlSigner {
     const cipher = createCipheriv('aes-256-ecb', key, null);
     cipher.setAutoPadding(false);
     return Buffer.concat([cipher.update(input), cipher.final()]);
-  }
-
-  private legacySign(ref: ChunkRef, n: number, length: number, amzDate: string, expiresSeconds: number): Buffer {
-    const canonical = JSON.stringify([
-      LEGACY_VERSION,
-      this.keyId,
-      ref.folderId,
-      ref.fileId,
-      n,
-      length,
-      amzDate,
-      expiresSeconds,
-    ]);
-    return createHmac('sha256', this.secret).update(canonical).digest();
   }
 
   /** Signs every chunk of the file (or those `include` names): one key derivation, one cipher call. */
@@ -138,7 +118,7 @@ export class ChunkUrlSigner {
       'X-Amz-Expires': expires,
       'X-Amz-Signature': signature,
     } = query;
-    if (algorithm !== SIGNING_ALGORITHM && algorithm !== LEGACY_ALGORITHM)
+    if (algorithm !== SIGNING_ALGORITHM)
       throw new ChunkUrlError('X-Amz-Algorithm is missing or unsupported');
     if (!credential || credential.split('/')[0] !== this.keyId)
       throw new ChunkUrlError('X-Amz-Credential does not match this server');
@@ -148,10 +128,7 @@ export class ChunkUrlSigner {
     if (signedAt === null) throw new ChunkUrlError('X-Amz-Date is malformed');
     if (!signature || !/^[0-9a-f]{64}$/.test(signature))
       throw new ChunkUrlError('X-Amz-Signature is missing or malformed');
-    const expected =
-      algorithm === SIGNING_ALGORITHM
-        ? this.signAll(this.fileKey(ref, amzDate, Number(expires)), [n], () => expectedLength)
-        : this.legacySign(ref, n, expectedLength, amzDate, Number(expires));
+    const expected = this.signAll(this.fileKey(ref, amzDate, Number(expires)), [n], () => expectedLength);
     if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')))
       throw new ChunkUrlError('signature does not match this chunk');
     // Checked after the signature so that a forged expiry cannot be told apart from a bad signature.
