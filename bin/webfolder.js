@@ -23,14 +23,7 @@ async function load() {
 
 const module = await load();
 if (serve) {
-  try {
-    await module.main(rest);
-  } catch (error) {
-    // The usual mistakes (port taken, DATA_DIR not writable) are one line; anything else keeps its stack.
-    const text = error?.name === 'StartupError' ? error.message : error instanceof Error ? error.stack : String(error);
-    process.stderr.write(`webfolder: failed to start: ${text}\n`);
-    process.exit(1);
-  }
+  await module.main(rest).catch(module.failedToStart);
 } else if (admin) {
   process.exit(await module.runAdmin(rest));
 } else {

@@ -65,16 +65,20 @@ const isEntryPoint =
   import.meta.url === `file://${process.argv[1]}` ||
   process.argv[1]?.endsWith('/main.js') ||
   process.argv[1]?.endsWith('/main.ts');
-if (isEntryPoint) {
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    // The usual mistakes get one line; anything else is a bug or an outage and keeps its stack.
-    const text =
-      error instanceof StartupError || error instanceof SchemaTooNewError
-        ? error.message
-        : error instanceof Error
-          ? error.stack
-          : String(error);
-    process.stderr.write(`webfolder: failed to start: ${text}\n`);
-    process.exit(1);
-  });
+if (isEntryPoint) main(process.argv.slice(2)).catch(failedToStart);
+
+/**
+ * Ends a start that `main` rejected, for every launcher (this entry and `webfolder serve`): the usual
+ * mistakes (port taken, DATA_DIR not writable, a database from a newer version) get one line;
+ * anything else is a bug or an outage and keeps its stack.
+ */
+export function failedToStart(error: unknown): never {
+  const text =
+    error instanceof StartupError || error instanceof SchemaTooNewError
+      ? error.message
+      : error instanceof Error
+        ? error.stack
+        : String(error);
+  process.stderr.write(`webfolder: failed to start: ${text}\n`);
+  process.exit(1);
 }

@@ -118,8 +118,7 @@ export class ChunkUrlSigner {
       'X-Amz-Expires': expires,
       'X-Amz-Signature': signature,
     } = query;
-    if (algorithm !== SIGNING_ALGORITHM)
-      throw new ChunkUrlError('X-Amz-Algorithm is missing or unsupported');
+    if (algorithm !== SIGNING_ALGORITHM) throw new ChunkUrlError('X-Amz-Algorithm is missing or unsupported');
     if (!credential || credential.split('/')[0] !== this.keyId)
       throw new ChunkUrlError('X-Amz-Credential does not match this server');
     if (!amzDate || !expires || !/^\d{1,9}$/.test(expires))
