@@ -51,7 +51,7 @@ export async function auditEntry(services: Services, entry: AuditEntryInput): Pr
   return {
     at: services.clock(),
     action: entry.action,
-    actor: actorOf(entry.principal),
+    actor: auditActor(entry.principal),
     folderId: entry.folderId ?? null,
     clientHash,
     detail: boundedDetail(entry.detail),
@@ -68,7 +68,8 @@ export function hashAddress(key: Buffer, address: string): string {
   return createHmac('sha256', key).update(address).digest('hex').slice(0, 32);
 }
 
-function actorOf(principal: Principal): AuditActor {
+/** The principal as the log keeps it: its texts bounded, nothing of the session. */
+function auditActor(principal: Principal): AuditActor {
   if (principal.kind === 'anonymous') return { kind: 'anonymous', accountId: null, email: null, name: null, via: null };
   return {
     kind: 'account',

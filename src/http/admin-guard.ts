@@ -47,7 +47,7 @@ export function bearerIs(header: string | undefined, token: string): boolean {
 }
 
 /** The request's principal (src/http/principal.ts sets it on every request when sign-in is configured). */
-export function principalOf(request: FastifyRequest): Principal | undefined {
+function principalOf(request: FastifyRequest): Principal | undefined {
   return (request as unknown as { principal?: Principal }).principal;
 }
 

@@ -13,7 +13,8 @@ import {
 } from '../../contract/admin.js';
 import { folderParams } from '../../contract/requests.js';
 import { ANONYMOUS } from '../../domain/principal.js';
-import { adminGuard, adminOf, principalOf } from '../admin-guard.js';
+import { actorOf } from '../actor.js';
+import { adminGuard, adminOf } from '../admin-guard.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
 import { ADMIN_POLICY } from '../route-policy.js';
@@ -88,7 +89,8 @@ export async function adminRoutes(scope: FastifyInstance, { services, disk, base
 
 /** The admin of this request for a use case: the account's principal, or anonymous with the token. */
 function adminAct(request: FastifyRequest): AdminAct {
-  const admin = adminOf(request);
-  const principal = admin.via === 'account' ? (principalOf(request) ?? ANONYMOUS) : ANONYMOUS;
-  return { actor: { principal, clientAddress: request.ip }, via: admin.via === 'account' ? 'account' : 'admin-token' };
+  const actor = actorOf(request);
+  return adminOf(request).via === 'account'
+    ? { actor, via: 'account' }
+    : { actor: { ...actor, principal: ANONYMOUS }, via: 'admin-token' };
 }
