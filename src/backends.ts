@@ -42,10 +42,10 @@ export async function openBlobStore(config: Config, clock: () => number, secret:
     new ChunkUrlSigner(secret, `${config.baseUrl}${UPLOAD_PATH}`),
     clock,
     {
-      diskFreeMinBytes: config.limits.diskFreeMinBytes,
+      diskFreeMinBytes: config.disk.freeMinBytes,
       reservations: {
-        idleMs: config.limits.diskReservationIdleMs,
-        share: config.limits.diskReservationSharePercent / 100,
+        idleMs: config.disk.reservationIdleMs,
+        share: config.disk.reservationSharePercent / 100,
       },
     },
   );

@@ -96,7 +96,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     clock,
     events: notifier,
     keys,
-    ...(config.ops.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
+    ...(config.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
   });
   // Imported only when configured, like the other scale-out clients (see backends.ts).
   const redis = config.redisUrl
@@ -108,10 +108,10 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     : null;
 
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config.logLevel),
+    logger: options.logger ?? loggerOptions(config.ops.logLevel),
     // One line per request at debug instead (http/logging.ts).
     logController: quietRequests(),
-    trustProxy: config.trustProxy,
+    trustProxy: config.ops.trustProxy,
     bodyLimit: config.maxJsonBodyBytes,
     // Draining is answered by refuseWhileDraining, with a code.
     return503OnClosing: false,
@@ -152,7 +152,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // Connections past this are closed by Node as they arrive, before any work is done for them.
   app.server.maxConnections = config.limits.maxConnections;
   // Within it, one client address may not take every slot (see connection-guard.ts for proxies).
-  if (!config.trustProxy)
+  if (!config.ops.trustProxy)
     guardConnections(app.server, {
       max: config.limits.maxConnections,
       perClient: config.limits.maxConnectionsPerClient,

@@ -178,7 +178,7 @@ export async function runAdmin(argv: readonly string[], io: AdminIo = process): 
           files: usage.files,
           bytes: usage.bytes,
           openUploads: usage.incompleteFiles,
-          quota: { totalBytes: config.ops.quotaTotalBytes, folderBytes: config.ops.quotaFolderBytes },
+          quota: { totalBytes: config.quotas.totalBytes, folderBytes: config.quotas.folderBytes },
           notifications: outbox,
           store: config.databaseUrl ? 'postgresql' : 'sqlite',
           blobs: config.s3 ? `s3:${config.s3.bucket}` : 'local',

@@ -43,7 +43,7 @@ export async function listAccounts(
   const page = rows.slice(0, limit);
   return {
     accounts: page.map(view),
-    defaultQuotaBytes: services.config.ops.quotaAccountBytes,
+    defaultQuotaBytes: services.config.quotas.accountBytes,
     nextCursor: rows.length > limit ? page[page.length - 1]!.accountId : null,
   };
 }

@@ -43,7 +43,7 @@ export async function recordAudit(services: Services, entry: AuditEntryInput): P
  * HMAC-SHA-256 keyed with the instance's signing secret, or dropped: the log never holds an address.
  */
 export async function auditEntry(services: Services, entry: AuditEntryInput): Promise<NewAuditEntry> {
-  const { audit } = services.config.ops;
+  const { audit } = services.config;
   const clientHash =
     audit.clientAddress === 'hashed' && entry.clientAddress
       ? hashAddress(services.keys.of('auditAddresses'), entry.clientAddress)

@@ -112,7 +112,7 @@ export async function requestConfirmation(services: Services, address: string, i
   const status = await services.store.mail.addressStatus(key);
   if (status) return status;
   const now = services.clock();
-  const limits = services.config.ops.mail;
+  const limits = services.config.mail;
   const perClient: MailAllowance = {
     key: `confirm-client:${clientKey(ip)}`,
     windowMs: DAY_MS,

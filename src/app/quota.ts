@@ -23,8 +23,8 @@ const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} M
 
 /** The quotas as the store checks them. */
 export function storageQuota(services: Services): StorageQuota {
-  const { quotaFolderBytes, quotaTotalBytes, quotaAccountBytes } = services.config.ops;
-  return { folderBytes: quotaFolderBytes, instanceBytes: quotaTotalBytes, accountBytes: quotaAccountBytes };
+  const { folderBytes, totalBytes, accountBytes } = services.config.quotas;
+  return { folderBytes, instanceBytes: totalBytes, accountBytes };
 }
 
 const folderRefusal = (limit: number, adding: number, held?: number) =>
@@ -59,7 +59,7 @@ export async function checkFolderQuota(
   folderId: string | null,
   files: readonly { readonly filesize: number }[],
 ): Promise<void> {
-  const { quotaFolderBytes } = services.config.ops;
+  const { folderBytes: quotaFolderBytes } = services.config.quotas;
   if (quotaFolderBytes === null) return;
   const adding = sumSizes(files);
   const held = folderId === null ? 0 : await services.store.byteCounts.folderBytes(folderId);
@@ -71,7 +71,7 @@ export async function checkInstanceQuota(
   services: Services,
   files: readonly { readonly filesize: number }[],
 ): Promise<void> {
-  const { quotaTotalBytes } = services.config.ops;
+  const { totalBytes: quotaTotalBytes } = services.config.quotas;
   if (quotaTotalBytes === null) return;
   if ((await services.store.byteCounts.totalBytes()) + sumSizes(files) > quotaTotalBytes)
     throw instanceRefusal(quotaTotalBytes);
@@ -83,7 +83,7 @@ export function quotaRefused(
   refusal: QuotaRefusal,
   files: readonly { readonly filesize: number }[],
 ): QuotaExceeded {
-  const { quotaFolderBytes, quotaTotalBytes } = services.config.ops;
+  const { folderBytes: quotaFolderBytes, totalBytes: quotaTotalBytes } = services.config.quotas;
   if (refusal === 'account-quota') return accountRefusal(sumSizes(files));
   return refusal === 'folder-quota'
     ? folderRefusal(quotaFolderBytes ?? 0, sumSizes(files))

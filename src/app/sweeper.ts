@@ -53,7 +53,7 @@ export async function sweep(services: Services): Promise<SweepResult> {
     if (expired.length < BATCH) break;
   }
   // The audit log keeps AUDIT_RETENTION_DAYS; batches keep each delete's transaction short.
-  const auditBefore = now - services.config.ops.audit.retentionDays * 24 * 3600_000;
+  const auditBefore = now - services.config.audit.retentionDays * 24 * 3600_000;
   let auditPruned = 0;
   for (;;) {
     const pruned = await store.audit.prune(auditBefore, AUDIT_BATCH);

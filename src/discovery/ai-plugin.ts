@@ -7,7 +7,7 @@ import { SERVICE_NAME, surfaceUrl } from './surfaces.js';
  * the OpenAPI document; the model-facing description states the empty-folder flow's rules.
  * contact_email: CONTACT_EMAIL, by default webmaster@ the API's host when that is a domain name; an
  * instance without one (an IP address, localhost) leaves the field out rather than publish an address
- * nobody can receive mail at (see config.ts defaultContactEmail).
+ * nobody can receive mail at (see src/config/addresses.ts defaultContactEmail).
  */
 
 /** The manifest requires a logo; a small one is served beside it so the address resolves. */

@@ -55,7 +55,7 @@ type Refusal = { readonly status: 401 | 403; readonly error: string };
 
 /** The actor, or why not: the decision itself, apart from the reply (tested directly). */
 export function decideAdmin(request: FastifyRequest, config: Config): AdminActor | Refusal {
-  const token = config.adminToken;
+  const token = config.ops.adminToken;
   if (token !== null && bearerIs(request.headers.authorization, token)) return { via: 'token' };
   const principal = principalOf(request);
   if (principal?.kind === 'account') {

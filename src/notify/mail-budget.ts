@@ -1,4 +1,4 @@
-import type { MailLimits } from '../config/mail.js';
+import type { MailLimits } from '../config/config.js';
 import type { MailAllowance } from '../store/mail-store.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 

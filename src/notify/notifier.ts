@@ -59,12 +59,14 @@ export function createNotifier(
   /** The keys of the instance's signing secret, for the consent links in every mail (src/app/mail-consent.ts). */
   keys: SigningKeys,
 ): Notifier {
-  const ops = config.ops;
-  const endpoints = new Map<string, WebhookEndpoint>(ops.webhooks.map((e) => [endpointTarget(e.url), e]));
+  const notifications = config.notifications;
+  const endpoints = new Map<string, WebhookEndpoint>(notifications.webhooks.map((e) => [endpointTarget(e.url), e]));
   const mailer: Mailer | null =
-    ops.smtpUrl && ops.mailFrom ? smtpMailer(ops.smtpUrl, ops.mailFrom, ops.webhookTimeoutSeconds * 1000) : null;
-  const budget: MailBudget = mailBudget(ops.mail, store);
-  const digestMs = ops.mail.digestSeconds * 1000;
+    notifications.smtpUrl && notifications.mailFrom
+      ? smtpMailer(notifications.smtpUrl, notifications.mailFrom, notifications.webhookTimeoutSeconds * 1000)
+      : null;
+  const budget: MailBudget = mailBudget(config.mail, store);
+  const digestMs = config.mail.digestSeconds * 1000;
   const links = (to: string) => consentLinks({ config, keys }, to, clock());
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<number> | null = null;
@@ -95,7 +97,9 @@ export function createNotifier(
       createdAt: now,
       nextAttemptAt: now,
     });
-    const rows = [...endpoints.keys()].map((target) => row(target, eventBody(event, ops.webhookIncludeTitles)));
+    const rows = [...endpoints.keys()].map((target) =>
+      row(target, eventBody(event, notifications.webhookIncludeTitles)),
+    );
     if (kind) {
       const settings = await store.notificationSettings.getFolderNotifications(event.folderId);
       const wanted = settings && (kind === 'download' ? settings.onDownload : settings.onUpload);
@@ -117,8 +121,8 @@ export function createNotifier(
   /** A failed delivery: retried later with backoff, or given up after its last attempt. */
   async function failedDelivery(entry: OutboxEntry, kind: TargetKind, error: unknown): Promise<void> {
     const attempts = entry.attempts + 1;
-    const final = attempts >= ops.webhookMaxAttempts;
-    const backoff = Math.min(MAX_BACKOFF_MS, ops.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
+    const final = attempts >= notifications.webhookMaxAttempts;
+    const backoff = Math.min(MAX_BACKOFF_MS, notifications.webhookRetryBaseSeconds * 1000 * 2 ** (attempts - 1));
     const jittered = Math.round(backoff * (0.8 + Math.random() * 0.4));
     observer.failed(kind, final);
     await store.outbox
@@ -174,7 +178,7 @@ export function createNotifier(
 
   /** Sends one delivery; false when there is nothing to send any more (target gone), throws on failure. */
   async function send(entry: OutboxEntry): Promise<boolean> {
-    const timeoutMs = ops.webhookTimeoutSeconds * 1000;
+    const timeoutMs = notifications.webhookTimeoutSeconds * 1000;
     const stamp = Math.floor(clock() / 1000);
     if (entry.target.startsWith('hook:')) {
       const endpoint = endpoints.get(entry.target);
@@ -192,7 +196,7 @@ export function createNotifier(
           settings.webhookUrl,
           entry.payload,
           { ...headers },
-          { timeoutMs, publicOnly: !ops.ownerWebhookAllowPrivate },
+          { timeoutMs, publicOnly: !notifications.ownerWebhookAllowPrivate },
         ),
       );
       return true;

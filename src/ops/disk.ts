@@ -23,7 +23,7 @@ export async function diskStatus(config: Config): Promise<DiskStatus | null> {
   const s = await statfs(root).catch(() => statfs(config.dataDir).catch(() => null));
   if (!s) return null;
   const freeBytes = s.bavail * s.bsize;
-  const floorBytes = config.limits.diskFreeMinBytes;
+  const floorBytes = config.disk.freeMinBytes;
   return {
     path: config.dataDir,
     freeBytes,

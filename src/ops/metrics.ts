@@ -202,8 +202,8 @@ export class Metrics implements DeliveryObserver {
       labelNames: ['scope'] as const,
       registers,
     });
-    if (config.ops.quotaTotalBytes !== null) quota.set({ scope: 'total' }, config.ops.quotaTotalBytes);
-    if (config.ops.quotaFolderBytes !== null) quota.set({ scope: 'folder' }, config.ops.quotaFolderBytes);
+    if (config.quotas.totalBytes !== null) quota.set({ scope: 'total' }, config.quotas.totalBytes);
+    if (config.quotas.folderBytes !== null) quota.set({ scope: 'folder' }, config.quotas.folderBytes);
     // The local disk's free space beside its floor (one statfs per scrape); absent on S3.
     if (!config.s3) {
       new Gauge({

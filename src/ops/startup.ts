@@ -18,7 +18,7 @@ export function humanLogger(
   isTty = Boolean(process.stdout.isTTY),
   env: NodeJS.ProcessEnv = process.env,
 ): FastifyServerOptions['logger'] {
-  const base = loggerOptions(config.logLevel) as Record<string, unknown>;
+  const base = loggerOptions(config.ops.logLevel) as Record<string, unknown>;
   const byHand = isTty || env.npm_lifecycle_event === 'start';
   const pretty = config.ops.logFormat === 'pretty' || (config.ops.logFormat === 'auto' && byHand);
   if (!pretty) return base as FastifyServerOptions['logger'];

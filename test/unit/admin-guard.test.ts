@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { loadConfig } from '../../src/config/config.js';
-import { ConfigError } from '../../src/config/variables.js';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
 import { adminGuard, adminOf, bearerIs } from '../../src/http/admin-guard.js';
 
 /**

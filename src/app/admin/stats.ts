@@ -26,7 +26,7 @@ export async function adminStats(services: Services, disk: () => Promise<DiskFig
     expired: counts.expired,
     emptyOwnerless: counts.emptyOwnerless,
     accounts: counts.accounts,
-    quota: { totalBytes: config.ops.quotaTotalBytes, folderBytes: config.ops.quotaFolderBytes },
+    quota: { totalBytes: config.quotas.totalBytes, folderBytes: config.quotas.folderBytes },
     store: config.databaseUrl ? 'postgresql' : 'sqlite',
     blobs: config.s3 ? 's3' : 'local',
     disk: space

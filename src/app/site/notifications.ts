@@ -108,7 +108,8 @@ export async function clearNotifications(services: Services, folderId: string, c
 
 function checkEmail(services: Services, value: string | null): string | null {
   if (value === null) return null;
-  if (!services.config.ops.smtpUrl) throw invalid('this server does not send e-mail (its operator set no SMTP_URL)');
+  if (!services.config.notifications.smtpUrl)
+    throw invalid('this server does not send e-mail (its operator set no SMTP_URL)');
   return value;
 }
 
@@ -125,7 +126,7 @@ function checkWebhookUrl(services: Services, value: string | null): string | nul
   if (url.username || url.password) throw invalid('webhookUrl must not carry a user name or password');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (
-    !services.config.ops.ownerWebhookAllowPrivate &&
+    !services.config.notifications.ownerWebhookAllowPrivate &&
     (isIP(host) || host === 'localhost' || host.endsWith('.localhost'))
   ) {
     // Names are checked again after DNS at every delivery (notify/http-post.ts); literal addresses

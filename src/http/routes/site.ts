@@ -117,7 +117,7 @@ export function sitePageHtml(config: Config): string | null {
     imprintUrl: config.imprintUrl,
     privacyUrl: config.privacyUrl,
     // Whether the owner's controls may offer e-mail: without SMTP_URL the server refuses an address.
-    mail: config.ops.smtpUrl !== null,
+    mail: config.notifications.smtpUrl !== null,
   });
   // The instance's name is in the page as served (no flash of the default before the script runs).
   const name = escapeHtml(config.siteName);
