@@ -9,6 +9,29 @@ import type { UploadStatusResponse, UploadUrls } from './types.js';
  */
 export type { Action, Mode, Role, UploadUrls };
 
+/**
+ * The settings the server writes into every page of the site (a meta tag: the CSP allows no inline
+ * script), from its configuration; the page has no defaults of its own.
+ */
+export interface SiteSettings {
+  /** Path of the site, with a trailing slash ("/" at the root). */
+  readonly base: string;
+  /** Path of the site's JSON endpoints. */
+  readonly api: string;
+  readonly baseUrl: string;
+  readonly docsUrl: string;
+  /** The home page's expiry choice: the operator's maximum and default (MAX_EXPIRES_HOURS, FREE_DOWNLOAD_HOURS). */
+  readonly maxExpiresInHours: number;
+  readonly defaultExpiresInHours: number;
+  /** The instance's name (SITE_NAME), in the header and the window's title. */
+  readonly siteName: string;
+  /** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), linked from the footer when set. */
+  readonly imprintUrl: string | null;
+  readonly privacyUrl: string | null;
+  /** Whether the server sends e-mail (SMTP_URL is set): without it the page offers no address field. */
+  readonly mail: boolean;
+}
+
 /** What the folder page needs to render, for the calling browser. */
 export interface FolderInfo {
   readonly folderId: string;

@@ -1,34 +1,7 @@
-import { SITE_API_PATH } from './core.js';
+import type { SiteSettings } from './core.js';
 
-/** Settings the server writes into the page (a meta tag: the CSP allows no inline script). */
-export interface SiteConfig {
-  /** Path of the site, with a trailing slash ("/" at the root). */
-  readonly base: string;
-  /** Path of the site's JSON endpoints. */
-  readonly api: string;
-  readonly baseUrl: string;
-  readonly docsUrl: string;
-  /** How long files stay available: the operator's maximum and default (hours). */
-  readonly maxExpiresInHours: number;
-  readonly defaultExpiresInHours: number;
-  /** The instance's name (SITE_NAME), in the header and the window's title. */
-  readonly siteName: string;
-  /** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), linked from the footer when set. */
-  readonly imprintUrl: string | null;
-  readonly privacyUrl: string | null;
-  /** Whether the server sends e-mail (SMTP_URL is set): without it the page offers no address field. */
-  readonly mail: boolean;
-}
-
-/** The server's defaults (FREE_DOWNLOAD_HOURS, MAX_EXPIRES_HOURS, SITE_NAME…), for a page served without settings. */
-const DEFAULTS = {
-  maxExpiresInHours: 720,
-  defaultExpiresInHours: 72,
-  siteName: 'webfolder',
-  imprintUrl: null,
-  privacyUrl: null,
-  mail: false,
-};
+/** The settings the server writes into the page (src/contract/site.ts), as the page's views read them. */
+export type SiteConfig = SiteSettings;
 
 let cached: SiteConfig | undefined;
 
@@ -38,14 +11,12 @@ export function siteConfig(): SiteConfig {
   return cached;
 }
 
+/**
+ * The server fills the meta tag on every page it serves (src/http/routes/site.ts): a page without it
+ * was not served by webfolder, and guessing the operator's settings would show wrong limits.
+ */
 function readSiteConfig(): SiteConfig {
-  const meta = document.querySelector<HTMLMetaElement>('meta[name="webfolder-config"]');
-  try {
-    const parsed = JSON.parse(meta?.content || '') as Partial<SiteConfig>;
-    if (typeof parsed.base === 'string' && typeof parsed.api === 'string')
-      return { ...DEFAULTS, ...parsed } as SiteConfig;
-  } catch {
-    /* fall through */
-  }
-  return { base: '/', api: SITE_API_PATH, baseUrl: location.origin, docsUrl: `${location.origin}/docs`, ...DEFAULTS };
+  const content = document.querySelector<HTMLMetaElement>('meta[name="webfolder-config"]')?.content;
+  if (!content) throw new Error('this page was opened without its settings: open it from the webfolder server');
+  return JSON.parse(content) as SiteConfig;
 }

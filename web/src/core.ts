@@ -24,6 +24,7 @@ export type {
   SiteNotifications,
   SiteNotificationsUpdate,
   SiteRegisteredFile,
+  SiteSettings,
 } from '../../src/contract/site.js';
 export {
   base64UrlEncode,

@@ -22,6 +22,7 @@ import {
   siteNotificationsUpdateSchema,
   siteRegisterRequestSchema,
 } from '../../contract/requests.js';
+import type { SiteSettings } from '../../contract/site.js';
 import { contentRange } from '../../domain/byte-range.js';
 import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
@@ -118,7 +119,7 @@ export function sitePageHtml(config: Config): string | null {
     privacyUrl: config.privacyUrl,
     // Whether the owner's controls may offer e-mail: without SMTP_URL the server refuses an address.
     mail: config.notifications.smtpUrl !== null,
-  });
+  } satisfies SiteSettings);
   // The instance's name is in the page as served (no flash of the default before the script runs).
   const name = escapeHtml(config.siteName);
   return (
