@@ -133,6 +133,9 @@ describe('Viewer', () => {
     assert.equal(viewerKey('ArrowLeft'), 'previous');
     assert.equal(viewerKey('Escape'), 'close');
     assert.equal(viewerKey('a'), null);
+    assert.equal(viewerKey('ArrowLeft', true), 'next', 'right to left: the left arrow goes on');
+    assert.equal(viewerKey('ArrowRight', true), 'previous');
+    assert.equal(viewerKey('Escape', true), 'close');
   });
 });
 

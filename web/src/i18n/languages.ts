@@ -64,6 +64,28 @@ export const LANGUAGE_TABLE = {
     reviewed: false,
     load: () => import('./messages/ar.json', { with: { type: 'json' } }),
   },
+  he: {
+    name: 'עברית',
+    rtl: true,
+    reviewed: false,
+    load: () => import('./messages/he.json', { with: { type: 'json' } }),
+  },
+  fa: {
+    name: 'فارسی',
+    rtl: true,
+    reviewed: false,
+    load: () => import('./messages/fa.json', { with: { type: 'json' } }),
+  },
+  ru: {
+    name: 'Русский',
+    reviewed: false,
+    load: () => import('./messages/ru.json', { with: { type: 'json' } }),
+  },
+  uk: {
+    name: 'Українська',
+    reviewed: false,
+    load: () => import('./messages/uk.json', { with: { type: 'json' } }),
+  },
 } as const satisfies Record<string, LanguageEntry>;
 
 export type Language = keyof typeof LANGUAGE_TABLE;

@@ -224,10 +224,15 @@ export class Viewer {
   }
 }
 
-/** What a key press does in the viewer. */
-export function viewerKey(key: string): 'next' | 'previous' | 'close' | null {
-  if (key === 'ArrowRight') return 'next';
-  if (key === 'ArrowLeft') return 'previous';
+/**
+ * What a key press does in the viewer. The arrow pointing the way the page reads goes on: right in
+ * a left-to-right language, left in a right-to-left one (where the next button is on the left too).
+ */
+export function viewerKey(key: string, rightToLeft = false): 'next' | 'previous' | 'close' | null {
+  const forward = rightToLeft ? 'ArrowLeft' : 'ArrowRight';
+  const back = rightToLeft ? 'ArrowRight' : 'ArrowLeft';
+  if (key === forward) return 'next';
+  if (key === back) return 'previous';
   if (key === 'Escape') return 'close';
   return null;
 }

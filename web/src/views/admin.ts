@@ -167,7 +167,10 @@ function showConsole(config: SiteConfig, client: AdminClient, byToken: boolean):
     // The tabs pattern: arrows move between tabs, Home and End to the ends; Tab goes into the panel.
     b.addEventListener('keydown', (e) => {
       const n = buttons.length;
-      const next = { ArrowRight: i + 1, ArrowLeft: i - 1 + n, Home: 0, End: n - 1 }[e.key];
+      // In a right-to-left page the tabs run from the right: the left arrow goes on.
+      const on = document.documentElement.dir === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+      const back = on === 'ArrowLeft' ? 'ArrowRight' : 'ArrowLeft';
+      const next = { [on]: i + 1, [back]: i - 1 + n, Home: 0, End: n - 1 }[e.key];
       if (next === undefined) return;
       e.preventDefault();
       select(next % n, true);

@@ -1,6 +1,6 @@
 import { siteConfig } from '../config.js';
 import { formatSize } from '../core.js';
-import { hasMessage, language, type MessageKey, t } from '../i18n/index.js';
+import { hasMessage, isRightToLeft, language, type MessageKey, t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
 
 /** Tiny DOM helpers: no framework, no innerHTML with data (names are attacker-controlled). */
@@ -50,7 +50,10 @@ export function notice(text: string, kind: 'info' | 'error' | 'ok' = 'info'): HT
  * shares (src/domain/sizes.ts), here in the page's language.
  */
 export function formatBytes(n: number): string {
-  return formatSize(n, language());
+  const size = formatSize(n, language());
+  // In a right-to-left page a size whose unit is in Latin letters ("1.57 kB" in Hebrew) would be
+  // reordered by the words around it ("kB 1.57"): isolated, it keeps its own direction.
+  return isRightToLeft(language()) ? `\u2068${size}\u2069` : size;
 }
 
 export function formatDuration(ms: number): string {

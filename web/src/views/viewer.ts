@@ -90,7 +90,7 @@ export function openViewer(
   };
   const onKey = (e: KeyboardEvent) => {
     // Arrow keys inside a media element's controls or a text selection are the element's own.
-    const action = viewerKey(e.key);
+    const action = viewerKey(e.key, document.documentElement.dir === 'rtl');
     if (!action || (action !== 'close' && e.target instanceof HTMLMediaElement)) return;
     e.preventDefault();
     if (action === 'close') shut();
