@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { NewDownload } from '../metadata-store.js';
+import type { NewDownload } from '../download-store.js';
 
 /** The downloads tickets are bound to, on PostgreSQL (migration 6 of schema.ts). */
 export async function insertDownload(client: pg.PoolClient, fileId: string, download: NewDownload): Promise<void> {

@@ -2,24 +2,21 @@ import type pg from 'pg';
 import { deleteAfterWith } from '../../domain/lifecycle.js';
 import { ACTIVITY_KEPT } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
+import type { CountDownloadOptions, CountDownloadResult } from '../download-store.js';
+import type { FolderRecord } from '../folder-record.js';
 import type {
-  ActivityRecord,
   AddFilesOptions,
   AddFilesResult,
-  CountDownloadOptions,
-  CountDownloadResult,
   CreateFolderOptions,
   CreateFolderResult,
   FilePage,
   FileRecord,
-  FolderRecord,
-  MetadataStore,
   NewFile,
   NewFolder,
   Outbox,
-  SettingsChange,
-  UpdateFolderResult,
-} from '../metadata-store.js';
+} from '../folder-store.js';
+import type { MetadataStore } from '../metadata-store.js';
+import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import type { SchemaReport } from '../schema.js';
 import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, toActivity } from '../sql/activity.js';
 import { auditValues } from '../sql/audit.js';

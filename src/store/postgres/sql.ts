@@ -1,4 +1,5 @@
-import type { FileRecord, FolderRecord } from '../metadata-store.js';
+import type { FolderRecord } from '../folder-record.js';
+import type { FileRecord } from '../folder-store.js';
 import { TAKE_DOWN_COLUMNS } from '../sql/admin.js';
 import { AUDIT_INSERT_COLUMNS } from '../sql/audit.js';
 

@@ -9,7 +9,7 @@ import type {
   CreateFolderResult,
   NewFile,
   NewFolder,
-} from '../metadata-store.js';
+} from '../folder-store.js';
 import { refuse } from '../sql/refusal.js';
 import { fullFile, fullFolder, sumBytes, sumChunks } from '../sql/rows.js';
 import { appendAuditEntry } from './audit-store.js';

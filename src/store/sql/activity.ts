@@ -1,4 +1,4 @@
-import type { ActivityRecord } from '../metadata-store.js';
+import type { ActivityRecord } from '../owner-store.js';
 
 /** The activity list's rows as both SQL stores keep and read them. */
 type Int = number | string;

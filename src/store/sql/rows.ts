@@ -1,6 +1,6 @@
 import type { Mode } from '../../domain/modes.js';
-import type { FolderSettings } from '../folder-record.js';
-import type { FileRecord, Flow, FolderCreator, FolderRecord, NewFile, NewFolder } from '../metadata-store.js';
+import type { Flow, FolderCreator, FolderRecord, FolderSettings } from '../folder-record.js';
+import type { FileRecord, NewFile, NewFolder } from '../folder-store.js';
 
 /**
  * What both SQL stores share (this folder): the rows they read, with the same column names in

@@ -1,15 +1,9 @@
 import type Database from 'better-sqlite3';
 import { ACTIVITY_KEPT } from '../../domain/limits.js';
 import { deleteAfterForChosenExpiry } from '../../domain/owner-settings.js';
-import type {
-  ActivityRecord,
-  CountDownloadOptions,
-  CountDownloadResult,
-  FileRecord,
-  Outbox,
-  SettingsChange,
-  UpdateFolderResult,
-} from '../metadata-store.js';
+import type { CountDownloadOptions, CountDownloadResult } from '../download-store.js';
+import type { FileRecord, Outbox } from '../folder-store.js';
+import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import { ACTIVITY_COLUMNS, activityValues } from '../sql/activity.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';
 

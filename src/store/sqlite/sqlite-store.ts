@@ -1,24 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
+import type { CountDownloadOptions, CountDownloadResult } from '../download-store.js';
+import type { FolderRecord } from '../folder-record.js';
 import type {
-  ActivityRecord,
   AddFilesOptions,
   AddFilesResult,
-  CountDownloadOptions,
-  CountDownloadResult,
   CreateFolderOptions,
   CreateFolderResult,
   FilePage,
   FileRecord,
-  FolderRecord,
-  MetadataStore,
   NewFile,
   NewFolder,
   Outbox,
-  SettingsChange,
-  UpdateFolderResult,
-} from '../metadata-store.js';
+} from '../folder-store.js';
+import type { MetadataStore } from '../metadata-store.js';
+import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import type { SchemaReport } from '../schema.js';
 import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../sql/activity.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';

@@ -11,7 +11,7 @@ import type {
   NewFile,
   NewFolder,
   Outbox,
-} from '../metadata-store.js';
+} from '../folder-store.js';
 import { refuse } from '../sql/refusal.js';
 import { fullFile, fullFolder, sumBytes, sumChunks } from '../sql/rows.js';
 import { prepareOwnerWrites } from './owner-writes.js';
