@@ -58,6 +58,8 @@ export const LANGUAGE_TABLE = {
   ro: { name: 'Română', reviewed: false, load: () => import('./messages/ro.json', { with: { type: 'json' } }) },
   el: { name: 'Ελληνικά', reviewed: false, load: () => import('./messages/el.json', { with: { type: 'json' } }) },
   hu: { name: 'Magyar', reviewed: false, load: () => import('./messages/hu.json', { with: { type: 'json' } }) },
+  th: { name: 'ไทย', reviewed: false, load: () => import('./messages/th.json', { with: { type: 'json' } }) },
+  bn: { name: 'বাংলা', reviewed: false, load: () => import('./messages/bn.json', { with: { type: 'json' } }) },
   ar: {
     name: 'العربية',
     rtl: true,
