@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
 import { pageAnswerValidators } from './answer-validators.js';
+import { subresourceIntegrity } from './subresource-integrity.js';
 
 /**
  * The browser site. Built into dist/web, which src/http/routes/site.ts serves at the path of WEB_URL.
@@ -43,7 +44,7 @@ export default defineConfig({
   root: here('.'),
   base: '/__webfolder_base__/',
   publicDir: false,
-  plugins: [pageAnswerValidators(), workers()],
+  plugins: [pageAnswerValidators(), workers(), subresourceIntegrity(outDir)],
   build: {
     outDir,
     emptyOutDir: true,
