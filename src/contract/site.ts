@@ -30,6 +30,11 @@ export interface SiteSettings {
   readonly privacyUrl: string | null;
   /** Whether the server sends e-mail (SMTP_URL is set): without it the page offers no address field. */
   readonly mail: boolean;
+  /**
+   * The release this instance runs and the SHA-256 of its site manifest (hex), shown in the footer
+   * for a person to compare with the published release (docs/security.md); null on an unbuilt site.
+   */
+  readonly release: { readonly version: string; readonly manifest: string } | null;
 }
 
 /** What the folder page needs to render, for the calling browser. */

@@ -31,8 +31,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Agent logic (the MCP server, the A2A service, intent parsing) over the use cases; its HTTP
   // routes are plugins of src/http like every other route.
   agents: ['app', 'config', 'contract', 'discovery', 'domain'],
+  // What a release's browser code is: the site manifest's build and signature (run by npm run build).
+  release: ['domain'],
   // The transport: every route family, over the use cases and the agent logic.
-  http: ['agents', 'app', 'blobs', 'config', 'contract', 'discovery', 'docs', 'domain'],
+  http: ['agents', 'app', 'blobs', 'config', 'contract', 'discovery', 'docs', 'domain', 'release'],
   // Client side: no server code (test/unit/client-layers.test.ts checks the details).
   transfer: ['contract', 'crypto', 'domain'],
   client: ['contract', 'crypto', 'domain', 'transfer'],

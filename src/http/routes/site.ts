@@ -26,6 +26,8 @@ import type { SiteSettings } from '../../contract/site.js';
 import { contentRange } from '../../domain/byte-range.js';
 import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
+import { renderShell } from '../../domain/site-manifest.js';
+import { builtManifest } from '../../release/build-manifest.js';
 import { sendChunkBody } from '../chunk-download.js';
 import { installJsonBodies } from '../json-body.js';
 import { limitedBy } from '../rate-limits.js';
@@ -33,6 +35,7 @@ import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '..
 import { typed } from '../typed.js';
 import { accountFolderRoutes } from './account-folders.js';
 import { callerOf, downloadTicketOf } from './site-caller.js';
+import { siteManifestRoutes } from './site-manifest.js';
 import { siteOwnerRoutes } from './site-owner.js';
 import { siteThumbnailRoutes } from './site-thumbnails.js';
 
@@ -45,8 +48,6 @@ import { siteThumbnailRoutes } from './site-thumbnails.js';
 // Three levels up from src/http/routes/ (tsx) and from dist/http/routes/ (the build) alike.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const SITE_BUILD_DIR = join(ROOT, 'dist', 'web');
-/** The placeholder base the site is built with (web/vite.config.ts), replaced by the real path when served. */
-const BUILD_BASE = '/__webfolder_base__/';
 
 /** The path of WEB_URL without a trailing slash: '' when the site is at the root. */
 export function sitePath(config: Config): string {
@@ -101,6 +102,11 @@ function template(): string | null {
   return cachedTemplate;
 }
 
+/** The release the page shows in its footer: the manifest's version and hash, or null (no manifest built). */
+function releaseOf(manifest: ReturnType<typeof builtManifest>): SiteSettings['release'] {
+  return manifest ? { version: manifest.version, manifest: manifest.sha256 } : null;
+}
+
 /** The site's page with its base path and configuration filled in; null when the site is not built. */
 export function sitePageHtml(config: Config): string | null {
   const html = template();
@@ -119,21 +125,12 @@ export function sitePageHtml(config: Config): string | null {
     privacyUrl: config.privacyUrl,
     // Whether the owner's controls may offer e-mail: without SMTP_URL the server refuses an address.
     mail: config.notifications.smtpUrl !== null,
+    // The footer shows the release and its manifest's hash, for a person to compare with the
+    // published ones (docs/security.md, "Verifying an instance").
+    release: releaseOf(builtManifest()),
   } satisfies SiteSettings);
   // The instance's name is in the page as served (no flash of the default before the script runs).
-  const name = escapeHtml(config.siteName);
-  return (
-    html
-      .split(BUILD_BASE)
-      .join(base)
-      // Replacer functions: a "$&" in the name or an address must stay text, not a replacement pattern.
-      .replace('<title>webfolder</title>', () => `<title>${name}</title>`)
-      .replace('>webfolder</a>', () => `>${name}</a>`)
-      .replace(
-        '<meta name="webfolder-config" content="">',
-        () => `<meta name="webfolder-config" content="${escapeHtml(settings)}">`,
-      )
-  );
+  return renderShell(html, { base, settingsAttribute: escapeHtml(settings), nameHtml: escapeHtml(config.siteName) });
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>webfolder</title></head>
@@ -280,6 +277,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   await app.register(siteThumbnailRoutes, { services, api });
   await app.register(siteOwnerRoutes, { services, api });
   await app.register(accountFolderRoutes, { services, base: prefix });
+  await app.register(siteManifestRoutes, { prefix });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {
