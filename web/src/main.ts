@@ -87,12 +87,28 @@ function header(): void {
   );
 }
 
-/** The operator's legal pages (IMPRINT_URL, PRIVACY_URL), when set: links at the foot of every page. */
+/**
+ * The foot of every page: the operator's legal pages (IMPRINT_URL, PRIVACY_URL) when set, and the
+ * release with the start of its manifest's hash, linked to how to check it (the whole hash in its
+ * title). Not words to translate: a name, a version and a hash.
+ */
 function footer(): void {
   document.getElementById('site-footer')?.remove();
+  const release = config.release;
   const links = [
     config.imprintUrl && h('a', { href: config.imprintUrl, rel: 'noreferrer', id: 'imprint-link' }, t('site.imprint')),
     config.privacyUrl && h('a', { href: config.privacyUrl, rel: 'noreferrer', id: 'privacy-link' }, t('site.privacy')),
+    release &&
+      h(
+        'a',
+        {
+          href: `${config.docsUrl}/security#verifying-an-instance`,
+          rel: 'noreferrer',
+          id: 'release-link',
+          title: `site manifest sha256 ${release.manifest}`,
+        },
+        `webfolder ${release.version} · sha256 ${release.manifest.slice(0, 16)}`,
+      ),
   ].filter((a): a is HTMLAnchorElement => Boolean(a));
   if (links.length > 0) document.body.append(h('footer', { class: 'site', id: 'site-footer' }, ...links));
 }
