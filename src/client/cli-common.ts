@@ -60,6 +60,9 @@ const OPTIONS = {
   'password-file': { type: 'string' },
   file: { type: 'string' },
   note: { type: 'string' },
+  manifest: { type: 'string' },
+  'release-key': { type: 'string' },
+  page: { type: 'string' },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -82,6 +85,7 @@ export const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   set: ['upload-auth', 'expires', 'max-downloads', 'note', 'file', 'password', 'password-file'],
   activity: ['upload-auth', 'password', 'password-file'],
   request: ['title', 'expires'],
+  'verify-site': ['manifest', 'release-key', 'page'],
 };
 
 export type Flags = {
@@ -103,6 +107,9 @@ export type Flags = {
   'password-file'?: string;
   file?: string;
   note?: string;
+  manifest?: string;
+  'release-key'?: string;
+  page?: string;
   json: boolean;
   quiet: boolean;
   help: boolean;

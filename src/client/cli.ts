@@ -29,6 +29,7 @@ import {
   statusCommand,
   uploadCommand,
 } from './transfer-commands.js';
+import { verifySiteCommand } from './verify-site.js';
 
 /**
  * The `webfolder` command. `run(argv)` returns the exit code instead of exiting, so tests and the
@@ -55,6 +56,7 @@ Usage:
   webfolder create [--title T] [--mode send|share] [--server URL] [--json]
   webfolder notify <link> [--upload-auth=TOKEN] [--email ADDR|none] [--webhook-url URL|none]
                           [--on download,upload|none] [--off] [--json]
+  webfolder verify-site <site URL> [--manifest FILE] [--release-key FILE] [--page FILE] [--json]
   webfolder serve [--port 8080 --data-dir ./data ...]   (starts the service; flags as in docs/configuration.md)
 
 Files are encrypted on this machine before they leave it; the key exists only in the share link
@@ -95,6 +97,10 @@ Options:
                      notify: as the folder's owner, be told by e-mail or at a webhook when someone
                      else downloads or (share/request folders) uploads; --off stops it; with none of
                      them, notify prints the current settings
+  --manifest FILE    verify-site: the release's site manifest to compare with (default: the
+                     installed package's, when the instance claims its version)
+  --release-key F    verify-site: also trust manifests signed by this Ed25519 public key (PEM)
+  --page FILE        verify-site: also check a saved copy of the page (or only it, without a URL)
   --state FILE       where upload keeps its resume state (default: a file per folder in
                      $WEBFOLDER_STATE_DIR, $XDG_STATE_HOME/webfolder or ~/.local/state/webfolder)
   --json             print one JSON object on stdout instead of text
@@ -116,11 +122,12 @@ Examples:
   webfolder activity 'https://files.example.com/f/AbC123#secret'
   webfolder request --title "Send me your photos" --expires 7d
   webfolder create --title "Send me the contract" --mode send
+  webfolder verify-site https://files.example.com   # the instance serves a release's code, byte for byte
 
 Exit codes:
   0 ok, 1 failure, 2 usage or input error (also: a password is needed and none was given),
   3 server refused (also: a download limit used up), 4 network unreachable,
-  5 wrong secret or password, or integrity failure, 130 interrupted (resume with webfolder resume)
+  5 wrong secret or password, or integrity failure (verify-site: 1 when anything differs), 130 interrupted (resume with webfolder resume)
 `;
 
 export async function run(
@@ -183,6 +190,8 @@ export async function run(
         return await setCommand(positionals, flags, io);
       case 'activity':
         return await activityCommand(positionals, flags, io);
+      case 'verify-site':
+        return await verifySiteCommand(positionals, flags, io);
       default:
         throw new UsageError(`unknown command "${command}"`);
     }

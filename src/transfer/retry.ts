@@ -44,6 +44,8 @@ export interface HttpOptions {
   readonly retry?: RetryOptions;
   readonly signal?: AbortSignal;
   readonly onRetry?: (info: RetryInfo) => void;
+  /** Failure statuses the caller reads itself instead of an error (a folder page's 404 is still the page). */
+  readonly answered?: readonly number[];
 }
 
 export const DEFAULT_RETRY: Required<RetryOptions> = {
@@ -136,7 +138,12 @@ export async function exchange(
       await sleep(delayMs, options.signal);
       continue;
     }
-    if (response.ok || (init.redirect === 'manual' && isRedirect(response))) return response;
+    if (
+      response.ok ||
+      (init.redirect === 'manual' && isRedirect(response)) ||
+      options.answered?.includes(response.status)
+    )
+      return response;
     const { message, code } = await readFailure(response);
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     if (!isRetryableStatus(response.status) || attempt >= retry.retries) {
