@@ -24,14 +24,15 @@ async function documentedSite(dir: string, proxyPort: number, upstreamPort: numb
 /**
  * Runs Caddy in the foreground with the documented site block (its address and certificate the
  * test's: Caddy would otherwise get one from Let's Encrypt); `site` is added inside the site block
- * (a private instance's login).
+ * (a private instance's login), `proxy` inside its reverse_proxy block.
  */
 export async function startCaddy(
   { dir, proxyPort, upstreamPort }: ProxySetup,
-  extra: { readonly site?: string } = {},
+  extra: { readonly site?: string; readonly proxy?: string } = {},
 ): Promise<RunningProxy> {
   let site = await documentedSite(dir, proxyPort, upstreamPort);
   if (extra.site) site = site.replace(/\n}\s*$/, `\n${extra.site}\n}\n`);
+  if (extra.proxy) site = site.replace(/reverse_proxy \S+ \{/, (line) => `${line}\n${extra.proxy}`);
   // No admin endpoint, no redirect server on port 80, state in the test's directory.
   const conf = `{
     admin off

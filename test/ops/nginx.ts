@@ -21,16 +21,19 @@ async function documentedServerBlock(dir: string, proxyPort: number, upstreamPor
 }
 
 /**
- * Runs nginx in the foreground with the documented server block; `http` is added to the http block
- * and `server` inside the server block (a private instance's map and login lines).
+ * Runs nginx in the foreground with the documented server block; `http` is added to the http block,
+ * `server` inside the server block (a private instance's map and login lines) and `location` inside
+ * its `location /` block (where a proxy_set_header must go: a location with its own replaces the
+ * server's).
  */
 export async function startNginx(
   { dir, proxyPort, upstreamPort }: ProxySetup,
-  extra: { readonly http?: string; readonly server?: string } = {},
+  extra: { readonly http?: string; readonly server?: string; readonly location?: string } = {},
 ): Promise<RunningProxy> {
   const tmp = join(dir, 'tmp');
   let server = await documentedServerBlock(dir, proxyPort, upstreamPort);
   if (extra.server) server = server.replace(/\n}\s*$/, `\n${extra.server}\n}\n`);
+  if (extra.location) server = server.replace('location / {', () => `location / {\n${extra.location}`);
   const conf = `${process.getuid?.() === 0 ? 'user root;\n' : ''}daemon off;
 worker_processes 1;
 pid ${join(dir, 'nginx.pid')};

@@ -56,7 +56,12 @@ function hashes(tree: string): Map<string, string> {
       out.set(relative(dist, file), createHash('sha256').update(readFileSync(file)).digest('hex'));
     }
   }
-  out.set('site-manifest.json', createHash('sha256').update(readFileSync(join(dist, 'site-manifest.json'))).digest('hex'));
+  out.set(
+    'site-manifest.json',
+    createHash('sha256')
+      .update(readFileSync(join(dist, 'site-manifest.json')))
+      .digest('hex'),
+  );
   return out;
 }
 
