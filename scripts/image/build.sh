@@ -10,7 +10,8 @@ ENGINE="${CONTAINER_ENGINE:-podman}"
 BASE="$(bash scripts/image/base.sh | tail -n 1)"
 VERSION="$(node -p "require('./package.json').version")"
 TAG="localhost/webfolder:$VERSION"
-args=(--format docker --build-arg "BASE=$BASE" --tag "$TAG" --tag localhost/webfolder:latest --file Containerfile)
+COMMIT="$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+args=(--format docker --build-arg "BASE=$BASE" --build-arg "WEBFOLDER_COMMIT=$COMMIT" --tag "$TAG" --tag localhost/webfolder:latest --file Containerfile)
 # RUN steps under chroot isolation: on hosts with hybrid cgroups (as these VMs) the default fails.
 [ "$ENGINE" = podman ] && args+=(--isolation=chroot)
 # The registry may sit behind a TLS-intercepting proxy: give npm in the build the CA bundle npm uses
