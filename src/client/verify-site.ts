@@ -11,6 +11,7 @@ import {
   SITE_SIGNATURE_SUFFIX,
   type SiteManifest,
 } from '../domain/site-manifest.js';
+import { ProtocolError, WebfolderError } from '../transfer/errors.js';
 import { homeRequest } from '../transfer/outbound.js';
 import type { HttpOptions } from '../transfer/retry.js';
 import { EXIT, type Flags, httpOf, type Io, UsageError } from './cli-common.js';
@@ -111,8 +112,10 @@ async function served(
         { ...http, answered: [404] },
       );
       return response.status === 200 ? new Uint8Array(await response.arrayBuffer()) : null;
-    } catch {
-      return null;
+    } catch (error) {
+      // A refusal is a finding of the check; an address where nothing answers is the command's failure.
+      if (error instanceof WebfolderError || error instanceof ProtocolError) return null;
+      throw error;
     }
   };
   const bytes = await read(`${site}${SITE_MANIFEST_PATH}`);

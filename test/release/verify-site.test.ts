@@ -9,7 +9,7 @@ import { MANIFEST_FILE } from '../../src/release/build-manifest.js';
 import { signManifest } from '../../src/release/sign-manifest.js';
 import { type AlteringProxy, startAlteringProxy } from '../support/altering-proxy.js';
 import { startCli } from '../support/cli.js';
-import { type RunningServer, startServer, tempDir } from '../support/server.js';
+import { freePort, type RunningServer, startServer, tempDir } from '../support/server.js';
 
 /**
  * `webfolder verify-site` (the real CLI, a child process) against a real instance, straight and
@@ -55,6 +55,12 @@ describe('verify-site', { skip: !built && 'npm run build first' }, () => {
     assert.equal(report.site, proxy.url);
     assert.ok(report.checked >= manifest.files.length + 5);
     assert.ok(!json.stdout.includes('secret'), 'the fragment is never printed');
+  });
+
+  test('an address where nothing answers is exit 4, not a list of missing files', async () => {
+    const run = await verify(`http://127.0.0.1:${await freePort()}`);
+    assert.equal(run.code, 4, run.stdout + run.stderr);
+    assert.equal(run.stdout, '');
   });
 
   test('a script altered on the way is caught', async () => {
