@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { SiteSettings } from '../contract/site.js';
 import { escapeHtml } from '../domain/html.js';
 import { newId } from '../domain/ids.js';
 import {
@@ -105,13 +106,8 @@ async function get(
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 const unescapeHtml = (text: string) => text.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
 
-/** The settings a served page carries (web/src/config.ts), as far as the verifier reads them. */
-export interface PageSettings {
-  readonly base: string;
-  readonly siteName: string;
-  readonly docsUrl: string;
-  readonly release: { readonly version: string; readonly manifest: string } | null;
-}
+/** The settings a served page carries (src/contract/site.ts), as far as the verifier reads them. */
+type PageSettings = Pick<SiteSettings, 'base' | 'siteName' | 'docsUrl' | 'release'>;
 
 /** The settings of a page as served, with its raw attribute; null when it has none that parse. */
 export function settingsOf(html: string): { raw: string; settings: PageSettings } | null {
