@@ -8,7 +8,8 @@ import { chromium } from './driver-chromium.js';
 /**
  * An operator's own instance (SITE_NAME, IMPRINT_URL, PRIVACY_URL): the name in the page as served
  * (escaped: it is text, never markup) and in every window title, the legal pages linked from the
- * footer in the reader's language; a default instance shows neither. Real Chromium, real server.
+ * footer in the reader's language; a default instance shows neither, only the release the footer
+ * always shows (docs/security.md). Real Chromium, real server.
  */
 const NAME = 'Acme <Files> & $& Co';
 const IMPRINT = 'https://acme.example/imprint';
@@ -50,7 +51,7 @@ eachEngine('site: the instance name and legal pages', [chromium], (engine) => {
     await page.close();
   });
 
-  test('a default instance: named webfolder, no footer', async () => {
+  test('a default instance: named webfolder, its footer only the release', async () => {
     const plain = await startServer();
     const page = await site.browser.page();
     try {
@@ -58,7 +59,9 @@ eachEngine('site: the instance name and legal pages', [chromium], (engine) => {
       await page.waitFor('#new-title');
       assert.equal(await page.evaluate('document.title'), 'webfolder');
       assert.equal(await page.text('#home-link'), 'webfolder');
-      assert.equal(await page.count('#site-footer'), 0);
+      assert.equal(await page.count('#imprint-link'), 0);
+      assert.equal(await page.count('#privacy-link'), 0);
+      assert.match(await page.text('#site-footer'), /^webfolder \S+ · sha256 [0-9a-f]{16}$/);
     } finally {
       await page.close();
       await plain.close();
