@@ -1,7 +1,4 @@
 import type pg from 'pg';
-import { deleteAfterWith } from '../../domain/lifecycle.js';
-import { ACTIVITY_KEPT } from '../../domain/limits.js';
-import { deleteAfterForChosenExpiry, effectiveFileExpiry } from '../../domain/owner-settings.js';
 import type { CountDownloadOptions, CountDownloadResult } from '../download-store.js';
 import type { FolderRecord } from '../folder-record.js';
 import type {
@@ -18,22 +15,22 @@ import type {
 import type { MetadataStore } from '../metadata-store.js';
 import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import type { SchemaReport } from '../schema.js';
-import { ACTIVITY_COLUMNS, type ActivityRow, activityValues, toActivity } from '../sql/activity.js';
+import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../sql/activity.js';
 import { auditValues } from '../sql/audit.js';
 import { type FileRow, type FolderRow, fullFolder, toFile, toFolder } from '../sql/rows.js';
 import { PostgresAccountStore } from './account-store.js';
 import { PostgresAccountUsageStore } from './account-usage.js';
 import { PostgresAdminStore } from './admin-store.js';
 import { PostgresAuditStore } from './audit-store.js';
-import { insertDownload, spendDownload } from './downloads.js';
 import { PostgresMailStore } from './mail-store.js';
 import { migratePostgres } from './migrate.js';
 import { appendOutbox, PostgresOpsStore } from './ops-store.js';
 import { openPool } from './outage.js';
+import { addActivity, countDownload, spendDownload, updateFile, updateFolder } from './owner-writes.js';
 import { FILE_COLUMNS, FOLDER_COLUMNS, folderParams, INSERT_FOLDER, INSERT_FOLDER_WITH_AUDIT } from './sql.js';
 import { DELETE_FILE_SQL, DELETE_FOLDER_SQL } from './storage-counts.js';
 import { inTransaction } from './transaction.js';
-import { addFiles, createFolder } from './writes.js';
+import { addFiles, createFolder, markComplete } from './writes.js';
 
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
@@ -191,33 +188,7 @@ export class PostgresMetadataStore implements MetadataStore {
     ownExpiry: number,
     outbox?: Outbox,
   ): Promise<boolean> {
-    return this.transaction(async (client) => {
-      // The folder row first, locked: it orders concurrent completions, appends and expiry changes
-      // of the same folder, and its chosen expiry (if any) is the file's.
-      const { rows } = await client.query<{ delete_after: string; file_count: number; expires_at: string | null }>(
-        'SELECT delete_after, file_count, expires_at FROM folders WHERE id = $1 FOR UPDATE',
-        [folderId],
-      );
-      const folder = rows[0];
-      const expiresAt = effectiveFileExpiry(
-        folder?.expires_at === null || folder === undefined ? null : Number(folder.expires_at),
-        ownExpiry,
-      );
-      const { rowCount } = await client.query(
-        'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
-        [completedAt, expiresAt, folderId, fileId],
-      );
-      if (rowCount !== 1) return false;
-      if (folder) {
-        const state = { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count };
-        await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [
-          deleteAfterWith(state, [expiresAt]),
-          folderId,
-        ]);
-      }
-      await appendOutbox(client, outbox ?? []);
-      return true;
-    });
+    return this.transaction((client) => markComplete(client, folderId, fileId, completedAt, ownExpiry, outbox));
   }
 
   async foldersDue(now: number, limit: number): Promise<string[]> {
@@ -246,6 +217,15 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
+  async beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {
+    const { rowCount } = await this.pool.query(
+      `UPDATE folders SET deleting_since = $1, delete_after = LEAST(delete_after, $1)
+       WHERE id = $2 AND deleting_since IS NULL`,
+      [now, folderId],
+    );
+    return rowCount === 1;
+  }
+
   async finishFolderDeletion(folderId: string, outbox?: Outbox): Promise<void> {
     // ON DELETE CASCADE removes the folder's files in the same statement.
     await this.withOutbox(
@@ -265,104 +245,24 @@ export class PostgresMetadataStore implements MetadataStore {
     return rows[0]!.removed === 1;
   }
 
-  async updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult> {
-    return this.transaction(async (client) => {
-      const read = async () =>
-        (
-          await client.query<FolderRow>(
-            `SELECT ${FOLDER_COLUMNS} FROM folders WHERE id = $1 AND deleting_since IS NULL FOR UPDATE`,
-            [folderId],
-          )
-        ).rows[0];
-      const row = await read();
-      if (!row) return 'absent';
-      const folder = toFolder(row);
-      if (change.password !== undefined) {
-        if (folder.settings.password !== null) return 'password-locked';
-        const { rows } = await client.query<{ complete: boolean }>(
-          'SELECT EXISTS (SELECT 1 FROM files WHERE folder_id = $1 AND completed_at IS NOT NULL) AS complete',
-          [folderId],
-        );
-        if (rows[0]!.complete) return 'password-locked';
-        await client.query('UPDATE folders SET password = $1 WHERE id = $2', [change.password, folderId]);
-      }
-      if (change.expiresAt !== undefined && change.expiresAt !== null) {
-        await client.query('UPDATE files SET expires_at = $1 WHERE folder_id = $2 AND expires_at > $3', [
-          change.expiresAt,
-          folderId,
-          now,
-        ]);
-        await client.query('UPDATE folders SET expires_at = $1, delete_after = $2 WHERE id = $3', [
-          change.expiresAt,
-          deleteAfterForChosenExpiry(folder, change.expiresAt),
-          folderId,
-        ]);
-      }
-      if (change.maxDownloads !== undefined)
-        await client.query('UPDATE folders SET max_downloads = $1 WHERE id = $2', [change.maxDownloads, folderId]);
-      if (change.note !== undefined)
-        await client.query('UPDATE folders SET note = $1 WHERE id = $2', [change.note, folderId]);
-      return toFolder((await read())!);
-    });
+  updateFolder(folderId: string, change: SettingsChange, now: number): Promise<UpdateFolderResult> {
+    return this.transaction((client) => updateFolder(client, folderId, change, now));
   }
 
-  async updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null> {
-    const { rows } = await this.pool.query<FileRow>(
-      `UPDATE files f SET max_downloads = $3 FROM folders d
-       WHERE d.id = f.folder_id AND f.folder_id = $1 AND f.id = $2 AND d.deleting_since IS NULL
-       RETURNING ${FILE_COLUMNS}`,
-      [folderId, fileId, maxDownloads],
-    );
-    return rows[0] ? toFile(rows[0]) : null;
+  updateFile(folderId: string, fileId: string, maxDownloads: number | null): Promise<FileRecord | null> {
+    return updateFile(this.pool, folderId, fileId, maxDownloads);
   }
 
-  async countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult> {
-    return this.transaction(async (client) => {
-      const { rows } = await client.query<{ downloads: number }>(
-        `SELECT f.downloads FROM files f JOIN folders d ON d.id = f.folder_id
-         WHERE f.folder_id = $1 AND f.id = $2 AND d.deleting_since IS NULL`,
-        [folderId, fileId],
-      );
-      if (!rows[0]) return 'absent';
-      let downloads = rows[0].downloads;
-      if (options.count) {
-        // The row lock of the UPDATE orders racing counts; each re-checks the limit after the wait.
-        const counted = await client.query<{ downloads: number }>(
-          `UPDATE files SET downloads = downloads + 1
-           WHERE folder_id = $1 AND id = $2 AND ($3::int IS NULL OR downloads < $3::int) RETURNING downloads`,
-          [folderId, fileId, options.limit],
-        );
-        if (!counted.rows[0]) return 'limit-reached';
-        downloads = counted.rows[0].downloads;
-      }
-      if (options.activity) await insertActivity(client, folderId, options.activity);
-      if (options.download) await insertDownload(client, fileId, options.download);
-      await appendOutbox(client, options.outbox ?? []);
-      return { downloads };
-    });
+  countDownload(folderId: string, fileId: string, options: CountDownloadOptions): Promise<CountDownloadResult> {
+    return this.transaction((client) => countDownload(client, folderId, fileId, options));
   }
 
   spendDownload(fileId: string, downloadId: string, bytes: number, now: number): Promise<boolean> {
     return spendDownload(this.pool, fileId, downloadId, bytes, now);
   }
 
-  async beginOwnerDeletion(folderId: string, now: number): Promise<boolean> {
-    const { rowCount } = await this.pool.query(
-      `UPDATE folders SET deleting_since = $1, delete_after = LEAST(delete_after, $1)
-       WHERE id = $2 AND deleting_since IS NULL`,
-      [now, folderId],
-    );
-    return rowCount === 1;
-  }
-
-  async addActivity(folderId: string, activity: ActivityRecord): Promise<void> {
-    await this.transaction(async (client) => {
-      // An activity line of a folder deleted meanwhile is dropped, not an error.
-      const { rows } = await client.query('SELECT 1 FROM folders WHERE id = $1 AND deleting_since IS NULL FOR SHARE', [
-        folderId,
-      ]);
-      if (rows.length > 0) await insertActivity(client, folderId, activity);
-    });
+  addActivity(folderId: string, activity: ActivityRecord): Promise<void> {
+    return this.transaction((client) => addActivity(client, folderId, activity));
   }
 
   async listActivity(folderId: string, limit: number): Promise<ActivityRecord[]> {
@@ -378,17 +278,4 @@ export class PostgresMetadataStore implements MetadataStore {
     this.closed = true;
     await this.pool.end();
   }
-}
-
-/** Adds an activity line and keeps the folder's newest ACTIVITY_KEPT (one index range on (folder_id, id)). */
-async function insertActivity(client: pg.PoolClient, folderId: string, a: ActivityRecord): Promise<void> {
-  await client.query(`INSERT INTO activity (folder_id, ${ACTIVITY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-    folderId,
-    ...activityValues(a),
-  ]);
-  await client.query(
-    `DELETE FROM activity WHERE folder_id = $1 AND id <= (
-       SELECT id FROM activity WHERE folder_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2)`,
-    [folderId, ACTIVITY_KEPT],
-  );
 }

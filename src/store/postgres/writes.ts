@@ -9,6 +9,7 @@ import type {
   CreateFolderResult,
   NewFile,
   NewFolder,
+  Outbox,
 } from '../folder-store.js';
 import { refuse } from '../sql/refusal.js';
 import { fullFile, fullFolder, sumBytes, sumChunks } from '../sql/rows.js';
@@ -18,8 +19,8 @@ import { fileParams, folderParams, INSERT_FILE, INSERT_FOLDER, SET_COUNTS } from
 import { charge } from './storage-counts.js';
 
 /**
- * The PostgreSQL store's writes of many statements that add files, each run inside the transaction
- * its caller opened (postgres-store.ts, transaction.ts), step for step as the SQLite store's
+ * The PostgreSQL store's folder writes of many statements, each run inside the transaction its
+ * caller opened (postgres-store.ts, transaction.ts), step for step as the SQLite store's
  * (../sqlite/writes.ts): a refusal is thrown (../sql/refusal.ts) and rolls back every step before it.
  */
 
@@ -103,4 +104,40 @@ export async function addFiles(
   ]);
   await appendOutbox(client, options.outbox ?? []);
   return 'added';
+}
+
+/** MetadataStore.markComplete. */
+export async function markComplete(
+  client: pg.PoolClient,
+  folderId: string,
+  fileId: string,
+  completedAt: number,
+  ownExpiry: number,
+  outbox: Outbox = [],
+): Promise<boolean> {
+  // The folder row first, locked: it orders concurrent completions, appends and expiry changes
+  // of the same folder, and its chosen expiry (if any) is the file's.
+  const { rows } = await client.query<{ delete_after: string; file_count: number; expires_at: string | null }>(
+    'SELECT delete_after, file_count, expires_at FROM folders WHERE id = $1 FOR UPDATE',
+    [folderId],
+  );
+  const folder = rows[0];
+  const expiresAt = effectiveFileExpiry(
+    folder?.expires_at === null || folder === undefined ? null : Number(folder.expires_at),
+    ownExpiry,
+  );
+  const { rowCount } = await client.query(
+    'UPDATE files SET completed_at = $1, expires_at = $2 WHERE folder_id = $3 AND id = $4 AND completed_at IS NULL',
+    [completedAt, expiresAt, folderId, fileId],
+  );
+  if (rowCount !== 1) return false;
+  if (folder) {
+    const state = { deleteAfter: Number(folder.delete_after), fileCount: folder.file_count };
+    await client.query('UPDATE folders SET delete_after = $1 WHERE id = $2', [
+      deleteAfterWith(state, [expiresAt]),
+      folderId,
+    ]);
+  }
+  await appendOutbox(client, outbox);
+  return true;
 }

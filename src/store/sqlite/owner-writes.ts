@@ -5,11 +5,13 @@ import type { CountDownloadOptions, CountDownloadResult } from '../download-stor
 import type { FileRecord, Outbox } from '../folder-store.js';
 import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import { ACTIVITY_COLUMNS, activityValues } from '../sql/activity.js';
+import { refuse } from '../sql/refusal.js';
 import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';
 
 /**
- * The SQLite writes of the owner's controls, run on the writer thread like the folder
- * writes (writes.ts), each in its own savepoint: a refusal is decided before anything is written.
+ * The SQLite writes of the owner's controls and of downloads, run on the writer thread like the
+ * folder writes (writes.ts), each in its own savepoint, which a refusal (../sql/refusal.ts) rolls
+ * back. The PostgreSQL twin is ../postgres/owner-writes.ts.
  */
 export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbox) => void) {
   const s = {
@@ -43,9 +45,6 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
       `UPDATE downloads SET served = served + @bytes
        WHERE id = @id AND file_id = @fileId AND expires_at > @now AND served + @bytes <= budget`,
     ),
-    beginOwnerDeletion: db.prepare<[number, number, string]>(
-      'UPDATE folders SET deleting_since = ?, delete_after = MIN(delete_after, ?) WHERE id = ? AND deleting_since IS NULL',
-    ),
     insertActivity: db.prepare(`INSERT INTO activity (folder_id, ${ACTIVITY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
     // Keeps the newest ACTIVITY_KEPT lines: one index range on (folder_id, id).
     pruneActivity: db.prepare<[string, string, number]>(
@@ -63,7 +62,7 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
       if (!row) return 'absent';
       const folder = toFolder(row);
       if (change.password !== undefined) {
-        if (folder.settings.password !== null || s.completeFiles.get(folderId)!.n > 0) return 'password-locked';
+        if (folder.settings.password !== null || s.completeFiles.get(folderId)!.n > 0) refuse('password-locked');
         s.setPassword.run(change.password!, folderId);
       }
       if (change.expiresAt !== undefined && change.expiresAt !== null) {
@@ -86,7 +85,7 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
       let downloads = Number(file.downloads);
       if (options.count) {
         const counted = s.count.get(folderId, fileId, options.limit, options.limit);
-        if (!counted) return 'limit-reached';
+        if (!counted) refuse('limit-reached');
         downloads = counted.downloads;
       }
       if (options.activity) addActivity(folderId, options.activity);
@@ -100,9 +99,6 @@ export function prepareOwnerWrites(db: Database.Database, append: (outbox: Outbo
     },
     spendDownload(fileId: string, id: string, bytes: number, now: number): boolean {
       return s.spendDownload.run({ id, fileId, bytes, now }).changes === 1;
-    },
-    beginOwnerDeletion(folderId: string, now: number): boolean {
-      return s.beginOwnerDeletion.run(now, now, folderId).changes === 1;
     },
     addActivity(folderId: string, activity: ActivityRecord): void {
       // An activity line of a folder deleted meanwhile is dropped, not an error.

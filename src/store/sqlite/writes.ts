@@ -79,6 +79,9 @@ export function prepareWrites(
     beginDeletion: db.prepare<[number, string, number, number]>(
       'UPDATE folders SET deleting_since = ? WHERE id = ? AND delete_after <= ? AND (deleting_since IS NULL OR deleting_since <= ?)',
     ),
+    beginOwnerDeletion: db.prepare<[number, number, string]>(
+      'UPDATE folders SET deleting_since = ?, delete_after = MIN(delete_after, ?) WHERE id = ? AND deleting_since IS NULL',
+    ),
     // ON DELETE CASCADE removes the folder's files in the same statement.
     removeFolder: db.prepare<[string]>('DELETE FROM folders WHERE id = ?'),
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
@@ -149,6 +152,9 @@ export function prepareWrites(
     },
     beginFolderDeletion(folderId: string, now: number, leaseMs: number): boolean {
       return s.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;
+    },
+    beginOwnerDeletion(folderId: string, now: number): boolean {
+      return s.beginOwnerDeletion.run(now, now, folderId).changes === 1;
     },
     finishFolderDeletion(folderId: string, outbox: Outbox = []): void {
       const folder = s.folderCounted.get(folderId);
