@@ -277,7 +277,7 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   await app.register(siteThumbnailRoutes, { services, api });
   await app.register(siteOwnerRoutes, { services, api });
   await app.register(accountFolderRoutes, { services, base: prefix });
-  await app.register(siteManifestRoutes, { prefix });
+  await app.register(siteManifestRoutes, { base: prefix });
 
   // ---- The page and its assets -----------------------------------------------------------------
   const sendPage = (reply: FastifyReply, status: number) => {
