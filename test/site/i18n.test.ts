@@ -29,6 +29,8 @@ const languages = Object.keys(LANGUAGES) as Language[];
 
 /** Words a language really writes as English does (loanwords, units); everything else must be translated. */
 const SAME_AS_ENGLISH: Partial<Record<Language, readonly MessageKey[]>> = {
+  tr: ['admin.stat.disk'],
+  id: ['home.defaultTitle'],
   de: ['admin.sort.downloads', 'admin.col.downloads'],
   fr: ['home.docsLink', 'notify.heading', 'audit.action', 'accounts.quota', 'admin.col.actions'],
   it: [

@@ -88,6 +88,26 @@ export const LANGUAGE_TABLE = {
     reviewed: false,
     load: () => import('./messages/uk.json', { with: { type: 'json' } }),
   },
+  tr: {
+    name: 'Türkçe',
+    reviewed: false,
+    load: () => import('./messages/tr.json', { with: { type: 'json' } }),
+  },
+  hi: {
+    name: 'हिन्दी',
+    reviewed: false,
+    load: () => import('./messages/hi.json', { with: { type: 'json' } }),
+  },
+  id: {
+    name: 'Bahasa Indonesia',
+    reviewed: false,
+    load: () => import('./messages/id.json', { with: { type: 'json' } }),
+  },
+  vi: {
+    name: 'Tiếng Việt',
+    reviewed: false,
+    load: () => import('./messages/vi.json', { with: { type: 'json' } }),
+  },
 } as const satisfies Record<string, LanguageEntry>;
 
 export type Language = keyof typeof LANGUAGE_TABLE;
