@@ -17,5 +17,3 @@ export function prepareAccountUsageWrites(db: Database.Database) {
     },
   };
 }
-
-export type AccountUsageWrites = ReturnType<typeof prepareAccountUsageWrites>;

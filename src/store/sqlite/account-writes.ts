@@ -49,5 +49,3 @@ export function prepareAccountWrites(db: Database.Database) {
     },
   };
 }
-
-export type AccountWrites = ReturnType<typeof prepareAccountWrites>;

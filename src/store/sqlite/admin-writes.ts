@@ -13,5 +13,3 @@ export function prepareAdminWrites(db: Database.Database) {
     },
   };
 }
-
-export type AdminWrites = ReturnType<typeof prepareAdminWrites>;

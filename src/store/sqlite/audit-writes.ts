@@ -19,5 +19,3 @@ export function prepareAuditWrites(db: Database.Database) {
     },
   };
 }
-
-export type AuditWrites = ReturnType<typeof prepareAuditWrites>;

@@ -40,5 +40,3 @@ export function prepareMailWrites(db: Database.Database) {
     },
   };
 }
-
-export type MailWrites = ReturnType<typeof prepareMailWrites>;

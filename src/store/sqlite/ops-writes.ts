@@ -1,12 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FolderNotifications, NewOutboxEntry, OutboxEntry } from '../ops-store.js';
 import { type OutboxRow, toOutbox } from '../sql/ops.js';
-import type { AccountUsageWrites } from './account-usage-writes.js';
-import type { AccountWrites } from './account-writes.js';
-import type { AdminWrites } from './admin-writes.js';
-import type { AuditWrites } from './audit-writes.js';
-import type { MailWrites } from './mail-writes.js';
-import type { Writes } from './writes.js';
 
 /**
  * The SQLite writes of the ops tables (../ops-store.ts), run on the writer thread like the folder
@@ -76,14 +70,3 @@ export function prepareOpsWrites(db: Database.Database) {
     },
   };
 }
-
-export type OpsWrites = ReturnType<typeof prepareOpsWrites>;
-/** Every write the writer thread runs: the folder, ops, mail, audit, admin, usage and account writes. */
-export type AllWrites = Writes &
-  OpsWrites &
-  MailWrites &
-  AuditWrites &
-  AdminWrites &
-  AccountUsageWrites &
-  AccountWrites;
-export type AllWriteName = keyof AllWrites;

@@ -1,4 +1,5 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import { Refusal } from '../sql/refusal.js';
 import { prepareAccountUsageWrites } from './account-usage-writes.js';
 import { prepareAccountWrites } from './account-writes.js';
@@ -6,7 +7,7 @@ import { prepareAdminWrites } from './admin-writes.js';
 import { prepareAuditWrites } from './audit-writes.js';
 import { openConnection } from './connection.js';
 import { prepareMailWrites } from './mail-writes.js';
-import { prepareOpsWrites, type AllWriteName as WriteName, type AllWrites as Writes } from './ops-writes.js';
+import { prepareOpsWrites } from './ops-writes.js';
 import { prepareWrites } from './writes.js';
 
 /**
@@ -15,12 +16,32 @@ import { prepareWrites } from './writes.js';
  * A durable commit costs an fsync (milliseconds), and better-sqlite3 is synchronous: on the main
  * thread every fsync would stall every request. So all writes go to one worker thread. Writes that
  * arrive while it is committing queue up and the next commit takes them all in one transaction,
- * each in its own savepoint (a failing or refusing write rolls back alone), sharing a single fsync. The more
- * load, the bigger the batches. A write's promise resolves only after its commit is on disk.
+ * each in its own savepoint (a failing or refusing write rolls back alone), sharing a single fsync.
+ * The more load, the bigger the batches. A write's promise resolves only after its commit is on disk.
  *
  * This file is both the host side (SqliteWriter, used by the store on the main thread) and the
  * thread's entry point (the code under `!isMainThread`).
  */
+/**
+ * Every write the thread runs, by name: the write modules of this folder over one connection. The
+ * host's `write(name, ...args)` is typed from it, so a new write needs no list of names.
+ */
+function prepareAllWrites(db: Database.Database) {
+  const ops = prepareOpsWrites(db);
+  const audit = prepareAuditWrites(db);
+  return {
+    ...prepareWrites(db, ops.enqueueOutbox, audit.appendAudit),
+    ...ops,
+    ...prepareMailWrites(db),
+    ...audit,
+    ...prepareAdminWrites(db),
+    ...prepareAccountUsageWrites(db),
+    ...prepareAccountWrites(db),
+  };
+}
+type Writes = ReturnType<typeof prepareAllWrites>;
+type WriteName = keyof Writes;
+
 interface Request {
   readonly id: number;
   readonly name: WriteName;
@@ -105,17 +126,7 @@ export class SqliteWriter {
 
 function runWriterThread(path: string): void {
   const db = openConnection(path);
-  const ops = prepareOpsWrites(db);
-  const audit = prepareAuditWrites(db);
-  const writes: Writes = {
-    ...prepareWrites(db, ops.enqueueOutbox, audit.appendAudit),
-    ...ops,
-    ...prepareMailWrites(db),
-    ...audit,
-    ...prepareAdminWrites(db),
-    ...prepareAccountUsageWrites(db),
-    ...prepareAccountWrites(db),
-  };
+  const writes = prepareAllWrites(db);
   const port = parentPort!;
   // One transaction function for every write: called inside the batch's transaction, it is a
   // savepoint (a failing write rolls back alone); made once rather than per write.

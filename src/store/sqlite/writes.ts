@@ -173,5 +173,3 @@ export function prepareWrites(
     ...prepareOwnerWrites(db, append),
   };
 }
-
-export type Writes = ReturnType<typeof prepareWrites>;
