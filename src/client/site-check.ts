@@ -207,9 +207,19 @@ export function checkReferences(
   return findings;
 }
 
-/** The directives of the page's CSP that decide what may run or style it: only the site's own files. */
-const STRICT_DIRECTIVES = ['default-src', 'script-src', 'style-src', 'worker-src'];
-export function checkCsp(what: string, header: string | null): Finding[] {
+/**
+ * What the release's CSP says of what may run or style a page: each directive's one value. The
+ * site's page: only its own files. The docs: the guides run nothing, the API reference its own scripts.
+ */
+type CspRules = Readonly<Record<string, readonly string[]>>;
+const PAGE_CSP: CspRules = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'worker-src': ["'self'"],
+};
+const DOCS_CSP: CspRules = { 'default-src': ["'none'"], 'script-src': ["'self'", "'none'"] };
+export function checkCsp(what: string, header: string | null, rules: CspRules = PAGE_CSP): Finding[] {
   if (!header) return [{ kind: 'policy', what, detail: 'no Content-Security-Policy: the release sends one' }];
   const directives = new Map(
     header
@@ -219,13 +229,13 @@ export function checkCsp(what: string, header: string | null): Finding[] {
       .map(([name, ...values]) => [name!.toLowerCase(), values]),
   );
   const findings: Finding[] = [];
-  for (const name of STRICT_DIRECTIVES) {
+  for (const [name, allowed] of Object.entries(rules)) {
     const values = directives.get(name);
-    if (values?.length !== 1 || values[0] !== "'self'")
+    if (values?.length !== 1 || !allowed.includes(values[0]!))
       findings.push({
         kind: 'policy',
         what,
-        detail: `CSP ${name} is "${values?.join(' ') ?? '(none)'}", the release's is 'self'`,
+        detail: `CSP ${name} is "${values?.join(' ') ?? '(none)'}", the release's is ${allowed.join(' or ')}`,
       });
   }
   // Finer directives override those for elements and attributes: the release sends none.
@@ -242,7 +252,8 @@ function shellPaths(manifest: SiteManifest): string[] {
 
 /**
  * The whole check of the instance at `site` (WEB_URL, no trailing slash) against `manifest`: its
- * pages (byte for byte, their references, their CSP) and every file of the manifest. Returns the
+ * pages (byte for byte, their references, their CSP), what the docs' pages run, and every file of
+ * the manifest. Returns the
  * docs' address the pages name, for the report.
  */
 export async function checkSite(
@@ -283,9 +294,37 @@ export async function checkSite(
     findings.push(...checkReferences(what, html, url, manifest, site, docs));
     findings.push(...checkCsp(`csp ${what.slice(5)}`, got.headers.get('content-security-policy')));
   }
+  if (docs) checked += await checkDocsPages(docs, manifest, site, http, findings);
   findings.push(...(await checkFiles(manifest, site, docs, http)));
   checked += manifest.files.length;
   return { findings, checked, docs };
+}
+
+/**
+ * The docs' pages are documents rendered per DOCS_URL path, not shells: their bytes are not the
+ * release's, but what they run is. The index (a guide, which runs nothing) and the API reference
+ * (Redoc) must name only the release's docs files, have no inline code and keep their CSP.
+ */
+const DOCS_PAGES = ['/', '/api'];
+async function checkDocsPages(
+  docs: string,
+  manifest: SiteManifest,
+  site: string,
+  http: HttpOptions,
+  findings: Finding[],
+): Promise<number> {
+  for (const path of DOCS_PAGES) {
+    const what = `docs page ${path}`;
+    const got = await get(`${docs}${path}`, 'document', http);
+    if ('error' in got || got.status !== 200) {
+      findings.push({ kind: 'missing', what, detail: 'error' in got ? got.error : `answered ${got.status}` });
+      continue;
+    }
+    const html = new TextDecoder().decode(got.body);
+    findings.push(...checkReferences(what, html, `${docs}${path}`, manifest, site, docs));
+    findings.push(...checkCsp(`csp docs ${path}`, got.headers.get('content-security-policy'), DOCS_CSP));
+  }
+  return DOCS_PAGES.length;
 }
 
 /** Every file of the manifest, fetched where it is served, compared by hash. */

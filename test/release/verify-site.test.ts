@@ -96,6 +96,42 @@ describe('verify-site', { skip: !built && 'npm run build first' }, () => {
     assert.match(run.stdout, /^MISMATCH page \/f\/\{folderId\}/m, 'the folder page is checked as well');
   });
 
+  test('a docs page that adds a script, or loosens its CSP, is caught', async () => {
+    proxy.alter = (body, path) =>
+      path === '/docs/api'
+        ? Buffer.from(body.toString('utf8').replace('</head>', '<script src="/assets/collect.js"></script></head>'))
+        : null;
+    const run = await verify(proxy.url);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(
+      run.stdout,
+      /^EXTRA +docs page \/api: script http:\/\/127\.0\.0\.1:\d+\/assets\/collect\.js is not in the release$/m,
+    );
+    assert.match(run.stdout, /^FAILED: 1 finding in/m);
+  });
+
+  test("a page whose CSP allows more than the release's is caught", async () => {
+    proxy.alter = () => null;
+    proxy.alterHeaders = (headers, path) => {
+      if (path === '/')
+        headers['content-security-policy'] = String(headers['content-security-policy']).replace(
+          "script-src 'self'",
+          "script-src 'self' 'unsafe-inline'",
+        );
+    };
+    try {
+      const run = await verify(proxy.url);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.match(
+        run.stdout,
+        /^POLICY +csp \/: CSP script-src is "'self' 'unsafe-inline'", the release's is 'self'$/m,
+      );
+      assert.match(run.stdout, /^FAILED: 1 finding in/m);
+    } finally {
+      proxy.alterHeaders = () => undefined;
+    }
+  });
+
   test('a different service worker is caught', async () => {
     proxy.alter = (body, path) =>
       path === '/sw.js' ? Buffer.from(`${body}\nself.addEventListener('fetch',()=>{});`) : null;

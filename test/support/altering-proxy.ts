@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A proxy that alters what it passes on, as a compromised reverse proxy or a network in the middle
  * would: a small node:http server on loopback that forwards every request to `upstream` and lets
- * `alter` rewrite the body of the answers it picks (by the request's path). An answer it alters is
+ * `alter` rewrite the body (and `alterHeaders` the headers) of the answers it picks (by the
+ * request's path). An answer it alters is
  * asked for without compression and sent on with its new length; every other one passes unchanged.
  */
 export type Alteration = (body: Buffer, path: string) => Buffer | null;
@@ -15,6 +16,8 @@ export interface AlteringProxy {
   upstream: string;
   /** Picks and rewrites answers: returns the new body, or null to pass the answer on as it is. */
   alter: Alteration;
+  /** Rewrites the headers of the answers it picks (in place); the default changes none. */
+  alterHeaders: (headers: Record<string, string | string[] | undefined>, path: string) => void;
   /** The paths whose answers were altered so far. */
   readonly altered: string[];
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export async function startAlteringProxy(picks: (path: string) => boolean): Prom
     url: '',
     upstream: '',
     alter: () => null,
+    alterHeaders: () => undefined,
     altered: [],
     close: async () => undefined,
   };
@@ -52,6 +56,7 @@ export async function startAlteringProxy(picks: (path: string) => boolean): Prom
           const outHeaders = { ...answer.headers, 'content-length': String(out.length) };
           delete outHeaders.etag;
           delete outHeaders['transfer-encoding'];
+          state.alterHeaders(outHeaders, path);
           res.writeHead(answer.statusCode ?? 502, outHeaders);
           res.end(out);
         });
