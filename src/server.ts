@@ -10,12 +10,14 @@ import { openBlobStore, openMetadataStore, resolveSigningSecret } from './backen
 import type { Config } from './config/config.js';
 import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
+import { encryptedLength, MIB } from './domain/chunk-plan.js';
 import { installCompression } from './http/compression.js';
 import { guardConnections } from './http/connection-guard.js';
-import { refuseWhileDraining } from './http/draining.js';
+import { closeConnectionsWhileDraining, refuseWhileDraining } from './http/draining.js';
 import { errorServerOptions, installErrorHandling } from './http/errors.js';
 import { installExpectContinue } from './http/expect-continue.js';
 import { installLargeJson } from './http/large-json.js';
+import { lingerOnUnreadBodies } from './http/lingering-close.js';
 import { loggerOptions, logRequests, migrationsLine, quietRequests } from './http/logging.js';
 import { installPrincipal } from './http/principal.js';
 import { installRateLimits } from './http/rate-limits.js';
@@ -75,6 +77,11 @@ export interface BuildOptions {
   readonly deliveries?: boolean;
 }
 
+/** The largest request body any route accepts: a whole chunk, or the JSON limit. */
+function largestBody(config: Config): number {
+  return Math.max(encryptedLength(config.chunkSizeMiB * MIB), config.maxJsonBodyBytes);
+}
+
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
   const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
   const store = await openMetadataStore(config);
@@ -131,6 +138,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     http: { headersTimeout: config.limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
   logRequests(app);
+  // An answer sent before its request's body was read still reaches the client (lingering-close.ts).
+  lingerOnUnreadBodies(app.server, largestBody(config));
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // @fastify/cors registers its preflight route itself, without a config: it answers anonymously
@@ -178,6 +187,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   installExpectContinue(app);
   let shuttingDown = false;
   refuseWhileDraining(app, () => shuttingDown, ['/healthz', '/readyz']);
+  closeConnectionsWhileDraining(app.server, () => shuttingDown);
   metrics.install(app);
   await installCompression(app);
   installLargeJson(app);
@@ -242,6 +252,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     if (closed) return;
     closed = true;
     shuttingDown = true;
+    // Idle keep-alive connections go at once; the rest as soon as their answer is written.
+    app.server.closeIdleConnections();
     await stopSweeper();
     // Requests still running when the grace period ends lose their connections: a chunk PUT cut off
     // leaves its temporary file, never a chunk under its final name (the blob stores write whole).

@@ -40,7 +40,7 @@ export interface BodyRate {
 
 export async function* withMinimumRate(body: Readable, rate: BodyRate): AsyncGenerator<Uint8Array> {
   if (rate.minBytesPerSecond === 0) {
-    yield* body as AsyncIterable<Uint8Array>;
+    yield* body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>;
     return;
   }
   const minPerWindow = (rate.minBytesPerSecond * rate.windowMs) / 1000;
@@ -66,7 +66,9 @@ export async function* withMinimumRate(body: Readable, rate: BodyRate): AsyncGen
   const timer = setInterval(check, Math.min(1000, rate.windowMs / 4));
   timer.unref();
   try {
-    for await (const piece of body as AsyncIterable<Uint8Array>) {
+    // A write that fails mid-body (a full disk) leaves the rest of the body unread, not destroyed:
+    // its answer goes out under the lingering close (./lingering-close.ts) instead of a reset.
+    for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
       if (waitingSince !== null) windowWaitMs += performance.now() - waitingSince;
       waitingSince = null;
       windowBytes += piece.length;

@@ -1,4 +1,6 @@
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { beforeAnswerHead } from './answer-head.js';
 import { HttpRefusal } from './errors.js';
 
 /**
@@ -14,5 +16,18 @@ export function refuseWhileDraining(app: FastifyInstance, draining: () => boolea
     if (draining() && !kept.has(request.routeOptions.url ?? ''))
       return done(new HttpRefusal('unavailable', 'the server is shutting down: retry shortly'));
     done();
+  });
+}
+
+/**
+ * A drain ends when its work ends. Once the node drains, every answer says `Connection: close`, so
+ * Node closes each connection as soon as its answer is written instead of keeping it for the next
+ * request; idle keep-alive connections are closed at once by the listener's close (server.ts). With
+ * no connection left the process exits, and only requests still running when the grace period ends
+ * are cut. Node-level, so that it covers every answer (routes, errors, hijacked replies).
+ */
+export function closeConnectionsWhileDraining(server: Server, draining: () => boolean): void {
+  beforeAnswerHead(server, (_req, res) => {
+    if (draining()) res.shouldKeepAlive = false;
   });
 }

@@ -102,7 +102,10 @@ export interface ErrorHandlerOptions {
   readonly failure?: string;
 }
 
-/** Sends one refusal: status, Retry-After, connection close for an unread body, and the body. */
+/**
+ * Sends one refusal: status, Retry-After and the body. A body still unread is the lingering close's
+ * (./lingering-close.ts): the answer says `Connection: close` and reaches the client first.
+ */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -116,8 +119,6 @@ export function sendError(
     error = { ...error, status: error.status >= 500 ? 500 : 400 };
   if (error.status >= 500) request.log.error({ err: cause }, options.failure ?? 'request failed');
   else request.log.info({ status: error.status, code: error.code, reason: error.message }, 'request refused');
-  // A refused upload may still be sending its body: close rather than drain megabytes.
-  if (!request.raw.complete) reply.header('connection', 'close');
   if (cause instanceof RateLimited) reply.header('retry-after', String(cause.retryAfterSeconds));
   return reply
     .status(error.status)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { UploadStatusResponse } from '../../src/contract/types.js';
@@ -86,4 +86,55 @@ test('SIGTERM mid-upload past the grace period: the connection is closed and the
   } finally {
     await again.stop();
   }
+});
+
+test('SIGTERM with an idle keep-alive client: answers say Connection: close, and the process exits soon after its last answer', {
+  timeout: 120_000,
+}, async () => {
+  const { node, created, put } = await setup('60');
+  // A client holding an idle keep-alive connection: the drain must not wait for it.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const idleClosed = new Promise<void>((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port: node.port, path: '/healthz', agent }, (res) => {
+      res.resume();
+      res.on('end', () => req.socket!.once('close', () => resolve()));
+    });
+    req.end();
+  });
+  // A second upload in flight (of the same chunk: which of the two is stored does not matter here),
+  // whose answer's headers are read.
+  const file = created.files[0]!;
+  const body = chunkBody(5 * MIB - 1000, file.chunkSize, 1);
+  let finish!: () => void;
+  const answer = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    const req = httpRequest(
+      chunkUrl(file.uploadUrls, 1),
+      {
+        method: 'PUT',
+        headers: { ...file.uploadUrls.headers, 'content-length': String(body.length) },
+        agent: new Agent({ keepAlive: true }),
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+      },
+    );
+    req.on('error', reject);
+    req.write(body.subarray(0, 1024));
+    finish = () => req.end(body.subarray(1024));
+  });
+  await until('both uploads to be in flight', async () => (await inFlight(node)) === 2);
+  const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+  node.child.kill('SIGTERM');
+  await until('the listener to close', async () => !(await accepts(node.port)));
+  await idleClosed;
+  finish();
+  put.rest();
+  const [told] = await Promise.all([answer, put.status]);
+  assert.equal(told.connection, 'close', 'an answer during the drain closes its connection');
+  const answeredAt = performance.now();
+  assert.equal(await exited, 0);
+  // Far below the 60 s grace period: the drain ended with its work.
+  const afterLastAnswer = performance.now() - answeredAt;
+  assert.ok(afterLastAnswer < 15_000, `exited ${Math.round(afterLastAnswer)} ms after the last answer`);
 });
