@@ -192,6 +192,23 @@ describe('site message catalogs (ICU MessageFormat)', () => {
     assert.equal(pickLanguage(['no-NO']), 'nb');
     assert.equal(pickLanguage(['kl', 'fo']), 'en');
     assert.equal(pickLanguage([]), 'en');
+    assert.equal(pickLanguage(['ar-EG']), 'ar');
+    assert.equal(pickLanguage(['iw-IL']), 'he', 'the old tag for Hebrew');
+    assert.equal(pickLanguage(['in']), 'id', 'the old tag for Indonesian');
+    assert.equal(pickLanguage(['fa-AF']), 'fa');
+    assert.equal(pickLanguage(['uk-UA', 'ru']), 'uk');
+  });
+
+  it('falls back within a language and its script, never across scripts', () => {
+    // A site without European Portuguese or Traditional Chinese (the fallbacks a language gets when its variant is absent).
+    const without = languages.filter((l) => l !== 'pt-PT' && l !== 'zh-Hant');
+    assert.equal(pickLanguage(['pt-PT', 'en'], without), 'pt-BR');
+    assert.equal(pickLanguage(['pt-AO'], without), 'pt-BR');
+    assert.equal(pickLanguage(['zh-TW', 'ja'], without), 'ja', 'Traditional Chinese is not offered Simplified');
+    assert.equal(pickLanguage(['zh-HK'], without), 'en');
+    assert.equal(pickLanguage(['zh-TW', 'zh-CN'], without), 'zh-Hans', 'unless the person reads it too');
+    assert.equal(pickLanguage(['zh-MO'], ['en', 'zh-Hant', 'zh-Hans']), 'zh-Hant');
+    assert.equal(pickLanguage(['pt'], ['en', 'pt-PT', 'pt-BR']), 'pt-BR', 'Portuguese alone is Brazil’s');
   });
 
   it("tells every error code of the server's catalogue in every language, the server's words only for an unknown code", async () => {

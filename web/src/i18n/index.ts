@@ -70,11 +70,12 @@ function maximized(tag: string): { language: string; script: string; region: str
   }
 }
 
-/** Each language's tag with its language and script filled in ("pt-BR" is pt, Latn). */
-const SUPPORTED = (Object.keys(LANGUAGE_TABLE) as Language[]).map((tag) => {
+/** A language's tag with its language and script filled in ("pt-BR" is pt, Latn). */
+function described(tag: Language): { tag: Language; language: string; script: string } {
   const { language, script } = new Intl.Locale(tag).maximize();
   return { tag, language, script: script ?? '' };
-});
+}
+const SUPPORTED = (Object.keys(LANGUAGE_TABLE) as Language[]).map(described);
 
 /**
  * The first language of a preference list (`navigator.languages`) the site speaks, else English.
@@ -82,15 +83,17 @@ const SUPPORTED = (Object.keys(LANGUAGE_TABLE) as Language[]).map((tag) => {
  * script ("zh-TW" is zh-Hant), else the language alone ("de-AT" is de), else another variant of the
  * language in the same script ("pt-PT" is pt-BR when there is no pt-PT). Never a variant in another
  * script: a reader of Traditional Chinese is given Simplified only if the list asks for it too.
+ * `offered` is the languages to choose among (all of them unless said).
  */
-export function pickLanguage(preferred: readonly string[]): Language {
+export function pickLanguage(preferred: readonly string[], offered: readonly Language[] | null = null): Language {
+  const supported = offered ? offered.map(described) : SUPPORTED;
   for (const tag of preferred) {
     const wanted = maximized(tag);
     if (!wanted) continue;
     const exact = [`${wanted.language}-${wanted.region}`, `${wanted.language}-${wanted.script}`, wanted.language];
     const found =
-      SUPPORTED.find((s) => exact.some((e) => e.toLowerCase() === s.tag.toLowerCase())) ??
-      SUPPORTED.find((s) => s.language === wanted.language && s.script === wanted.script);
+      supported.find((s) => exact.some((e) => e.toLowerCase() === s.tag.toLowerCase())) ??
+      supported.find((s) => s.language === wanted.language && s.script === wanted.script);
     if (found) return found.tag;
   }
   return 'en';
