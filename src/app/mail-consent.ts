@@ -107,7 +107,13 @@ export async function emailStatus(services: Services, address: string | null): P
  * and per address (then nothing is sent, silently: the address is not the caller's to probe). The
  * mail itself waits in the outbox, where the instance's budget applies (src/notify/notifier.ts).
  */
-export async function requestConfirmation(services: Services, address: string, ip: string): Promise<EmailStatus> {
+export async function requestConfirmation(
+  services: Services,
+  address: string,
+  ip: string,
+  /** The page's language when it asked (a site language tag), for the mail's words; null: English. */
+  language: string | null = null,
+): Promise<EmailStatus> {
   const key = addressKey(address);
   const status = await services.store.mail.addressStatus(key);
   if (status) return status;
@@ -137,7 +143,7 @@ export async function requestConfirmation(services: Services, address: string, i
       eventId: `mail-confirm:${key}:${now}`,
       target: 'mail-confirm',
       folderId: null,
-      payload: JSON.stringify({ to: address }),
+      payload: JSON.stringify(language ? { to: address, language } : { to: address }),
       createdAt: now,
       nextAttemptAt: now,
     },

@@ -258,8 +258,16 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export const siteNotificationsUpdateSchema = {
   type: 'object',
   additionalProperties: false,
-  errorMessage: { additionalProperties: 'is not a notification setting (email, webhookUrl, onDownload, onUpload)' },
+  errorMessage: {
+    additionalProperties: 'is not a notification setting (email, webhookUrl, onDownload, onUpload, language)',
+  },
   properties: {
+    language: {
+      type: 'string',
+      maxLength: 35,
+      pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$',
+      errorMessage: 'must be a language tag such as de or pt-BR',
+    },
     email: {
       type: ['string', 'null'],
       maxLength: MAX_EMAIL_LENGTH,

@@ -251,4 +251,10 @@ export interface SiteNotifications {
 /** A PUT of notification settings: the properties given change, the others stay. */
 export type SiteNotificationsUpdate = Partial<
   Pick<SiteNotifications, 'email' | 'webhookUrl' | 'onDownload' | 'onUpload'>
->;
+> & {
+  /**
+   * The language of the page that sets the address (a BCP 47 tag such as `de` or `pt-BR`): the
+   * confirmation mail is written in it. Not stored; without it the mail is in English.
+   */
+  readonly language?: string;
+};

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import { mailLanguage, mailText } from './mail-language.js';
 import type { EventBody } from './payload.js';
 
 /**
@@ -118,26 +119,21 @@ export function composeDigest(
   };
 }
 
-/** The one mail an address gets before it confirms: nothing but the two links. */
+/**
+ * The one mail an address gets before it confirms: nothing but the two links, in the language of
+ * the page it was asked from (`language`, a site language tag; English when unknown).
+ */
 export function composeConfirmation(
   siteName: string,
   confirmUrl: string,
   refuseUrl: string,
   validHours: number,
+  language: string | null = null,
 ): MailMessage {
+  const lang = mailLanguage(language);
   return {
-    subject: `${siteName}: confirm notifications to this address`,
-    text: [
-      `Someone asked ${siteName} to send notifications about a shared folder to this address.`,
-      'Nothing is sent to it unless you confirm:',
-      '',
-      `Confirm: ${confirmUrl}`,
-      `(valid for ${validHours} hours)`,
-      '',
-      'If you did not ask for this, ignore this mail: you will get nothing more. To refuse all mail',
-      `from ${siteName} at this address, now and later: ${refuseUrl}`,
-      '',
-    ].join('\n'),
+    subject: mailText(lang, 'confirm.subject', { site: siteName }),
+    text: mailText(lang, 'confirm.body', { site: siteName, confirmUrl, refuseUrl, hours: validHours }),
     refuseUrl,
   };
 }

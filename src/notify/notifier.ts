@@ -202,11 +202,14 @@ export function createNotifier(
       return true;
     }
     if (entry.target === 'mail-confirm') {
-      const { to } = JSON.parse(entry.payload) as { to: string };
+      const { to, language } = JSON.parse(entry.payload) as { to: string; language?: string };
       if (!mailer || (await store.mail.addressStatus(addressKey(to))) !== null) return false;
       if (!(await budget.spendInstance(clock()))) return false;
       const { confirm, refuse } = await links(to);
-      await mailer.send(to, composeConfirmation(config.siteName, confirm, refuse, CONFIRM_LINK_HOURS));
+      await mailer.send(
+        to,
+        composeConfirmation(config.siteName, confirm, refuse, CONFIRM_LINK_HOURS, language ?? null),
+      );
       return true;
     }
     return false;

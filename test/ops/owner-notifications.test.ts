@@ -93,6 +93,8 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
       webhookUrl: hook.url,
       onDownload: true,
       onUpload: true,
+      // The owner's page was in German: the confirmation mail is too (the digests stay English).
+      language: 'de',
     });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.match(set.body.webhookSecret!, /^whsec_/);
@@ -109,6 +111,7 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
     // The address confirms first, so the service is no spam relay: until then it gets only that mail.
     assert.equal(set.body.emailStatus, 'pending');
     const confirmation = await until('the confirmation mail', () => smtp.mails[0]);
+    assert.match(unQuote(confirmation.raw), /^Jemand hat Acme Files gebeten, /m);
     const confirm = /https?:\/\/\S+\/mail\/confirm\?\S+/.exec(unQuote(confirmation.raw))![0];
     assert.equal((await fetch(confirm, { method: 'POST' })).status, 200);
     smtp.mails.splice(0);

@@ -94,7 +94,7 @@ export async function setNotifications(
     email === null
       ? null
       : b.email !== undefined
-        ? await requestConfirmation(services, email, ip)
+        ? await requestConfirmation(services, email, ip, b.language ?? null)
         : current.emailStatus;
   if (!(await services.store.notificationSettings.setFolderNotifications(folder.id, settings)))
     throw notFound('folder not found: it may have expired or been deleted');

@@ -26,8 +26,13 @@ export class OwnerActions {
    * Sets the e-mail address and the events to be told about (uploads only in share and request
    * folders: only the owner uploads to a send folder). A webhook URL set with the CLI stays.
    */
-  setNotifications(email: string | null, events: { download: boolean; upload: boolean }): Promise<SiteNotifications> {
-    const update: SiteNotificationsUpdate = { email, onDownload: events.download };
+  setNotifications(
+    email: string | null,
+    events: { download: boolean; upload: boolean },
+    /** The page's language: the confirmation mail is written in it. */
+    language: string,
+  ): Promise<SiteNotifications> {
+    const update: SiteNotificationsUpdate = { email, onDownload: events.download, language };
     return this.session.client.setNotifications(
       this.session.info.mode === 'send' ? update : { ...update, onUpload: events.upload },
     );

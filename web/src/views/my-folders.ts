@@ -217,12 +217,12 @@ export function myFoldersPage(config: SiteConfig, signal: AbortSignal): void {
         {
           mode: f.mode,
           notifications: () => state.notifications(f.folderId),
-          setNotifications: (email, events) =>
+          setNotifications: (email, events, language) =>
             state.setNotifications(
               f.folderId,
               f.mode === 'send'
-                ? { email, onDownload: events.download }
-                : { email, onDownload: events.download, onUpload: events.upload },
+                ? { email, onDownload: events.download, language }
+                : { email, onDownload: events.download, onUpload: events.upload, language },
             ),
           clearNotifications: () => state.clearNotifications(f.folderId),
         },

@@ -1,6 +1,6 @@
 import { siteConfig } from '../config.js';
 import type { Mode, SiteNotifications } from '../core.js';
-import { t } from '../i18n/index.js';
+import { language, t } from '../i18n/index.js';
 import type { FolderSession } from '../state/index.js';
 import { announce, describeError, h } from './ui.js';
 
@@ -8,7 +8,12 @@ import { announce, describeError, h } from './ui.js';
 export interface NotifyTarget {
   readonly mode: Mode;
   notifications(): Promise<SiteNotifications>;
-  setNotifications(email: string | null, events: { download: boolean; upload: boolean }): Promise<SiteNotifications>;
+  /** `language`: the page's, for the confirmation mail's words. */
+  setNotifications(
+    email: string | null,
+    events: { download: boolean; upload: boolean },
+    language: string,
+  ): Promise<SiteNotifications>;
   clearNotifications(): Promise<SiteNotifications>;
 }
 
@@ -23,7 +28,7 @@ export function notifySection(session: FolderSession): HTMLElement | null {
   return notifyCard({
     mode: session.info.mode,
     notifications: async () => (await actions.notifications())!,
-    setNotifications: (email, events) => actions.setNotifications(email, events),
+    setNotifications: (email, events, lang) => actions.setNotifications(email, events, lang),
     clearNotifications: () => actions.clearNotifications(),
   });
 }
@@ -127,10 +132,11 @@ export function notifyCard(target: NotifyTarget, prefix = '', level: 'h2' | 'h3'
     const address = email.value.trim() || null;
     void run(
       () =>
-        target.setNotifications(address, {
-          download: onDownload.checked,
-          upload: onUpload?.checked ?? false,
-        }),
+        target.setNotifications(
+          address,
+          { download: onDownload.checked, upload: onUpload?.checked ?? false },
+          language(),
+        ),
       t('notify.saved'),
     );
   });
