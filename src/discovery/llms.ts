@@ -25,8 +25,8 @@ const SURFACE_NOTES: Record<SurfaceKey, string> = {
 
 export function llmsText(config: Config): string {
   const url = (path: string) => `${config.baseUrl}${path}`;
-  const create = OPERATIONS.find((op) => op.operationId === 'createV2Folder')!;
-  const status = OPERATIONS.find((op) => op.operationId === 'getV2UploadStatus')!;
+  const create = OPERATIONS.createV2Folder;
+  const status = OPERATIONS.getV2UploadStatus;
   const surfaceLinks = (Object.keys(SURFACES) as SurfaceKey[])
     .flatMap((key) =>
       SURFACES[key].paths.map(

@@ -14,7 +14,7 @@ import {
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { folderPagePath } from '../domain/links.js';
-import { OPENAPI_VERSION, surfaceUrl } from './surfaces.js';
+import { OPENAPI_VERSION, OPERATIONS, type OperationId, surfaceUrl } from './surfaces.js';
 
 /**
  * The OpenAPI 3.1 document, assembled from the contract schemas (OpenAPI 3.1 schemas are JSON
@@ -40,6 +40,14 @@ const errorResponses = (statuses: readonly number[], examples: Readonly<Record<n
 
 /** The one tag: every operation is about share folders (linters and generated clients group by tag). */
 const FOLDERS_TAG = 'folders';
+
+/** An operation's id, tag, summary and description, as src/discovery/surfaces.ts states them. */
+const operation = (operationId: OperationId) => ({
+  operationId,
+  tags: [FOLDERS_TAG],
+  summary: OPERATIONS[operationId].summary,
+  description: OPERATIONS[operationId].description,
+});
 
 /**
  * The direct-upload example of a 25 MiB file (3 chunks of 10 MiB), as the local backend answers it;
@@ -147,13 +155,9 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
       },
     ],
     paths: {
-      '/v2/folders': {
+      [OPERATIONS.createV2Folder.path]: {
         post: {
-          operationId: 'createV2Folder',
-          tags: [FOLDERS_TAG],
-          summary: 'Create a share folder',
-          description:
-            'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
+          ...operation('createV2Folder'),
           requestBody: {
             required: false,
             content: {
@@ -197,13 +201,9 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
           },
         },
       },
-      '/v2/folders/{folderId}/files/{fileId}/upload-status': {
+      [OPERATIONS.getV2UploadStatus.path]: {
         get: {
-          operationId: 'getV2UploadStatus',
-          tags: [FOLDERS_TAG],
-          summary: 'Check direct API upload status',
-          description:
-            'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
+          ...operation('getV2UploadStatus'),
           parameters: [
             { name: 'folderId', in: 'path', required: true, schema: { type: 'string' } },
             { name: 'fileId', in: 'path', required: true, schema: { type: 'string' } },

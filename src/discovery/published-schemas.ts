@@ -1,13 +1,12 @@
 import type { Config } from '../config/config.js';
 import { publishedSchemas } from '../contract/schemas.js';
-
-export type PublishedSchemaName = keyof typeof publishedSchemas;
+import { type PublishedSchemaName, schemaPath } from './surfaces.js';
 
 /** A contract schema as published at /schemas/<name>: the same object with an absolute $id. */
 export function publishedSchema(config: Config, name: PublishedSchemaName): object {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: `${config.baseUrl}/schemas/${name}`,
+    $id: `${config.baseUrl}${schemaPath(name)}`,
     ...publishedSchemas[name],
   };
 }

@@ -17,8 +17,8 @@ export function serviceIndex(config: Config) {
     documentation: config.docsUrl,
     web: config.webUrl,
     surfaces,
-    endpoints: OPERATIONS.map((op) => ({
-      operationId: op.operationId,
+    endpoints: Object.entries(OPERATIONS).map(([operationId, op]) => ({
+      operationId,
       method: op.method,
       url: `${config.baseUrl}${op.path}`,
       summary: op.summary,

@@ -1,6 +1,14 @@
+import type { publishedSchemas } from '../contract/schemas.js';
+
+export type PublishedSchemaName = keyof typeof publishedSchemas;
+
+/** Where a contract schema is published. */
+export const schemaPath = (name: PublishedSchemaName) => `/schemas/${name}` as const;
+
 /**
  * Every discovery and agent surface of spec 4.3, by key. The service index, llms.txt, the OpenAPI
- * document and the docs site all read this list, so an address is written down once.
+ * document, the docs site and the routes that serve them all read this list, so an address is
+ * written down once; a published schema's surface names the schema it serves.
  */
 export const SURFACES = {
   openapi: { paths: ['/openapi.json', '/.well-known/openapi.json'], title: 'OpenAPI 3.1 description' },
@@ -11,35 +19,46 @@ export const SURFACES = {
   a2a: { paths: ['/a2a'], title: 'A2A JSON-RPC endpoint' },
   aiPlugin: { paths: ['/.well-known/ai-plugin.json'], title: 'AI plugin manifest' },
   createRequestSchema: {
-    paths: ['/schemas/v2-folder-create-request.json'],
+    paths: [schemaPath('v2-folder-create-request.json')],
     title: 'JSON schema of the create request',
+    schema: 'v2-folder-create-request.json',
   },
   createResponseSchema: {
-    paths: ['/schemas/v2-folder-create-response.json'],
+    paths: [schemaPath('v2-folder-create-response.json')],
     title: 'JSON schema of the create response',
+    schema: 'v2-folder-create-response.json',
   },
   uploadStatusSchema: {
-    paths: ['/schemas/v2-upload-status-response.json'],
+    paths: [schemaPath('v2-upload-status-response.json')],
     title: 'JSON schema of the upload status response',
+    schema: 'v2-upload-status-response.json',
   },
 } as const;
 
 export type SurfaceKey = keyof typeof SURFACES;
 
-export const OPERATIONS = [
-  {
-    operationId: 'createV2Folder',
+/**
+ * The two operations of the v2 API (spec 4.1, 4.2): their id, method, path and what they do, as the
+ * OpenAPI document, the service index and llms.txt say it.
+ */
+export const OPERATIONS = {
+  createV2Folder: {
     method: 'POST',
     path: '/v2/folders',
     summary: 'Create a share folder (empty-folder or direct API upload flow)',
+    description:
+      'Without files (or with []), creates an empty folder for a person to fill in the browser. With files, registers them and returns presigned chunk upload URLs.',
   },
-  {
-    operationId: 'getV2UploadStatus',
+  getV2UploadStatus: {
     method: 'GET',
     path: '/v2/folders/{folderId}/files/{fileId}/upload-status',
     summary: 'Check which chunks of a directly uploaded file are missing',
+    description:
+      'Reports which chunks of a file registered through the direct API upload flow are missing. Not for the empty-folder flow.',
   },
-] as const;
+} as const;
+
+export type OperationId = keyof typeof OPERATIONS;
 
 export const SERVICE_NAME = 'webfolder';
 export const API_VERSION = 'v2';

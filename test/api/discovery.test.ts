@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createRequestSchema, createResponseSchema, uploadStatusResponseSchema } from '../../src/contract/schemas.js';
+import {
+  createRequestSchema,
+  createResponseSchema,
+  publishedSchemas,
+  uploadStatusResponseSchema,
+} from '../../src/contract/schemas.js';
 import { useServer } from '../support/server.js';
 
 const srv = useServer({ DOCS_URL: 'https://docs.example.test/webfolder' });
@@ -57,6 +62,7 @@ test('the published schemas are the contract schemas with an absolute $id', asyn
     ['v2-folder-create-response.json', createResponseSchema],
     ['v2-upload-status-response.json', uploadStatusResponseSchema],
   ];
+  assert.deepEqual(Object.keys(publishedSchemas).sort(), pairs.map(([name]) => name).sort(), 'every one is served');
   for (const [name, schema] of pairs) {
     const { res, text } = await get(`/schemas/${name}`);
     assert.equal(res.status, 200);
@@ -98,4 +104,17 @@ test('the service index lists name, version, docs, every discovery address and b
   );
   const html = await get('/', 'text/html,application/xhtml+xml');
   assert.match(html.res.headers.get('content-type') ?? '', /text\/html/);
+});
+
+test('the service index and the OpenAPI document say the same of each operation', async () => {
+  const index = JSON.parse((await get('/')).text);
+  const doc = JSON.parse((await get('/openapi.json')).text);
+  for (const endpoint of index.endpoints) {
+    const path = decodeURI(new URL(endpoint.url).pathname);
+    const operation = doc.paths[path]?.[endpoint.method.toLowerCase()];
+    assert.ok(operation, `${endpoint.method} ${path} is in the OpenAPI document`);
+    assert.equal(operation.operationId, endpoint.operationId);
+    assert.equal(operation.summary, endpoint.summary, endpoint.operationId);
+  }
+  assert.equal(index.endpoints.length, Object.keys(doc.paths).length, 'no operation is missing from the index');
 });

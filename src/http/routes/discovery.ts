@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../app/services.js';
 import { openApiDocument } from '../../discovery/openapi.js';
-import { type PublishedSchemaName, publishedSchema } from '../../discovery/published-schemas.js';
+import { publishedSchema } from '../../discovery/published-schemas.js';
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
 import { escapeHtml } from '../../domain/html.js';
@@ -19,16 +19,11 @@ export async function discoveryRoutes(app: FastifyInstance, { services }: { serv
   for (const path of SURFACES.openapi.paths) {
     app.get(path, open, async (_request, reply) => reply.type('application/json; charset=utf-8').send(openapi));
   }
-  const schemaNames: PublishedSchemaName[] = [
-    'v2-folder-create-request.json',
-    'v2-folder-create-response.json',
-    'v2-upload-status-response.json',
-  ];
-  for (const name of schemaNames) {
-    const body = JSON.stringify(publishedSchema(config, name));
-    app.get(`/schemas/${name}`, open, async (_request, reply) =>
-      reply.type('application/schema+json; charset=utf-8').send(body),
-    );
+  for (const surface of Object.values(SURFACES)) {
+    if (!('schema' in surface)) continue;
+    const body = JSON.stringify(publishedSchema(config, surface.schema));
+    for (const path of surface.paths)
+      app.get(path, open, async (_request, reply) => reply.type('application/schema+json; charset=utf-8').send(body));
   }
   const index = serviceIndex(config);
   const indexJson = JSON.stringify(index);
