@@ -81,12 +81,18 @@ export const createRequestSchema = {
   },
 } as const;
 
+/**
+ * How a client makes chunk n's upload URL from an upload-URLs object (file.kiwi's rule, which its
+ * clients follow): the one statement of it, in the schema's description and the discovery documents.
+ */
+export const CHUNK_URL_RULE =
+  'Chunk n (1-based) is uploaded with `PUT head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`, where NNNNN is n zero-padded to five digits, sending every header in `headers` plus `Content-Length`.';
+
 export const uploadUrlsSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['head', 'tail', 'path', 'signatures', 'headers'],
-  description:
-    'Chunk n (1-based) is PUT to head + path + "/" + n zero-padded to 5 digits + "?" + tail + "&X-Amz-Signature=" + signatures[n-1], with every header in headers plus Content-Length.',
+  description: CHUNK_URL_RULE,
   properties: {
     head: { type: 'string' },
     tail: { type: 'string' },

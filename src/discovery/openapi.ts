@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { ErrorCode } from '../contract/errors.js';
 import {
+  CHUNK_URL_RULE,
   createRequestSchema,
   createResponseDirectSchema,
   createResponseEmptySchema,
@@ -105,9 +106,7 @@ const ERROR_EXAMPLES: Record<number, { readonly error: string; readonly code: Er
   500: { error: 'internal error', code: 'internal_error' },
 };
 
-export const CHUNK_UPLOAD_RULE = `Chunk n (1-based) of a registered file is uploaded with
-\`PUT head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]\`, where NNNNN is n
-zero-padded to five digits, sending every header in \`headers\` plus \`Content-Length\`.
+export const CHUNK_UPLOAD_RULE = `${CHUNK_URL_RULE}
 \`signatures.length\` equals \`chunks\`. The body of chunk n is plaintext bytes
 \`[(n-1)*chunkSize, min(n*chunkSize, filesize))\` encrypted as one RFC 8188 aes128gcm message with
 record size 65536, so its length is exactly \`21 + p + 17*ceil(p/65519)\` for \`p\` plaintext bytes.

@@ -6,7 +6,7 @@ import { type ChunkRef, ChunkUrlError, type ChunkUrlQuery, type PresignRequest }
 
 /**
  * Presigned chunk URLs for the local backend, in S3's shape so that file.kiwi's clients combine them
- * unchanged: `head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`.
+ * unchanged by the chunk URL rule (chunkUrl in src/transfer/urls.ts).
  *
  * `tail` carries the key id, the signing date and the validity in S3's parameter names. The
  * signature of chunk n is a pseudo-random function of (n, its exact body length) under a key that is

@@ -39,9 +39,8 @@ import { SigningPool } from './sigv4-pool.js';
  * capability: no chunk byte passes through an API node. The object store is the single source of
  * truth for chunk presence (an S3 PUT is atomic: an object exists only once fully written).
  *
- * Presigned upload URLs follow the file.kiwi chunk URL rule
- * `head + path + "/" + NNNNN + "?" + tail + "&X-Amz-Signature=" + signatures[n-1]`: every chunk of a
- * file is signed with the same signing date and validity, so all its URLs share `head` and `tail`
+ * Presigned upload URLs follow the file.kiwi chunk URL rule (chunkUrl in src/transfer/urls.ts): every
+ * chunk of a file is signed with the same signing date and validity, so all its URLs share `head` and `tail`
  * (the SigV4 query parameters) and differ only in the key and the signature. Each URL signs the
  * chunk's exact Content-Length (and the Content-Type given in `headers`): S3 refuses a body of any
  * other length, so a URL cannot store more than its chunk.
