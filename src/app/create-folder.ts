@@ -17,6 +17,7 @@ import { type Actor, auditEntry, auditRecorded, NO_ACTOR } from './audit.js';
 import { creatorOf } from './create-policy.js';
 import { invalid } from './errors.js';
 import { type AppEvent, fileEvent, withEvents } from './events.js';
+import { newFolder } from './new-folder.js';
 import { quotaRefused, storageQuota } from './quota.js';
 import { registerFiles } from './register-files.js';
 import type { Services } from './services.js';
@@ -73,32 +74,17 @@ async function createEmptyFolder(services: Services, f: FolderBasics): Promise<C
   // The key of the browser encryption format, returned once in the fragment and never kept:
   // whoever holds the link can decrypt, the server never can.
   const secret = newFolderSecret();
-  const created: AppEvent = {
-    type: 'folder.created',
-    at: f.now,
-    folderId: f.folderId,
+  const { folder, created } = newFolder({
+    id: f.folderId,
     mode: f.mode,
-    flow: 'empty',
     title: f.title,
-  };
+    flow: 'empty',
+    createdAt: f.now,
+    deleteAfter: emptyFolderDeadline(f.now),
+    accountId: f.accountId,
+  });
   await withEvents(services, [created], (outbox) =>
-    services.store.createFolder(
-      {
-        id: f.folderId,
-        mode: f.mode,
-        title: f.title,
-        flow: 'empty',
-        createdAt: f.now,
-        ske: null,
-        uploadAuthHash: null,
-        ownerTokenHash: null,
-        ownerPublicKey: null,
-        deleteAfter: emptyFolderDeadline(f.now),
-        accountId: f.accountId,
-      },
-      [],
-      { outbox, audit: f.audit },
-    ),
+    services.store.createFolder(folder, [], { outbox, audit: f.audit }),
   );
   const base = folderPageUrl(services.config.webUrl, f.folderId);
   return {
@@ -123,7 +109,7 @@ async function createDirectUpload(
     existing: false,
     client: actor.clientAddress ?? null,
   });
-  const folder: NewFolder = {
+  const { folder, created: folderCreated } = newFolder({
     id: f.folderId,
     mode: f.mode,
     title: f.title,
@@ -131,13 +117,11 @@ async function createDirectUpload(
     createdAt: f.now,
     ske: f.ske,
     uploadAuthHash: hashToken(uploadAuth),
-    ownerTokenHash: null,
-    ownerPublicKey: null,
     deleteAfter: 0,
     accountId: f.accountId,
-  };
+  });
   const events: AppEvent[] = [
-    { type: 'folder.created', at: f.now, folderId: f.folderId, mode: f.mode, title: f.title, flow: 'direct' },
+    folderCreated,
     ...records.map((r) => fileEvent('file.registered', f.now, folder, r, 'owner')),
   ];
   const created = await withEvents(

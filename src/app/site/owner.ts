@@ -12,11 +12,12 @@ import { emptyFolderDeadline } from '../../domain/lifecycle.js';
 import { folderPageUrl } from '../../domain/links.js';
 import { deleteAfterForChosenExpiry, expiryInHours, expiryRefusal } from '../../domain/owner-settings.js';
 import { defaultTitle } from '../../domain/titles.js';
-import type { FolderSettings, NewFolder } from '../../store/metadata-store.js';
+import type { FolderSettings } from '../../store/metadata-store.js';
 import { type Actor, auditEntry, auditRecorded, NO_ACTOR, recordAudit } from '../audit.js';
 import { creatorOf } from '../create-policy.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import { type AppEvent, withEvents } from '../events.js';
+import { newFolder } from '../new-folder.js';
 import type { Services } from '../services.js';
 import { type Caller, openAsOwner, openFile } from './access.js';
 import { recordActivity } from './activity.js';
@@ -69,25 +70,23 @@ export async function createOwnedFolder(
     settings.expiresAt === null
       ? emptyFolderDeadline(now)
       : deleteAfterForChosenExpiry({ createdAt: now, fileCount: 0 }, settings.expiresAt);
-  const folder: NewFolder = {
+  const { folder, created } = newFolder({
     id: folderId,
     mode: request.mode,
     title,
     flow: 'empty',
     createdAt: now,
     ske: request.ske,
-    uploadAuthHash: null,
     ownerTokenHash: hashToken(caller.ownerToken),
     ownerPublicKey: request.ownerPublicKey ?? null,
     deleteAfter,
     settings,
     createdBy: 'site',
     accountId,
-  };
-  const base = { at: now, folderId, mode: request.mode, title } as const;
+  });
   const events: AppEvent[] = [
-    { ...base, type: 'folder.created', flow: 'empty' },
-    { ...base, type: 'folder.claimed', by: 'owner' },
+    created,
+    { at: now, folderId, mode: request.mode, title, type: 'folder.claimed', by: 'owner' },
   ];
   const audit = await auditEntry(services, {
     ...actor,
