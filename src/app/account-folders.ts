@@ -1,9 +1,5 @@
-import {
-  type AccountFolder,
-  type AccountFolderList,
-  type AccountFoldersQuery,
-  DEFAULT_ACCOUNT_FOLDERS_PAGE,
-} from '../contract/account-folders.js';
+import type { AccountFolder, AccountFolderList, AccountFoldersQuery } from '../contract/account-folders.js';
+import { DEFAULT_ACCOUNT_FOLDERS_PAGE } from '../domain/limits.js';
 import { folderPageUrl } from '../domain/links.js';
 import { folderExpiresAt } from '../domain/owner-settings.js';
 import type { Principal } from '../domain/principal.js';

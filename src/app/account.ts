@@ -1,5 +1,6 @@
 import type { AccountView, ApiKeyCreated, ApiKeyView } from '../contract/account.js';
 import { hashToken, newId, newToken } from '../domain/ids.js';
+import { MAX_KEYS_PER_ACCOUNT } from '../domain/limits.js';
 import { API_KEY_PREFIX, type Principal } from '../domain/principal.js';
 import type { ApiKeyRecord } from '../store/account-store.js';
 import { recordAudit } from './audit.js';
@@ -25,9 +26,6 @@ export function accountView(services: Services, principal: Principal): AccountVi
         : null,
   };
 }
-
-/** A person may have this many live keys: enough for every machine and script, not a store filler. */
-export const MAX_KEYS_PER_ACCOUNT = 50;
 
 /**
  * API keys belong to a signed-in person and are managed only from a sign-in session: a key cannot

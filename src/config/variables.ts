@@ -1,5 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import { MIN_CHUNK_SIZE_MIB } from '../domain/chunk-plan.js';
+import { MAX_URL_VALIDITY_SECONDS } from '../domain/limits.js';
 import { baseUrlOf, defaultContactEmail } from './addresses.js';
 import { oidcConfig } from './auth.js';
 import {
@@ -218,7 +219,7 @@ export const SECTIONS = {
     ),
     UPLOAD_URL_TTL_SECONDS: v(
       'uploadUrlTtlSeconds',
-      int(72 * 3600, 60, 7 * 24 * 3600),
+      int(72 * 3600, 60, MAX_URL_VALIDITY_SECONDS),
       'How long presigned chunk upload URLs stay valid.',
       { defaultNote: '(72 h)', boundsNote: "(7 days, S3's limit)" },
     ),

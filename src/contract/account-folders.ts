@@ -1,5 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_ACCOUNT_FOLDERS_PAGE } from '../domain/limits.js';
 import type { Mode } from '../domain/modes.js';
+import { upTo } from './schema-parts.js';
 
 /**
  * "My folders": `GET <site>/api/account/folders?sort=&cursor=&limit=`, the folders the
@@ -7,8 +9,6 @@ import type { Mode } from '../domain/modes.js';
  * the same sort. Titles are plaintext (the API takes them so); no key, name or content is here: the
  * server has none it could read.
  */
-export const MAX_ACCOUNT_FOLDERS_PAGE = 100;
-export const DEFAULT_ACCOUNT_FOLDERS_PAGE = 50;
 
 export const accountFoldersQuery = {
   type: 'object',
@@ -26,7 +26,7 @@ export const accountFoldersQuery = {
     },
     limit: {
       type: 'string',
-      pattern: `^([1-9]\\d?|${MAX_ACCOUNT_FOLDERS_PAGE})$`,
+      pattern: `^(${upTo(MAX_ACCOUNT_FOLDERS_PAGE)})$`,
       errorMessage: {
         type: 'must be given once',
         pattern: `must be a whole number between 1 and ${MAX_ACCOUNT_FOLDERS_PAGE}`,

@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
+import { MAX_ADMIN_PAGE } from '../domain/limits.js';
 import { TAKE_DOWN_NOTE_MAX, TAKE_DOWN_REASONS } from '../domain/take-down.js';
-import { int, intOrNull, object, strOrNull } from './schema-parts.js';
+import { int, intOrNull, object, strOrNull, upTo } from './schema-parts.js';
 
 /**
  * The admin API (`/api/admin/…`, docs/organisations.md#admin-console): its query strings, bodies and
@@ -9,8 +10,6 @@ import { int, intOrNull, object, strOrNull } from './schema-parts.js';
  */
 export const ADMIN_API_PATH = '/api/admin';
 
-/** Most folders one page of the console's list may hold. */
-export const MAX_ADMIN_PAGE = 200;
 export const ADMIN_SORTS = ['created', 'size', 'expiry', 'downloads'] as const;
 export const FOLDER_STATES = ['active', 'expired', 'taken-down', 'empty-ownerless'] as const;
 
@@ -31,7 +30,7 @@ export const adminFolderListQuery = {
     },
     limit: {
       type: 'string',
-      pattern: '^([1-9]\\d?|1\\d\\d|200)?$',
+      pattern: `^(${upTo(MAX_ADMIN_PAGE)})?$`,
       errorMessage: { type: 'must be given once', pattern: `must be a whole number between 1 and ${MAX_ADMIN_PAGE}` },
     },
     offset: {

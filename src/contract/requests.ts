@@ -1,14 +1,18 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import {
   MAX_DOWNLOAD_LIMIT,
+  MAX_EMAIL_LENGTH,
   MAX_FILE_SIZE,
   MAX_LIST_PAGE,
   MAX_NOTE_LENGTH,
+  MAX_OPAQUE_LENGTH,
   MAX_SITE_FILES_PER_REQUEST,
   MAX_TITLE_LENGTH,
+  MAX_WEBHOOK_URL_LENGTH,
 } from '../domain/limits.js';
 import { ID_PATTERN } from '../domain/links.js';
 import { MODES } from '../domain/modes.js';
+import { upTo } from './schema-parts.js';
 
 /**
  * The path parameters and query strings of every route family, and the bodies that are not part
@@ -67,7 +71,7 @@ export const siteListQuery = {
     limit: {
       type: 'string',
       // 1 to 999, or exactly the maximum.
-      pattern: `^([1-9]\\d{0,2}|${MAX_LIST_PAGE})?$`,
+      pattern: `^(${upTo(MAX_LIST_PAGE)})?$`,
       errorMessage: { type: 'must be given once', pattern: `must be a whole number between 1 and ${MAX_LIST_PAGE}` },
     },
   },
@@ -86,7 +90,6 @@ export const chunkUploadQuery = {
 } as const;
 
 /** Opaque values the browser encrypted or sealed: the server stores them as given. */
-const MAX_OPAQUE_LENGTH = 4096;
 const opaque = { type: 'string', minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as const;
 const optionalOpaque = { type: ['string', 'null'], minLength: 1, maxLength: MAX_OPAQUE_LENGTH } as const;
 
@@ -243,11 +246,6 @@ export const agentFolderRequestSchema = {
     mode: { type: 'string', enum: AGENT_MODES, errorMessage: { enum: 'must be "send" or "share"' } },
   },
 } as const;
-
-/** The longest address SMTP can carry (RFC 5321: a 256-octet path less its angle brackets). */
-export const MAX_EMAIL_LENGTH = 254;
-/** The longest owner webhook URL. */
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 /**
  * `PUT <site>/api/site/folders/{folderId}/notifications` (src/contract/site.ts SiteNotificationsUpdate):

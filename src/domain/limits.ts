@@ -1,8 +1,10 @@
 import { MAX_CHUNKS_PER_FILE } from './chunk-plan.js';
 
 /**
- * The numeric limits of the v2 contract (spec section 8). Every schema, rule and document reads
- * them from here, so a limit is stated exactly once.
+ * The numeric limits a request, a folder or an account is held to: the v2 contract's (spec section
+ * 8) and the site's, the account's and the console's. Every schema, rule and document reads them
+ * from here, so a limit is stated exactly once; the chunk plan's own (MAX_CHUNKS_PER_FILE) is in
+ * ./chunk-plan.ts, whose arithmetic it bounds. The configurable ones are variables (src/config).
  */
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_FILES_PER_REQUEST = 10;
@@ -102,6 +104,25 @@ export const DOWNLOAD_TICKET_HOURS = 24;
  * response that breaks gives back what it never sent; this covers only what was sent and lost.
  */
 export const DOWNLOAD_RETRY_ALLOWANCE = 1024 * 1024;
+
+/** A person may have this many live API keys: enough for every machine and script, not a store filler. */
+export const MAX_KEYS_PER_ACCOUNT = 50;
+
+/** Most folders one page of the admin console's list holds. */
+export const MAX_ADMIN_PAGE = 200;
+/** Most folders one page of "My folders" holds, and how many it holds when the caller does not say. */
+export const MAX_ACCOUNT_FOLDERS_PAGE = 100;
+export const DEFAULT_ACCOUNT_FOLDERS_PAGE = 50;
+
+/** Most characters of a value the browser encrypted or sealed, which the server stores as given. */
+export const MAX_OPAQUE_LENGTH = 4096;
+/** The longest address SMTP can carry (RFC 5321: a 256-octet path less its angle brackets). */
+export const MAX_EMAIL_LENGTH = 254;
+/** The longest owner webhook URL. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
+/** The longest a presigned URL may stay valid: S3's SigV4 ceiling, which the local backend keeps too. */
+export const MAX_URL_VALIDITY_SECONDS = 7 * 24 * 3600;
 
 /** Activity: how many events a folder keeps, and how many one answer lists (newest first). */
 export const ACTIVITY_KEPT = 200;

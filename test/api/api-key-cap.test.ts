@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MAX_KEYS_PER_ACCOUNT } from '../../src/app/account.js';
+import { MAX_KEYS_PER_ACCOUNT } from '../../src/domain/limits.js';
 import { type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 import { onEveryStore, type StoreSuite } from '../support/stores.js';

@@ -1,5 +1,5 @@
 import type { AdminFolderDetail, AdminFolderList, AdminFolderView } from '../../contract/admin.js';
-import { MAX_ADMIN_PAGE } from '../../contract/admin.js';
+import { MAX_ADMIN_PAGE } from '../../domain/limits.js';
 import { folderState, type TakeDownReason } from '../../domain/take-down.js';
 import type { AdminFolder, AdminSort } from '../../store/admin-store.js';
 import { invalid, notFound } from '../errors.js';

@@ -15,6 +15,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.js';
 import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
+import { MAX_URL_VALIDITY_SECONDS } from '../../domain/limits.js';
 import {
   type BlobCapabilities,
   BlobNotFoundError,
@@ -46,8 +47,6 @@ import { SigningPool } from './sigv4-pool.js';
  * other length, so a URL cannot store more than its chunk.
  */
 export const CHUNK_CONTENT_TYPE = 'application/octet-stream';
-/** S3's ceiling for presigned URL validity (SigV4). */
-const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 const CHUNK_KEY = /^\d{5,}$/;
 /** Signed headers of a chunk PUT beyond host: the exact length, and the type given in `headers`. */
 const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length']);
@@ -166,7 +165,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChu
     const now = this.clock();
     // One signing date (whole seconds, as SigV4 has them) and one validity for every chunk.
     const signingDate = new Date(Math.floor(now / 1000) * 1000);
-    const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((request.expiresAt - now) / 1000)));
+    const expiresIn = Math.min(MAX_URL_VALIDITY_SECONDS, Math.max(1, Math.floor((request.expiresAt - now) / 1000)));
     const path = `${request.folderId}/${request.fileId}`;
     const keyOf = (n: number) => `${path}/${chunkName(n)}`;
     // Chunk 1 always goes through the SDK: its URL gives head and tail, and checks the signer below.
@@ -315,7 +314,7 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChu
 
   async presignDownload(ref: ChunkRef, n: number, expiresAt: number): Promise<string> {
     const now = this.clock();
-    const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor((expiresAt - now) / 1000)));
+    const expiresIn = Math.min(MAX_URL_VALIDITY_SECONDS, Math.max(1, Math.floor((expiresAt - now) / 1000)));
     return getSignedUrl(
       this.client,
       new GetObjectCommand({ Bucket: this.bucket, Key: `${this.prefix(ref)}${chunkName(n)}` }),
