@@ -18,7 +18,8 @@
 # runner runs TEST_CONCURRENCY files at once (2 unless set; the WebKit files always one at a time).
 #
 # Run once, not on each Node line (the list `once` below): the page's tests (test/site: a browser runs
-# the page, or its state code runs under Node as it would in a browser; test/docs/browser.test.ts),
+# the page, or its state code runs under Node as it would in a browser; test/docs/browser.test.ts;
+# test/release/integrity-browsers.test.ts: browsers refuse an altered script),
 # the container image (test/ops/image.test.ts: the image brings its own Node 24) and the OpenAPI
 # document under the API tools (test/api/openapi-tools.test.ts: the tools read a document, which the
 # test files on both lines already compare with the routes) and the scale-out files (test/scale: several
@@ -28,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
-once=(test/site/**/*.test.ts test/docs/browser.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts test/scale/*.test.ts)
+once=(test/site/**/*.test.ts test/docs/browser.test.ts test/release/integrity-browsers.test.ts test/ops/image.test.ts test/api/openapi-tools.test.ts test/scale/*.test.ts)
 part=all
 case "${1:-}" in
   --checks | --build | --webkit | --image | --rest | --node-line)
