@@ -11,7 +11,8 @@ import { freePort, tempDir } from '../support/server.js';
  * A production install, the Node ecosystem's way: `npm pack` of the built tree, then `npm install -g`
  * of the tarball into a prefix of its own. The installed `webfolder serve` must start without a
  * build: no tsc, no Vite, no src/ and no Redoc package are there (Redoc is a devDependency; the docs
- * build wrote what the docs routes serve). `npm test` builds dist/ first, which `npm pack` ships.
+ * build wrote what the docs routes serve), and the installed `webfolder verify-site` finds it to be
+ * the package's release. `npm test` builds dist/ first, which `npm pack` ships.
  */
 const ROOT = new URL('../../', import.meta.url).pathname;
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -164,6 +165,16 @@ describe('production install (npm pack + npm install -g)', () => {
         assert.equal(res.status, 200, path);
         await res.arrayBuffer();
       }
+      // The installed CLI verifies the installed server against the package's own site manifest,
+      // its docs' assets served at the other path included.
+      const verified = await run(join(prefix, 'bin', 'webfolder'), ['verify-site', other.baseUrl], { env: env() });
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+      assert.ok(
+        verified.stdout.includes(
+          `trusted manifest: the installed package (${join(app, 'dist', 'site-manifest.json')})`,
+        ),
+        verified.stdout,
+      );
     } finally {
       assert.equal(await other.stop(), 0);
     }
