@@ -4,6 +4,7 @@ import { AppError, RateLimited } from '../app/errors.js';
 import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import { describeError } from '../contract/validation.js';
 import { BackendUnavailable } from '../domain/backend-unavailable.js';
+import { connectionGone, connectionReason } from './logging.js';
 import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
 import { policyOf } from './route-policy.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
@@ -117,13 +118,37 @@ export function sendError(
   // server's state (a full disk, a quota, a backend down) 500; either way the code says which.
   if (options.statuses && !options.statuses.includes(error.status))
     error = { ...error, status: error.status >= 500 ? 500 : 400 };
-  if (error.status >= 500) request.log.error({ err: cause }, options.failure ?? 'request failed');
-  else request.log.info({ status: error.status, code: error.code, reason: error.message }, 'request refused');
+  logFailure(request, cause, error, options.failure ?? 'request failed');
   if (cause instanceof RateLimited) reply.header('retry-after', String(cause.retryAfterSeconds));
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')
     .send(options.render ? options.render(error, cause) : errorBody(error));
+}
+
+/**
+ * Logs a failure at the level an operator expects. A connection that closed before its answer (the
+ * client aborted, the peer reset, the drain's end cut it) and every refusal by design (an AppError
+ * or the HTTP layer's own: validation, a rate limit, a quota, a full disk, a draining node) are one
+ * line at info, without a stack: they are the clients' doing or the service working as configured.
+ * Only the server's own faults are errors: the line names what failed and keeps the stack.
+ */
+function logFailure(request: FastifyRequest, cause: unknown, error: WireError, failure: string): void {
+  if (connectionGone(request.raw)) {
+    request.log.info({ code: error.code, reason: connectionReason(cause) }, 'connection closed before the answer');
+  } else if (
+    error.code !== 'internal_error' &&
+    (cause instanceof AppError || cause instanceof HttpRefusal || error.status < 500)
+  )
+    request.log.info({ status: error.status, code: error.code, reason: error.message }, 'request refused');
+  else request.log.error({ err: cause }, `${failure}: ${describeFault(cause)}`);
+}
+
+/** What failed, for the error line: the backend that is down, or the fault's own name and message. */
+function describeFault(cause: unknown): string {
+  if (cause instanceof BackendUnavailable) return cause.message;
+  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
+  return String(cause);
 }
 
 /** Installs the one error handler on a scope (the root, or a surface with its own body shape). */

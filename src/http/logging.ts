@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 
 /**
@@ -95,4 +96,18 @@ export function migrationsLine(store: string, applied: readonly number[]): strin
       ? `${applied[0]}–${applied.at(-1)}`
       : applied.join(', ');
   return `applied schema migration${applied.length === 1 ? '' : 's'} ${list} (${store})`;
+}
+
+/**
+ * Whether the client's side of a request is gone (it aborted mid-body, the peer reset, or the drain's
+ * end cut the connection): what then fails is the client's doing, logged at info in one line, not
+ * an error of the server's.
+ */
+export function connectionGone(req: IncomingMessage): boolean {
+  return req.aborted || req.socket?.destroyed === true;
+}
+
+/** The short reason of a connection's failure for its one log line: its code, else its message. */
+export function connectionReason(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
