@@ -212,7 +212,9 @@ export async function verifySiteCommand(positionals: string[], flags: Flags, io:
     site = /\/f\/[^/]+\/?$/.test(parsed.pathname) ? siteOfLink(parsed.href) : parsed.href.replace(/\/+$/, '');
     flags = { ...flags, server: login ? site.replace('://', `://${login}`) : site };
   }
-  const http: HttpOptions = { ...httpOf(flags, io), retry: { retries: Number(flags.retries ?? 2) } };
+  // Few retries by default: a file that does not answer is a finding, not a wait of minutes.
+  const transport = httpOf(flags, io);
+  const http: HttpOptions = { ...transport, retry: transport.retry ?? { retries: 2 } };
   const claimed = site ? await served(site, http) : { bytes: null, signature: null };
   let version = versionIn(claimed.bytes);
   if (version === null && flags.page !== undefined) {
