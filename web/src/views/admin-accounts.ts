@@ -2,7 +2,7 @@ import { ACCOUNTS_API_PATH } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { AdminRequest } from './admin-audit.js';
 import { formatDate } from './dates.js';
-import { announce, formatBytes, h } from './ui.js';
+import { announce, describeError, formatBytes, h, refusalOf } from './ui.js';
 
 /**
  * The console's accounts tab (docs/organisations.md#per-account-quotas): every account that
@@ -32,10 +32,7 @@ interface AccountsAnswer {
  */
 const MB = 1_000_000;
 
-async function failure(res: Response): Promise<Error> {
-  const body = (await res.json().catch(() => ({}))) as { error?: string };
-  return new Error(body.error ?? `HTTP ${res.status}`);
-}
+const failure = (res: Response) => refusalOf(res, 'accounts');
 
 /** The accounts tab: call once; it loads its first page at once. */
 export function adminAccountsView(request: AdminRequest): HTMLElement {
@@ -86,7 +83,7 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
         status.textContent = t('accounts.saved', { account: label });
         announce(status.textContent);
       } catch (error) {
-        status.textContent = t('accounts.failed', { error: error instanceof Error ? error.message : String(error) });
+        status.textContent = t('accounts.failed', { error: describeError(error) });
       }
     };
     const form = h(
@@ -135,7 +132,7 @@ export function adminAccountsView(request: AdminRequest): HTMLElement {
       more.hidden = cursor === null;
       status.textContent = body.childElementCount === 0 ? t('accounts.none') : '';
     } catch (error) {
-      status.textContent = t('accounts.failed', { error: error instanceof Error ? error.message : String(error) });
+      status.textContent = t('accounts.failed', { error: describeError(error) });
     }
   };
   more.addEventListener('click', () => void load(true));

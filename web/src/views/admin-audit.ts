@@ -1,7 +1,7 @@
 import { AUDIT_ACTIONS, AUDIT_API_PATH } from '../core.js';
 import { type MessageKey, t } from '../i18n/index.js';
 import { formatDate } from './dates.js';
-import { announce, formatBytes, h } from './ui.js';
+import { announce, describeError, formatBytes, h, refusalOf } from './ui.js';
 
 /**
  * The console's audit tab (docs/organisations.md#audit-log): the newest entries first, a
@@ -153,8 +153,8 @@ export function adminAuditView(request: AdminRequest): HTMLElement {
     more.disabled = true;
     try {
       const res = await request(`${AUDIT_API_PATH}?${q}`);
-      const answer = (await res.json()) as { entries?: AuditEntry[]; nextCursor?: string | null; error?: string };
-      if (!res.ok) throw new Error(answer.error ?? String(res.status));
+      if (!res.ok) throw await refusalOf(res, 'audit log');
+      const answer = (await res.json()) as { entries?: AuditEntry[]; nextCursor?: string | null };
       if (!append) body.replaceChildren();
       for (const e of answer.entries ?? []) body.append(row(e));
       cursor = answer.nextCursor ?? null;
@@ -163,7 +163,7 @@ export function adminAuditView(request: AdminRequest): HTMLElement {
       status.textContent = shown === 0 ? t('audit.none') : t('audit.shown', { count: shown });
       announce(status.textContent);
     } catch (error) {
-      status.textContent = t('audit.failed', { error: error instanceof Error ? error.message : String(error) });
+      status.textContent = t('audit.failed', { error: describeError(error) });
     } finally {
       more.disabled = false;
     }
@@ -173,7 +173,7 @@ export function adminAuditView(request: AdminRequest): HTMLElement {
     exportButton.disabled = true;
     try {
       const res = await request(`${AUDIT_API_PATH}.jsonl?${query()}`);
-      if (!res.ok) throw new Error(((await res.json()) as { error?: string }).error ?? String(res.status));
+      if (!res.ok) throw await refusalOf(res, 'audit export');
       const url = URL.createObjectURL(await res.blob());
       const link = h('a', { href: url, download: 'audit.jsonl', hidden: true });
       document.body.append(link);
@@ -181,7 +181,7 @@ export function adminAuditView(request: AdminRequest): HTMLElement {
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
-      status.textContent = t('audit.failed', { error: error instanceof Error ? error.message : String(error) });
+      status.textContent = t('audit.failed', { error: describeError(error) });
     } finally {
       exportButton.disabled = false;
     }

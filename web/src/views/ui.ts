@@ -1,5 +1,5 @@
 import { siteConfig } from '../config.js';
-import { formatSize } from '../core.js';
+import { formatSize, readFailure, WebfolderError } from '../core.js';
 import { hasMessage, isRightToLeft, language, type MessageKey, t } from '../i18n/index.js';
 import { type TransferFailure, transferFailure } from '../workers/sw-protocol.js';
 
@@ -74,6 +74,15 @@ export function render(...children: (Node | string | null | false)[]): void {
   const within = focused ? root.contains(document.activeElement) : false;
   root.replaceChildren(...children.filter((c): c is Node | string => c !== null && c !== false));
   if (focused && within) document.getElementById(focused)?.focus({ preventScroll: true });
+}
+
+/**
+ * A refused answer of a call the page makes itself (the admin console's), as the client library
+ * reports one: `describeError` then tells it by its code, in the page's language.
+ */
+export async function refusalOf(res: Response, operation: string): Promise<WebfolderError> {
+  const failure = await readFailure(res);
+  return new WebfolderError(res.status, failure.message, operation, null, failure.code);
 }
 
 /** What to tell a person about a failure: the server's own words, or what went wrong locally. */
