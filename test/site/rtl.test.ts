@@ -73,6 +73,8 @@ eachEngine('site: right to left', [chromium, firefox, webkit], (engine) => {
     );
 
     await thumbnails(page);
+    // Each engine's own picture of the owner's page (artifacts/screenshots/<engine>-rtl-folder-ar).
+    await page.screenshot('rtl-folder-ar');
     // The viewer: "next" is the left button, and the left arrow goes on.
     await page.click(`#files li[data-file-id]:first-child button.open`);
     await page.waitFor('#viewer img');
