@@ -1,7 +1,7 @@
 /**
  * Per-account usage and quotas, read by the admin API and set by an admin: what each
  * account's folders hold (the `account_storage` counters the store's writes keep, migration 12
- * of sqlite/schema.ts) beside the account itself (sign-in's `accounts` table).
+ * of sql/schema.ts) beside the account itself (sign-in's `accounts` table).
  */
 export interface AccountUsage {
   readonly accountId: string;

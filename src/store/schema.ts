@@ -1,6 +1,6 @@
 /**
  * The schema's version, shared by both stores' migration runners: migrations are an ordered array
- * per dialect (version = index + 1: sqlite/schema.ts, postgres/schema.ts), and the
+ * (version = index + 1, sql/schema.ts), and the
  * versions a database has applied are rows of its `schema_migrations` table.
  */
 export interface SchemaReport {

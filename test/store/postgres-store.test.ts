@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
-import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/schema.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/sql/schema.js';
 import { isUnavailable, startPostgres, useService } from '../support/services.js';
 import { metadataStoreSuite } from './metadata-store.suite.js';
 

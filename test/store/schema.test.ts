@@ -4,36 +4,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
-import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/schema.js';
 import { SchemaTooNewError } from '../../src/store/schema.js';
 import { pendingMigrations } from '../../src/store/sql/migrations.js';
-import { SQLITE_MIGRATIONS } from '../../src/store/sqlite/schema.js';
+import { POSTGRES_MIGRATIONS, SQLITE_MIGRATIONS } from '../../src/store/sql/schema.js';
 import { SqliteMetadataStore } from '../../src/store/sqlite/sqlite-store.js';
 import { tempDir } from '../support/server.js';
 import { startPostgres, useService } from '../support/services.js';
 
 /** The migration runners of both stores: what a start applied, and a schema newer than the code refused. */
-
-/**
- * The words PostgreSQL uses where SQLite has INTEGER, longest first: the only differences allowed
- * between the two schemas (src/store/sqlite/schema.ts, src/store/postgres/schema.ts).
- */
-const DIALECT: readonly [postgres: string, sqlite: string][] = [
-  ['BIGSERIAL PRIMARY KEY', 'INTEGER PRIMARY KEY AUTOINCREMENT'],
-  ['BIGINT', 'INTEGER'],
-  ['BOOLEAN', 'INTEGER'],
-];
-
-test('the PostgreSQL schema is the SQLite one, migration for migration, but for the dialect words', () => {
-  const asSqlite = (sql: string) => DIALECT.reduce((text, [pg, lite]) => text.replaceAll(pg, lite), sql);
-  assert.equal(POSTGRES_MIGRATIONS.length, SQLITE_MIGRATIONS.length);
-  for (const [i, sql] of POSTGRES_MIGRATIONS.entries())
-    assert.equal(asSqlite(sql), SQLITE_MIGRATIONS[i], `migration ${i + 1}`);
-  assert.ok(
-    POSTGRES_MIGRATIONS.some((sql) => sql.includes('BIGINT')),
-    'times and sizes are 64-bit',
-  );
-});
 
 test('pendingMigrations: the missing versions in order; a version past the known ones is refused', () => {
   assert.deepEqual(pendingMigrations('sqlite', [], 3), [1, 2, 3]);
@@ -102,4 +80,72 @@ test('PostgreSQL: the first open reports every migration, the next none; a newer
   ]);
   await client.end();
   await assert.rejects(PostgresMetadataStore.open(url), SchemaTooNewError);
+});
+
+/** Every column of the database as `table.column` and whether it may be null, and the indexes made by name. */
+interface Shape {
+  readonly columns: string[];
+  readonly indexes: string[];
+}
+
+async function sqliteShape(path: string): Promise<Shape> {
+  const { openConnection } = await import('../../src/store/sqlite/connection.js');
+  const db = openConnection(path);
+  try {
+    // A PRIMARY KEY column is NOT NULL in PostgreSQL; SQLite leaves a non-INTEGER key nullable.
+    const columns = db
+      .prepare<[], { line: string }>(
+        `SELECT m.name || '.' || p.name || (CASE WHEN p."notnull" = 1 OR p.pk > 0 THEN ' not null' ELSE '' END) AS line
+         FROM sqlite_master m JOIN pragma_table_info(m.name) p
+         WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
+      )
+      .all()
+      .map((r) => r.line);
+    const indexes = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'",
+      )
+      .all()
+      .map((r) => r.name);
+    return { columns: columns.sort(), indexes: indexes.sort() };
+  } finally {
+    db.close();
+  }
+}
+
+async function postgresShape(url: string): Promise<Shape> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const columns = await client.query<{ line: string }>(
+      `SELECT table_name || '.' || column_name || (CASE WHEN is_nullable = 'NO' THEN ' not null' ELSE '' END) AS line
+       FROM information_schema.columns WHERE table_schema = current_schema()`,
+    );
+    // The indexes of PRIMARY KEY and UNIQUE constraints are named by PostgreSQL (…_pkey, …_key).
+    const indexes = await client.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema()
+       AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'`,
+    );
+    return { columns: columns.rows.map((r) => r.line).sort(), indexes: indexes.rows.map((r) => r.name).sort() };
+  } finally {
+    await client.end();
+  }
+}
+
+test('both engines end with the same tables, columns, nullability and indexes', async (t) => {
+  const server = postgres.service;
+  if (!server) return void t.skip(postgres.skip);
+  const dir = await tempDir();
+  try {
+    const path = join(dir, 'webfolder.db');
+    await new SqliteMetadataStore(path).close();
+    const url = await server.freshDatabase();
+    await (await PostgresMetadataStore.open(url)).close();
+    const [lite, post] = [await sqliteShape(path), await postgresShape(url)];
+    assert.ok(lite.columns.includes('folders.delete_after not null'), lite.columns.join('\n'));
+    assert.ok(lite.columns.length > 80 && lite.indexes.length > 10, JSON.stringify(lite));
+    assert.deepEqual(post, lite);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SchemaReport } from '../schema.js';
 import { pendingMigrations } from '../sql/migrations.js';
-import { POSTGRES_MIGRATIONS } from './schema.js';
+import { POSTGRES_MIGRATIONS } from '../sql/schema.js';
 
 /**
  * Applies the pending migrations inside the caller's transaction, after taking the advisory lock

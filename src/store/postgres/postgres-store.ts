@@ -35,7 +35,7 @@ import { addFiles, createFolder, markComplete } from './writes.js';
 /**
  * The scale-out metadata store: PostgreSQL through a pg Pool, shared by any number of API nodes.
  *
- * - Migrations (./schema.ts) run at open, all pending ones in one transaction that first takes a
+ * - Migrations (../sql/schema.ts) run at open, all pending ones in one transaction that first takes a
  *   transaction-scoped advisory lock: nodes starting together queue on the lock, and each later one
  *   finds the work done.
  * - Multi-statement operations (createFolder, addFiles, markComplete, and any write given outbox

@@ -5,7 +5,7 @@ import type { CountedFolder } from '../sql/rows.js';
 
 /**
  * The registered-bytes counters behind the storage quotas on PostgreSQL (src/domain/limits.ts
- * StorageQuota; migrations 5 and 12 of schema.ts): the folder's `byte_count` (written by the caller
+ * StorageQuota; migrations 5 and 12 of ../sql/schema.ts): the folder's `byte_count` (written by the caller
  * with the folder's other counts, on the row it locked), the instance's one `storage_totals` row and
  * the account's `account_storage` row. The SQLite twin is ../sqlite/storage-counts.ts.
  *

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import type { SchemaReport } from '../schema.js';
 import { pendingMigrations } from '../sql/migrations.js';
-import { SQLITE_MIGRATIONS } from './schema.js';
+import { SQLITE_MIGRATIONS } from '../sql/schema.js';
 
 /**
  * better-sqlite3 12 on Node 20, 13 (the alias better-sqlite3-napi) on Node 22 and later: 13 needs

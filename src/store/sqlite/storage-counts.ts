@@ -5,7 +5,7 @@ import type { CountedFolder } from '../sql/rows.js';
 
 /**
  * The registered-bytes counters behind the storage quotas on SQLite (src/domain/limits.ts
- * StorageQuota; migrations 5 and 12 of schema.ts): the folder's `byte_count` (written by the caller
+ * StorageQuota; migrations 5 and 12 of ../sql/schema.ts): the folder's `byte_count` (written by the caller
  * with the folder's other counts), the instance's one `storage_totals` row and the account's
  * `account_storage` row. The writer thread runs one write at a time and holds the database's write
  * lock, so a check and its addition are one step. The PostgreSQL twin is ../postgres/storage-counts.ts.
