@@ -197,7 +197,7 @@ export function checkReferences(
       findings.push({ kind: 'extra', what, detail: `${ref.kind} ${resolved} is not in the release` });
       continue;
     }
-    if (what.startsWith('page') && ref.integrity !== integrityOf(entry.sha256))
+    if (ref.integrity !== integrityOf(entry.sha256))
       findings.push({
         kind: 'mismatch',
         what,

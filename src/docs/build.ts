@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { integrityOf } from '../domain/site-manifest.js';
 import { type DocsSource, loadDocs, renderSite } from './render.js';
 
 /**
@@ -244,6 +245,13 @@ export async function buildDocsSite(
   return publish(outDir, 'site.json', async (staging) => {
     const assets = await writeAssets(root, staging);
     const assetUrl = (name: string) => `${prefix}/_assets/${name}`;
+    // Subresource Integrity of what the pages run and style with, from the bytes just written.
+    const sri = async (name: string) =>
+      integrityOf(
+        createHash('sha256')
+          .update(await readFile(join(staging, '_assets', name)))
+          .digest('hex'),
+      );
     const site = renderSite(docs, {
       prefix,
       siteLink: `${prefix}/${SITE_LINK_SLUG}`,
@@ -255,6 +263,7 @@ export async function buildDocsSite(
         apiInit: assetUrl(assets.apiInit),
         icon: assetUrl(assets.icon),
       },
+      integrity: { css: await sri(assets.css), redoc: await sri(assets.redoc), apiInit: await sri(assets.apiInit) },
     });
     await mkdir(join(staging, 'pages'), { recursive: true });
     const markdown: string[] = [];

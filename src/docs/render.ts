@@ -97,6 +97,14 @@ export interface SiteOptions {
   readonly publicOpenApiUrl: string;
   /** Asset URLs, version-stamped by the route plugin. */
   readonly assets: { readonly css: string; readonly redoc: string; readonly apiInit: string; readonly icon: string };
+  /** Subresource Integrity of the stylesheet and the scripts (`sha256-…`), when the build knows their bytes. */
+  readonly integrity?: { readonly css: string; readonly redoc: string; readonly apiInit: string };
+}
+
+/** The ` integrity="…"` attribute of an asset, or nothing. */
+function integrity(options: SiteOptions, key: 'css' | 'redoc' | 'apiInit'): string {
+  const value = options.integrity?.[key];
+  return value ? ` integrity="${escapeHtml(value)}"` : '';
 }
 
 export interface Heading {
@@ -375,7 +383,7 @@ function layout(options: SiteOptions, input: LayoutInput): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(input.title)} · webfolder docs</title>
-<link rel="stylesheet" href="${escapeHtml(options.assets.css)}">
+<link rel="stylesheet"${integrity(options, 'css')} href="${escapeHtml(options.assets.css)}">
 <link rel="icon" href="${escapeHtml(options.assets.icon)}" type="image/svg+xml">
 ${input.markdownUrl ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(input.markdownUrl)}">\n` : ''}${input.head ?? ''}</head>
 <body${input.bodyClass ? ` class="${input.bodyClass}"` : ''}>
@@ -406,8 +414,8 @@ function apiReferencePage(options: SiteOptions, nav: readonly NavEntry[], apiEnt
     headings: [],
     bodyClass: 'api-page',
     head: `<link rel="alternate" type="application/json" href="${escapeHtml(options.openApiUrl)}" title="OpenAPI document">
-<script src="${escapeHtml(options.assets.redoc)}" defer></script>
-<script src="${escapeHtml(options.assets.apiInit)}" defer></script>
+<script${integrity(options, 'redoc')} src="${escapeHtml(options.assets.redoc)}" defer></script>
+<script${integrity(options, 'apiInit')} src="${escapeHtml(options.assets.apiInit)}" defer></script>
 `,
     article: `<p class="api-source">Rendered from this service's OpenAPI document: <a href="${escapeHtml(options.publicOpenApiUrl)}">${escapeHtml(options.publicOpenApiUrl)}</a></p>
 <noscript><p class="api-source">The interactive reference needs JavaScript. The <a href="${escapeHtml(options.openApiUrl)}">OpenAPI document</a> holds the same content.</p></noscript>
