@@ -233,6 +233,18 @@ describe('site message catalogs (ICU MessageFormat)', () => {
         for (const code of ERROR_CODE_NAMES)
           assert.equal(describeFailure(refusal(code)), catalog[`serverError.${code}`], `${lang} ${code}`);
         assert.equal(describeFailure(refusal('a_code_from_a_newer_server')), 'the English sentence of the server');
+        // And the client library's own failures the page can meet.
+        for (const [code, key] of [
+          ['protocol', 'error.protocol'],
+          ['integrity', 'error.integrity'],
+          ['upload_ended', 'error.uploadEnded'],
+          ['network', 'error.network'],
+        ] as const)
+          assert.equal(
+            describeFailure({ code, serverMessage: null, serverCode: null, detail: 'English detail' }),
+            catalog[key],
+            `${lang} ${code}`,
+          );
         assert.equal(describeFailure(refusal(null)), 'the English sentence of the server');
       }
     } finally {

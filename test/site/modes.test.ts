@@ -164,7 +164,8 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     );
     assert.deepEqual([...outcome].sort(), ['refused', 'uploaded']);
     const loser = pages[outcome.indexOf('refused')]!;
-    assert.match(await loser.locator('#upload-error').innerText(), /only the owner can upload/);
+    // The server's refusal (forbidden) in the page's words.
+    assert.match(await loser.locator('#upload-error').innerText(), /only the owner of this folder may do it/);
     await loser.locator('#role:not([data-role="unclaimed"])').waitFor();
     assert.equal(await loser.locator('#role').getAttribute('data-role'), 'visitor');
     assert.equal(await loser.locator('#file-input').count(), 0);
@@ -257,7 +258,11 @@ describe('site: modes, zip, resume, keys (Chromium)', { skip: SKIP }, () => {
     const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
     assert.ok(await download.failure(), 'the browser marks the download failed');
     await page.locator('#download-status .notice.error').waitFor();
-    assert.match(await page.locator('#download-status').innerText(), /chunk 2 of t\.bin failed its integrity check/);
+    // Said in the page's words (the chunk that failed is named in the console).
+    assert.match(
+      await page.locator('#download-status').innerText(),
+      /the file’s encrypted data did not pass its check/,
+    );
     await screenshot(page, 'download-tampered');
     await ctx.close();
   });

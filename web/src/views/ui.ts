@@ -108,13 +108,23 @@ export function describeFailure(failure: TransferFailure): string {
     return t(known);
   }
   if (failure.serverMessage !== null) return failure.serverMessage;
-  // A file downloaded while arriving whose upload was cancelled or whose folder was deleted.
-  if (failure.code === 'upload_ended') {
+  const local = Object.hasOwn(CLIENT_FAILURES, failure.code) ? CLIENT_FAILURES[failure.code] : undefined;
+  if (local) {
     console.warn(failure.detail);
-    return t('error.uploadEnded');
+    return t(local);
   }
   return failure.detail;
 }
+
+/** The client library's failures the page tells in its own words (src/transfer/errors.ts; `integrity`: src/crypto). */
+const CLIENT_FAILURES: Readonly<Record<string, MessageKey>> = {
+  // A file downloaded while arriving whose upload was cancelled or whose folder was deleted.
+  upload_ended: 'error.uploadEnded',
+  // The server answered success with something unusable (not JSON, not the contract's shape, a redirect).
+  protocol: 'error.protocol',
+  // A chunk or a name did not authenticate: altered, or another key.
+  integrity: 'error.integrity',
+};
 
 /** The catalog's key for a server's error code (`serverError.not_found`), or null for a code it lacks. */
 function serverErrorKey(code: string): MessageKey | null {

@@ -1,4 +1,4 @@
-import { type DownloadFile, type RetryInfo, WebfolderClientError, WebfolderError } from '../core.js';
+import { type DownloadFile, IntegrityError, type RetryInfo, WebfolderClientError, WebfolderError } from '../core.js';
 
 /**
  * The messages between the page and its service worker (web/src/workers/sw.ts), typed on both
@@ -76,7 +76,7 @@ export interface TransferFailure {
 
 export function transferFailure(error: unknown): TransferFailure {
   return {
-    code: error instanceof WebfolderClientError ? error.code : 'failed',
+    code: error instanceof WebfolderClientError ? error.code : error instanceof IntegrityError ? 'integrity' : 'failed',
     serverMessage: error instanceof WebfolderError ? error.serverMessage : null,
     serverCode: error instanceof WebfolderError ? error.serverCode : null,
     detail: error instanceof Error ? error.message : String(error),
