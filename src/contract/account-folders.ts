@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { MAX_ACCOUNT_FOLDERS_PAGE } from '../domain/limits.js';
-import type { Mode } from '../domain/modes.js';
 import { upTo } from './schema-parts.js';
+import type { siteAnswerSchemas } from './site-answers.js';
 
 /**
  * "My folders": `GET <site>/api/account/folders?sort=&cursor=&limit=`, the folders the
@@ -36,38 +36,6 @@ export const accountFoldersQuery = {
 } as const;
 export type AccountFoldersQuery = FromSchema<typeof accountFoldersQuery>;
 
-/**
- * What a folder is doing, as the list shows it; `taken-down`: the operator took it down (nothing of it
- * is served, and its controls answer 404 taken_down).
- */
-export type AccountFolderState = 'empty' | 'uploading' | 'ready' | 'taken-down';
-
-export interface AccountFolder {
-  readonly folderId: string;
-  readonly title: string;
-  readonly mode: Mode;
-  readonly createdAt: number;
-  /** When the files stop being available (as the folder info's), or null for a folder without files. */
-  readonly expiresAt: number | null;
-  /** When the folder is deleted (an empty folder: its upload deadline). */
-  readonly deleteAfter: number;
-  readonly fileCount: number;
-  /** Plaintext bytes of its files. */
-  readonly totalSize: number;
-  /** Counted downloads of its files (the owner's own are not counted). */
-  readonly downloads: number;
-  /** The folder's download limit per file, or null. */
-  readonly maxDownloads: number | null;
-  readonly state: AccountFolderState;
-  /** The newest line of its activity (upload, download, delete), or null. */
-  readonly lastActivity: { readonly at: number; readonly kind: 'upload' | 'download' | 'delete' } | null;
-  /** The folder's page on this site, without the key (the fragment): the server never has it. */
-  readonly folderUrl: string;
-  /** Whether a password protects it (the page cannot open it without that either). */
-  readonly password: boolean;
-}
-
-export interface AccountFolderList {
-  readonly folders: AccountFolder[];
-  readonly nextCursor: string | null;
-}
+/** One page of "My folders" (its fields: ./site-answers.ts accountFolders). */
+export type AccountFolderList = FromSchema<typeof siteAnswerSchemas.accountFolders>;
+export type AccountFolder = AccountFolderList['folders'][number];
