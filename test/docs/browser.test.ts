@@ -3,6 +3,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { OPERATIONS } from '../../src/discovery/surfaces.js';
 import { newContext, SCREENSHOTS, SKIP, useBrowserFixture } from '../site/browser.js';
 
 /**
@@ -36,8 +37,8 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
     const page = await context.newPage();
     const seen = watch(page, new URL(fx.server.baseUrl).origin);
     await page.goto(`${fx.server.baseUrl}/docs/api`);
-    await page.getByRole('heading', { name: 'Create a share folder' }).first().waitFor({ timeout: 20_000 });
-    await page.getByRole('heading', { name: 'Check direct API upload status' }).first().waitFor();
+    await page.getByRole('heading', { name: OPERATIONS.createV2Folder.summary }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: OPERATIONS.getV2UploadStatus.summary }).first().waitFor();
     assert.ok(
       await page.getByText('X-Amz-Signature').first().isVisible(),
       'the chunk URL rule from the description is shown',
@@ -88,7 +89,7 @@ describe('docs site in Chromium', { skip: SKIP }, () => {
     const page = await context.newPage();
     const seen = watch(page, new URL(fx.server.baseUrl).origin);
     await page.goto(`${fx.server.baseUrl}/docs/api`);
-    await page.getByRole('heading', { name: 'Create a share folder' }).first().waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: OPERATIONS.createV2Folder.summary }).first().waitFor({ timeout: 20_000 });
     // The guide pages' sidebar, with the API reference marked as the current page.
     const sidebar = page.locator('nav.sidebar');
     assert.ok(await sidebar.isVisible());
