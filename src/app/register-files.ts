@@ -89,6 +89,7 @@ export async function registerFiles(
       sealedKey: entry.sealedKey ?? null,
       maxDownloads: null,
       downloads: 0,
+      sendingUntil: null,
     };
   });
   const guard = services.capabilities.spaceGuard;

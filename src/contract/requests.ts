@@ -12,6 +12,7 @@ import {
 } from '../domain/limits.js';
 import { ID_PATTERN } from '../domain/links.js';
 import { MODES } from '../domain/modes.js';
+import { MAX_SENDING_FILES } from '../domain/sending.js';
 import { upTo } from './schema-parts.js';
 
 /**
@@ -220,6 +221,24 @@ export const siteFileUpdateSchema = {
   required: ['maxDownloads'],
   errorMessage: { additionalProperties: 'is not a file setting (only maxDownloads)' },
   properties: { maxDownloads: optionalDownloadLimit },
+} as const;
+
+/** `POST <site>/api/site/folders/{folderId}/sending` (src/contract/site.ts SiteSending). */
+export const siteSendingSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['fileIds', 'sending'],
+  errorMessage: { additionalProperties: 'is not part of a heartbeat (fileIds, sending)' },
+  properties: {
+    fileIds: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_SENDING_FILES,
+      items: id,
+      errorMessage: `must be 1 to ${MAX_SENDING_FILES} file ids`,
+    },
+    sending: { type: 'boolean', errorMessage: 'must be true or false' },
+  },
 } as const;
 
 /** A site chunk GET may carry its download ticket in the query (the service worker, a redirect). */

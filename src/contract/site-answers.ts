@@ -43,6 +43,11 @@ const siteFile = object({
    * visitor can download at once (the chunks not stored yet are waited for).
    */
   storedChunks: int,
+  /**
+   * Not complete, and the browser that sent it stopped (it said so, or its heartbeat ran out:
+   * src/domain/sending.ts): nothing more arrives unless it resumes.
+   */
+  stopped: bool,
   createdAt: int,
   expiresAt: int,
   sealedKey: strOrNull,

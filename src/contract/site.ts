@@ -82,6 +82,15 @@ export interface SiteFolderUpdate {
   readonly password?: PasswordParams;
 }
 
+/**
+ * `POST <site>/api/site/folders/<id>/sending` (the uploading browser, 204): it still sends these of
+ * its files (`sending` true, every SENDING_BEAT_MS), or stopped them (false).
+ */
+export interface SiteSending {
+  readonly fileIds: readonly string[];
+  readonly sending: boolean;
+}
+
 /** `PATCH <site>/api/site/folders/<id>/files/<fileId>` (owner): the file's own limit; null: the folder's. */
 export interface SiteFileUpdate {
   readonly maxDownloads: number | null;

@@ -38,11 +38,16 @@ export interface FileRecord {
   readonly maxDownloads: number | null;
   /** Downloads counted (tickets given to anyone but the owner). */
   readonly downloads: number;
+  /**
+   * Until when the uploading browser said it is sending the file (its heartbeat, epoch ms), or null
+   * when no browser ever said (API and CLI uploads): domain/sending.ts tells a stopped upload by it.
+   */
+  readonly sendingUntil: number | null;
 }
 
 /** A file record as a caller builds it: no limit and no downloads unless given. */
-export type NewFile = Omit<FileRecord, 'maxDownloads' | 'downloads'> &
-  Partial<Pick<FileRecord, 'maxDownloads' | 'downloads'>>;
+export type NewFile = Omit<FileRecord, 'maxDownloads' | 'downloads' | 'sendingUntil'> &
+  Partial<Pick<FileRecord, 'maxDownloads' | 'downloads' | 'sendingUntil'>>;
 
 /** A folder record as a caller builds it: no settings, made by the API anonymously, no files, unless given. */
 export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount' | 'takeDown' | 'accountId'> &
@@ -154,6 +159,11 @@ export interface FolderStore {
     expiresAt: number,
     outbox?: Outbox,
   ): Promise<boolean>;
+  /**
+   * Sets until when the uploading browser sends each of `fileIds` (its heartbeat, or `until` = now
+   * when it stops), only on those not yet complete; ids of other folders or files change nothing.
+   */
+  setSendingUntil(folderId: string, fileIds: readonly string[], until: number): Promise<void>;
   /**
    * Deletes one file record (the owner's delete, the sweeper's expiry) and counts its bytes less;
    * returns true if this call deleted it, and only then stores `outbox` with it.

@@ -12,7 +12,8 @@ import type { SiteClient } from './site-client.js';
  * once per `lookEveryMs`) it also looks at the folder's listing, which says:
  * - ask again: the file is still arriving (or has just completed);
  * - never: the file is gone from the listing (its upload was cancelled), the folder is gone
- *   (deleted or expired), or no chunk came for `stallMs` (the sender stopped): UploadEndedError.
+ *   (deleted or expired), the listing says its sender stopped it (src/domain/sending.ts), or no
+ *   chunk came for `stallMs` (a sender that never said): UploadEndedError.
  *
  * Several chunks fetched ahead wait at once; they share one look at the listing.
  */
@@ -109,6 +110,10 @@ export function arrivalOf(client: SiteClient, fileId: string, name: string, opti
         `the upload of "${name}" was cancelled (the file was removed): the download is incomplete and was not kept`,
       );
     if (file.complete) complete = true;
+    else if (file.stopped)
+      throw new UploadEndedError(
+        `the sender stopped the upload of "${name}" at ${Math.floor((100 * file.storedChunks) / file.chunks)} %: the download is incomplete and was not kept; download it again once the upload goes on`,
+      );
     else if (now() - lastArrival > stallMs)
       throw new UploadEndedError(
         `no part of "${name}" arrived for ${Math.round(stallMs / 60_000)} minutes: the sender stopped; the download is incomplete and was not kept`,

@@ -46,6 +46,8 @@ export interface HomeInit {
   readonly body?: BodyInit | null;
   /** Hand a 3xx back to the caller instead of refusing it (a chunk download only, see above). */
   readonly allowRedirect?: boolean;
+  /** Sent even as the page goes away (a last word on `pagehide`): small bodies only. */
+  readonly keepalive?: boolean;
 }
 
 /** A redirect answered to a call that carries (or may carry) credentials: never followed. */
@@ -91,6 +93,7 @@ export async function homeRequest(
       body: init.body ?? null,
       redirect: 'manual',
       cache: 'no-store',
+      ...(init.keepalive ? { keepalive: true } : {}),
     },
     http,
   );

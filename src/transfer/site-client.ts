@@ -16,6 +16,7 @@ import type {
   SiteNotificationsUpdate,
   SiteRegisteredFile,
   SiteRegisterResponse,
+  SiteSending,
 } from '../contract/site.js';
 import { AbortedError, NetworkError, ProtocolError, WebfolderError } from './errors.js';
 import {
@@ -176,6 +177,26 @@ export class SiteClient {
   /** Sets the file's own download limit (null: the folder's applies). */
   updateFile(fileId: string, update: SiteFileUpdate): Promise<SiteFile> {
     return this.call('change file', 'PATCH', `/files/${encodeURIComponent(fileId)}`, 'siteFile', update);
+  }
+  /**
+   * The uploading browser's heartbeat (src/domain/sending.ts): it still sends these of its files, or
+   * (`sending` false) stopped them. `keepalive` lets the last word go out as the page closes; such a
+   * call is sent once, not retried.
+   */
+  sending(fileIds: readonly string[], sending: boolean, options: { readonly keepalive?: boolean } = {}): Promise<void> {
+    const body: SiteSending = { fileIds, sending };
+    return homeEmpty(
+      sending ? 'say still sending' : 'say stopped',
+      `${this.base}/sending`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        credentials: this.credentialHeaders(),
+        body: JSON.stringify(body),
+        ...(options.keepalive ? { keepalive: true } : {}),
+      },
+      options.keepalive ? { ...this.http, retry: { ...this.http.retry, retries: 0 } } : this.http,
+    );
   }
   /** The folder's recent uploads, downloads and deletions, newest first. */
   activity(): Promise<SiteActivity> {

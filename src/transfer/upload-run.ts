@@ -1,6 +1,7 @@
 import type { UploadUrls } from '../contract/types.js';
 import { encryptText, type FolderKey } from '../crypto/index.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
+import { MAX_SENDING_FILES, SENDING_BEAT_MS } from '../domain/sending.js';
 import { type ChunkSource, type EngineOptions, sendChunks, type UploadJob } from './engine.js';
 import { AbortedError, ProtocolError } from './errors.js';
 import { allChunks, type ChunkPlan, filePlan, storedBytes } from './plan.js';
@@ -40,6 +41,12 @@ export interface Registrar {
   missing(fileId: string): Promise<readonly number[]>;
   /** Fresh chunk URLs for a file whose URLs were refused (401/403: expired); none without it. */
   renewUrls?(fileId: string): Promise<UploadUrls>;
+  /**
+   * Tells the server these files are still being sent (`sending` true: the run's heartbeat, every
+   * SENDING_BEAT_MS) or stopped (Cancel, a failure): what recipients see (src/domain/sending.ts).
+   * None without it (the v2 API has no such call).
+   */
+  sending?(fileIds: readonly string[], sending: boolean): Promise<void>;
 }
 
 /** A file to register: plaintext name and type (encrypted here), its key and where its bytes are read. */
@@ -234,7 +241,23 @@ export class UploadRun {
     return this.files.reduce((sum, f) => sum + f.stored, 0);
   }
 
+  /** The files not finished: what the heartbeat speaks for. */
+  private unfinished(): string[] {
+    return this.files.filter((f) => f.state !== 'done' && f.state !== 'failed').map((f) => f.fileId);
+  }
+
   async run(): Promise<RunOutcome> {
+    const beat = heartbeat(this.registrar);
+    beat.start(() => this.unfinished());
+    try {
+      return await this.runRounds();
+    } finally {
+      // Whatever did not finish (cancelled, failed, or the run threw) stopped: recipients see it now.
+      beat.stop(this.files.filter((f) => f.state !== 'done').map((f) => f.fileId));
+    }
+  }
+
+  private async runRounds(): Promise<RunOutcome> {
     const failFast = this.options.failFast ?? true;
     const rounds = Math.max(1, this.options.rounds ?? 2);
     let chunksSent = 0;
@@ -346,6 +369,41 @@ export class UploadRun {
   private emit(event: RunEvent): void {
     this.options.onEvent?.(event);
   }
+}
+
+/**
+ * A run's heartbeat: the registrar told at once and every SENDING_BEAT_MS which files are still being
+ * sent, then which stopped. The beats go one after another (a stop never overtaken by an earlier
+ * beat) and on a best-effort basis: a lost one only lets a file look stopped sooner.
+ */
+function heartbeat(registrar: Registrar): { start(ids: () => string[]): void; stop(ids: string[]): void } {
+  const say = registrar.sending?.bind(registrar);
+  let chain: Promise<void> = Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const tell = (ids: readonly string[], sending: boolean) => {
+    if (!say || ids.length === 0) return;
+    for (let i = 0; i < ids.length; i += MAX_SENDING_FILES) {
+      const page = ids.slice(i, i + MAX_SENDING_FILES);
+      chain = chain.then(() => say(page, sending)).catch(() => undefined);
+    }
+  };
+  return {
+    start(ids) {
+      if (!say) return;
+      const tick = () => {
+        tell(ids(), true);
+        timer = setTimeout(tick, SENDING_BEAT_MS);
+        // A Node process (the library) does not stay up for a heartbeat.
+        (timer as { unref?: () => void }).unref?.();
+      };
+      tick();
+    },
+    stop(ids) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      tell(ids, false);
+    },
+  };
 }
 
 /** Bytes per second over the last 5 seconds of samples (`clock` in milliseconds: tests give their own). */

@@ -179,6 +179,62 @@ eachEngine('site: a visitor downloads a file while it arrives', [chromium, firef
       await Promise.all([owner.close(), visitor.close()]);
     });
 
+  test('an upload its sender cancels says so at once, out of the summary and the zip, and comes back on resume', async () => {
+    const content = bytes(12 * MIB + 11, 61);
+    const path = await writeTemp(site.dir, 'stopped.bin', content);
+    const { owner, link } = await startHeldUpload('stopped.bin', content, []);
+    const visitor = await visitorOn(link);
+    await owner.click('#cancel-upload');
+    site.gate.drop();
+    await owner.waitFor('#upload-status[data-state="cancelled"]');
+    // The sender's page said it stopped: the visitor's next poll shows it, with where it stopped.
+    await visitor.waitFor('#files li .stopped', { timeoutMs: 60_000 });
+    assert.equal(await visitor.renderedText('#files li .stopped'), 'The sender stopped this upload at 33%');
+    assert.notEqual(await visitor.attribute('#files li button.download', 'disabled'), null, 'nothing to download');
+    assert.ok((await visitor.renderedText('#folder-summary')).startsWith('0 files'), 'not counted in the summary');
+    assert.notEqual(await visitor.attribute('#download-all', 'disabled'), null, 'nothing for the zip');
+    // The sender's own page says what it can do.
+    await owner.waitUntil(`document.querySelector('#files li .stopped')?.textContent.includes('pick the same file')`);
+    if (engine.name === 'chromium')
+      for (const size of ['desktop', 'phone'] as const)
+        for (const colorScheme of ['light', 'dark'] as const)
+          for (const locale of ['en-US', 'de-DE']) {
+            const shot = await site.browser.page({
+              ...(size === 'phone' ? { phone: true } : { viewport: { width: 1366, height: 768 } }),
+              colorScheme,
+              locale,
+            });
+            await shot.goto(link);
+            await shot.waitFor('#files li .stopped', { timeoutMs: 60_000 });
+            await shot.screenshot(`stopped-row-${size}-${colorScheme}-${locale.slice(0, 2)}`);
+            assert.deepEqual(shot.problems, []);
+            await shot.close();
+          }
+    // The sender picks the same file again: it resumes, and the visitor sees it arriving, then complete.
+    await owner.pickFiles('#file-input', [path]);
+    await owner.waitFor('#upload-status[data-state="complete"]', { timeoutMs: 60_000 });
+    await visitor.waitFor('#files li .count', { timeoutMs: 60_000 });
+    assert.equal(await visitor.attribute('#files li button.download', 'disabled'), null);
+    assert.ok((await visitor.renderedText('#folder-summary')).startsWith('1 file'));
+    const saved = visitor.download('stopped.bin', content.length);
+    await visitor.click('#files li button.download');
+    assert.equal(sha256(await saved), sha256(content), 'the resumed file is the uploaded file');
+    assert.deepEqual(visitor.problems, []);
+    await Promise.all([owner.close(), visitor.close()]);
+  });
+
+  test('a sender who closes the tab mid-way: recipients see the upload stopped without waiting', async () => {
+    const content = bytes(12 * MIB + 13, 67);
+    const { owner, link } = await startHeldUpload('closed.bin', content, []);
+    const visitor = await visitorOn(link);
+    await owner.close();
+    site.gate.drop();
+    await visitor.waitFor('#files li .stopped', { timeoutMs: 60_000 });
+    assert.equal(await visitor.renderedText('#files li .stopped'), 'The sender stopped this upload at 33%');
+    assert.deepEqual(visitor.problems, []);
+    await visitor.close();
+  });
+
   test('a video still arriving shows what has arrived in the viewer and plays on as the rest comes', async () => {
     // Noise at 40 Mbit/s: about a second per 5 MiB chunk, three chunks.
     const video = await webmFromChromium(site.url, 11 * MIB);

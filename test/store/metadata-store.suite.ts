@@ -71,6 +71,7 @@ function file(folderId: string, position: number, overrides: Partial<FileRecord>
     sealedKey: null,
     maxDownloads: null,
     downloads: 0,
+    sendingUntil: null,
     ...overrides,
   };
 }
@@ -357,6 +358,30 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
         assert.equal(got.ownerTokenHash, `owner-${winners[0]}`);
         assert.equal(got.ske, `ske-${winners[0]}`);
       }
+    });
+
+    it('setSendingUntil: the heartbeat of files still arriving, never of complete ones', async (store) => {
+      const f = folder({ flow: 'direct' });
+      const [a, b, done] = [file(f.id, 0), file(f.id, 1), file(f.id, 2)];
+      await store.createFolder(f, [a, b, done]);
+      await store.markComplete(f.id, done.id, T0 + 1, T0 + HOUR);
+      assert.equal((await store.getFile(f.id, a.id))!.sendingUntil, null, 'no browser said anything yet');
+      await store.setSendingUntil(f.id, [a.id, b.id, done.id, id()], T0 + 120_000);
+      assert.equal((await store.getFile(f.id, a.id))!.sendingUntil, T0 + 120_000);
+      assert.equal((await store.getFile(f.id, b.id))!.sendingUntil, T0 + 120_000);
+      assert.equal((await store.getFile(f.id, done.id))!.sendingUntil, null, 'a complete file keeps none');
+      // The sender stops one: until now.
+      await store.setSendingUntil(f.id, [b.id], T0 + 5);
+      assert.equal((await store.getFile(f.id, b.id))!.sendingUntil, T0 + 5);
+      const other = folder({ flow: 'direct' });
+      await store.createFolder(other, []);
+      await store.setSendingUntil(other.id, [a.id], T0 + 9);
+      assert.equal((await store.getFile(f.id, a.id))!.sendingUntil, T0 + 120_000, 'another folder cannot touch it');
+      const listed = await store.listFiles(f.id, {});
+      assert.deepEqual(
+        listed.map((x) => x.sendingUntil),
+        [T0 + 120_000, T0 + 5, null],
+      );
     });
 
     it('markComplete: only the first call has an effect', async (store) => {

@@ -8,6 +8,7 @@ import type {
   SiteRegisteredFile,
   SiteRegisterRequest,
   SiteRegisterResponse,
+  SiteSending,
 } from '../../contract/site.js';
 import { bulkTurn } from '../../domain/bulk-turns.js';
 import { type ByteRange, parseRange } from '../../domain/byte-range.js';
@@ -16,6 +17,7 @@ import { hashToken } from '../../domain/ids.js';
 import { isQuotaRefusal, MAX_LIST_PAGE } from '../../domain/limits.js';
 import type { Role } from '../../domain/modes.js';
 import { downloadsLeft, effectiveLimit } from '../../domain/owner-settings.js';
+import { sendingUntil, uploadStopped } from '../../domain/sending.js';
 import type { AddFilesResult, FileRecord, FolderRecord, OwnerClaim } from '../../store/metadata-store.js';
 import { AppError, conflict, forbidden, invalid, notFound } from '../errors.js';
 import { type AppEvent, emit, fileEvent, withEvents } from '../events.js';
@@ -273,6 +275,7 @@ export async function siteFileView(
     chunks: f.chunks,
     complete,
     storedChunks: progress === null ? f.chunks : f.chunks - progress.missing.length,
+    stopped: uploadStopped({ complete, sendingUntil: f.sendingUntil }, services.clock()),
     createdAt: f.createdAt,
     expiresAt: f.expiresAt,
     sealedKey: f.sealedKey,
@@ -287,9 +290,39 @@ async function openOwnUpload(services: Services, folderId: string, fileId: strin
   const folder = await openFolder(services, folderId);
   const file = await openFile(services, folder, fileId);
   const role = roleOf(folder, caller);
-  const allowed = isUploaderOf(file, caller) || (role === 'owner' && file.uploaderTag === null);
-  if (!allowed) throw forbidden('only the browser that uploaded this file can resume it');
+  if (!mayResume(file, caller, role)) throw forbidden('only the browser that uploaded this file can resume it');
   return { folder, file, role };
+}
+
+/** Whether the caller may go on with the upload of `file`: the browser that uploaded it (or the owner, for the API's files). */
+function mayResume(file: FileRecord, caller: Caller, role: Role): boolean {
+  return isUploaderOf(file, caller) || (role === 'owner' && file.uploaderTag === null);
+}
+
+/**
+ * The uploading browser's heartbeat (domain/sending.ts): it still sends these files, or stopped
+ * them, which every recipient's listing says at once. Only the browser that uploads a file speaks
+ * for it; a file gone meanwhile (deleted, expired) is passed over.
+ */
+export async function setSending(
+  services: Services,
+  folderId: string,
+  caller: Caller,
+  body: SiteSending,
+): Promise<void> {
+  const folder = await openFolder(services, folderId);
+  const role = roleOf(folder, caller);
+  const ids = [...new Set(body.fileIds)];
+  const files = await Promise.all(ids.map((id) => services.store.getFile(folder.id, id)));
+  const present = files.filter((f): f is FileRecord => f !== null);
+  if (present.some((f) => !mayResume(f, caller, role)))
+    throw forbidden('only the browser that uploads a file can say whether it is still sending it');
+  if (present.length === 0) return;
+  await services.store.setSendingUntil(
+    folder.id,
+    present.map((f) => f.id),
+    sendingUntil(services.clock(), body.sending),
+  );
 }
 
 /** Which chunks of a file are missing: for the browser that uploads it, to resume. */

@@ -7,7 +7,14 @@ import { takeDownNotice } from '../../app/admin/take-down.js';
 import { AppError } from '../../app/errors.js';
 import type { Services } from '../../app/services.js';
 import { openFolder } from '../../app/site/access.js';
-import { listSiteFiles, registerSiteFiles, siteChunk, siteUploadStatus, siteUploadUrls } from '../../app/site/files.js';
+import {
+  listSiteFiles,
+  registerSiteFiles,
+  setSending,
+  siteChunk,
+  siteUploadStatus,
+  siteUploadUrls,
+} from '../../app/site/files.js';
 import { folderInfo } from '../../app/site/folder-info.js';
 import { clearNotifications, getNotifications, setNotifications } from '../../app/site/notifications.js';
 import type { Config } from '../../config/config.js';
@@ -21,6 +28,7 @@ import {
   siteListQuery,
   siteNotificationsUpdateSchema,
   siteRegisterRequestSchema,
+  siteSendingSchema,
 } from '../../contract/requests.js';
 import type { SiteSettings } from '../../contract/site.js';
 import { contentRange } from '../../domain/byte-range.js';
@@ -212,6 +220,15 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     async (request, reply) => {
       noStore(reply);
       return siteUploadUrls(services, request.params.folderId, request.params.fileId, callerOf(request));
+    },
+  );
+  // The uploading browser's heartbeat (domain/sending.ts): what recipients see of a stopped upload.
+  json.post(
+    `${api}/folders/:folderId/sending`,
+    { ...limited, schema: { params: folderParams, body: siteSendingSchema } },
+    async (request, reply) => {
+      await setSending(services, request.params.folderId, callerOf(request), request.body);
+      return reply.status(204).send();
     },
   );
   // The owner's notification settings (app/site/notifications.ts).

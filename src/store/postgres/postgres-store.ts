@@ -181,6 +181,13 @@ export class PostgresMetadataStore implements MetadataStore {
     return rowCount === 1;
   }
 
+  async setSendingUntil(folderId: string, fileIds: readonly string[], until: number): Promise<void> {
+    await this.pool.query(
+      'UPDATE files SET sending_until = $1 WHERE folder_id = $2 AND id = ANY($3::text[]) AND completed_at IS NULL',
+      [until, folderId, [...fileIds]],
+    );
+  }
+
   async markComplete(
     folderId: string,
     fileId: string,

@@ -8,7 +8,7 @@ export const WRITTEN_FOLDER_COLUMNS =
   'id, mode, title, flow, created_at, ske, upload_auth_hash, owner_token_hash, owner_public_key, delete_after, expires_at, max_downloads, note, password, created_by, account_id';
 export const FOLDER_COLUMNS = `${WRITTEN_FOLDER_COLUMNS}, file_count, ${TAKE_DOWN_COLUMNS}`;
 export const FILE_COLUMNS =
-  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads';
+  'f.id, f.folder_id, f.position, f.filename, f.mimetype, f.filesize, f.chunk_size, f.chunks, f.created_at, f.completed_at, f.expires_at, f.uploader_tag, f.sealed_key, f.max_downloads, f.downloads, f.sending_until';
 
 export const INSERT_FOLDER = `INSERT INTO folders (${WRITTEN_FOLDER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`;
 /**

@@ -50,6 +50,7 @@ export interface FileRow {
   sealed_key: string | null;
   max_downloads: Int | null;
   downloads: Int;
+  sending_until?: Int | null;
 }
 
 function int(value: Int): number {
@@ -100,6 +101,7 @@ export const toFile = (r: FileRow): FileRecord => ({
   sealedKey: r.sealed_key,
   maxDownloads: nullableInt(r.max_downloads),
   downloads: int(r.downloads),
+  sendingUntil: nullableInt(r.sending_until ?? null),
 });
 
 /** A folder without any of the owner's settings. */
@@ -118,8 +120,13 @@ export function fullFolder(folder: NewFolder): Omit<FolderRecord, 'fileCount' | 
 /** A new file with every column filled. */
 export function fullFile<F extends Omit<NewFile, 'position'>>(
   file: F,
-): F & { maxDownloads: number | null; downloads: number } {
-  return { ...file, maxDownloads: file.maxDownloads ?? null, downloads: file.downloads ?? 0 };
+): F & { maxDownloads: number | null; downloads: number; sendingUntil: number | null } {
+  return {
+    ...file,
+    maxDownloads: file.maxDownloads ?? null,
+    downloads: file.downloads ?? 0,
+    sendingUntil: file.sendingUntil ?? null,
+  };
 }
 
 /** What a set of files adds to the counters: their registered (plaintext) bytes, their chunks. */

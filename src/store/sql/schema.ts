@@ -223,6 +223,11 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
     INSERT INTO account_storage (account_id, bytes)
       SELECT account_id, SUM(byte_count) FROM folders WHERE account_id IS NOT NULL GROUP BY account_id;
   `,
+  // 13: until when the uploading browser says it sends each file (its heartbeat, src/domain/sending.ts);
+  // null when no browser ever said (API and CLI uploads). Written by the heartbeat only.
+  (d) => `
+    ALTER TABLE files ADD COLUMN sending_until ${d.int64};
+  `,
 ];
 
 export const SQLITE_MIGRATIONS: readonly string[] = MIGRATIONS.map((m) => m(DIALECTS.sqlite));

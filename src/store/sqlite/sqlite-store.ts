@@ -138,6 +138,10 @@ export class SqliteMetadataStore implements MetadataStore {
     return this.writer.write('markComplete', folderId, fileId, completedAt, expiresAt, outbox);
   }
 
+  setSendingUntil(folderId: string, fileIds: readonly string[], until: number): Promise<void> {
+    return this.writer.write('setSendingUntil', folderId, fileIds, until);
+  }
+
   async foldersDue(now: number, limit: number): Promise<string[]> {
     return this.reads.foldersDue.all(now, limit).map((r) => r.id);
   }

@@ -85,6 +85,9 @@ export function prepareWrites(
     // ON DELETE CASCADE removes the folder's files in the same statement.
     removeFolder: db.prepare<[string]>('DELETE FROM folders WHERE id = ?'),
     deleteFile: db.prepare<[string, string]>('DELETE FROM files WHERE folder_id = ? AND id = ?'),
+    setSendingUntil: db.prepare<[number, string, string]>(
+      'UPDATE files SET sending_until = ? WHERE folder_id = ? AND id = ? AND completed_at IS NULL',
+    ),
   };
   const counts = prepareStorageCounts(db);
   return {
@@ -149,6 +152,9 @@ export function prepareWrites(
       }
       if (done) append(outbox);
       return done;
+    },
+    setSendingUntil(folderId: string, fileIds: readonly string[], until: number): void {
+      for (const fileId of fileIds) s.setSendingUntil.run(until, folderId, fileId);
     },
     beginFolderDeletion(folderId: string, now: number, leaseMs: number): boolean {
       return s.beginDeletion.run(now, folderId, now, now - leaseMs).changes === 1;

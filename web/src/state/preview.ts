@@ -22,12 +22,20 @@ function exhausted(session: Looker, o: OpenedFile): boolean {
  * sent from here or stopped (cancelled, interrupted), to be resumed by picking it again.
  */
 export function downloadable(session: Looker, o: OpenedFile): boolean {
-  return (o.file.complete || !o.file.mine) && Boolean(o.secret) && !exhausted(session, o);
+  return (o.file.complete || (!o.file.mine && !o.file.stopped)) && Boolean(o.secret) && !exhausted(session, o);
 }
 
 /** A file arriving from another sender: its row shows the server's progress, its download can start. */
 export function arriving(o: OpenedFile): boolean {
-  return !o.file.complete && !o.file.mine;
+  return !o.file.complete && !o.file.mine && !o.file.stopped;
+}
+
+/**
+ * A file whose sender stopped its upload (Cancel, the tab closed: src/domain/sending.ts): nothing
+ * more arrives unless the sender resumes, so it is out of the summary and the zip, and not offered.
+ */
+export function stoppedUpload(o: OpenedFile): boolean {
+  return !o.file.complete && o.file.stopped;
 }
 
 /**

@@ -77,6 +77,17 @@ export class Uploader extends Emitter<Events> {
   }
 
   /**
+   * The page is going away (closed, reloaded, navigated): its upload stops, and recipients are told
+   * at once rather than when its heartbeat runs out (src/domain/sending.ts). One request, sent as
+   * the page closes (keepalive).
+   */
+  pageClosing(): void {
+    const ids = [...this.sending];
+    if (ids.length === 0) return;
+    void this.session.client.sending(ids, false, { keepalive: true }).catch(() => undefined);
+  }
+
+  /**
    * Uploads picked files: unfinished uploads of the same files (name, size, time) resume with only
    * their missing chunks, the others are registered (the first upload claims the folder) and sent.
    * Resolves when every file is done, failed or cancelled; a refused registration rejects.
@@ -139,6 +150,7 @@ export class Uploader extends Emitter<Events> {
         return status.complete ? [] : status.missing;
       },
       renewUrls: async (fileId) => (await this.session.client.uploadUrls(fileId)).uploadUrls,
+      sending: (fileIds, sending) => this.session.client.sending(fileIds, sending),
     };
   }
 

@@ -2,7 +2,7 @@ import { thumbnailUrl } from '../adapters/thumbnail.js';
 import type { SiteConfig } from '../config.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { arriving, canThumbnail, downloadable, typeIcon, type Viewer } from '../state/preview.js';
+import { arriving, canThumbnail, downloadable, stoppedUpload, typeIcon, type Viewer } from '../state/preview.js';
 import { icon } from './icons.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 import { openViewer } from './viewer.js';
@@ -76,6 +76,27 @@ export function arrivingStatus(o: OpenedFile): HTMLElement {
     ' ',
     text,
   );
+}
+
+/**
+ * A file whose upload stopped (src/domain/sending.ts): where it stopped, from the stored chunks.
+ * The browser that sent it is told to pick it again; everyone else that the sender stopped it.
+ */
+export function stoppedStatus(o: OpenedFile): HTMLElement {
+  const { storedChunks, chunks } = o.file;
+  const percent = chunks > 0 ? Math.floor((100 * storedChunks) / chunks) : 0;
+  return h(
+    'span',
+    { class: 'muted stopped', 'data-stored': storedChunks, 'data-chunks': chunks },
+    t(o.file.mine ? 'files.stoppedHere' : 'files.stopped', { percent }),
+  );
+}
+
+/** What a file's row says beside its size: its counts, where its upload stopped, or how much has arrived. */
+export function rowStatus(session: FolderSession, o: OpenedFile): HTMLElement | null {
+  if (o.file.complete) return downloadCounts(session, o);
+  if (stoppedUpload(o)) return stoppedStatus(o);
+  return arriving(o) ? arrivingStatus(o) : null;
 }
 
 /** An image folder's thumbnail, made in this browser as the row comes into view; other files show an icon by type. */
@@ -156,7 +177,13 @@ export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
       disabled: !canDownload,
       'aria-label': t('files.downloadNamed', { name }),
     },
-    t(o.file.complete || canDownload ? 'files.download' : uploadingHere ? 'files.uploading' : 'files.incomplete'),
+    t(
+      o.file.complete || canDownload || (stoppedUpload(o) && !o.file.mine)
+        ? 'files.download'
+        : uploadingHere
+          ? 'files.uploading'
+          : 'files.incomplete',
+    ),
   );
   button.addEventListener('click', () => ctx.download(o));
   const fileId = o.file.fileId;
@@ -179,7 +206,7 @@ export function fileRow(ctx: RowContext, o: OpenedFile): HTMLElement {
     thumb(ctx, o, name),
     h('span', { class: 'name' }, label),
     h('span', { class: 'muted' }, formatBytes(o.file.filesize)),
-    o.file.complete ? downloadCounts(session, o) : arriving(o) ? arrivingStatus(o) : null,
+    rowStatus(session, o),
     button,
     manage(ctx, o, name),
   );

@@ -3,10 +3,10 @@ import type { DownloadFile } from '../core.js';
 import { saveName } from '../core.js';
 import { t } from '../i18n/index.js';
 import type { FolderSession, OpenedFile } from '../state/index.js';
-import { downloadable, isImageFolder, Viewer } from '../state/preview.js';
+import { downloadable, isImageFolder, stoppedUpload, Viewer } from '../state/preview.js';
 import { formatDate } from './dates.js';
 import { type DownloadOutcome, downloadStatus } from './download-status.js';
-import { arrivingStatus, downloadCounts, fileRow, type RowContext } from './file-row.js';
+import { fileRow, type RowContext, rowStatus } from './file-row.js';
 import { describeError, formatBytes, h, notice } from './ui.js';
 
 /** The folder's files as the page shows them: the summary that leads the page, and the list. */
@@ -21,10 +21,16 @@ export interface FilesView {
   names(): Map<string, string>;
 }
 
-/** The summary line: "3 files · 12.4 MB · available until …". */
-function summaryText(session: FolderSession): string {
+/**
+ * The summary line: "3 files · 12.4 MB · available until …". Files whose upload stopped are not
+ * counted (they may never come): the folder's counts less those of the loaded list.
+ */
+function summaryText(session: FolderSession, loaded: readonly OpenedFile[] = []): string {
   const { info } = session;
-  const parts = [t('files.count', { count: info.fileCount }), formatBytes(info.totalSize)];
+  const stopped = loaded.filter(stoppedUpload);
+  const count = Math.max(0, info.fileCount - stopped.length);
+  const size = Math.max(0, info.totalSize - stopped.reduce((sum, o) => sum + o.file.filesize, 0));
+  const parts = [t('files.count', { count }), formatBytes(size)];
   if (info.expiresAt !== null) parts.push(t('files.availableUntil', { date: formatDate(info.expiresAt) }));
   return parts.join(' · ');
 }
@@ -171,6 +177,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
         observer?.observe(more);
       } else observer?.disconnect();
       all.disabled = ready().length === 0;
+      line.textContent = summaryText(session, loaded);
     })().finally(() => {
       loading = null;
     });
@@ -191,13 +198,16 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     const same =
       page.opened.length === loaded.length &&
       page.opened.every(
-        (o, i) => o.file.fileId === loaded[i]!.file.fileId && o.file.complete === loaded[i]!.file.complete,
+        (o, i) =>
+          o.file.fileId === loaded[i]!.file.fileId &&
+          o.file.complete === loaded[i]!.file.complete &&
+          o.file.stopped === loaded[i]!.file.stopped,
       );
     if (same) {
       for (const o of page.opened) {
         const li = list.querySelector<HTMLElement>(`li[data-file-id="${CSS.escape(o.file.fileId)}"]`);
-        li?.querySelector('.count')?.replaceWith(downloadCounts(session, o));
-        li?.querySelector('.arriving')?.replaceWith(arrivingStatus(o));
+        const shown = rowStatus(session, o);
+        if (shown) li?.querySelector('.count, .arriving, .stopped')?.replaceWith(shown);
         const button = li?.querySelector<HTMLButtonElement>('button.download');
         if (button) button.disabled = !downloadable(session, o);
       }
@@ -205,6 +215,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       // The viewer opens files by id: give it the fresh counts, so its Download agrees with the row.
       viewer = new Viewer(loaded);
       all.disabled = ready().length === 0;
+      line.textContent = summaryText(session, loaded);
       return;
     }
     loaded = page.opened;
@@ -215,6 +226,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     }
     list.replaceChildren(...(loaded.length ? loaded.map(row) : [h('li', { class: 'muted' }, t('files.empty'))]));
     all.disabled = ready().length === 0;
+    line.textContent = summaryText(session, loaded);
   };
   // Live updates: the session polls the folder while the page is visible.
   // The list is loaded again when the folder's files changed, or when what the rows show can change
@@ -226,7 +238,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     const now = signature();
     const changed = now !== seen;
     seen = now;
-    line.textContent = summaryText(session);
+    line.textContent = summaryText(session, loaded);
     showSummary();
     showNote();
     const moving =
@@ -280,9 +292,11 @@ function leftOutOfZip(
     if (taken.has(o)) continue;
     const reason = !o.secret
       ? t('files.reasonUnreadable')
-      : !o.file.complete
-        ? t('files.reasonArriving')
-        : t('files.limitReached');
+      : stoppedUpload(o)
+        ? t('files.reasonStopped')
+        : !o.file.complete
+          ? t('files.reasonArriving')
+          : t('files.limitReached');
     groups.set(reason, [...(groups.get(reason) ?? []), o.name ?? o.file.fileId]);
   }
   return [...groups].map(([reason, names]) => ({ names, reason }));

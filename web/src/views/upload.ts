@@ -127,8 +127,10 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
     area.replaceChildren(empty);
     return;
   }
-  // Leaving the page stops the upload: the browser asks first while it runs.
+  // Leaving the page stops the upload: the browser asks first while it runs, and recipients are told.
   window.addEventListener('beforeunload', askBeforeLeaving);
+  const closing = () => session.uploads.pageClosing();
+  window.addEventListener('pagehide', closing);
   area.replaceChildren(...messages, h('p', { id: 'upload-status', role: 'status' }, t('upload.encrypting')));
   const view = progressView(session, area);
   const stop = session.uploads.on('progress', (p) => {
@@ -159,6 +161,7 @@ async function startUpload(session: FolderSession, picked: PickedFile[], state: 
     return;
   } finally {
     window.removeEventListener('beforeunload', askBeforeLeaving);
+    window.removeEventListener('pagehide', closing);
     stop();
     stopWaiting();
     waiting.close();
