@@ -21,3 +21,9 @@ export const ACCOUNT_FOLDERS_PATH = '/api/account/folders';
 
 /** The admin API's accounts with their usage and quotas. */
 export const ACCOUNTS_API_PATH = '/api/admin/accounts';
+
+/** The two operations of the v2 contract (spec 4.1, 4.2): their methods and route paths. */
+export const V2_OPERATION_ROUTES = [
+  { method: 'POST', path: '/v2/folders' },
+  { method: 'GET', path: '/v2/folders/:folderId/files/:fileId/upload-status' },
+] as const;

@@ -79,6 +79,29 @@ export const createRequestSchema = {
         'Omit or [] for the empty-folder flow; non-empty for the direct API upload flow (then encryption.ske is required).',
     },
   },
+  // Spec 4.1 rule 2, in the schema itself: non-empty files[] requires encryption.ske. The closed
+  // shape is the outer schema's; these only add a condition, and say so (`additionalProperties:
+  // true`) for tools that take an object schema without it as closed (Redocly's example check).
+  if: {
+    required: ['files'],
+    additionalProperties: true,
+    properties: { files: { type: 'array', minItems: 1, items: {} } },
+  },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then; an object, so never a thenable
+  then: {
+    required: ['encryption'],
+    additionalProperties: true,
+    properties: {
+      encryption: {
+        type: 'object',
+        additionalProperties: true,
+        required: ['ske'],
+        properties: { ske: { type: 'string' } },
+        errorMessage: { required: 'is required when files are given' },
+      },
+    },
+    errorMessage: { required: 'is required when files are given' },
+  },
 } as const;
 
 /**

@@ -7,11 +7,11 @@ import {
   createResponseEmptySchema,
   errorResponseSchema,
   fileEntrySchema,
-  modeSchema,
   registeredFileSchema,
   uploadStatusResponseSchema,
   uploadUrlsSchema,
 } from '../contract/schemas.js';
+import { publishable } from '../contract/validation.js';
 import { MAX_CHUNKS_PER_FILE } from '../domain/chunk-plan.js';
 import { UPLOAD_REQUIRED_WITHIN_HOURS } from '../domain/limits.js';
 import { folderPagePath } from '../domain/links.js';
@@ -29,6 +29,7 @@ const errorResponses = (statuses: readonly number[], examples: Readonly<Record<n
       String(s),
       {
         description: ERROR_DESCRIPTIONS[s],
+        ...(s === 429 ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
         content: {
           'application/json': {
             schema: ref('ErrorResponse'),
@@ -38,6 +39,13 @@ const errorResponses = (statuses: readonly number[], examples: Readonly<Record<n
       },
     ]),
   );
+
+/** The header every 429 carries: when the client may try again. */
+const RETRY_AFTER = {
+  description: 'Seconds until the client address may try again.',
+  required: true,
+  schema: { type: 'integer', minimum: 0 },
+} as const;
 
 /** The one tag: every operation is about share folders (linters and generated clients group by tag). */
 const FOLDERS_TAG = 'folders';
@@ -232,12 +240,9 @@ larger only for very large files). Encryption format: ${config.docsUrl}/encrypti
     components: {
       schemas: {
         V2FolderCreateRequest: {
-          ...createRequestSchema,
+          ...publishable(createRequestSchema),
           properties: {
             ...createRequestSchema.properties,
-            // Without `default`: openapi-typescript makes a property with a default required, and
-            // the description already says that send is the default.
-            mode: modeSchema,
             encryption: ref('V2FolderEncryption'),
             files: { ...createRequestSchema.properties.files, items: ref('V2FolderFileEntry') },
           },

@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { AppError, RateLimited } from '../app/errors.js';
 import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
+import { V2_OPERATION_ROUTES } from '../contract/paths.js';
 import { describeError } from '../contract/validation.js';
 import { BackendUnavailable } from '../domain/backend-unavailable.js';
 import { connectionGone, connectionReason } from './logging.js';
@@ -218,10 +219,41 @@ export function errorServerOptions(): Pick<FastifyServerOptions, 'frameworkError
     frameworkErrors: (error, request, reply) => {
       // No route (and so no onRequest hook) runs for these: the policy is applied here.
       applySecurityHeaders(request, reply);
-      return sendError(request, reply, error);
+      const contract = isContractOperation(request.method, request.url);
+      return sendError(request, reply, error, contract ? { statuses: CONTRACT_ERROR_STATUSES } : {});
     },
     clientErrorHandler: clientError,
   };
+}
+
+/**
+ * Whether a request is one of the v2 contract's two operations, by its method and path (no route
+ * matched yet when the framework or Node refuse it): its answer then keeps to the statuses spec 7
+ * lists, so an over-long path segment (414), oversized headers (431) or a body too slow (408) are 400
+ * with their own codes.
+ */
+const CONTRACT_OPERATIONS = V2_OPERATION_ROUTES.map(({ method, path }) => ({
+  methods: method === 'GET' ? ['GET', 'HEAD'] : [method],
+  pattern: new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]*')}/?$`),
+}));
+function isContractOperation(method: string, url: string): boolean {
+  const path = url.split('?')[0]!;
+  return CONTRACT_OPERATIONS.some((op) => op.methods.includes(method) && op.pattern.test(path));
+}
+
+/**
+ * The method and URL of what Node refused, where they are known: the request in progress (a body
+ * too slow: its head was parsed), or the request line at the start of the packet that overflowed
+ * the header limit. A head that never completed its request line as far as the server saw (one
+ * that dribbles past the head timeout, or whose request line came in an earlier packet) names no
+ * request, and so no operation: it gets HTTP's own status (408, 431, 400), with its code.
+ */
+function refusedRequestLine(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) {
+  const inProgress = (socket as Socket & { _httpMessage?: { req?: { method?: string; url?: string } } })._httpMessage
+    ?.req;
+  if (inProgress?.method && inProgress.url) return { method: inProgress.method, url: inProgress.url };
+  const line = /^([A-Z]+) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1', 0, 8192) ?? '');
+  return line ? { method: line[1]!, url: line[2]! } : null;
 }
 
 const CLIENT_ERRORS: Record<string, WireError> = {
@@ -237,7 +269,10 @@ const REASONS: Record<number, string> = {
 function clientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
-  const answer = known ?? wire('invalid_request', 'the request is not valid HTTP (a path must be ASCII)');
+  let answer = known ?? wire('invalid_request', 'the request is not valid HTTP (a path must be ASCII)');
+  const line = refusedRequestLine(error, socket);
+  if (line && isContractOperation(line.method, line.url) && !CONTRACT_ERROR_STATUSES.includes(answer.status))
+    answer = { ...answer, status: 400 };
   this.log.debug({ err: { code: error.code }, status: answer.status }, 'malformed request refused');
   if (socket.writable) {
     const body = JSON.stringify({ error: answer.message, code: answer.code });

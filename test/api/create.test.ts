@@ -175,7 +175,7 @@ describe('direct API upload flow', () => {
   });
 
   test('encryption.ske is required when files are given', async () => {
-    await refused({ files: [file()] }, 'encryption.ske is required when files are given');
+    await refused({ files: [file()] }, 'encryption is required when files are given');
     await refused({ files: [file()], encryption: {} }, 'encryption.ske is required when files are given');
     await refused(
       { files: [file()], encryption: { keyStrategy: 'server_generated' } },

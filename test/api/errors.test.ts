@@ -118,9 +118,11 @@ describe('errors answered before any route runs', () => {
     assertError(chunk, 400, 'invalid_request', 'chunk path with %ZZ');
   });
 
-  test('a path segment over 100 characters is a 414 {error, code} that does not echo the URL', async () => {
+  test('a path segment over 100 characters is a 414 {error, code} that does not echo the URL; 400 on a v2 operation', async () => {
     const res = await raw(`/v2/folders/${'a'.repeat(150)}/files/x/upload-status?uploadAuth=${SECRET}`);
-    assertError(res, 414, 'uri_too_long', 'a 150-character id');
+    assertError(res, 400, 'uri_too_long', 'a 150-character id on upload-status (the contract lists no 414)');
+    const site = await raw(`/api/site/folders/${'a'.repeat(150)}?ticket=${SECRET}`);
+    assertError(site, 414, 'uri_too_long', 'a 150-character id elsewhere');
   });
 
   test('a non-ASCII request line is a 400 {error, code} from the client-error handler', async () => {

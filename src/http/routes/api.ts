@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createFolder } from '../../app/create-folder.js';
 import type { Services } from '../../app/services.js';
 import { uploadStatus } from '../../app/upload-status.js';
+import { V2_OPERATION_ROUTES } from '../../contract/paths.js';
 import { fileParams, uploadStatusQuery } from '../../contract/requests.js';
 import {
   createRequestSchema,
@@ -24,8 +25,9 @@ export async function apiRoutes(scope: FastifyInstance, { services }: { services
   installJsonBodies(app, config.maxJsonBodyBytes);
   installContractErrorHandling(app);
 
+  const [create, status] = V2_OPERATION_ROUTES;
   app.post(
-    '/v2/folders',
+    create.path,
     {
       ...limitedBy('create'),
       config: routePolicy('api', ['anonymous', 'api-key'], { operation: 'create' }),
@@ -39,7 +41,7 @@ export async function apiRoutes(scope: FastifyInstance, { services }: { services
   );
 
   app.get(
-    '/v2/folders/:folderId/files/:fileId/upload-status',
+    status.path,
     {
       ...limitedBy('status'),
       config: routePolicy('api', ['anonymous', 'upload-auth'], { operation: 'upload-status' }),
