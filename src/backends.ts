@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { SigningKeys } from './app/signing-keys.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { LocalBlobStore } from './blobs/local/local-blob-store.js';
 import { ChunkUrlSigner } from './blobs/local/url-signer.js';
@@ -49,6 +51,42 @@ export async function openBlobStore(config: Config, clock: () => number, secret:
       },
     },
   );
+}
+
+/** Everything the server keeps outside its process, opened together and closed together. */
+export interface Backends {
+  readonly store: MetadataStore;
+  readonly blobs: BlobStore;
+  /** The shared rate-limit counters (REDIS_URL), or null: limits are the node's own. */
+  readonly redis: Redis | null;
+  /** The keys everything the server signs is signed with (URLs, tickets, links). */
+  readonly keys: SigningKeys;
+  /** Closes the store, the blob store and Redis; a failure of one does not keep the others open. */
+  close(): Promise<void>;
+}
+
+/** Opens the configured backends (see above) with the signing secret, and Redis when REDIS_URL is set. */
+export async function openBackends(config: Config, clock: () => number): Promise<Backends> {
+  const store = await openMetadataStore(config);
+  const secret = await resolveSigningSecret(config);
+  const blobs = await openBlobStore(config, clock, secret);
+  // Imported only when configured, like the other scale-out clients.
+  const redis = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, {
+        lazyConnect: false,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
+    : null;
+  return {
+    store,
+    blobs,
+    redis,
+    keys: new SigningKeys(secret),
+    close: async () => {
+      await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
+    },
+  };
 }
 
 /** The signing secret kept in DATA_DIR, generated once (mode 0600) so that URLs and tickets survive restarts. */

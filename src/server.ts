@@ -4,9 +4,8 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { auditView } from './app/audit.js';
 import { composeServices, type Services } from './app/services.js';
-import { SigningKeys } from './app/signing-keys.js';
 import { startSweeper } from './app/sweeper.js';
-import { openBlobStore, openMetadataStore, resolveSigningSecret } from './backends.js';
+import { openBackends } from './backends.js';
 import type { Config } from './config/config.js';
 import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
@@ -84,10 +83,8 @@ function largestBody(config: Config): number {
 
 export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
   const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
-  const store = await openMetadataStore(config);
-  const signingSecret = await resolveSigningSecret(config);
-  const keys = new SigningKeys(signingSecret);
-  const blobs = await openBlobStore(config, clock, signingSecret);
+  const backends = await openBackends(config, clock);
+  const { store, blobs, redis, keys } = backends;
   const metrics = new Metrics(config, store);
   // The logger exists only once Fastify does; until then (never, in practice) errors go to stderr.
   let logError = (error: unknown, context: string): void => {
@@ -105,14 +102,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     keys,
     ...(config.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
   });
-  // Imported only when configured, like the other scale-out clients (see backends.ts).
-  const redis = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, {
-        lazyConnect: false,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-      })
-    : null;
 
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.ops.logLevel),
@@ -266,7 +255,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     }
     metricsServer?.closeAllConnections();
     await Promise.allSettled([notifier.stop(), new Promise((r) => (metricsServer ? metricsServer.close(r) : r(null)))]);
-    await Promise.allSettled([store.close(), blobs.close(), redis?.quit()]);
+    await backends.close();
   };
   // A start that fails here (the metrics port taken) closes what it started: the store's writer
   // thread, the sweeper and the deliveries would otherwise keep the process alive.
