@@ -1,7 +1,12 @@
 import type { Server } from 'node:http';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import { auditView } from './app/audit.js';
 import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
@@ -81,29 +86,9 @@ function largestBody(config: Config): number {
   return Math.max(encryptedLength(config.chunkSizeMiB * MIB), config.maxJsonBodyBytes);
 }
 
-export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
-  const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
-  const backends = await openBackends(config, clock);
-  const { store, blobs, redis, keys } = backends;
-  const metrics = new Metrics(config, store);
-  // The logger exists only once Fastify does; until then (never, in practice) errors go to stderr.
-  let logError = (error: unknown, context: string): void => {
-    process.stderr.write(`webfolder: ${context}: ${String(error)}\n`);
-  };
-  const notifier = createNotifier(config, store, clock, metrics, (error, context) => logError(error, context), keys);
-  // AUDIT_STREAM=log: each audit entry as one log line of a stable shape (docs/organisations.md).
-  let auditStream: ((entry: NewAuditEntry) => void) | undefined;
-  const services = composeServices({
-    config,
-    store,
-    blobs,
-    clock,
-    events: notifier,
-    keys,
-    ...(config.audit.stream === 'log' ? { auditStream: (entry) => auditStream?.(entry) } : {}),
-  });
-
-  const app = Fastify({
+/** Fastify's options: the logger, and the bounds on what a slow or idle client can hold. */
+function serverOptions(config: Config, options: BuildOptions): FastifyHttpOptions<Server> {
+  return {
     logger: options.logger ?? loggerOptions(config.ops.logLevel),
     // One line per request at debug instead (http/logging.ts).
     logController: quietRequests(),
@@ -125,7 +110,32 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     // 2 s held a connection for good). Node checks its timeouts every connectionsCheckingInterval
     // (30 s by default, longer than the timeout itself): every second instead.
     http: { headersTimeout: config.limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+  };
+}
+
+export async function buildServer(config: Config, options: BuildOptions = {}): Promise<Webfolder> {
+  const clock = () => Date.now() + config.clockOffsetSeconds * 1000;
+  // The server and its logger first: everything after logs through it.
+  const app = Fastify(serverOptions(config, options));
+  const backends = await openBackends(config, clock);
+  const { store, blobs, redis, keys } = backends;
+  const metrics = new Metrics(config, store);
+  const logError = (error: unknown, context: string): void => {
+    app.log.error({ err: error }, `${context} failed`);
+  };
+  const notifier = createNotifier(config, store, clock, metrics, logError, keys);
+  // AUDIT_STREAM=log: each audit entry as one log line of a stable shape (docs/organisations.md).
+  const auditStream = (entry: NewAuditEntry) => app.log.info({ auditEntry: auditView(entry) }, 'audit');
+  const services = composeServices({
+    config,
+    store,
+    blobs,
+    clock,
+    events: notifier,
+    keys,
+    ...(config.audit.stream === 'log' ? { auditStream } : {}),
   });
+
   logRequests(app);
   // An answer sent before its request's body was read still reaches the client (lingering-close.ts).
   lingerOnUnreadBodies(app.server, largestBody(config));
@@ -137,10 +147,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       route.config = { ...route.config, ...routePolicy('api', ['anonymous']) };
     routes.push(route);
   });
-  logError = (error, context) => {
-    app.log.error({ err: error }, `${context} failed`);
-  };
-  auditStream = (entry) => app.log.info({ auditEntry: auditView(entry) }, 'audit');
   // The migrations this start applied, in one line, so an upgrade's schema change is in the log (docs/deployment.md#upgrades).
   if (store.schema.applied.length > 0)
     app.log.info(
