@@ -81,6 +81,77 @@ export interface BuildOptions {
   readonly deliveries?: boolean;
 }
 
+/**
+ * The HTTP surfaces, one line each: what it is, the plugin that registers it, and the path prefixes
+ * under which it answers JSON (an unknown URL there gets a JSON 404, elsewhere the HTML page). The
+ * registration loop and the 404 rule both read this table. The probes are registered before it, and
+ * CORS and the rate limits (the hooks every surface here passes through) just before it.
+ */
+interface Surface {
+  readonly name: string;
+  readonly register: (app: FastifyInstance, services: Services) => PromiseLike<unknown>;
+  readonly apiPrefixes: (config: Config) => readonly string[];
+}
+const none = () => [];
+const SURFACES: readonly Surface[] = [
+  { name: 'v2 API', register: (app, services) => app.register(apiRoutes, { services }), apiPrefixes: () => ['/v2/'] },
+  { name: 'v1 API', register: (app, services) => app.register(v1Routes, { services }), apiPrefixes: () => ['/v1/'] },
+  {
+    // Only a backend that receives chunk bodies itself has the route; on S3 the path is a plain 404.
+    name: 'chunk uploads',
+    register: async (app, services) => {
+      const { chunkReceiver } = services.capabilities;
+      if (chunkReceiver) await app.register(chunkRoutes, { services, receiver: chunkReceiver });
+    },
+    apiPrefixes: none,
+  },
+  {
+    name: 'discovery',
+    register: (app, services) => app.register(discoveryRoutes, { services }),
+    apiPrefixes: () => ['/schemas/', '/.well-known/'],
+  },
+  {
+    name: 'agents (MCP, A2A)',
+    register: (app, services) => app.register(agentRoutes, { services }),
+    apiPrefixes: () => ['/mcp', '/a2a'],
+  },
+  { name: 'docs', register: (app, services) => app.register(docsRoutes, { services }), apiPrefixes: none },
+  {
+    name: 'site',
+    register: (app, services) => app.register(siteRoutes, { services }),
+    apiPrefixes: (config) => [`${siteApiPath(config)}/`],
+  },
+  {
+    name: 'mail consent',
+    register: (app, services) => app.register(mailConsentRoutes, { services }),
+    apiPrefixes: none,
+  },
+  {
+    // Sign-in, who is signed in, and API keys, under the site's path, which they add themselves
+    // (not as the plugin's prefix: Fastify would apply that again).
+    name: 'accounts',
+    register: async (app, services) => {
+      const base = sitePath(services.config);
+      await app.register(authRoutes, { services, base });
+      await app.register(accountKeyRoutes, { services, base });
+    },
+    apiPrefixes: (config) => [`${sitePath(config)}${ACCOUNT_PATH}`],
+  },
+  {
+    // At BASE_URL's root for the token and scripts, and under the site's path too, where the console
+    // calls it and the browser sends the session cookie (its path is the site's).
+    name: 'admin API',
+    register: async (app, services) => {
+      for (const base of adminApiBases(services.config)) {
+        await app.register(adminAuditRoutes, { services, base });
+        await app.register(adminRoutes, { services, disk: () => diskStatus(services.config), base });
+        await app.register(adminAccountRoutes, { services, base });
+      }
+    },
+    apiPrefixes: (config) => adminApiBases(config).map((base) => `${base}${ADMIN_API_PATH}/`),
+  },
+];
+
 /** The largest request body any route accepts: a whole chunk, or the JSON limit. */
 function largestBody(config: Config): number {
   return Math.max(encryptedLength(config.chunkSizeMiB * MIB), config.maxJsonBodyBytes);
@@ -166,17 +237,7 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // its path can say whether a program (JSON) or a person (a page) asked for it.
   installErrorHandling(app, {
     home: config.webUrl,
-    apiPrefixes: [
-      '/v1/',
-      '/v2/',
-      '/mcp',
-      '/a2a',
-      '/schemas/',
-      '/.well-known/',
-      `${siteApiPath(config)}/`,
-      ...adminApiBases(config).map((base) => `${base}${ADMIN_API_PATH}/`),
-      `${sitePath(config)}${ACCOUNT_PATH}`,
-    ],
+    apiPrefixes: SURFACES.flatMap((surface) => surface.apiPrefixes(config)),
   });
   installSecurityHeaders(app);
   installExpectContinue(app);
@@ -202,28 +263,8 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
   // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
   await installRateLimits(app, config, redis);
-  await app.register(apiRoutes, { services });
-  await app.register(v1Routes, { services });
-  // Only a backend that receives chunk bodies itself has the route; on S3 the path is a plain 404.
-  const { chunkReceiver } = services.capabilities;
-  if (chunkReceiver) await app.register(chunkRoutes, { services, receiver: chunkReceiver });
-  await app.register(discoveryRoutes, { services });
-  await app.register(agentRoutes, { services });
-  await app.register(docsRoutes, { services });
-  await app.register(siteRoutes, { services });
-  await app.register(mailConsentRoutes, { services });
-  // Sign-in, who is signed in, and API keys.
-  // Their paths are under the site's path, which they add themselves (not as the plugin's prefix:
-  // Fastify would apply that again).
-  await app.register(authRoutes, { services, base: sitePath(config) });
-  await app.register(accountKeyRoutes, { services, base: sitePath(config) });
-  // The admin API, at BASE_URL's root for the token and scripts and under the site's path too,
-  // where the console calls it and the browser sends the session cookie (its path is the site's).
-  for (const base of adminApiBases(config)) {
-    await app.register(adminAuditRoutes, { services, base });
-    await app.register(adminRoutes, { services, disk: () => diskStatus(config), base });
-    await app.register(adminAccountRoutes, { services, base });
-  }
+  // Every HTTP surface, in the order it is registered (SURFACES above).
+  for (const surface of SURFACES) await surface.register(app, services);
 
   const stopSweeper =
     options.sweeper === false
