@@ -14,16 +14,20 @@
  * The controls: the embeddings and overrides (U+202A–U+202E), the isolates (U+2066–U+2069) and the
  * marks (U+200E, U+200F, U+061C). A mark alone can reorder digits and punctuation (`a\u200F12 34`
  * reads "a34 12"), and a file name never needs one, so the marks count too.
+ *
+ * Invisible characters are shown the same way: the zero-width space, non-joiner and joiner
+ * (U+200B–U+200D), the word joiner (U+2060) and the byte-order mark (U+FEFF) take no room, so
+ * `pass\u200Bword.txt` would read as "password.txt" while being another name.
  */
 
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const BIDI_CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** The visible mark that stands for a control: `[U+202E]`. */
 function mark(control: string): string {
   return `[U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`;
 }
 
-/** `name` with each bidirectional control replaced by its visible mark (`[U+202E]`); the rest unchanged. */
+/** `name` with each bidirectional control or invisible character replaced by its visible mark (`[U+202E]`); the rest unchanged. */
 export function shownName(name: string): string {
   return name.replace(BIDI_CONTROLS, mark);
 }

@@ -1,6 +1,7 @@
 import { decryptChunk, type FolderKey, IntegrityError, importSecret } from '../crypto/index.js';
 import { MIB } from '../domain/chunk-plan.js';
 import { type Arrival, type ArrivalOptions, arrivalOf, untilArrived } from './arriving.js';
+import { uniqueNames } from './names.js';
 import { encryptedLength, filePlan, plaintextChunkLength } from './plan.js';
 import { type ByteRange, type ChunkSlice, rangeChunks } from './range.js';
 import {
@@ -39,6 +40,8 @@ export interface DownloadFile {
   readonly fileId: string;
   /** Credential headers for the site's own address (never sent to object storage). */
   readonly credentials: Readonly<Record<string, string>>;
+  /** When the file was uploaded (epoch ms): its zip entry's time; absent: the time of the download. */
+  readonly uploadedAt?: number;
   /**
    * The file was not complete when its download started (its upload is running): a chunk
    * not stored yet is waited for (arriving.ts) unless the caller passes its own `arrival`.
@@ -288,8 +291,21 @@ export function arrivalOfDownload(file: DownloadFile, options: ArrivalOptions = 
   return arrivalOf(client, file.fileId, file.name, options);
 }
 
-/** Zip entries' names: the rule of names.ts (kept exported here, where the page and its worker import it). */
-export { uniqueNames } from './names.js';
+/** A zip entry as the archive writer takes it (without its bytes). */
+export interface ZipEntry {
+  readonly name: string;
+  readonly size: number;
+  readonly lastModified: Date;
+}
+
+/**
+ * The entries of "Download all"'s zip, wherever it is written (the service worker, the picked
+ * file's writer, memory): unique, portable names (names.ts) and the time each file was uploaded.
+ */
+export function zipEntries(files: readonly DownloadFile[], now = Date.now()): ZipEntry[] {
+  const names = uniqueNames(files.map((f) => f.name));
+  return files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date(f.uploadedAt ?? now) }));
+}
 
 /** A Content-Disposition for a download of `name` (ASCII fallback plus RFC 5987 UTF-8). */
 export function contentDisposition(name: string, disposition: 'attachment' | 'inline' = 'attachment'): string {

@@ -39,7 +39,7 @@ export type {
   UploadResult,
 } from './direct-upload.js';
 export { blobFile, checkUploadFiles, chunkOrder, resumeUpload, upload } from './direct-upload.js';
-export type { DownloadFile, DownloadStreamOptions } from './download.js';
+export type { DownloadFile, DownloadStreamOptions, ZipEntry } from './download.js';
 export {
   chunksAhead,
   contentDisposition,
@@ -47,7 +47,7 @@ export {
   downloadStream,
   HAND_ON_PIECE,
   openChunk,
-  uniqueNames,
+  zipEntries,
 } from './download.js';
 export type { ChunkSource, EngineEvent, EngineOptions, EngineResult, UploadJob } from './engine.js';
 export { blobSource, DEFAULT_CONCURRENCY, sendChunks } from './engine.js';
@@ -69,7 +69,7 @@ export type { FolderListing, ListedFile, SiteOptions } from './folder.js';
 export { listFolder } from './folder.js';
 export type { MediaStreamOptions } from './media-stream.js';
 export { MEDIA_RECORDS_PER_PIECE, mediaStream } from './media-stream.js';
-export { nameSegments, numbered, saveName, savePath, uploadName } from './names.js';
+export { nameSegments, numbered, saveName, savePath, uniqueNames, uploadName } from './names.js';
 export { CREDENTIAL_HEADERS, RedirectRefusedError } from './outbound.js';
 export type { ChunkPlan } from './plan.js';
 export {

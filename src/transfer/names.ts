@@ -14,6 +14,11 @@
  * leaves the destination; control characters become `_`; bidirectional controls become their
  * visible marks (`[U+202E]`, src/domain/shown-names.ts), so that a saved name reads as the page
  * shows it; a segment is cut at 255 characters.
+ *
+ * A saved name (a single download, a zip entry, a file the CLI writes) must also be one every system
+ * can create, Windows included, so that a zip made here extracts there: the characters Windows
+ * forbids (`<>:"|?*`) become `_`, trailing dots and spaces go, and a device name (`CON`, `NUL`,
+ * `COM1`, `LPT1` …, with any extension) gets a leading `_` (`portableSegment`).
  */
 
 import { shownName } from '../domain/shown-names.js';
@@ -32,6 +37,22 @@ export function nameSegments(name: string): string[] {
     .filter((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
+const WINDOWS_FORBIDDEN = /[<>:"|?*]/g;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\.|$)/i;
+
+/** A cleaned segment as every system can create it (see above); empty when nothing is left. */
+function portableSegment(segment: string): string {
+  const kept = segment.replace(WINDOWS_FORBIDDEN, '_').replace(/[. ]+$/, '');
+  return WINDOWS_DEVICE.test(kept) ? `_${kept}` : kept;
+}
+
+/** The segments of a saved name: cleaned, then portable. */
+function savedSegments(name: string): string[] {
+  return nameSegments(name)
+    .map(portableSegment)
+    .filter((segment) => segment !== '');
+}
+
 /** The name to store for a relative path (`a\\sub/./b.txt` → `a/sub/b.txt`); `fallback` when none is left. */
 export function uploadName(relativePath: string, fallback = 'file'): string {
   return nameSegments(relativePath).join('/') || fallback;
@@ -39,12 +60,12 @@ export function uploadName(relativePath: string, fallback = 'file'): string {
 
 /** Where a file is saved below a destination directory or inside a zip: `a/sub/b.txt`. */
 export function savePath(name: string, fallback: string): string {
-  return nameSegments(name).join('/') || fallback;
+  return savedSegments(name).join('/') || fallback;
 }
 
 /** The file name of a single download, which cannot create folders: the last segment, `b.txt`. */
 export function saveName(name: string, fallback: string): string {
-  return nameSegments(name).pop() ?? fallback;
+  return savedSegments(name).pop() ?? fallback;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { makeZip } from 'client-zip';
 import type { SiteConfig } from '../config.js';
-import { type DownloadStreamOptions, downloadStream, type RetryInfo, uniqueNames } from '../core.js';
+import { type DownloadStreamOptions, downloadStream, type RetryInfo, zipEntries } from '../core.js';
 import { cryptoPool } from '../workers/crypto-pool.js';
 import { Pauses } from '../workers/pauses.js';
 import {
@@ -239,15 +239,8 @@ async function downloadInMemory(job: DownloadJob, options: DownloadStreamOptions
   if (job.kind === 'file') {
     blob = await blobOf(downloadStream(job.files[0]!, options));
   } else {
-    const names = uniqueNames(job.files.map((f) => f.name));
-    const zip = makeZip(
-      job.files.map((f, i) => ({
-        name: names[i]!,
-        size: f.size,
-        lastModified: new Date(),
-        input: downloadStream(f, options),
-      })),
-    );
+    const entries = zipEntries(job.files);
+    const zip = makeZip(job.files.map((f, i) => ({ ...entries[i]!, input: downloadStream(f, options) })));
     blob = await blobOf(zip);
   }
   saveBlob(blob, job.name);

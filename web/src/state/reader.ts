@@ -90,6 +90,7 @@ export class Reader {
       folderId: this.session.folderId,
       fileId: opened.file.fileId,
       credentials: client.credentialHeaders(),
+      uploadedAt: opened.file.createdAt,
       // Still arriving: the download waits for the chunks not stored yet.
       ...(opened.file.complete ? {} : { arriving: true }),
     };

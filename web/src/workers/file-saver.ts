@@ -1,5 +1,5 @@
 import { downloadZip } from 'client-zip';
-import { chunksAhead, type DownloadFile, type DownloadStreamOptions, downloadStream, uniqueNames } from '../core.js';
+import { chunksAhead, type DownloadFile, type DownloadStreamOptions, downloadStream, zipEntries } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
 import { Pauses } from './pauses.js';
 import {
@@ -82,8 +82,7 @@ export function saveJob(
   if (job.kind === 'file') {
     body = downloadStream(job.files[0]!, options(job.files[0]!));
   } else {
-    const names = uniqueNames(job.files.map((f) => f.name));
-    const entries = job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date() }));
+    const entries = zipEntries(job.files);
     body = downloadZip(
       (function* () {
         for (let i = 0; i < job.files.length; i++)

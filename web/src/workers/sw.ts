@@ -9,7 +9,7 @@ import {
   mediaStream,
   parseRange,
   type RetryInfo,
-  uniqueNames,
+  zipEntries,
 } from '../core.js';
 import { lentWorkers } from './crypto-ports.js';
 import { Pauses } from './pauses.js';
@@ -264,8 +264,7 @@ self.addEventListener('fetch', (event) => {
     headers.set('content-type', 'application/octet-stream');
     headers.set('content-length', String(file.size));
   } else {
-    const names = uniqueNames(job.files.map((f) => f.name));
-    const entries = job.files.map((f, i) => ({ name: names[i]!, size: f.size, lastModified: new Date() }));
+    const entries = zipEntries(job.files);
     const zip = downloadZip(
       (function* () {
         for (let i = 0; i < job.files.length; i++)
