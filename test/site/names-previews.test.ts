@@ -91,6 +91,46 @@ describe('site: names shown, not applied; previews fill the viewer (Chromium)', 
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
 
+  test('an invisible character is shown; the zip and a single download save names Windows can create', async () => {
+    const names = ['pass\u200Bword.txt', 'a:b*c?d"e<f>g|h.txt', 'CON.txt', 'trailing dot.'];
+    const paths = await Promise.all(names.map((n, i) => writeTemp(fx.dir, n, Buffer.from(`file ${i}\n`))));
+    const { link } = await upload(paths, { server: fx.server.baseUrl, mode: 'share' });
+    const ctx = await fx.browser.newContext({ ...DESKTOP, acceptDownloads: true });
+    const visitor = await ctx.newPage();
+    const problems = watch(visitor);
+    await visitor.goto(link);
+    const row = visitor.locator('#files li[data-file-id]', { hasText: 'pass[U+200B]word.txt' });
+    await row.waitFor();
+    assert.doesNotMatch(await visitor.locator('main').innerText(), /\u200b/, 'no invisible character on the page');
+    const one = await downloadBytes(visitor, () => row.locator('button.download').click());
+    assert.equal(one.name, 'pass[U+200B]word.txt');
+    const forbidden = visitor.locator('#files li[data-file-id]', { hasText: 'a:b*c' });
+    const single = await downloadBytes(visitor, () => forbidden.locator('button.download').click());
+    assert.equal(single.name, 'a_b_c_d_e_f_g_h.txt');
+    const all = await downloadBytes(visitor, () => visitor.locator('#download-all').click());
+    assert.deepEqual(zipNames(all.content).sort(), [
+      '_CON.txt',
+      'a_b_c_d_e_f_g_h.txt',
+      'pass[U+200B]word.txt',
+      'trailing dot',
+    ]);
+    assert.deepEqual(problems, []);
+    await ctx.close();
+    for (const [size, view] of [
+      ['desktop', { viewport: { width: 1366, height: 768 } }],
+      ['phone', PHONE],
+    ] as const)
+      for (const colorScheme of ['light', 'dark'] as const)
+        for (const locale of ['en-US', 'de-DE']) {
+          const shotCtx = await fx.browser.newContext({ ...view, colorScheme, locale });
+          const shot = await shotCtx.newPage();
+          await shot.goto(link);
+          await shot.locator('#files li[data-file-id]', { hasText: 'pass[U+200B]word.txt' }).waitFor();
+          await screenshot(shot, `names-invisible-${size}-${colorScheme}-${locale.slice(0, 2)}`);
+          await shotCtx.close();
+        }
+  });
+
   test('every preview fills the viewer, on a desktop and a phone', async () => {
     const paths = [
       await writeTemp(fx.dir, 'a-large.png', png(1600, 1200)),
