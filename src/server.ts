@@ -10,7 +10,7 @@ import Fastify, {
 import { auditView } from './app/audit.js';
 import { composeServices, type Services } from './app/services.js';
 import { startSweeper } from './app/sweeper.js';
-import { openBackends } from './backends.js';
+import { type Backends, openBackends } from './backends.js';
 import type { Config } from './config/config.js';
 import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
@@ -152,6 +152,83 @@ const SURFACES: readonly Surface[] = [
   },
 ];
 
+/** What the cross-cutting steps of the request pipeline read. */
+interface PipelineContext {
+  readonly config: Config;
+  readonly services: Services;
+  readonly metrics: Metrics;
+  readonly redis: Backends['redis'];
+  readonly checks: ReturnType<typeof readinessChecks>;
+  /** True once the node drains (SIGTERM). */
+  readonly draining: () => boolean;
+}
+
+/**
+ * The cross-cutting steps every request passes through, in the order they are installed: that
+ * order is the pipeline's (Fastify runs hooks in the order they were added), so it is stated here
+ * once. The probes come before CORS and the rate limits, so that neither applies to them.
+ */
+const PIPELINE: readonly { readonly name: string; install(app: FastifyInstance, c: PipelineContext): unknown }[] = [
+  { name: 'request log line', install: (app) => logRequests(app) },
+  // An answer sent before its request's body was read still reaches the client (lingering-close.ts).
+  { name: 'lingering close', install: (app, { config }) => lingerOnUnreadBodies(app.server, largestBody(config)) },
+  {
+    // Connections past the cap are closed by Node as they arrive, before any work is done for them;
+    // within it, one client address may not take every slot (see connection-guard.ts for proxies).
+    name: 'connection caps',
+    install: (app, { config }) => {
+      app.server.maxConnections = config.limits.maxConnections;
+      if (!config.ops.trustProxy)
+        guardConnections(app.server, {
+          max: config.limits.maxConnections,
+          perClient: config.limits.maxConnectionsPerClient,
+        });
+    },
+  },
+  {
+    // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404. A
+    // matched route that answers 404 is judged by its declaration; an unmatched URL has none, so only
+    // its path can say whether a program (JSON) or a person (a page) asked for it.
+    name: 'errors and the 404 rule',
+    install: (app, { config }) =>
+      installErrorHandling(app, {
+        home: config.webUrl,
+        apiPrefixes: SURFACES.flatMap((surface) => surface.apiPrefixes(config)),
+      }),
+  },
+  { name: 'security headers', install: (app) => installSecurityHeaders(app) },
+  { name: 'Expect: 100-continue after the checks', install: (app) => installExpectContinue(app) },
+  {
+    name: 'the drain',
+    install: (app, { draining }) => {
+      refuseWhileDraining(app, draining, ['/healthz', '/readyz']);
+      closeConnectionsWhileDraining(app.server, draining);
+    },
+  },
+  { name: 'metrics', install: (app, { metrics }) => metrics.install(app) },
+  { name: 'compression', install: (app) => installCompression(app) },
+  { name: 'large answers', install: (app) => installLargeJson(app) },
+  // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
+  { name: 'validation', install: (app) => installValidation(app) },
+  // Cookie-borne changes from our own origin only (the route guard), then who each request speaks for
+  // (a session cookie or an API key, where the route's declaration lets them count), before any route.
+  { name: 'cookies', install: (app) => app.register(cookie) },
+  { name: 'cross-site guard', install: (app, { config }) => installRouteGuard(app, config) },
+  { name: 'principal', install: (app, { services }) => installPrincipal(app, services) },
+  {
+    name: 'probes and metrics',
+    install: (app, { config, metrics, checks, draining }) =>
+      app.register(opsRoutes, { config, metrics, checks, shuttingDown: draining }),
+  },
+  // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
+  {
+    name: 'CORS',
+    install: (app) =>
+      app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 }),
+  },
+  { name: 'rate limits', install: (app, { config, redis }) => installRateLimits(app, config, redis) },
+];
+
 /** The largest request body any route accepts: a whole chunk, or the JSON limit. */
 function largestBody(config: Config): number {
   return Math.max(encryptedLength(config.chunkSizeMiB * MIB), config.maxJsonBodyBytes);
@@ -207,9 +284,6 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
     ...(config.audit.stream === 'log' ? { auditStream } : {}),
   });
 
-  logRequests(app);
-  // An answer sent before its request's body was read still reaches the client (lingering-close.ts).
-  lingerOnUnreadBodies(app.server, largestBody(config));
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // @fastify/cors registers its preflight route itself, without a config: it answers anonymously
@@ -224,46 +298,17 @@ export async function buildServer(config: Config, options: BuildOptions = {}): P
       { store: store.schema.store, migrations: store.schema.applied },
       migrationsLine(store.schema.store, store.schema.applied),
     );
-  // Connections past this are closed by Node as they arrive, before any work is done for them.
-  app.server.maxConnections = config.limits.maxConnections;
-  // Within it, one client address may not take every slot (see connection-guard.ts for proxies).
-  if (!config.ops.trustProxy)
-    guardConnections(app.server, {
-      max: config.limits.maxConnections,
-      perClient: config.limits.maxConnectionsPerClient,
-    });
-  // A browser's wrong address gets a page with a way home; the API's paths keep their JSON 404. A
-  // matched route that answers 404 is judged by its declaration; an unmatched URL has none, so only
-  // its path can say whether a program (JSON) or a person (a page) asked for it.
-  installErrorHandling(app, {
-    home: config.webUrl,
-    apiPrefixes: SURFACES.flatMap((surface) => surface.apiPrefixes(config)),
-  });
-  installSecurityHeaders(app);
-  installExpectContinue(app);
   let shuttingDown = false;
-  refuseWhileDraining(app, () => shuttingDown, ['/healthz', '/readyz']);
-  closeConnectionsWhileDraining(app.server, () => shuttingDown);
-  metrics.install(app);
-  await installCompression(app);
-  installLargeJson(app);
-  // Route schemas are checked by the contract's validator: no coercion, no stripping (spec).
-  installValidation(app);
-  // Cookie-borne changes from our own origin only (the route guard), then who each request speaks for
-  // (a session cookie or an API key, where the route's declaration lets them count), before any route.
-  await app.register(cookie);
-  installRouteGuard(app, config);
-  installPrincipal(app, services);
-  await app.register(opsRoutes, {
+  const pipeline: PipelineContext = {
     config,
+    services,
     metrics,
+    redis,
     checks: readinessChecks(store, blobs, redis),
-    shuttingDown: () => shuttingDown,
-  });
-  // The API has no cookies or ambient credentials, so any origin may call it (browser-based clients).
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'HEAD', 'OPTIONS'], maxAge: 86400 });
-  await installRateLimits(app, config, redis);
-  // Every HTTP surface, in the order it is registered (SURFACES above).
+    draining: () => shuttingDown,
+  };
+  // What every request passes through, in order (PIPELINE above), then every surface (SURFACES).
+  for (const step of PIPELINE) await step.install(app, pipeline);
   for (const surface of SURFACES) await surface.register(app, services);
 
   const stopSweeper =
