@@ -267,6 +267,38 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
       await v.page.locator('#files li', { hasText: 'one.txt' }).locator('.count').getAttribute('data-left'),
       '2',
     );
+    // The field has a visible label, and its placeholder fits: desktop and phone, light and dark, en and de.
+    assert.equal(await row.locator('label.file-limit-label').innerText(), 'Download limit of two.txt');
+    for (const lang of ['en', 'de']) {
+      await owner.locator('#language').selectOption(lang);
+      for (const [size, viewport] of [
+        ['desktop', { width: 1366, height: 768 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const)
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await owner.setViewportSize(viewport);
+          await owner.emulateMedia({ colorScheme });
+          const manage = owner.locator('#files li', { hasText: 'one.txt' }).locator('details.file-manage');
+          if (!(await manage.evaluate((d) => (d as HTMLDetailsElement).open))) await manage.locator('summary').click();
+          const field = manage.locator('input.file-limit');
+          const fits = await field.evaluate((e) => {
+            const input = e as HTMLInputElement;
+            const probe = document.createElement('span');
+            probe.style.font = getComputedStyle(input).font;
+            probe.textContent = input.placeholder;
+            document.body.append(probe);
+            const width = probe.getBoundingClientRect().width;
+            probe.remove();
+            return width <= input.clientWidth;
+          });
+          assert.ok(fits, `the placeholder fits the field (${lang} ${size})`);
+          await manage.scrollIntoViewIfNeeded();
+          await owner.screenshot({ path: join(SCREENSHOTS, `file-limit-${size}-${colorScheme}-${lang}.png`) });
+        }
+    }
+    await owner.locator('#language').selectOption('en');
+    await owner.setViewportSize({ width: 1280, height: 800 });
+    await owner.emulateMedia({ colorScheme: 'light' });
 
     // The note, edited: saved encrypted, shown decrypted to the visitor without a reload.
     await owner.locator('#owner-note').fill('Second note, edited');

@@ -129,8 +129,14 @@ function manage(ctx: RowContext, o: OpenedFile, name: string): HTMLElement | nul
         ? t('owner.noLimit')
         : t('owner.folderLimit', { count: session.info.maxDownloads }),
     value: o.file.maxDownloads ?? undefined,
-    'aria-label': t('owner.fileLimitOf', { name }),
+    id: `file-limit-${fileId}`,
   });
+  // A visible label: the placeholder alone ("folder's: 3") is gone once a number is typed.
+  const label = h(
+    'label',
+    { for: `file-limit-${fileId}`, class: 'file-limit-label' },
+    t('owner.fileLimitOf', { name }),
+  );
   const said = h('span', { role: 'status', class: 'muted' });
   const save = h('button', { type: 'button', class: 'secondary save-limit' }, t('owner.saveLimit'));
   save.addEventListener('click', () => {
@@ -156,6 +162,7 @@ function manage(ctx: RowContext, o: OpenedFile, name: string): HTMLElement | nul
     'details',
     { class: 'file-manage' },
     h('summary', { 'aria-label': t('owner.manageNamed', { name }) }, t('owner.manage')),
+    label,
     h('div', { class: 'row' }, limit, save, remove),
     said,
   );
