@@ -89,7 +89,7 @@ export const MAIL_MESSAGES = {
   fi: {
     'confirm.subject': '{site}: vahvista ilmoitukset tähän osoitteeseen',
     'confirm.body':
-      'Joku pyysi palvelua {site} lähettämään tähän osoitteeseen ilmoituksia jaetusta kansiosta.\nMitään ei lähetetä, ellet vahvista:\n\nVahvista: {confirmUrl}\n({hours, plural, one {voimassa # tunnin} other {voimassa # tuntia}})\n\nJos et pyytänyt tätä, voit jättää viestin huomiotta: et saa muuta. Kieltäytyäksesi kaikesta postista\npalvelulta {site} tähän osoitteeseen, nyt ja myöhemmin: {refuseUrl}\n',
+      'Joku pyysi palvelua {site} lähettämään tähän osoitteeseen ilmoituksia jaetusta kansiosta.\nMitään ei lähetetä, ellet vahvista:\n\nVahvista: {confirmUrl}\n({hours, plural, one {voimassa # tunnin ajan} other {voimassa # tuntia}})\n\nJos et pyytänyt tätä, voit jättää viestin huomiotta: et saa muuta. Kieltäytyäksesi kaikesta postista\npalvelulta {site} tähän osoitteeseen, nyt ja myöhemmin: {refuseUrl}\n',
   },
   cs: {
     'confirm.subject': '{site}: potvrďte oznámení na tuto adresu',
@@ -109,7 +109,7 @@ export const MAIL_MESSAGES = {
   hu: {
     'confirm.subject': '{site}: erősítse meg az értesítéseket erre a címre',
     'confirm.body':
-      'Valaki azt kérte a(z) {site} szolgáltatástól, hogy erre a címre küldjön értesítéseket egy megosztott mappáról.\nSemmit sem küldünk, amíg meg nem erősíti:\n\nMegerősítés: {confirmUrl}\n({hours, plural, one {# óráig érvényes} other {# óráig érvényes}})\n\nHa nem Ön kérte, hagyja figyelmen kívül ezt a levelet: többet nem kap. Ha minden levelet visszautasít\na(z) {site} szolgáltatástól erre a címre, most és később is: {refuseUrl}\n',
+      'Valaki azt kérte a(z) {site} szolgáltatástól, hogy erre a címre küldjön értesítéseket egy megosztott mappáról.\nSemmit sem küldünk, amíg meg nem erősíti:\n\nMegerősítés: {confirmUrl}\n({hours, plural, one {# óráig érvényes} other {# óráig érvényes}})\n\nHa nem Ön kérte, hagyja figyelmen kívül ezt a levelet: többet nem kap. Ha minden levelet vissza szeretne utasítani\na(z) {site} szolgáltatástól erre a címre, most és később is: {refuseUrl}\n',
   },
   th: {
     'confirm.subject': '{site}: ยืนยันการแจ้งเตือนไปยังที่อยู่นี้',

@@ -182,6 +182,8 @@ describe('site message catalogs (ICU MessageFormat)', () => {
     assert.equal(pickLanguage(['EN-gb']), 'en');
     assert.equal(pickLanguage(['fr-CA']), 'fr');
     assert.equal(pickLanguage(['pt-PT']), 'pt-PT');
+    assert.equal(pickLanguage(['pt-AO']), 'pt-PT', 'Portuguese outside Brazil follows European Portuguese');
+    assert.equal(pickLanguage(['pt-MZ']), 'pt-PT');
     assert.equal(pickLanguage(['pt-BR']), 'pt-BR');
     assert.equal(pickLanguage(['zh-CN']), 'zh-Hans');
     assert.equal(pickLanguage(['zh-Hans-SG']), 'zh-Hans');

@@ -60,6 +60,14 @@ export function isLanguage(value: unknown): value is Language {
 /** Languages read by the readers of another (Norwegian Nynorsk and the macrolanguage tag read Bokmål). */
 const READ_AS: Readonly<Record<string, string>> = { no: 'nb', nn: 'nb' };
 
+/**
+ * Regions whose written standard is another region's (CLDR's parentLocales): Portuguese outside
+ * Brazil follows European Portuguese, so a reader in Angola or Mozambique gets pt-PT, not pt-BR.
+ */
+const PARENT_REGION: Readonly<Record<string, string>> = Object.fromEntries(
+  ['AO', 'CH', 'CV', 'FR', 'GQ', 'GW', 'LU', 'MO', 'MZ', 'ST', 'TL'].map((region) => [`pt-${region}`, 'pt-PT']),
+);
+
 function maximized(tag: string): { language: string; script: string; region: string } | null {
   try {
     const locale = new Intl.Locale(tag.replace(/_/g, '-')).maximize();
@@ -82,7 +90,8 @@ const SUPPORTED = (Object.keys(LANGUAGE_TABLE) as Language[]).map(described);
  * A tag gets its own language and region if the site has it ("pt-PT"), else its language in its
  * script ("zh-TW" is zh-Hant), else the language alone ("de-AT" is de), else another variant of the
  * language in the same script ("pt-PT" is pt-BR when there is no pt-PT). Never a variant in another
- * script: a reader of Traditional Chinese is given Simplified only if the list asks for it too.
+ * script: a reader of Traditional Chinese is given Simplified only if the list asks for it too. A
+ * region whose standard is another's gets that one first ("pt-AO" is pt-PT).
  * `offered` is the languages to choose among (all of them unless said).
  */
 export function pickLanguage(preferred: readonly string[], offered: readonly Language[] | null = null): Language {
@@ -90,7 +99,8 @@ export function pickLanguage(preferred: readonly string[], offered: readonly Lan
   for (const tag of preferred) {
     const wanted = maximized(tag);
     if (!wanted) continue;
-    const exact = [`${wanted.language}-${wanted.region}`, `${wanted.language}-${wanted.script}`, wanted.language];
+    const regional = `${wanted.language}-${wanted.region}`;
+    const exact = [regional, PARENT_REGION[regional] ?? '', `${wanted.language}-${wanted.script}`, wanted.language];
     const found =
       supported.find((s) => exact.some((e) => e.toLowerCase() === s.tag.toLowerCase())) ??
       supported.find((s) => s.language === wanted.language && s.script === wanted.script);
