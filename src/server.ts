@@ -15,18 +15,20 @@ import type { Config } from './config/config.js';
 import { ACCOUNT_PATH } from './contract/account.js';
 import { ADMIN_API_PATH } from './contract/admin.js';
 import { encryptedLength, MIB } from './domain/chunk-plan.js';
-import { installCompression } from './http/compression.js';
-import { guardConnections } from './http/connection-guard.js';
-import { closeConnectionsWhileDraining, refuseWhileDraining } from './http/draining.js';
-import { errorServerOptions, installErrorHandling } from './http/errors.js';
-import { installExpectContinue } from './http/expect-continue.js';
-import { installLargeJson } from './http/large-json.js';
-import { lingerOnUnreadBodies } from './http/lingering-close.js';
+import { installCompression } from './http/answers/compression.js';
+import { errorServerOptions, installErrorHandling } from './http/answers/errors.js';
+import { installLargeJson } from './http/answers/large-json.js';
+import { lingerOnUnreadBodies } from './http/answers/lingering-close.js';
+import { installSecurityHeaders } from './http/answers/security-headers.js';
+import { installExpectContinue } from './http/bodies/expect-continue.js';
+import { installValidation } from './http/bodies/validation.js';
+import { installPrincipal } from './http/callers/principal.js';
+import { installRouteGuard } from './http/callers/route-guard.js';
+import { policyOf, routePolicy } from './http/callers/route-policy.js';
+import { guardConnections } from './http/connections/connection-guard.js';
+import { closeConnectionsWhileDraining, refuseWhileDraining } from './http/connections/draining.js';
+import { installRateLimits } from './http/connections/rate-limits.js';
 import { loggerOptions, logRequests, migrationsLine, quietRequests } from './http/logging.js';
-import { installPrincipal } from './http/principal.js';
-import { installRateLimits } from './http/rate-limits.js';
-import { installRouteGuard } from './http/route-guard.js';
-import { policyOf, routePolicy } from './http/route-policy.js';
 import { accountKeyRoutes } from './http/routes/account-keys.js';
 import { adminApiBases, adminRoutes } from './http/routes/admin.js';
 import { adminAccountRoutes } from './http/routes/admin-accounts.js';
@@ -40,8 +42,6 @@ import { docsRoutes } from './http/routes/docs.js';
 import { mailConsentRoutes } from './http/routes/mail-consent.js';
 import { siteApiPath, sitePath, siteRoutes } from './http/routes/site.js';
 import { v1Routes } from './http/routes/v1.js';
-import { installSecurityHeaders } from './http/security-headers.js';
-import { installValidation } from './http/validation.js';
 import { createNotifier, type Notifier } from './notify/notifier.js';
 import { diskStatus } from './ops/disk.js';
 import { readinessChecks } from './ops/health.js';
@@ -251,7 +251,7 @@ function serverOptions(config: Config, options: BuildOptions): FastifyHttpOption
     ...errorServerOptions(),
     // Bounds on what a slow or idle client can hold (docs/configuration.md#limits): the whole request
     // must arrive within requestTimeout, and a silent connection is closed after connectionTimeout.
-    // Chunk bodies also have a minimum rate (http/chunk-body.ts).
+    // Chunk bodies also have a minimum rate (http/bodies/chunk-body.ts).
     requestTimeout: config.limits.requestTimeoutMs,
     connectionTimeout: config.limits.connectionTimeoutMs,
     // The request head must arrive within headersTimeout (a header line every

@@ -6,7 +6,7 @@ import type { Actor } from '../app/audit.js';
  * The create budget of the agent surfaces. Every MCP or A2A request first passes the route-level
  * 'agents' bucket (protocol traffic: initialize, tools/list, card fetches...). A request that
  * actually creates a folder is then also counted against the one create budget of the service
- * (the `create` bucket of src/http/rate-limits.ts), the same counter POST /v2/folders uses, so a client
+ * (the `create` bucket of src/http/connections/rate-limits.ts), the same counter POST /v2/folders uses, so a client
  * gets RATE_LIMIT_CREATE folders per window whichever surface it uses.
  *
  * The count happens inside the tool/skill, not in a route hook, because only the SDK knows (after
@@ -24,7 +24,7 @@ export type GateFor = (request: FastifyRequest) => CreateGate;
 export const currentCreateGate = new AsyncLocalStorage<CreateGate>();
 
 /**
- * Who the current MCP or A2A request speaks for (src/http/principal.ts) and its client address,
+ * Who the current MCP or A2A request speaks for (src/http/callers/principal.ts) and its client address,
  * carried the same way into the SDKs' handlers: a folder an agent makes with an API key is recorded
  * under its account, and its audit entry has the client as every other create's has.
  */

@@ -13,8 +13,8 @@ import type { Config } from '../config/config.js';
  * local clients reach a local service by any of them) is accepted. The site's own host (WEB_URL)
  * may also appear as Origin. Hosts, not whole origins, are compared: this is about which server a
  * browser thinks it talks to, not about who may act. No credential rides on it: the session cookie
- * never counts on the agent surfaces (src/http/route-policy.ts AGENT_POLICY), and the one cross-site
- * rule for the cookie is the route guard's (src/http/route-guard.ts).
+ * never counts on the agent surfaces (src/http/callers/route-policy.ts AGENT_POLICY), and the one cross-site
+ * rule for the cookie is the route guard's (src/http/callers/route-guard.ts).
  */
 const LOOPBACK = new Set(localhostAllowedHostnames().concat(localhostAllowedOrigins()));
 

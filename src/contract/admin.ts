@@ -6,7 +6,7 @@ import { int, intOrNull, object, strOrNull, upTo } from './schema-parts.js';
 /**
  * The admin API (`/api/admin/…`, docs/organisations.md#admin-console): its query strings, bodies and
  * answers as JSON Schemas for the one validation layer, the routes' serialisers and the console's
- * answer checks (answers.ts). Only an admin reaches these routes (src/http/admin-guard.ts).
+ * answer checks (answers.ts). Only an admin reaches these routes (src/http/callers/admin-guard.ts).
  */
 export const ADMIN_API_PATH = '/api/admin';
 

@@ -1,6 +1,6 @@
 /**
  * Who a request speaks for. Anonymous unless a valid session cookie or an API key
- * (`Authorization: Bearer wfk_…`) proves an account: src/http/principal.ts decides, every use case
+ * (`Authorization: Bearer wfk_…`) proves an account: src/http/callers/principal.ts decides, every use case
  * reads the result. `admin` is true when the operator names the account (ADMIN_EMAILS, or the OIDC
  * admin claim at its last sign-in).
  */

@@ -4,7 +4,7 @@
  * 100,000 small objects that live until the answer is written, and every young-generation garbage
  * collection meanwhile copies them (scavenges of 100-200 ms on a busy machine, holding every other
  * request). As one text per file they are ten large strings the collector never copies, and the JSON
- * of a slice of them is made only when that slice is written (src/http/large-json.ts).
+ * of a slice of them is made only when that slice is written (src/http/answers/large-json.ts).
  *
  * The `signatures` array of the answer is still there for any other reader: made on first read.
  */

@@ -3,7 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppEvent } from '../app/events.js';
 import type { SweepResult } from '../app/sweeper.js';
 import type { Config } from '../config/config.js';
-import { policyOf, type RoutePolicy, type RouteSurface } from '../http/route-policy.js';
+import { policyOf, type RoutePolicy, type RouteSurface } from '../http/callers/route-policy.js';
 import type { DeliveryObserver, TargetKind } from '../notify/notifier.js';
 import type { MetadataStore } from '../store/metadata-store.js';
 import { diskStatus } from './disk.js';
@@ -25,7 +25,7 @@ export type RouteFamily =
   | 'unmatched';
 
 /**
- * The family of a route, from its declaration (src/http/route-policy.ts; never the raw URL: no ids
+ * The family of a route, from its declaration (src/http/callers/route-policy.ts; never the raw URL: no ids
  * in labels): its surface, with the contract's create and upload status and the two directions of
  * chunk transfers counted apart.
  */

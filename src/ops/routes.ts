@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/config.js';
-import { routePolicy } from '../http/route-policy.js';
+import { routePolicy } from '../http/callers/route-policy.js';
 import { checkReadiness } from './health.js';
 import type { Metrics } from './metrics.js';
 

@@ -91,7 +91,7 @@ describe('bounded work per request', () => {
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-encoding'), null, acceptEncoding);
       const raw = Buffer.from(await res.arrayBuffer());
-      // Streamed one file at a time (src/http/large-json.ts): no Content-Length, the JSON arrives whole.
+      // Streamed one file at a time (src/http/answers/large-json.ts): no Content-Length, the JSON arrives whole.
       assert.equal(res.headers.get('transfer-encoding'), 'chunked');
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
       const created = JSON.parse(raw.toString());

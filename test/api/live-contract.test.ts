@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { CreateResponseDirect } from '../../src/contract/types.js';
 import { MIB } from '../../src/domain/chunk-plan.js';
-import { COMMON_HEADERS } from '../../src/http/security-headers.js';
+import { COMMON_HEADERS } from '../../src/http/answers/security-headers.js';
 import { type RunningServer, startServer } from '../support/server.js';
 
 /**

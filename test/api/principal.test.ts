@@ -4,7 +4,7 @@ import { hashToken, newId, newToken } from '../../src/domain/ids.js';
 import { useServer } from '../support/server.js';
 
 /**
- * The principal (src/http/principal.ts) with no sign-in configured: nothing changes for requests
+ * The principal (src/http/callers/principal.ts) with no sign-in configured: nothing changes for requests
  * without a key, and a presented API key that is not valid is refused with its code.
  */
 const node = useServer();

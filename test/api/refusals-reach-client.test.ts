@@ -24,7 +24,7 @@ import { serverOnTmpfs } from '../support/tmpfs.js';
 
 /**
  * Every refusal a route makes before reading a request's body reaches the client (the lingering
- * close, src/http/lingering-close.ts), tested as that layer over the routes that refuse early: the
+ * close, src/http/answers/lingering-close.ts), tested as that layer over the routes that refuse early: the
  * chunk route (a complete file's 409, a bad signature's 403, a wrong length's 400, a rate limit's
  * 429, a full disk's 507 mid-body, a draining server's 503) and the JSON routes (an oversized body
  * on the v2 create and the site API, a rate limit; a body of these sizes is oversized whatever it

@@ -6,7 +6,7 @@ import { newApiKey, type OidcFixture, startOidcProvider } from '../support/oidc.
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 /**
- * The route declarations and their one guard (src/http/route-policy.ts, src/http/route-guard.ts),
+ * The route declarations and their one guard (src/http/callers/route-policy.ts, src/http/callers/route-guard.ts),
  * attacked from outside as a foreign page, a sibling site or a crafted client would, against a real
  * server with sign-in through a real OpenID provider. test/api/route-policy.test.ts proves each
  * declaration with the plain foreign origins; this file tries the tricks around them: odd and doubled

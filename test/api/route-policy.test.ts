@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { hashToken, newId, newToken } from '../../src/domain/ids.js';
-import { policyOf, type RoutePolicy } from '../../src/http/route-policy.js';
+import { policyOf, type RoutePolicy } from '../../src/http/callers/route-policy.js';
 import { newApiKey, type OidcFixture, startOidcProvider } from '../support/oidc.js';
 import { freePort, type RunningServer, startServer } from '../support/server.js';
 
 /**
- * Every route declares what it is and who may call it (src/http/route-policy.ts), and one guard
- * enforces it (src/http/route-guard.ts). This walks every route the server registered (with sign-in
+ * Every route declares what it is and who may call it (src/http/callers/route-policy.ts), and one guard
+ * enforces it (src/http/callers/route-guard.ts). This walks every route the server registered (with sign-in
  * on, so the sign-in, account and admin routes exist) and proves each declaration from outside
  * against a real server and a real OpenID provider: a route without one fails here; every route where
  * the session cookie counts refuses a change made with it from a foreign origin, `null`, another port

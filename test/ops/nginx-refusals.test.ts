@@ -18,7 +18,7 @@ import { missingTools, useProxiedServer } from './proxy-suite.js';
 /**
  * Early refusals behind the documented nginx block (docs/deployment.md, as test/ops/nginx.test.ts
  * runs it): nginx streams the body to the service (`proxy_request_buffering off`), the service
- * answers before reading it and lingers (src/http/lingering-close.ts), and each client reads its
+ * answers before reading it and lingers (src/http/answers/lingering-close.ts), and each client reads its
  * status and `{error, code}` through nginx at 1, 4, 10 and 64 MiB: fetch, node:https and curl
  * without `Expect`, each trusting the test's certificate.
  */

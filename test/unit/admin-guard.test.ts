@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
-import { adminGuard, adminOf, bearerIs } from '../../src/http/admin-guard.js';
+import { adminGuard, adminOf, bearerIs } from '../../src/http/callers/admin-guard.js';
 
 /**
- * The one admin check (src/http/admin-guard.ts) on a real Fastify instance: the break-glass token,
- * a signed-in admin and non-admin (the principal as src/http/principal.ts sets it), and refusals.
+ * The one admin check (src/http/callers/admin-guard.ts) on a real Fastify instance: the break-glass token,
+ * a signed-in admin and non-admin (the principal as src/http/callers/principal.ts sets it), and refusals.
  */
 const TOKEN = 'a-break-glass-token-of-forty-chars-000000';
 

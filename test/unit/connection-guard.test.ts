@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { clientKey } from '../../src/domain/client-key.js';
-import { perClientCap } from '../../src/http/connection-guard.js';
+import { perClientCap } from '../../src/http/connections/connection-guard.js';
 
 test('connections are counted per IPv4 address and per IPv6 /64', () => {
   assert.equal(clientKey('203.0.113.7'), '203.0.113.7');

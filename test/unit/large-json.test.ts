@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SIGNATURE_TEXT, signatureStrings, signatureText } from '../../src/domain/signature-text.js';
-import { jsonPieces } from '../../src/http/large-json.js';
+import { jsonPieces } from '../../src/http/answers/large-json.js';
 
 async function text(value: unknown): Promise<{ text: string; pieces: number }> {
   let out = '';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PerKeyLimit } from '../../src/http/per-key-limit.js';
+import { PerKeyLimit } from '../../src/http/connections/per-key-limit.js';
 
 test('at most cap holders per key; a release frees one slot, once however often it is called', () => {
   const limit = new PerKeyLimit(2);

@@ -23,7 +23,7 @@ export interface Caller {
    */
   readonly uploadAuth?: string | undefined;
   /**
-   * Who the request is signed in as (a session cookie or an API key; src/http/principal.ts). The
+   * Who the request is signed in as (a session cookie or an API key; src/http/callers/principal.ts). The
    * account that made a folder may use the owner's controls that need no key (`ownerAuthority`).
    */
   readonly principal?: Principal | undefined;

@@ -5,16 +5,16 @@ import { currentActor, type GateFor } from '../../agents/create-gate.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
 import { A2A_VERSION_HEADER, agentCardV1, agentCardV03, cardVersionFor } from '../../discovery/agent-card.js';
-import { actorOf } from '../actor.js';
-import { installErrorHandler } from '../errors.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { AGENT_POLICY, routePolicy } from '../route-policy.js';
+import { installErrorHandler } from '../answers/errors.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { actorOf } from '../callers/actor.js';
+import { AGENT_POLICY, routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { agentOriginGuard } from './agent-guard.js';
 
 /**
  * A2A at /a2a (JSON-RPC, protocol 1.0 and 0.3) and its agent card. Its own encapsulated scope: the
- * body is read by the same rules as every JSON body (src/http/json-body.ts) under
+ * body is read by the same rules as every JSON body (src/http/bodies/json-body.ts) under
  * MAX_JSON_BODY_BYTES, the agent surfaces' Host/Origin policy applies (./agent-guard.ts), and every
  * refusal, including Fastify's own (too large, wrong media type, rate limited), answers in
  * JSON-RPC's error shape with a 4xx status; malformed JSON is a parse error (-32700).
@@ -31,7 +31,7 @@ export async function a2aRoutes(
 
   installJsonBodies(app, config.maxJsonBodyBytes, { empty: 'invalid', otherTypes: 'refuse' });
 
-  // The one error mapping (src/http/errors.ts), in JSON-RPC's error shape: the status is the
+  // The one error mapping (src/http/answers/errors.ts), in JSON-RPC's error shape: the status is the
   // precise one (413, 415, 429), as the MCP SDK answers, and `error.data.code` is the stable code.
   installErrorHandler(app, {
     failure: 'a2a request failed',

@@ -4,13 +4,13 @@ import type { Services } from '../../app/services.js';
 import { accountFoldersQuery } from '../../contract/account-folders.js';
 import { answerSchemas as answers } from '../../contract/answers.js';
 import { ACCOUNT_FOLDERS_PATH } from '../../contract/paths.js';
-import { limitedBy } from '../rate-limits.js';
-import { routePolicy } from '../route-policy.js';
+import { routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 
 /**
  * "My folders": `GET <site>/api/account/folders`, the folders the signed-in account made
- * (request.principal, src/http/principal.ts). Registered by the site's routes, so the site's CSP,
+ * (request.principal, src/http/callers/principal.ts). Registered by the site's routes, so the site's CSP,
  * headers and rate limit apply. The owner's controls on these folders are the site's owner routes
  * (./site-owner.ts), which accept the account for every control that needs no key
  * (src/app/site/access.ts ownerAuthority).

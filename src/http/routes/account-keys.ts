@@ -9,15 +9,15 @@ import {
   apiKeyParams,
 } from '../../contract/account.js';
 import { errorResponseSchema } from '../../contract/schemas.js';
-import { installJsonBodies } from '../json-body.js';
-import { routePolicy } from '../route-policy.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { routePolicy } from '../callers/route-policy.js';
 import { typed } from '../typed.js';
 
 /**
  * A signed-in person's API keys: list, create (the key is answered once) and revoke, from a sign-in
  * session only (src/app/account.ts): a key presented here is not read, so a key cannot make or
  * revoke keys. A change carried by the session cookie comes from the site's own origin only (the
- * route guard, src/http/route-guard.ts). `base` is the site's path, which every route adds itself.
+ * route guard, src/http/callers/route-guard.ts). `base` is the site's path, which every route adds itself.
  */
 export async function accountKeyRoutes(
   scope: FastifyInstance,

@@ -9,11 +9,11 @@ import {
   quotaBodySchema,
 } from '../../contract/admin-audit.js';
 import { ACCOUNTS_API_PATH } from '../../contract/paths.js';
-import { actorOf } from '../actor.js';
-import { adminGuard, adminOf } from '../admin-guard.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { ADMIN_POLICY } from '../route-policy.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { actorOf } from '../callers/actor.js';
+import { adminGuard, adminOf } from '../callers/admin-guard.js';
+import { ADMIN_POLICY } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 
 /**

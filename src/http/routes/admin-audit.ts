@@ -4,10 +4,10 @@ import { exportAudit, listAudit } from '../../app/audit-query.js';
 import type { Services } from '../../app/services.js';
 import { auditExportQuery, auditListAnswer, auditListQuery } from '../../contract/admin-audit.js';
 import { AUDIT_API_PATH } from '../../contract/paths.js';
-import { adminGuard } from '../admin-guard.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { ADMIN_POLICY } from '../route-policy.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { adminGuard } from '../callers/admin-guard.js';
+import { ADMIN_POLICY } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 
 /**

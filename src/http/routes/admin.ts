@@ -13,17 +13,17 @@ import {
 } from '../../contract/admin.js';
 import { folderParams } from '../../contract/requests.js';
 import { ANONYMOUS } from '../../domain/principal.js';
-import { actorOf } from '../actor.js';
-import { adminGuard, adminOf } from '../admin-guard.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { ADMIN_POLICY } from '../route-policy.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { actorOf } from '../callers/actor.js';
+import { adminGuard, adminOf } from '../callers/admin-guard.js';
+import { ADMIN_POLICY } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 import { sitePath } from './site.js';
 
 /**
  * The admin API (docs/organisations.md#admin-console): the folder list and detail, the take-down, the
- * delete and the instance's figures. Every route is behind the one admin check (../admin-guard.ts),
+ * delete and the instance's figures. Every route is behind the one admin check (../callers/admin-guard.ts),
  * which runs after the contract's validation: a malformed request is a 400 for anyone, and nothing
  * is read or changed for a caller who is not an admin.
  */

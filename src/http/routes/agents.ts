@@ -7,7 +7,7 @@ import { AI_PLUGIN_LOGO_PATH, AI_PLUGIN_LOGO_SVG, aiPluginManifest } from '../..
 import { llmsText } from '../../discovery/llms.js';
 import { MCP_CARD_MEDIA_TYPE, mcpServerCard } from '../../discovery/mcp-card.js';
 import { SURFACES } from '../../discovery/surfaces.js';
-import { routePolicy } from '../route-policy.js';
+import { routePolicy } from '../callers/route-policy.js';
 import { a2aRoutes } from './a2a.js';
 import { mcpRoutes } from './mcp.js';
 

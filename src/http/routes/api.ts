@@ -10,13 +10,13 @@ import {
   errorResponseSchema,
   uploadStatusResponseSchema,
 } from '../../contract/schemas.js';
-import { actorOf } from '../actor.js';
-import { installContractErrorHandling } from '../errors.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { routePolicy } from '../route-policy.js';
+import { installContractErrorHandling } from '../answers/errors.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { absentBodyIsEmpty } from '../bodies/validation.js';
+import { actorOf } from '../callers/actor.js';
+import { routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
-import { absentBodyIsEmpty } from '../validation.js';
 
 /** The two operations of the v2 contract (spec 4.1, 4.2). Responses are serialised by their schemas. */
 export async function apiRoutes(scope: FastifyInstance, { services }: { services: Services }): Promise<void> {

@@ -6,8 +6,8 @@ import type { OidcConfig } from '../../config/auth.js';
 import { ACCOUNT_PATH, AUTH_PATHS, accountViewSchema } from '../../contract/account.js';
 import { errorResponseSchema } from '../../contract/schemas.js';
 import { safeReturnPath } from '../../domain/claims.js';
-import { SESSION_COOKIE, sessionCookieOf } from '../route-guard.js';
-import { routePolicy } from '../route-policy.js';
+import { SESSION_COOKIE, sessionCookieOf } from '../callers/route-guard.js';
+import { routePolicy } from '../callers/route-policy.js';
 
 /**
  * Sign-in (docs/organisations.md#sign-in): `GET /auth/login` sends the browser to the

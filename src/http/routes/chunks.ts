@@ -4,18 +4,18 @@ import type { Services } from '../../app/services.js';
 import type { ChunkReceiver } from '../../blobs/blob-store.js';
 import { UPLOAD_PATH } from '../../contract/paths.js';
 import { chunkParams, chunkUploadQuery } from '../../contract/requests.js';
-import { declaredLength, withMinimumRate } from '../chunk-body.js';
-import { continueNow } from '../expect-continue.js';
-import { concurrentPerClient, limitedBy } from '../rate-limits.js';
-import { routePolicy } from '../route-policy.js';
+import { declaredLength, withMinimumRate } from '../bodies/chunk-body.js';
+import { continueNow } from '../bodies/expect-continue.js';
+import { routePolicy } from '../callers/route-policy.js';
+import { concurrentPerClient, limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 
 /**
  * Chunk PUTs for backends that receive bytes themselves. The body is never parsed or buffered: the
- * scope's catch-all parser hands the raw stream, under the minimum body rate (../chunk-body.ts), to
+ * scope's catch-all parser hands the raw stream, under the minimum body rate (../bodies/chunk-body.ts), to
  * the use case, which checks everything first and then streams it to storage. A client waiting on
  * `Expect: 100-continue` is told to send its body only then (`continueAfterChecks`,
- * ../expect-continue.ts); a refusal closes the connection instead.
+ * ../bodies/expect-continue.ts); a refusal closes the connection instead.
  */
 export async function chunkRoutes(
   scope: FastifyInstance,

@@ -5,7 +5,7 @@ import { publishedSchema } from '../../discovery/published-schemas.js';
 import { serviceIndex } from '../../discovery/service-index.js';
 import { SURFACES } from '../../discovery/surfaces.js';
 import { escapeHtml } from '../../domain/html.js';
-import { routePolicy } from '../route-policy.js';
+import { routePolicy } from '../callers/route-policy.js';
 import { siteCspHeader, sitePageHtml, sitePath } from './site.js';
 
 /**

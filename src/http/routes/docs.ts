@@ -9,7 +9,7 @@ import { surfaceUrl } from '../../discovery/surfaces.js';
 import { docsSite, PUBLIC_OPENAPI_PLACEHOLDER, projectRoot, SITE_LINK_SLUG } from '../../docs/build.js';
 import { API_SLUG } from '../../docs/render.js';
 import { escapeHtml } from '../../domain/html.js';
-import { declarePluginRoutes, routePolicy } from '../route-policy.js';
+import { declarePluginRoutes, routePolicy } from '../callers/route-policy.js';
 
 /**
  * The documentation site at DOCS_URL: every `docs/*.md` as a page built at build time, with `.br`

@@ -3,9 +3,9 @@ import { AppError } from '../../app/errors.js';
 import { answerConsent, type ConsentAction, type ConsentQuery, checkConsentLink } from '../../app/mail-consent.js';
 import type { Services } from '../../app/services.js';
 import { mailConsentQuery } from '../../contract/requests.js';
-import { CONSENT_PAGE_CSP, consentPage, type PageWord, pageLanguage } from '../mail-pages.js';
-import { limitedBy } from '../rate-limits.js';
-import { routePolicy } from '../route-policy.js';
+import { CONSENT_PAGE_CSP, consentPage, type PageWord, pageLanguage } from '../answers/mail-pages.js';
+import { routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { sitePath } from './site.js';
 
 /**

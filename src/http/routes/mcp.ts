@@ -5,11 +5,11 @@ import { currentActor, currentCreateGate, type GateFor } from '../../agents/crea
 import { buildMcpServer } from '../../agents/mcp.js';
 import type { Services } from '../../app/services.js';
 import type { ErrorCode } from '../../contract/errors.js';
-import { actorOf } from '../actor.js';
-import { installErrorHandler } from '../errors.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { AGENT_POLICY } from '../route-policy.js';
+import { installErrorHandler } from '../answers/errors.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { actorOf } from '../callers/actor.js';
+import { AGENT_POLICY } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { agentOriginGuard } from './agent-guard.js';
 
 /**

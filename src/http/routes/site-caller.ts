@@ -14,7 +14,7 @@ export function callerOf(request: FastifyRequest): Caller {
     ownerToken: header(request, 'x-owner-token'),
     visitorToken: header(request, 'x-visitor-token'),
     uploadAuth: header(request, 'x-upload-auth'),
-    // Signed in (src/http/principal.ts; a session's change only from our own pages, src/http/route-guard.ts):
+    // Signed in (src/http/callers/principal.ts; a session's change only from our own pages, src/http/callers/route-guard.ts):
     // the account that made a folder has its keyless controls.
     principal: request.principal,
   });

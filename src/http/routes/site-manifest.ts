@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SITE_MANIFEST_PATH, SITE_SIGNATURE_SUFFIX } from '../../domain/site-manifest.js';
 import { builtManifest, builtSignature } from '../../release/build-manifest.js';
-import { PAGE_POLICY } from '../route-policy.js';
+import { PAGE_POLICY } from '../callers/route-policy.js';
 
 /**
  * The site manifest at its well-known address below the site's path (src/domain/site-manifest.ts):

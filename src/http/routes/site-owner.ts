@@ -11,9 +11,9 @@ import {
   siteFileUpdateSchema,
   siteFolderUpdateSchema,
 } from '../../contract/requests.js';
-import { actorOf } from '../actor.js';
-import { limitedBy } from '../rate-limits.js';
-import { FOLDER_CALLER, routePolicy } from '../route-policy.js';
+import { actorOf } from '../callers/actor.js';
+import { FOLDER_CALLER, routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 

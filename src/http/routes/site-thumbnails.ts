@@ -3,9 +3,9 @@ import type { Services } from '../../app/services.js';
 import { getThumbnail, putThumbnail } from '../../app/site/thumbnails.js';
 import { fileParams } from '../../contract/requests.js';
 import { MAX_THUMBNAIL_BYTES } from '../../domain/limits.js';
-import { HttpRefusal } from '../errors.js';
-import { limitedBy } from '../rate-limits.js';
-import { FOLDER_CALLER, routePolicy } from '../route-policy.js';
+import { HttpRefusal } from '../answers/errors.js';
+import { FOLDER_CALLER, routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 import { callerOf } from './site-caller.js';
 

@@ -36,10 +36,10 @@ import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
 import { renderShell } from '../../domain/site-manifest.js';
 import { builtManifest } from '../../release/build-manifest.js';
-import { sendChunkBody } from '../chunk-download.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '../route-policy.js';
+import { sendChunkBody } from '../answers/chunk-download.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { declarePluginRoutes, FOLDER_CALLER, PAGE_POLICY, routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 import { accountFolderRoutes } from './account-folders.js';
 import { callerOf, downloadTicketOf } from './site-caller.js';
@@ -149,13 +149,13 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
   const prefix = sitePath(config);
   const api = siteApiPath(config);
   installJsonBodies(app, config.maxJsonBodyBytes);
-  // The common headers come from src/http/security-headers.ts; the site adds its own CSP (on its
+  // The common headers come from src/http/answers/security-headers.ts; the site adds its own CSP (on its
   // JSON answers too) and keeps its resources to its own site.
   const csp = siteCspHeader(config);
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('content-security-policy', csp).header('cross-origin-resource-policy', 'same-site');
   });
-  // The JSON endpoints on a folder, and the pages (src/http/route-policy.ts).
+  // The JSON endpoints on a folder, and the pages (src/http/callers/route-policy.ts).
   const limited = { ...limitedBy('site'), config: routePolicy('site', FOLDER_CALLER) };
   const pageRoute = { ...limitedBy('site'), config: PAGE_POLICY };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');

@@ -4,11 +4,11 @@ import { createV1Webfolder, v1UploadCheck } from '../../app/v1.js';
 import { v1CheckParams, v1CheckQuery } from '../../contract/requests.js';
 import { errorResponseSchema, uploadStatusResponseSchema } from '../../contract/schemas.js';
 import { v1CreateRequestSchema, v1CreateResponseSchema } from '../../contract/v1.js';
-import { actorOf } from '../actor.js';
-import { installContractErrorHandling } from '../errors.js';
-import { installJsonBodies } from '../json-body.js';
-import { limitedBy } from '../rate-limits.js';
-import { routePolicy } from '../route-policy.js';
+import { installContractErrorHandling } from '../answers/errors.js';
+import { installJsonBodies } from '../bodies/json-body.js';
+import { actorOf } from '../callers/actor.js';
+import { routePolicy } from '../callers/route-policy.js';
+import { limitedBy } from '../connections/rate-limits.js';
 import { typed } from '../typed.js';
 
 /**

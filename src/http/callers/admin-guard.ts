@@ -1,13 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config/config.js';
-import type { Principal } from '../domain/principal.js';
+import type { Config } from '../../config/config.js';
+import type { Principal } from '../../domain/principal.js';
 
 /**
  * The one admin authorisation check of the server (docs/organisations.md#console): every route under
  * `/api/admin` runs it first, the console's and the audit's alike. An admin is either
  *
- * - a signed-in account the operator named (`request.principal`, set by src/http/principal.ts from a
+ * - a signed-in account the operator named (`request.principal`, set by src/http/callers/principal.ts from a
  *   session cookie or an API key: `kind === 'account' && admin`), or
  * - the holder of the break-glass token: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant
  *   time, for instances without OIDC (or when the identity provider is down).
@@ -17,7 +17,7 @@ import type { Principal } from '../domain/principal.js';
  * runs: 401 when no admin credential was presented (or a wrong token), 403 when a signed-in account
  * is not an admin. With neither OIDC nor ADMIN_TOKEN set, every admin route answers 401: nothing is
  * open by default. A session's changes come from the instance's own origin only: the route guard
- * (src/http/route-guard.ts) has refused any other before this runs.
+ * (src/http/callers/route-guard.ts) has refused any other before this runs.
  */
 
 /** Who acts as admin on this request. */
@@ -46,7 +46,7 @@ export function bearerIs(header: string | undefined, token: string): boolean {
   return timingSafeEqual(sha256(m[1]!), sha256(token));
 }
 
-/** The request's principal (src/http/principal.ts sets it on every request when sign-in is configured). */
+/** The request's principal (src/http/callers/principal.ts sets it on every request when sign-in is configured). */
 function principalOf(request: FastifyRequest): Principal | undefined {
   return (request as unknown as { principal?: Principal }).principal;
 }

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { bulkTurn } from '../domain/bulk-turns.js';
-import { signatureTextOf } from '../domain/signature-text.js';
+import { bulkTurn } from '../../domain/bulk-turns.js';
+import { signatureTextOf } from '../../domain/signature-text.js';
 
 /**
  * Answers that carry very many chunk URL signatures (a maximum create or registration: 100,000

@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 
 /**
  * What a route is and who may call it, declared by the route itself in its Fastify route config
- * (`config: routePolicy(...)`). One guard (src/http/route-guard.ts) enforces it on every request, and
+ * (`config: routePolicy(...)`). One guard (src/http/callers/route-guard.ts) enforces it on every request, and
  * the metrics, the 404 handler, the principal hook and the error style read the same declaration
  * instead of guessing a route's kind from its URL. A route without a declaration fails the route
  * table test (test/api/route-policy.test.ts), so none can be added without saying who may call it.
@@ -68,7 +68,7 @@ export interface RoutePolicy {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route's declaration (src/http/route-policy.ts); required of every route. */
+    /** The route's declaration (src/http/callers/route-policy.ts); required of every route. */
     policy?: RoutePolicy;
   }
 }
@@ -124,5 +124,5 @@ export const FOLDER_CALLER: readonly RouteCredential[] = [
 /** A page or a static file of one: anyone, and no credential counts. */
 export const PAGE_POLICY = routePolicy('page', ['anonymous']);
 
-/** The admin API: an admin account (its session or API key) or ADMIN_TOKEN (src/http/admin-guard.ts). */
+/** The admin API: an admin account (its session or API key) or ADMIN_TOKEN (src/http/callers/admin-guard.ts). */
 export const ADMIN_POLICY = routePolicy('admin', ['admin', 'session', 'api-key']);

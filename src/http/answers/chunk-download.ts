@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { FileRangeStream } from '../blobs/local/file-range-stream.js';
-import { connectionGone, connectionReason } from './logging.js';
+import { FileRangeStream } from '../../blobs/local/file-range-stream.js';
+import { connectionGone, connectionReason } from '../logging.js';
 
 /**
  * Sends a chunk download's body with the status and headers already set on `reply`. A chunk read

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../domain/html.js';
+import { escapeHtml } from '../../domain/html.js';
 import { PAGE_STYLE } from './not-found-page.js';
 
 /**

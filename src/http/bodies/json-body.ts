@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpRefusal } from './errors.js';
+import { HttpRefusal } from '../answers/errors.js';
 import { assertNoDuplicateKeys } from './strict-json.js';
 
 /**
  * How every scope that takes JSON reads its bodies (the v2 API, the site's endpoints, v1, A2A and
  * MCP): with Fastify's own parser, which refuses prototype-poisoning keys (`__proto__`,
  * `constructor.prototype`), under the scope's size limit, and with duplicate keys refused
- * (src/http/strict-json.ts). Every failure is `invalid_json`, `payload_too_large` or
+ * (src/http/bodies/strict-json.ts). Every failure is `invalid_json`, `payload_too_large` or
  * `unsupported_media_type` (src/contract/errors.ts).
  */
 export interface JsonBodyOptions {

@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { AppError, RateLimited } from '../app/errors.js';
-import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors.js';
-import { V2_OPERATION_ROUTES } from '../contract/paths.js';
-import { describeError } from '../contract/validation.js';
-import { BackendUnavailable } from '../domain/backend-unavailable.js';
-import { connectionGone, connectionReason } from './logging.js';
+import { AppError, RateLimited } from '../../app/errors.js';
+import { CONTRACT_ERROR_STATUSES, ERROR_CODES, type ErrorBody, type ErrorCode } from '../../contract/errors.js';
+import { V2_OPERATION_ROUTES } from '../../contract/paths.js';
+import { describeError } from '../../contract/validation.js';
+import { BackendUnavailable } from '../../domain/backend-unavailable.js';
+import { policyOf } from '../callers/route-policy.js';
+import { connectionGone, connectionReason } from '../logging.js';
 import { NOT_FOUND_CSP, notFoundPage, wantsHtml } from './not-found-page.js';
-import { policyOf } from './route-policy.js';
 import { applySecurityHeaders, COMMON_HEADERS } from './security-headers.js';
 
 /**
@@ -71,7 +71,7 @@ export function toWireError(error: unknown): WireError {
   // The database or object storage is down or restarting: 503, retry (outside the contract's scope).
   if (error instanceof BackendUnavailable) return wire('unavailable', `${error.message}: retry shortly`);
   const e = error as FastifyError & { validation?: Parameters<typeof describeError>[0][]; validationContext?: string };
-  // The contract validator's refusal (./validation.ts): its message names the field.
+  // The contract validator's refusal (../bodies/validation.ts): its message names the field.
   if (e.code === 'FST_ERR_VALIDATION' && !e.validation) return wire('invalid_request', e.message);
   if (e.validation && e.validation.length > 0)
     return wire('invalid_request', describeError(e.validation[0]!, e.validationContext ?? 'request'));

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { Actor } from '../app/audit.js';
-import { ANONYMOUS, type Principal } from '../domain/principal.js';
+import type { Actor } from '../../app/audit.js';
+import { ANONYMOUS, type Principal } from '../../domain/principal.js';
 
 /**
- * Who acts, for the audit log: the request's principal (set by src/http/principal.ts once sign-in
+ * Who acts, for the audit log: the request's principal (set by src/http/callers/principal.ts once sign-in
  * decorates requests; anonymous until then and whenever nothing proves otherwise) and its client
  * address (the proxy's client with TRUST_PROXY), which recordAudit keeps only hashed, if at all.
  */

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { beforeAnswerHead } from './answer-head.js';
-import { HttpRefusal } from './errors.js';
+import { beforeAnswerHead } from '../answers/answer-head.js';
+import { HttpRefusal } from '../answers/errors.js';
 
 /**
  * While the node drains (SIGTERM), new requests are refused with 503 `unavailable` through the one

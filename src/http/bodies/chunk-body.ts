@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { AppError } from '../app/errors.js';
+import { AppError } from '../../app/errors.js';
 
 /**
  * A chunk PUT's body as the transport receives it: its declared length, read from Content-Length
@@ -67,7 +67,7 @@ export async function* withMinimumRate(body: Readable, rate: BodyRate): AsyncGen
   timer.unref();
   try {
     // A write that fails mid-body (a full disk) leaves the rest of the body unread, not destroyed:
-    // its answer goes out under the lingering close (./lingering-close.ts) instead of a reset.
+    // its answer goes out under the lingering close (../answers/lingering-close.ts) instead of a reset.
     for await (const piece of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
       if (waitingSince !== null) windowWaitMs += performance.now() - waitingSince;
       waitingSince = null;

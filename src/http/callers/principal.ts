@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../app/errors.js';
-import { principalOfApiKey, principalOfSession } from '../app/principal.js';
-import type { Services } from '../app/services.js';
-import { ANONYMOUS, API_KEY_PREFIX, type Principal } from '../domain/principal.js';
+import { AppError } from '../../app/errors.js';
+import { principalOfApiKey, principalOfSession } from '../../app/principal.js';
+import type { Services } from '../../app/services.js';
+import { ANONYMOUS, API_KEY_PREFIX, type Principal } from '../../domain/principal.js';
 import { sessionCookieOf } from './route-guard.js';
 import { policyOf } from './route-policy.js';
 
@@ -16,8 +16,8 @@ declare module 'fastify' {
 /**
  * Decorates every request with `request.principal`: an account when a live session cookie or an API
  * key (`Authorization: Bearer wfk_…`) proves one, else anonymous. Each is read only where the matched
- * route's declaration (src/http/route-policy.ts) says it counts: the API key where the route accepts
- * `api-key`, the cookie where `cookie` is set (the route guard, src/http/route-guard.ts, has already
+ * route's declaration (src/http/callers/route-policy.ts) says it counts: the API key where the route accepts
+ * `api-key`, the cookie where `cookie` is set (the route guard, src/http/callers/route-guard.ts, has already
  * refused a cookie-borne change from another origin). So a request to the API or the agents with
  * only the cookie is anonymous, and a request with neither costs no store read. A key that is
  * presented where keys count but is unknown or revoked is refused (401 `api_key_invalid`, in the

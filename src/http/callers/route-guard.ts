@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config/config.js';
-import { HttpRefusal } from './errors.js';
+import type { Config } from '../../config/config.js';
+import { HttpRefusal } from '../answers/errors.js';
 import { policyOf } from './route-policy.js';
 
 /** The sign-in session's cookie (src/http/routes/auth.ts sets it). */
@@ -25,7 +25,7 @@ export function sessionCookieOf(request: FastifyRequest): string | undefined {
 
 /**
  * The one cross-site rule of the server, an `onRequest` hook at the root that reads the matched
- * route's declaration (src/http/route-policy.ts). A request that presents the session cookie and
+ * route's declaration (src/http/callers/route-policy.ts). A request that presents the session cookie and
  * changes state (any method but GET, HEAD and OPTIONS) on a route where the cookie counts passes only
  * when its `Origin` is one of the instance's own origins, exactly. Browsers send `Origin` on every
  * such request (every POST, PUT, PATCH and DELETE, form or fetch, same-origin or not), so a request
@@ -34,7 +34,7 @@ export function sessionCookieOf(request: FastifyRequest): string | undefined {
  * the principal is read or the body is parsed; the route's own error style renders it.
  *
  * Where the cookie does not count (the API, the agents, the pages), the principal hook never reads it
- * (src/http/principal.ts), so there is nothing for a foreign page to borrow and nothing to refuse.
+ * (src/http/callers/principal.ts), so there is nothing for a foreign page to borrow and nothing to refuse.
  * Must be added after @fastify/cookie (which parses the cookie in its own onRequest hook).
  */
 export function installRouteGuard(app: FastifyInstance, config: Config): void {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { compileValidator } from '../contract/validation.js';
+import { compileValidator } from '../../contract/validation.js';
 
 /**
  * Fastify's validator for every route's `schema` (params, querystring, body, headers): the

@@ -1,8 +1,8 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { RateLimited } from '../app/errors.js';
-import type { Config } from '../config/config.js';
+import { RateLimited } from '../../app/errors.js';
+import type { Config } from '../../config/config.js';
 import { PerKeyLimit } from './per-key-limit.js';
 
 /**

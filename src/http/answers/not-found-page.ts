@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { escapeHtml } from '../domain/html.js';
+import { escapeHtml } from '../../domain/html.js';
 
 /**
  * The 404 of a person: someone who typed or pasted a wrong address into a browser gets a small page

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientKey } from '../domain/client-key.js';
+import { clientKey } from '../../domain/client-key.js';
 import { PerKeyLimit } from './per-key-limit.js';
 
 /**
