@@ -309,6 +309,34 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     await Promise.all([ownerCtx.close(), v.ctx.close()]);
   });
 
+  test('an empty folder with a note shows the note alone: no "0 files", no greyed Download all', async () => {
+    const ctx = await newContext(fx.browser);
+    const owner = await ctx.newPage();
+    const problems = watch(owner);
+    await createFromHome(owner, fx.server.baseUrl, {
+      mode: 'request',
+      title: 'Send me',
+      note: 'Your tax papers, please',
+    });
+    await owner.locator('#note', { hasText: 'Your tax papers, please' }).waitFor();
+    assert.equal(await owner.locator('#folder-summary').isVisible(), false, 'no "0 files · 0 bytes"');
+    assert.equal(await owner.locator('#download-all').isVisible(), false, 'no Download all with nothing in it');
+    for (const lang of ['en', 'de'])
+      for (const [size, viewport] of [
+        ['desktop', { width: 1366, height: 768 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const)
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await owner.locator('#language').selectOption(lang);
+          await owner.setViewportSize(viewport);
+          await owner.emulateMedia({ colorScheme });
+          await owner.locator('#note').waitFor();
+          await owner.screenshot({ path: join(SCREENSHOTS, `empty-note-${size}-${colorScheme}-${lang}.png`) });
+        }
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  });
+
   test('request mode from the home page: the first visitor uploads sealed, keeps a receipt; the owner sees it live', async () => {
     const ownerCtx = await newContext(fx.browser);
     const owner = await ownerCtx.newPage();

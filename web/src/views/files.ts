@@ -50,17 +50,23 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       note.textContent = text ?? '';
     });
   showNote();
+  const allRow = h('div', { class: 'row' }, all);
   const summary = h(
     'section',
     { class: 'card summary', 'aria-label': t('files.summary') },
     line,
     note,
-    h('div', { class: 'row' }, all),
+    allRow,
     status.element,
   );
-  // An empty folder has nothing to sum up (its deadline notice says what to do); shown once files come.
+  // An empty folder has nothing to sum up: with a note, the note alone (no "0 files", no greyed
+  // Download all), without one, nothing (its deadline notice says what to do).
   const showSummary = () => {
-    summary.hidden = session.info.fileCount === 0 && !session.info.note;
+    const empty = session.info.fileCount === 0;
+    summary.hidden = empty && !session.info.note;
+    line.hidden = empty;
+    // A row is a flex box: its `hidden` attribute would be overridden by the stylesheet.
+    allRow.style.display = empty ? 'none' : '';
   };
   showSummary();
   const section = h(
