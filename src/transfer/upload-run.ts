@@ -153,6 +153,9 @@ function inPlan(plan: ChunkPlan, missing: readonly number[]): number[] {
 
 export type FileState = 'waiting' | 'uploading' | 'done' | 'failed' | 'cancelled';
 
+/** How long a run is watched before its time left is told: a full window of the speed estimate. */
+export const ETA_AFTER_MS = 5000;
+
 /** One file of an upload run, as progress shows it. */
 export interface FileUpload {
   readonly fileId: string;
@@ -233,8 +236,22 @@ export class UploadRun {
       for (const b of f.sending.values()) sent += b;
     }
     const rate = this.speed(sent);
-    return { files: this.files, total, sent, speed: rate, etaMs: rate > 0 ? ((total - sent) * 1000) / rate : Infinity };
+    const now = (this.options.clock ?? (() => performance.now()))();
+    this.watchedSince ??= now;
+    // The speed of the first seconds (connections opening, the first chunks encrypting) says little:
+    // no time left is told before ETA_AFTER_MS of the run were watched (Infinity: "—").
+    const settled = now - this.watchedSince >= ETA_AFTER_MS;
+    return {
+      files: this.files,
+      total,
+      sent,
+      speed: rate,
+      etaMs: rate > 0 && settled ? ((total - sent) * 1000) / rate : Infinity,
+    };
   }
+
+  /** When progress was first asked for (the run's clock). */
+  private watchedSince: number | null = null;
 
   /** Bytes stored on the server, by the model (what `progress()` counts without bytes on their way). */
   stored(): number {

@@ -184,9 +184,12 @@ eachEngine('site: a visitor downloads a file while it arrives', [chromium, firef
     const path = await writeTemp(site.dir, 'stopped.bin', content);
     const { owner, link } = await startHeldUpload('stopped.bin', content, []);
     const visitor = await visitorOn(link);
+    // The sender's tab title tells the progress (seen from another tab), and is itself again after.
+    await owner.waitUntil(`/^\\d+ % · /.test(document.title)`);
     await owner.click('#cancel-upload');
     site.gate.drop();
     await owner.waitFor('#upload-status[data-state="cancelled"]');
+    await owner.waitUntil(`!document.title.includes('%')`);
     // The sender's page said it stopped: the visitor's next poll shows it, with where it stopped.
     await visitor.waitFor('#files li .stopped', { timeoutMs: 60_000 });
     assert.equal(await visitor.renderedText('#files li .stopped'), 'The sender stopped this upload at 33%');

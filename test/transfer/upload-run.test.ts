@@ -132,6 +132,22 @@ describe('upload run', () => {
       assert.ok((await stored(folder.folderId, f.fileId, key)).equals(contents[i]!));
   });
 
+  test('the first time left waits for a full window of speed: "—" before, an estimate after', async () => {
+    const { registrar, files } = await prepare([11 * MIB]);
+    let now = 1_000;
+    const run = new UploadRun(files, registrar, { clock: () => now });
+    assert.equal(run.progress().etaMs, Infinity, 'nothing sent yet');
+    run.files[0]!.stored = MIB;
+    now += 3_000;
+    const early = run.progress();
+    assert.ok(early.speed > 0, 'the speed is known after 3 s');
+    assert.equal(early.etaMs, Infinity, 'but 3 s of a run say too little for a time left');
+    run.files[0]!.stored = 2 * MIB;
+    now += 3_000;
+    const settled = run.progress();
+    assert.ok(Number.isFinite(settled.etaMs) && settled.etaMs > 0, `an estimate after 6 s (${settled.etaMs})`);
+  });
+
   test('a chunk the server never stored is sent again in the second round', async () => {
     const { key, registrar, contents, files } = await prepare([11 * MIB]);
     let lost = 0;

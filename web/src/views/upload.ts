@@ -249,6 +249,8 @@ function progressView(session: FolderSession, area: HTMLElement) {
   cancel.addEventListener('click', () => session.uploads.cancel());
   let last = 0;
   let latest: UploadProgress | null = null;
+  // The tab's title carries the progress, so a tab in the background still tells it.
+  const title = document.title;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const draw = () => {
     timer = null;
@@ -284,6 +286,7 @@ function progressView(session: FolderSession, area: HTMLElement) {
     }
     overall.max = Math.max(1, p.total);
     overall.value = p.sent;
+    document.title = `${Math.floor((100 * p.sent) / Math.max(1, p.total))} % · ${title}`;
     const done = p.files.filter((f) => f.state === 'done').length;
     delete overallText.dataset.state; // a wait (waitingView) is over once progress is painted
     delete overallText.dataset.why;
@@ -313,6 +316,7 @@ function progressView(session: FolderSession, area: HTMLElement) {
     close: () => {
       if (timer) clearTimeout(timer);
       timer = null;
+      document.title = title;
     },
     paint: (p: UploadProgress) => {
       latest = p;
