@@ -123,7 +123,23 @@ describe('site: owner controls and what visitors see (Chromium)', { skip: SKIP }
     const v2 = await visitor(fx.browser, link);
     await v2.page.locator('#files li .count[data-left="0"]').waitFor();
     assert.equal(await v2.page.locator('#files li button.download').isDisabled(), true);
+    // The summary says it once for the folder: nothing more can be downloaded.
+    await v2.page.locator('#all-used-up').waitFor();
+    assert.match(await v2.page.locator('#all-used-up').innerText(), /reached its download limit/);
     await screenshot(v2.page, 'folder-visitor-limit-reached');
+    for (const lang of ['en', 'de'])
+      for (const [size, viewport] of [
+        ['desktop', { width: 1366, height: 768 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const)
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await v2.page.locator('#language').selectOption(lang);
+          await v2.page.setViewportSize(viewport);
+          await v2.page.emulateMedia({ colorScheme });
+          await v2.page.locator('#all-used-up').waitFor();
+          await v2.page.screenshot({ path: join(SCREENSHOTS, `used-up-${size}-${colorScheme}-${lang}.png`) });
+        }
+    await v2.page.locator('#language').selectOption('en');
     // Even a page that still offers the button (loaded before the limit was used) gets the refusal.
     const stale = await visitor(fx.browser, link);
     await stale.page.locator('#files li .count').waitFor();

@@ -51,10 +51,13 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     });
   showNote();
   const allRow = h('div', { class: 'row' }, all);
+  // A folder whose every file is used up for this visitor says so once, at the top (each row also does).
+  const usedUp = h('p', { id: 'all-used-up', class: 'notice', hidden: true }, t('files.allUsedUp'));
   const summary = h(
     'section',
     { class: 'card summary', 'aria-label': t('files.summary') },
     line,
+    usedUp,
     note,
     allRow,
     status.element,
@@ -110,6 +113,21 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
   // when the end of the list scrolls into view; "download all" loads the rest first.
   let loaded: OpenedFile[] = [];
   let cursor: string | null = null;
+  const paintUsedUp = () => {
+    const { reader } = session;
+    usedUp.hidden = !(
+      !session.info.isOwner &&
+      cursor === null &&
+      loaded.length > 0 &&
+      loaded.every(
+        (o) =>
+          o.file.complete &&
+          o.file.downloadsLeft === 0 &&
+          !reader.downloading(o.file.fileId) &&
+          !reader.holdsTicket(o.file.fileId),
+      )
+    );
+  };
   let loading: Promise<void> | null = null;
   const more = h('li', { class: 'muted more', 'aria-hidden': 'true' }, t('files.loadingMore'));
   const observer =
@@ -184,6 +202,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       } else observer?.disconnect();
       all.disabled = ready().length === 0;
       line.textContent = summaryText(session, loaded);
+      paintUsedUp();
     })().finally(() => {
       loading = null;
     });
@@ -222,6 +241,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
       viewer = new Viewer(loaded);
       all.disabled = ready().length === 0;
       line.textContent = summaryText(session, loaded);
+      paintUsedUp();
       return;
     }
     loaded = page.opened;
@@ -233,6 +253,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     list.replaceChildren(...(loaded.length ? loaded.map(row) : [h('li', { class: 'muted' }, t('files.empty'))]));
     all.disabled = ready().length === 0;
     line.textContent = summaryText(session, loaded);
+    paintUsedUp();
   };
   // Live updates: the session polls the folder while the page is visible.
   // The list is loaded again when the folder's files changed, or when what the rows show can change
@@ -245,6 +266,7 @@ export function filesView(session: FolderSession, config: SiteConfig): FilesView
     const changed = now !== seen;
     seen = now;
     line.textContent = summaryText(session, loaded);
+    paintUsedUp();
     showSummary();
     showNote();
     const moving =
