@@ -34,7 +34,7 @@ test('the build writes each asset with .br and .gz variants of the same bytes, a
 
 test('the server answers with the pre-compressed variant the client accepts', async () => {
   const page = await (await fetch(`${srv.baseUrl}/docs/`)).text();
-  const css = /<link rel="stylesheet" href="([^"]+\.css)"/.exec(page)?.[1];
+  const css = /<link rel="stylesheet"[^>]* href="([^"]+\.css)"/.exec(page)?.[1];
   assert.ok(css, 'the page links its stylesheet');
   const { hostname, port } = new URL(srv.baseUrl);
   const get = (encoding: string) =>
