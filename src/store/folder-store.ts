@@ -54,6 +54,12 @@ export type NewFolder = Omit<FolderRecord, 'settings' | 'createdBy' | 'fileCount
   Partial<Pick<FolderRecord, 'settings' | 'createdBy' | 'accountId'>>;
 
 /** A page of a folder's files: positions after `after`, at most `limit`, only those live at `liveAt`. */
+/** A file with the folder it belongs to, as one read returns them. */
+export interface FileInFolder {
+  readonly file: FileRecord;
+  readonly folder: FolderRecord;
+}
+
 export interface FilePage {
   readonly after?: number;
   readonly limit?: number;
@@ -115,6 +121,8 @@ export interface FolderStore {
   getFolder(folderId: string): Promise<FolderRecord | null>;
   /** The file if it belongs to that folder, else null. */
   getFile(folderId: string, fileId: string): Promise<FileRecord | null>;
+  /** The file and its folder, read together, if the file belongs to that folder, else null. */
+  getFileInFolder(folderId: string, fileId: string): Promise<FileInFolder | null>;
   /**
    * Files of the folder in position order (expired ones included unless `page.liveAt` is given).
    * Without `page.limit` every file is read: for tools and tests; request paths read a page.

@@ -22,7 +22,7 @@ import type { SchemaReport } from './schema.js';
  * properties. The records callers use most are re-exported here.
  */
 export type { FolderRecord, FolderSettings } from './folder-record.js';
-export type { AddFilesResult, FileRecord, NewFolder, Outbox, OwnerClaim } from './folder-store.js';
+export type { AddFilesResult, FileInFolder, FileRecord, NewFolder, Outbox, OwnerClaim } from './folder-store.js';
 export type { ActivityRecord } from './owner-store.js';
 
 export interface MetadataStore extends FolderStore, FolderDeletion, OwnerControls, DownloadCounts {

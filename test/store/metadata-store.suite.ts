@@ -137,6 +137,23 @@ export function metadataStoreSuite(name: string, factory: HarnessFactory): void 
       assert.equal(typeof got.createdAt, 'number');
     });
 
+    it('getFileInFolder reads the file with its folder, and nothing once the folder is being deleted', async (store) => {
+      const f = folder({ title: 'both', uploadAuthHash: 'auth-hash' });
+      const other = folder();
+      const files = [file(f.id, 0, { completedAt: T0 + 5, uploaderTag: 'tag', sealedKey: 'sealed' }), file(f.id, 1)];
+      await store.createFolder(f, files);
+      await store.createFolder(other, []);
+      // The two tables share column names (id, created_at, expires_at, max_downloads): each keeps its own.
+      assert.deepEqual(await store.getFileInFolder(f.id, files[0]!.id), {
+        file: files[0],
+        folder: { ...f, fileCount: 2 },
+      });
+      assert.equal(await store.getFileInFolder(other.id, files[0]!.id), null);
+      assert.equal(await store.getFileInFolder(f.id, id()), null);
+      assert.ok(await store.beginOwnerDeletion(f.id, T0 + 10));
+      assert.equal(await store.getFileInFolder(f.id, files[1]!.id), null);
+    });
+
     it('unknown ids read as null or empty; a file is found only under its own folder', async (store) => {
       const a = folder();
       const b = folder();

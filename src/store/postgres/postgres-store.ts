@@ -6,6 +6,7 @@ import type {
   AddFilesResult,
   CreateFolderOptions,
   CreateFolderResult,
+  FileInFolder,
   FilePage,
   FileRecord,
   NewFile,
@@ -17,7 +18,19 @@ import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owne
 import type { SchemaReport } from '../schema.js';
 import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../sql/activity.js';
 import { auditValues } from '../sql/audit.js';
-import { type FileRow, type FolderRow, fullFolder, toFile, toFolder } from '../sql/rows.js';
+import {
+  type FileInFolderRow,
+  type FileRow,
+  type FolderRow,
+  fileInFolderSql,
+  fullFolder,
+  toFile,
+  toFileInFolder,
+  toFolder,
+} from '../sql/rows.js';
+
+const FILE_IN_FOLDER = fileInFolderSql((n) => `$${n}`);
+
 import { PostgresAccountStore } from './account-store.js';
 import { PostgresAccountUsageStore } from './account-usage.js';
 import { PostgresAdminStore } from './admin-store.js';
@@ -146,6 +159,11 @@ export class PostgresMetadataStore implements MetadataStore {
       [folderId, fileId],
     );
     return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  async getFileInFolder(folderId: string, fileId: string): Promise<FileInFolder | null> {
+    const { rows } = await this.pool.query<FileInFolderRow>(FILE_IN_FOLDER, [folderId, fileId]);
+    return rows[0] ? toFileInFolder(rows[0]) : null;
   }
 
   async listFiles(folderId: string, page: FilePage = {}): Promise<FileRecord[]> {

@@ -1,6 +1,6 @@
 import type { Mode } from '../../domain/modes.js';
 import type { Flow, FolderCreator, FolderRecord, FolderSettings } from '../folder-record.js';
-import type { FileRecord, NewFile, NewFolder } from '../folder-store.js';
+import type { FileInFolder, FileRecord, NewFile, NewFolder } from '../folder-store.js';
 
 /**
  * What both SQL stores share (this folder): the rows they read, with the same column names in
@@ -103,6 +103,43 @@ export const toFile = (r: FileRow): FileRecord => ({
   downloads: int(r.downloads),
   sendingUntil: nullableInt(r.sending_until ?? null),
 });
+
+const FILE_ROW_COLUMNS = [
+  'id',
+  'folder_id',
+  'position',
+  'filename',
+  'mimetype',
+  'filesize',
+  'chunk_size',
+  'chunks',
+  'created_at',
+  'completed_at',
+  'expires_at',
+  'uploader_tag',
+  'sealed_key',
+  'max_downloads',
+  'downloads',
+  'sending_until',
+] as const;
+
+/** A row of fileInFolderSql: the folder's columns as they are, the file's prefixed `file_`. */
+export type FileInFolderRow = FolderRow & { [K in (typeof FILE_ROW_COLUMNS)[number] as `file_${K}`]: FileRow[K] };
+
+/**
+ * The file and its folder in one indexed read (the chunk path's: accept-chunk.ts), the same text on
+ * both stores but for placeholders. The two tables share column names, so the file's are renamed.
+ */
+export function fileInFolderSql(placeholder: (n: number) => string): string {
+  const fileColumns = FILE_ROW_COLUMNS.map((c) => `f.${c} AS file_${c}`).join(', ');
+  return `SELECT d.*, ${fileColumns} FROM files f JOIN folders d ON d.id = f.folder_id
+   WHERE f.folder_id = ${placeholder(1)} AND f.id = ${placeholder(2)} AND d.deleting_since IS NULL`;
+}
+
+export function toFileInFolder(r: FileInFolderRow): FileInFolder {
+  const file = Object.fromEntries(FILE_ROW_COLUMNS.map((c) => [c, r[`file_${c}`]])) as unknown as FileRow;
+  return { file: toFile(file), folder: toFolder(r) };
+}
 
 /** A folder without any of the owner's settings. */
 export const NO_SETTINGS: FolderSettings = { expiresAt: null, maxDownloads: null, note: null, password: null };

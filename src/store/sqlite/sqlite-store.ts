@@ -8,6 +8,7 @@ import type {
   AddFilesResult,
   CreateFolderOptions,
   CreateFolderResult,
+  FileInFolder,
   FilePage,
   FileRecord,
   NewFile,
@@ -18,7 +19,15 @@ import type { MetadataStore } from '../metadata-store.js';
 import type { ActivityRecord, SettingsChange, UpdateFolderResult } from '../owner-store.js';
 import type { SchemaReport } from '../schema.js';
 import { ACTIVITY_COLUMNS, type ActivityRow, toActivity } from '../sql/activity.js';
-import { type FileRow, type FolderRow, toFile, toFolder } from '../sql/rows.js';
+import {
+  type FileInFolderRow,
+  type FileRow,
+  type FolderRow,
+  fileInFolderSql,
+  toFile,
+  toFileInFolder,
+  toFolder,
+} from '../sql/rows.js';
 import { SqliteAccountStore } from './account-store.js';
 import { SqliteAccountUsageStore } from './account-usage.js';
 import { SqliteAdminStore } from './admin-store.js';
@@ -68,6 +77,7 @@ export class SqliteMetadataStore implements MetadataStore {
       getFile: db.prepare<[string, string], FileRow>(
         'SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id WHERE f.folder_id = ? AND f.id = ? AND d.deleting_since IS NULL',
       ),
+      getFileInFolder: db.prepare<[string, string], FileInFolderRow>(fileInFolderSql(() => '?')),
       // One index range scan on (folder_id, position): a page costs the same at any depth.
       listFiles: db.prepare<[string, number, number, number], FileRow>(
         `SELECT f.* FROM files f JOIN folders d ON d.id = f.folder_id
@@ -103,6 +113,11 @@ export class SqliteMetadataStore implements MetadataStore {
   async getFile(folderId: string, fileId: string): Promise<FileRecord | null> {
     const row = this.reads.getFile.get(folderId, fileId);
     return row ? toFile(row) : null;
+  }
+
+  async getFileInFolder(folderId: string, fileId: string): Promise<FileInFolder | null> {
+    const row = this.reads.getFileInFolder.get(folderId, fileId);
+    return row ? toFileInFolder(row) : null;
   }
 
   async listFiles(folderId: string, page: FilePage = {}): Promise<FileRecord[]> {
