@@ -1,25 +1,8 @@
-import { ERROR_CODES, type ErrorCode } from '../contract/errors.js';
+import { AppError } from '../contract/errors.js';
 
-/**
- * Failures a use case reports to its caller: a stable code (src/contract/errors.ts) and a message.
- * The HTTP status is the one the catalogue gives the code, so a code and its status never disagree;
- * the HTTP layer sends it with `{error, code}`, the agent surfaces turn the same pair into tool or
- * task errors. Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
- */
-export class AppError extends Error {
-  override name = 'AppError';
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-
-  /** The HTTP status the code is answered with (the v2 contract scope narrows it: spec 7). */
-  get status(): number {
-    return ERROR_CODES[this.code].status;
-  }
-}
+// The failure a use case reports is the contract's, so that a lower layer (a blob store) can report
+// one with its own code and no use case translates it.
+export { AppError };
 
 /** A 429 that says when to come back (sent as the Retry-After header). */
 export class RateLimited extends AppError {

@@ -1,4 +1,3 @@
-import { InsufficientStorageError } from '../blobs/blob-store.js';
 import type { UploadUrls } from '../contract/types.js';
 import { bulkTurn } from '../domain/bulk-turns.js';
 import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
@@ -96,14 +95,10 @@ export async function registerFiles(
   const refs = records.map((r) => ({ folderId: r.folderId, fileId: r.id }));
   // The files' encrypted bytes are reserved against the disk's free space until they are written,
   // or until their folder makes no progress for DISK_RESERVATION_IDLE_SECONDS.
-  await guard
-    ?.reserveUploads(
-      records.map((r, i) => ({ ref: refs[i]!, bytes: encryptedFileLength(r), until: r.expiresAt })),
-      client,
-    )
-    .catch((error: unknown) => {
-      throw error instanceof InsufficientStorageError ? insufficientStorage(error.message) : error;
-    });
+  await guard?.reserveUploads(
+    records.map((r, i) => ({ ref: refs[i]!, bytes: encryptedFileLength(r), until: r.expiresAt })),
+    client,
+  );
   const release = () => guard?.releaseUploads(refs);
   try {
     await checkInstanceQuota(services, entries);

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { AppError } from '../contract/errors.js';
 import type { UploadUrls } from '../contract/types.js';
 
 /**
@@ -153,20 +154,42 @@ export interface BlobCapabilities {
   readonly folderChunkLister: FolderChunkLister | null;
 }
 
-export class BlobNotFoundError extends Error {
+/*
+ * The blob store's refusals carry the code the client is answered with (the contract's AppError),
+ * so that every use case passes them on as they are and none translates them; anything else a
+ * store throws is an outage (a 500).
+ */
+export class BlobNotFoundError extends AppError {
   override name = 'BlobNotFoundError';
+  constructor(message: string) {
+    super('not_found', message);
+  }
 }
-export class ChunkUrlError extends Error {
+/** A chunk URL whose signature is wrong or expired, or that names another chunk or length. */
+export class ChunkUrlError extends AppError {
   override name = 'ChunkUrlError';
+  constructor(message: string) {
+    super('forbidden', message);
+  }
 }
-export class ChunkLengthError extends Error {
+/** A chunk body shorter or longer than its declared length. */
+export class ChunkLengthError extends AppError {
   override name = 'ChunkLengthError';
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
 }
 /** A chunk stored already with other bytes (see ChunkReceiver.writeChunk). */
-export class ChunkConflictError extends Error {
+export class ChunkConflictError extends AppError {
   override name = 'ChunkConflictError';
+  constructor(message: string) {
+    super('conflict', message);
+  }
 }
 /** No room: the disk is full (ENOSPC, a short write) or below its free-space floor. Nothing was kept. */
-export class InsufficientStorageError extends Error {
+export class InsufficientStorageError extends AppError {
   override name = 'InsufficientStorageError';
+  constructor(message: string) {
+    super('insufficient_storage', message);
+  }
 }

@@ -106,3 +106,25 @@ export interface ErrorBody {
   readonly error: string;
   readonly code: ErrorCode;
 }
+
+/**
+ * Failures reported to the caller, by a use case or by a blob store (blobs/blob-store.ts): a stable
+ * code (above) and a message.
+ * The HTTP status is the one the catalogue gives the code, so a code and its status never disagree;
+ * the HTTP layer sends it with `{error, code}`, the agent surfaces turn the same pair into tool or
+ * task errors. Anything else thrown is a bug or an outage and becomes a 500 with a generic message.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The HTTP status the code is answered with (the v2 contract scope narrows it: spec 7). */
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}

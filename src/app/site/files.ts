@@ -1,5 +1,4 @@
 import { pipeline, type Readable, Transform } from 'node:stream';
-import { BlobNotFoundError } from '../../blobs/blob-store.js';
 import type { SiteRegisterBody } from '../../contract/requests.js';
 import type {
   SiteFile,
@@ -263,7 +262,7 @@ export async function siteFileView(
 ): Promise<SiteFile> {
   // A file not recorded complete is looked at: its stored chunks are its progress (a visitor sees it
   // arriving), and on object storage, which never calls back, they also say whether it is complete.
-  const progress = f.completedAt === null ? await fileProgress(services, f, stored) : null;
+  const progress = f.completedAt === null ? await fileProgress(services, f, { stored }) : null;
   const complete = progress === null || (!services.capabilities.chunkReceiver && progress.complete);
   const limit = effectiveLimit(f.maxDownloads, folder.settings.maxDownloads);
   return {
@@ -430,7 +429,6 @@ export async function siteChunk(
     return { kind: 'stream', length, body: counted, range };
   } catch (error) {
     await charge.refund(sending);
-    if (error instanceof BlobNotFoundError) throw notFound(`chunk ${n} is not uploaded`);
     throw error;
   }
 }
