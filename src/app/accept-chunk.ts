@@ -1,13 +1,7 @@
-import {
-  ChunkConflictError,
-  ChunkLengthError,
-  type ChunkReceiver,
-  type ChunkUrlQuery,
-  InsufficientStorageError,
-} from '../blobs/blob-store.js';
+import type { ChunkReceiver, ChunkUrlQuery } from '../blobs/blob-store.js';
 import { encryptedChunkLength } from '../domain/chunk-plan.js';
 import { refuseIfTakenDown } from './admin/take-down.js';
-import { conflict, forbidden, insufficientStorage, invalid, notFound } from './errors.js';
+import { conflict, invalid, notFound } from './errors.js';
 import { fileProgress } from './file-progress.js';
 import type { Services } from './services.js';
 import { writeUnlessDeleted } from './written-while-deleted.js';
@@ -51,19 +45,16 @@ export async function acceptChunk(
 ): Promise<ChunkAccepted> {
   const { store, clock } = services;
   const n = Number(incoming.chunk);
-  const file = await store.getFile(incoming.folderId, incoming.fileId);
+  // The file and its folder in one read: everything checked before the body is read.
+  const found = await store.getFileInFolder(incoming.folderId, incoming.fileId);
   const now = clock();
-  if (!file || file.expiresAt <= now) throw notFound('file not found');
+  if (!found || found.file.expiresAt <= now) throw notFound('file not found');
+  const { file, folder } = found;
   if (n < 1 || n > file.chunks) throw invalid(`chunk number must be between 1 and ${file.chunks}`);
   const expectedLength = encryptedChunkLength(file, n);
-  try {
-    receiver.verifyChunkUrl(incoming, n, expectedLength, incoming.query, now);
-  } catch (error) {
-    throw forbidden((error as Error).message);
-  }
+  // A refusal of the blob store's (here and below) carries its own code: it is passed on as it is.
+  receiver.verifyChunkUrl(incoming, n, expectedLength, incoming.query, now);
   // A folder the operator took down takes no more bytes, whatever URLs were handed out before.
-  const folder = await store.getFolder(file.folderId);
-  if (!folder) throw notFound('file not found');
   refuseIfTakenDown(folder);
   if (file.completedAt !== null) throw conflict('file is already complete; its chunks can no longer be replaced');
   if (incoming.declaredLength !== expectedLength)
@@ -71,23 +62,16 @@ export async function acceptChunk(
   // A full disk refuses before the body is read, not after megabytes of it (what the file's
   // registration reserved for it counts as fitting).
   const ref = { folderId: file.folderId, fileId: file.id };
-  await services.capabilities.spaceGuard?.ensureSpace(expectedLength, ref).catch(storageRefusal);
+  await services.capabilities.spaceGuard?.ensureSpace(expectedLength, ref);
   incoming.ready?.();
-  await writeUnlessDeleted(services, ref, () => receiver.writeChunk(ref, n, expectedLength, incoming.body)).catch(
-    storageRefusal,
+  // The read after the write (the deletion check) is also what completing the file needs.
+  const written = await writeUnlessDeleted(services, ref, () =>
+    receiver.writeChunk(ref, n, expectedLength, incoming.body),
   );
   // Listing every stored chunk with its size after each write would make uploading a file of
   // n chunks cost O(n^2) stats; while fewer chunks are stored than the file has, it is not complete.
   if ((await receiver.countChunks(incoming)) < file.chunks)
     return { chunk: n, bytes: expectedLength, fileComplete: false };
-  const progress = await fileProgress(services, file);
+  const progress = await fileProgress(services, written.file, { folder: written.folder });
   return { chunk: n, bytes: expectedLength, fileComplete: progress.complete };
-}
-
-/** The write failures a client is told about (anything else is ours: a 500). */
-function storageRefusal(error: unknown): never {
-  if (error instanceof InsufficientStorageError) throw insufficientStorage(error.message);
-  if (error instanceof ChunkLengthError) throw invalid(error.message);
-  if (error instanceof ChunkConflictError) throw conflict(error.message);
-  throw error;
 }

@@ -1,6 +1,6 @@
 import { encryptedChunkLength, missingChunks } from '../domain/chunk-plan.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
-import type { FileRecord } from '../store/metadata-store.js';
+import type { FileRecord, FolderRecord } from '../store/metadata-store.js';
 import { fileEvent, withEvents } from './events.js';
 import type { Services } from './services.js';
 import { recordActivity } from './site/activity.js';
@@ -17,21 +17,23 @@ export interface FileProgress {
  * refuse a wrong length up front (S3 without a signed length) still never reports a bad chunk as
  * present. The first time a file is seen complete, its completion is recorded, which starts its
  * download period (domain/lifecycle.ts). `stored` is the file's listing when the caller already has
- * it (a batched listing of several files, site/files.ts listSiteFiles).
+ * it (a batched listing of several files, site/files.ts listSiteFiles); `folder` is the file's
+ * folder when the caller read it with the file (the chunk path: accept-chunk.ts), so that recording
+ * the completion reads nothing more.
  */
 export async function fileProgress(
   services: Services,
   file: FileRecord,
-  stored?: ReadonlyMap<number, number>,
+  known: { readonly stored?: ReadonlyMap<number, number>; readonly folder?: FolderRecord } = {},
 ): Promise<FileProgress> {
-  stored ??= await services.blobs.listChunks({ folderId: file.folderId, fileId: file.id });
+  const stored = known.stored ?? (await services.blobs.listChunks({ folderId: file.folderId, fileId: file.id }));
   const present: number[] = [];
   for (const [n, size] of stored) {
     if (n >= 1 && n <= file.chunks && size === encryptedChunkLength(file, n)) present.push(n);
   }
   const missing = missingChunks(file.chunks, present);
   const complete = missing.length === 0;
-  if (complete && file.completedAt === null) await recordCompletion(services, file);
+  if (complete && file.completedAt === null) await recordCompletion(services, file, known.folder);
   return { complete, missing };
 }
 
@@ -39,11 +41,11 @@ export async function fileProgress(
  * The store moves the folder's deleteAfter in the same transaction, without reading its other files,
  * and writes the `file.completed` event with it (only the call that completes the file does).
  */
-async function recordCompletion(services: Services, file: FileRecord): Promise<void> {
+async function recordCompletion(services: Services, file: FileRecord, known?: FolderRecord): Promise<void> {
   const { store, clock, config } = services;
   const now = clock();
   const expiresAt = fileExpiresAt(file.createdAt, now, config.freeDownloadHours);
-  const folder = await store.getFolder(file.folderId);
+  const folder = known ?? (await store.getFolder(file.folderId));
   // The uploader's tag is the hash of the credential it presented, the owner's too (access.ts).
   const byOwner = (f: NonNullable<typeof folder>) =>
     file.uploaderTag === null || file.uploaderTag === f.ownerTokenHash || file.uploaderTag === f.uploadAuthHash;

@@ -1,4 +1,5 @@
 import type { ChunkRef } from '../blobs/blob-store.js';
+import type { FileInFolder } from '../store/metadata-store.js';
 import { notFound } from './errors.js';
 import type { Services } from './services.js';
 
@@ -13,18 +14,24 @@ import type { Services } from './services.js';
  *   so the writer removes the file's bytes itself and answers 404.
  * A write that fails while the record is gone (the folder's directory removed under it) is the same
  * 404, not a server error. The check costs one indexed read per write; on PostgreSQL every node reads
- * the committed mark, so the rule holds across nodes.
+ * the committed mark, so the rule holds across nodes. That read is the file and its folder as they
+ * are after the write, returned so that the caller needs no other (a chunk that completes its file).
  */
-export async function writeUnlessDeleted(services: Services, ref: ChunkRef, write: () => Promise<void>): Promise<void> {
+export async function writeUnlessDeleted(
+  services: Services,
+  ref: ChunkRef,
+  write: () => Promise<void>,
+): Promise<FileInFolder> {
   let failure: unknown = null;
   try {
     await write();
   } catch (error) {
     failure = error;
   }
-  if (await services.store.getFile(ref.folderId, ref.fileId)) {
+  const current = await services.store.getFileInFolder(ref.folderId, ref.fileId);
+  if (current) {
     if (failure !== null) throw failure;
-    return;
+    return current;
   }
   await services.blobs.deleteFile(ref);
   throw notFound('file not found: it was deleted while this upload was running');
