@@ -21,8 +21,6 @@ export const forbidden = (message: string) => new AppError('forbidden', message)
 export const conflict = (message: string) => new AppError('conflict', message);
 /** A folder or file that existed but has expired: answered as 404, with its own code. */
 export const expired = (message: string) => new AppError('expired', message);
-/** The server has no room for the data (disk full or below its free-space floor); nothing was stored. */
-export const insufficientStorage = (message: string) => new AppError('insufficient_storage', message);
 /** A request that asks for more work or data than one request may (the caller can split it). */
 export const tooLarge = (message: string) => new AppError('payload_too_large', message);
 /** Only signed-in people may do this (CREATE_POLICY=signed-in). */

@@ -6,7 +6,7 @@ import { newId } from '../domain/ids.js';
 import { fileExpiresAt } from '../domain/lifecycle.js';
 import { MAX_CHUNKS_PER_REQUEST } from '../domain/limits.js';
 import type { FileRecord } from '../store/metadata-store.js';
-import { insufficientStorage, tooLarge } from './errors.js';
+import { tooLarge } from './errors.js';
 import { checkFolderQuota, checkInstanceQuota } from './quota.js';
 import type { Services } from './services.js';
 
