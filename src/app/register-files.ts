@@ -1,5 +1,5 @@
 import type { UploadUrls } from '../contract/types.js';
-import { bulkTurn } from '../domain/bulk-turns.js';
+import { bulkSteps } from '../domain/bulk-turns.js';
 import { encryptedChunkLength, planChunks } from '../domain/chunk-plan.js';
 import { clientKey } from '../domain/client-key.js';
 import { newId } from '../domain/ids.js';
@@ -110,24 +110,17 @@ export async function registerFiles(
   }
 }
 
-/** Chunk URLs signed in one turn of the event loop, at most (a few ms of work), before yielding. */
-const CHUNKS_PER_TURN = 5000;
-
 /**
- * The URLs of each file, signed one file after the other, with a turn of the event loop whenever
- * CHUNKS_PER_TURN were signed since the last: a registration of 100 files of 1,000 chunks is twenty
- * short tasks with other requests served in between, not one of 100,000 signatures.
+ * The URLs of each file, signed one file after the other in bulk-work steps (domain/bulk-turns.ts):
+ * a registration of 100 files of 1,000 chunks is a few dozen short steps with other requests served
+ * in between, not one task of 100,000 signatures.
  */
 async function presignAll(services: Services, records: readonly FileRecord[], now: number): Promise<UploadUrls[]> {
   const urls: UploadUrls[] = [];
-  let sinceYield = 0;
+  const steps = bulkSteps();
   for (const record of records) {
-    if (sinceYield >= CHUNKS_PER_TURN) {
-      sinceYield = 0;
-      await bulkTurn();
-    }
+    await steps.next();
     urls.push(await presignFile(services, record, now));
-    sinceYield += record.chunks;
   }
   return urls;
 }

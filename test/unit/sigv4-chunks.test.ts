@@ -8,11 +8,10 @@ import {
   deriveSigningKey,
   signChunks,
 } from '../../src/blobs/s3/sigv4-chunks.js';
-import { SigningPool } from '../../src/blobs/s3/sigv4-pool.js';
 
 /**
  * The S3 chunk signer against the SDK's own presigned URLs (getSignedUrl), for a path-style and a
- * virtual-hosted URL, and through the worker pool.
+ * virtual-hosted URL.
  */
 const credentials = {
   accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
@@ -66,11 +65,5 @@ for (const [style, pathStyle, hostname, basePath] of [
       lengths,
     };
     assert.equal(signChunks(job), expected.join(''));
-    const pool = new SigningPool(1);
-    try {
-      assert.equal(await pool.sign(job), expected.join(''), 'the same from the worker');
-    } finally {
-      await pool.close();
-    }
   });
 }

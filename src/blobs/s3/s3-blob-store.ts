@@ -15,6 +15,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config/config.js';
 import { chunkName } from '../../contract/paths.js';
 import type { UploadUrls } from '../../contract/types.js';
+import { bulkSteps } from '../../domain/bulk-turns.js';
 import { MAX_URL_VALIDITY_SECONDS } from '../../domain/limits.js';
 import {
   type BlobCapabilities,
@@ -27,10 +28,8 @@ import {
   type StoredRange,
   THUMBNAIL_NAME,
 } from '../blob-store.js';
-import { timeSlice } from '../time-slice.js';
 import { raiseOutagesAsUnavailable } from './outage.js';
 import { type ChunkSigningJob, canonicalQueryOf, deriveSigningKey, signChunks } from './sigv4-chunks.js';
-import { SigningPool } from './sigv4-pool.js';
 
 /**
  * The scale-out bytes store: any S3-compatible object storage (AWS S3, MinIO, Ceph RGW, R2, ...).
@@ -48,6 +47,9 @@ import { SigningPool } from './sigv4-pool.js';
  */
 export const CHUNK_CONTENT_TYPE = 'application/octet-stream';
 const CHUNK_KEY = /^\d{5,}$/;
+
+/** Chunk signatures made between two looks at the clock: about a ms of hashing. */
+const SIGNATURES_PER_SLICE = 128;
 /** Signed headers of a chunk PUT beyond host: the exact length, and the type given in `headers`. */
 const SIGNED_PUT_HEADERS = new Set(['content-type', 'content-length']);
 
@@ -74,7 +76,6 @@ export interface S3BlobStoreOptions {
 }
 
 export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChunkLister {
-  private readonly pool = new SigningPool();
   /** Clients send chunks to the bucket and fetch them with presigned URLs; the bucket has no floor. */
   readonly capabilities: BlobCapabilities = {
     chunkReceiver: null,
@@ -178,19 +179,25 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChu
     if (wanted.length > 0) {
       const job = await this.signingJob(first, keyOf(1), request.chunkLength(1), firstSignature);
       if (job) {
-        const hex = await this.pool.sign({
-          ...job,
-          keys: wanted.map(keyOf),
-          lengths: wanted.map((n) => request.chunkLength(n)),
-        });
+        const keys = wanted.map(keyOf);
+        const lengths = wanted.map((n) => request.chunkLength(n));
+        // Signed here, a slice at a time in bulk-work steps: 100,000 signatures are about a
+        // CPU-second, so other requests are served between the steps (domain/bulk-turns.ts).
+        const steps = bulkSteps();
+        let hex = '';
+        for (let at = 0; at < wanted.length; at += SIGNATURES_PER_SLICE) {
+          await steps.next();
+          const end = at + SIGNATURES_PER_SLICE;
+          hex += signChunks({ ...job, keys: keys.slice(at, end), lengths: lengths.slice(at, end) });
+        }
         wanted.forEach((n, i) => {
           signatures[n - 1] = hex.slice(i * 64, (i + 1) * 64);
         });
       } else {
         // A future SDK shaping the request differently: every chunk through the SDK (slow, correct).
-        const slice = timeSlice();
+        const steps = bulkSteps();
         for (const n of wanted) {
-          await slice.tick();
+          await steps.next();
           const url = await this.sdkPresignPut(keyOf(n), request.chunkLength(n), signingDate, expiresIn);
           const parts = splitPresignedUrl(url, keyOf(n));
           // The rule only works if every chunk URL shares head and tail: check it rather than trust it.
@@ -397,7 +404,6 @@ export class S3BlobStore implements BlobStore, ChunkDownloadPresigner, FolderChu
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
     this.client.destroy();
   }
 }

@@ -3,8 +3,8 @@ import { createHash, createHmac } from 'node:crypto';
 /**
  * SigV4 query signatures of the chunk PUTs of one file (AWS's "Authenticating requests: using query
  * parameters"), computed here rather than by the SDK's middleware so that the signing key is derived
- * once per request and the per-chunk work is two hashes, small enough to run in a worker
- * (sigv4-pool.ts). Every chunk of a file shares everything but the object key and the length: the
+ * once per request and the per-chunk work is two hashes, signed a slice of chunks at a time in
+ * bulk-work steps (domain/bulk-turns.ts). Every chunk of a file shares everything but the object key and the length: the
  * canonical query (the URL's SigV4 parameters, without the signature), the host, the date and scope.
  * The store checks the first chunk against the SDK's own URL before using the rest (s3-blob-store.ts).
  */
