@@ -137,11 +137,11 @@ describe('docs site', () => {
     const res = await fetch(`${srv.baseUrl}/docs/api`);
     assert.equal(res.status, 200);
     const html = await res.text();
-    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    const scripts = [...html.matchAll(/<script[^>]* src="([^"]+)"/g)].map((m) => m[1]!);
     assert.equal(scripts.length, 2, 'the Redoc bundle and the init script');
     assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>/, 'no inline script');
     assert.ok(scripts.some((s) => /redoc-[\d.]+(-local)?\.standalone\.js$/.test(s)));
-    const styles = [...html.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+    const styles = [...html.matchAll(/<link rel="stylesheet"[^>]* href="([^"]+)"/g)].map((m) => m[1]!);
     for (const asset of [...scripts, ...styles]) {
       assert.ok(asset.startsWith('/docs/_assets/'), `${asset} is served by the process, no CDN`);
       const a = await fetch(`${srv.baseUrl}${asset}`);
