@@ -39,6 +39,8 @@ export interface FolderNotifications {
   readonly webhookSecret: string | null;
   readonly onDownload: boolean;
   readonly onUpload: boolean;
+  /** The language of the owner's mails: a site language tag (`de`, `pt-BR`); null: English. */
+  readonly language: string | null;
   readonly updatedAt: number;
 }
 

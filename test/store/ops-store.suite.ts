@@ -151,12 +151,14 @@ export function opsStoreTests(it: It, make: Make): void {
       webhookSecret: 'whsec_c2VjcmV0',
       onDownload: true,
       onUpload: false,
+      language: 'pt-BR',
       updatedAt: T0,
     };
     assert.equal(await store.notificationSettings.getFolderNotifications(f.id), null);
     assert.equal(await store.notificationSettings.setFolderNotifications(f.id, settings), true);
     assert.deepEqual(await store.notificationSettings.getFolderNotifications(f.id), settings);
-    const replaced = { ...settings, email: null, onUpload: true, updatedAt: T0 + 1 };
+    // The language is replaced with the rest; null (English) is kept as null.
+    const replaced = { ...settings, email: null, onUpload: true, language: null, updatedAt: T0 + 1 };
     assert.equal(await store.notificationSettings.setFolderNotifications(f.id, replaced), true);
     assert.deepEqual(await store.notificationSettings.getFolderNotifications(f.id), replaced);
     assert.equal(await store.notificationSettings.setFolderNotifications(f.id, null), true);

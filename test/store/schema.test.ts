@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
+import { migratePostgres } from '../../src/store/postgres/migrate.js';
 import { PostgresMetadataStore } from '../../src/store/postgres/postgres-store.js';
 import { SchemaTooNewError } from '../../src/store/schema.js';
 import { pendingMigrations } from '../../src/store/sql/migrations.js';
@@ -80,6 +81,69 @@ test('PostgreSQL: the first open reports every migration, the next none; a newer
   ]);
   await client.end();
   await assert.rejects(PostgresMetadataStore.open(url), SchemaTooNewError);
+});
+
+/** A folder and its notification settings as a store at the previous schema version wrote them. */
+const OLD_FOLDER = `INSERT INTO folders (id, mode, title, flow, created_at, delete_after)
+  VALUES ('old-folder', 'share', 't', 'empty', 1, 9999999999999)`;
+const oldSettings = (yes: string) => `INSERT INTO folder_notifications
+  (folder_id, email, webhook_url, webhook_secret, on_download, on_upload, updated_at)
+  VALUES ('old-folder', 'owner@example.org', NULL, NULL, ${yes}, ${yes}, 5)`;
+const UPGRADED = {
+  email: 'owner@example.org',
+  webhookUrl: null,
+  webhookSecret: null,
+  onDownload: true,
+  onUpload: true,
+  language: null,
+  updatedAt: 5,
+};
+
+test('SQLite: a store at the previous schema version upgrades, its notification settings kept (English)', async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir, 'webfolder.db');
+    const { openConnection, migrate } = await import('../../src/store/sqlite/connection.js');
+    const db = openConnection(path);
+    migrate(db, SQLITE_MIGRATIONS.slice(0, -1));
+    db.exec(OLD_FOLDER);
+    db.exec(oldSettings('1'));
+    db.close();
+    const store = new SqliteMetadataStore(path);
+    try {
+      assert.deepEqual(store.schema.applied, [SQLITE_MIGRATIONS.length]);
+      assert.deepEqual(await store.notificationSettings.getFolderNotifications('old-folder'), UPGRADED);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('PostgreSQL: a store at the previous schema version upgrades, its notification settings kept (English)', async (t) => {
+  const server = postgres.service;
+  if (!server) return void t.skip(postgres.skip);
+  const url = await server.freshDatabase();
+  const pool = new pg.Pool({ connectionString: url });
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await migratePostgres(client, 1, POSTGRES_MIGRATIONS.slice(0, -1));
+    await client.query(OLD_FOLDER);
+    await client.query(oldSettings('true'));
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+    await pool.end();
+  }
+  const store = await PostgresMetadataStore.open(url);
+  try {
+    assert.deepEqual(store.schema.applied, [POSTGRES_MIGRATIONS.length]);
+    assert.deepEqual(await store.notificationSettings.getFolderNotifications('old-folder'), UPGRADED);
+  } finally {
+    await store.close();
+  }
 });
 
 /** Every column of the database as `table.column` and whether it may be null, and the indexes made by name. */

@@ -97,11 +97,12 @@ export class PostgresOpsStore implements OpsStore {
     }
     // INSERT … SELECT from the live folder: nothing is inserted for an absent or dying folder.
     const { rowCount } = await this.pool.query(
-      `INSERT INTO folder_notifications (folder_id, email, webhook_url, webhook_secret, on_download, on_upload, updated_at)
-       SELECT id, $2, $3, $4, $5, $6, $7 FROM folders WHERE id = $1 AND deleting_since IS NULL
+      `INSERT INTO folder_notifications
+         (folder_id, email, webhook_url, webhook_secret, on_download, on_upload, language, updated_at)
+       SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM folders WHERE id = $1 AND deleting_since IS NULL
        ON CONFLICT (folder_id) DO UPDATE SET email = excluded.email, webhook_url = excluded.webhook_url,
          webhook_secret = excluded.webhook_secret, on_download = excluded.on_download,
-         on_upload = excluded.on_upload, updated_at = excluded.updated_at`,
+         on_upload = excluded.on_upload, language = excluded.language, updated_at = excluded.updated_at`,
       [
         folderId,
         settings.email,
@@ -109,6 +110,7 @@ export class PostgresOpsStore implements OpsStore {
         settings.webhookSecret,
         settings.onDownload,
         settings.onUpload,
+        settings.language,
         settings.updatedAt,
       ],
     );

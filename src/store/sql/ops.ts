@@ -20,6 +20,7 @@ export interface NotificationsRow {
   webhook_secret: string | null;
   on_download: Int | boolean;
   on_upload: Int | boolean;
+  language: string | null;
   updated_at: Int;
 }
 
@@ -43,6 +44,7 @@ export const toNotifications = (r: NotificationsRow): FolderNotifications => ({
   webhookSecret: r.webhook_secret,
   onDownload: Boolean(Number(r.on_download)),
   onUpload: Boolean(Number(r.on_upload)),
+  language: r.language,
   updatedAt: Number(r.updated_at),
 });
 

@@ -228,6 +228,11 @@ const MIGRATIONS: readonly ((d: Dialect) => string)[] = [
   (d) => `
     ALTER TABLE files ADD COLUMN sending_until ${d.int64};
   `,
+  // 14: the language the owner's notification mails are written in (a site language tag such as `de`
+  // or `pt-BR`, src/notify/mail-language.ts); null: English. Settings stored before it stay English.
+  () => `
+    ALTER TABLE folder_notifications ADD COLUMN language TEXT;
+  `,
 ];
 
 export const SQLITE_MIGRATIONS: readonly string[] = MIGRATIONS.map((m) => m(DIALECTS.sqlite));

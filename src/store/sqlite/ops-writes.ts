@@ -24,11 +24,12 @@ export function prepareOpsWrites(db: Database.Database) {
     ),
     folderLive: db.prepare<[string], { id: string }>('SELECT id FROM folders WHERE id = ? AND deleting_since IS NULL'),
     upsertNotifications: db.prepare(
-      `INSERT INTO folder_notifications (folder_id, email, webhook_url, webhook_secret, on_download, on_upload, updated_at)
-       VALUES (@folderId, @email, @webhookUrl, @webhookSecret, @onDownload, @onUpload, @updatedAt)
+      `INSERT INTO folder_notifications
+         (folder_id, email, webhook_url, webhook_secret, on_download, on_upload, language, updated_at)
+       VALUES (@folderId, @email, @webhookUrl, @webhookSecret, @onDownload, @onUpload, @language, @updatedAt)
        ON CONFLICT (folder_id) DO UPDATE SET email = excluded.email, webhook_url = excluded.webhook_url,
          webhook_secret = excluded.webhook_secret, on_download = excluded.on_download,
-         on_upload = excluded.on_upload, updated_at = excluded.updated_at`,
+         on_upload = excluded.on_upload, language = excluded.language, updated_at = excluded.updated_at`,
     ),
     deleteNotifications: db.prepare<[string]>('DELETE FROM folder_notifications WHERE folder_id = ?'),
     expire: db.prepare<[number, string, number]>(
