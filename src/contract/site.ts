@@ -136,7 +136,8 @@ export type SiteNotificationsUpdate = Partial<
 > & {
   /**
    * The language of the page that sets the address (a BCP 47 tag such as `de` or `pt-BR`): the
-   * confirmation mail is written in it. Not stored; without it the mail is in English.
+   * confirmation mail and the owner's later notification mails are written in it. Stored with the
+   * settings when the site speaks it (else the mails are in English); without it, the stored one stays.
    */
   readonly language?: string;
 };

@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import type { SiteLanguage } from '../domain/site-languages.js';
 import { mailLanguage, mailText } from './mail-language.js';
 import type { EventBody } from './payload.js';
 
@@ -55,18 +56,12 @@ export function smtpMailer(smtpUrl: string, from: string, timeoutMs: number): Ma
   };
 }
 
-const sizeText = (bytes: unknown) =>
-  typeof bytes === 'number'
-    ? bytes >= 1024 * 1024
-      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
-      : bytes >= 1024
-        ? `${(bytes / 1024).toFixed(1)} KiB`
-        : `${bytes} bytes`
-    : 'a file';
-
-const refusal = (refuseUrl: string, siteName: string) => [
-  `To get no more mail from ${siteName} at this address, for any folder: ${refuseUrl}`,
-];
+/** A size in the reader's number format, in the binary units the page shows. */
+function sizeText(bytes: number, lang: SiteLanguage): string {
+  const [amount, unit] =
+    bytes >= 1024 * 1024 ? [bytes / 1024 / 1024, 'MiB'] : bytes >= 1024 ? [bytes / 1024, 'KiB'] : [bytes, 'B'];
+  return `${new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(amount)} ${unit}`;
+}
 
 /** What happened in a folder since the digest began, from its activity list. */
 export interface DigestCounts {
@@ -74,11 +69,11 @@ export interface DigestCounts {
   readonly uploads: number;
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /**
  * The digest of a folder's notifications: one mail for everything that happened since `first` (the
- * event that opened the digest), so that many downloads make one mail, not one each.
+ * event that opened the digest), so that many downloads make one mail, not one each. In `language`
+ * (the one stored with the folder's settings; English when unknown). Times stay ISO 8601 in UTC,
+ * the same for every reader wherever they are.
  */
 export function composeDigest(
   first: EventBody,
@@ -87,34 +82,28 @@ export function composeDigest(
   folderLink: string,
   siteName: string,
   refuseUrl: string,
+  language: string | null = null,
 ): MailMessage {
-  const firstLine =
-    first.type === 'file.downloaded'
-      ? `First: a file (${sizeText(first.data.size)}) was downloaded at ${first.timestamp}.`
-      : `First: a file (${sizeText(first.data.size)}) was uploaded at ${first.timestamp}.`;
-  const what = [
-    counts.downloads > 0 ? plural(counts.downloads, 'download', 'downloads') : null,
-    counts.uploads > 0 ? plural(counts.uploads, 'upload completed', 'uploads completed') : null,
-  ].filter(Boolean);
-  const subject =
+  const lang = mailLanguage(language);
+  const kind =
     first.type === 'file.downloaded' && counts.uploads === 0
-      ? 'Files were downloaded from your folder'
+      ? 'downloaded'
       : first.type === 'file.completed' && counts.downloads === 0
-        ? 'Files were uploaded to your folder'
-        : 'Activity in your folder';
+        ? 'uploaded'
+        : 'activity';
   return {
-    subject: `${siteName}: ${subject}`,
-    text: [
-      `Since ${new Date(since).toISOString()}: ${what.length > 0 ? what.join(', ') : 'activity'} in your folder.`,
-      firstLine,
-      '',
-      `Folder: ${folderLink}`,
-      'Open it with your own link (it holds the key) to see its activity list or to turn notifications off.',
-      'Notifications are gathered into one mail like this one, at most one per digest period.',
-      '',
-      ...refusal(refuseUrl, siteName),
-      '',
-    ].join('\n'),
+    subject: mailText(lang, 'digest.subject', { site: siteName, kind }),
+    text: mailText(lang, 'digest.body', {
+      site: siteName,
+      since: new Date(since).toISOString(),
+      downloads: counts.downloads,
+      uploads: counts.uploads,
+      first: first.type === 'file.downloaded' ? 'downloaded' : 'uploaded',
+      size: sizeText(Number(first.data.size ?? 0), lang),
+      time: first.timestamp,
+      folderUrl: folderLink,
+      refuseUrl,
+    }),
     refuseUrl,
   };
 }

@@ -154,7 +154,10 @@ export function createNotifier(
           };
           const { refuse } = await links(to);
           const link = folderPageUrl(config.webUrl, folderId);
-          await mailer.send(to, composeDigest(events[0]!, counts, since, link, config.siteName, refuse));
+          await mailer.send(
+            to,
+            composeDigest(events[0]!, counts, since, link, config.siteName, refuse, settings.language),
+          );
           sent = true;
         }
       }

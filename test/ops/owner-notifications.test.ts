@@ -43,6 +43,24 @@ const unQuote = (raw: string) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
+/** A mail's subject, decoded from its RFC 2047 encoded words (a German subject has umlauts). */
+function mailSubject(raw: string): string {
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)$/m.exec(raw)?.[1] ?? '';
+  return header
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
+    )
+    .replace(/\r?\n[ \t]/g, ' ');
+}
+
 const api = () => `${srv.baseUrl}/api/site/folders`;
 
 async function put(folderId: string, headers: Record<string, string>, body: unknown) {
@@ -93,7 +111,7 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
       webhookUrl: hook.url,
       onDownload: true,
       onUpload: true,
-      // The owner's page was in German: the confirmation mail is too (the digests stay English).
+      // The owner's page was in German: the confirmation mail is too, and so are the digests.
       language: 'de',
     });
     assert.equal(set.status, 200, JSON.stringify(set.body));
@@ -145,13 +163,15 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
       assert.ok(!mail.raw.includes('Private title'), 'no title');
       assert.ok(!mail.raw.includes(folder.folderUrl.split('#')[1]!), 'no key');
     }
-    const subjects = smtp.mails.map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]);
-    for (const subject of subjects) assert.match(subject ?? '', /^Acme Files: /);
+    for (const mail of smtp.mails) {
+      assert.match(mailSubject(mail.raw), /^Acme Files: (Dateien wurden|Aktivität in Ihrem Ordner)/);
+      assert.match(unQuote(mail.raw), /^Ordner: https?:\/\//m);
+    }
     // The digests count others' events only: the visitor's upload and download, not the owner's.
     const count = (what: RegExp) =>
       smtp.mails.map((m) => Number(what.exec(unQuote(m.raw))?.[1] ?? 0)).reduce((a, b) => a + b, 0);
-    assert.equal(count(/(\d+) downloads?/), 1);
-    assert.equal(count(/(\d+) uploads? completed/), 1);
+    assert.equal(count(/(\d+) Downloads?/), 1);
+    assert.equal(count(/(\d+) Uploads? abgeschlossen/), 1);
     const before = smtp.mails.length;
 
     // Cleared: nothing more is sent.
@@ -163,6 +183,32 @@ test('the owner is told by mail and at its webhook of downloads and uploads by o
   } finally {
     await hook.close();
   }
+});
+
+test('an owner whose page language the site does not speak gets English notification mails', async () => {
+  const folder = await createEmpty(srv.baseUrl, { mode: 'share', title: 't' });
+  const owner = { 'x-owner-token': newToken() };
+  const visitor = { 'x-visitor-token': newToken() };
+  const file = await upload(folder.folderId, owner, 300);
+  smtp.mails.splice(0);
+  const set = await put(folder.folderId, owner, { email: 'klingon@example.org', onDownload: true, language: 'tlh' });
+  assert.equal(set.status, 200, JSON.stringify(set.body));
+  const confirmation = await until('the confirmation mail', () =>
+    smtp.mails.find((m) => m.to.includes('klingon@example.org')),
+  );
+  assert.equal(mailSubject(confirmation.raw), 'Acme Files: confirm notifications to this address');
+  const confirm = /https?:\/\/\S+\/mail\/confirm\?\S+/.exec(unQuote(confirmation.raw))![0];
+  assert.equal((await fetch(confirm, { method: 'POST' })).status, 200);
+  smtp.mails.splice(0);
+  await download(folder.folderId, file, visitor);
+  await until('the digest', async () => {
+    await srv.server.notifier.deliverDue();
+    return smtp.mails.length > 0 && (await srv.server.services.store.outbox.outboxCounts()).pending === 0;
+  });
+  const digest = smtp.mails[0]!;
+  assert.equal(mailSubject(digest.raw), 'Acme Files: Files were downloaded from your folder');
+  assert.match(unQuote(digest.raw), /: 1 download and 0 uploads completed in your folder\./);
+  assert.match(unQuote(digest.raw), /^Folder: https?:\/\//m);
 });
 
 test('only the owner may read or change notifications; bad settings are refused with a code', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { SiteNotifications, SiteNotificationsUpdate } from '../../contract/site.js';
+import { siteLanguage } from '../../domain/site-languages.js';
 import type { FolderNotifications } from '../../store/ops-store.js';
 import { invalid, notFound } from '../errors.js';
 import { emailStatus, requestConfirmation } from '../mail-consent.js';
@@ -59,7 +60,11 @@ export async function setNotifications(
   ip: string,
 ): Promise<NotificationSettings> {
   const folder = await openAsOwner(services, folderId, caller, 'notifications');
-  const current = await read(services, folder.id);
+  const stored = await services.store.notificationSettings.getFolderNotifications(folder.id);
+  const current = view(stored, await emailStatus(services, stored?.email ?? null));
+  // The owner's mails are in the page's language when it is one the site speaks (the page sends its
+  // own); another tag is English (null). Without one, the stored language stays.
+  const language = b.language === undefined ? (stored?.language ?? null) : siteLanguage(b.language);
   const email = b.email === undefined ? current.email : checkEmail(services, b.email);
   const webhookUrl = b.webhookUrl === undefined ? current.webhookUrl : checkWebhookUrl(services, b.webhookUrl);
   const onDownload = b.onDownload ?? current.onDownload;
@@ -85,6 +90,7 @@ export async function setNotifications(
     webhookSecret,
     onDownload,
     onUpload,
+    language,
     updatedAt: services.clock(),
   };
   // An address that has not confirmed gets a confirmation mail (once, within limits) and nothing
