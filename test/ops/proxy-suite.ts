@@ -152,12 +152,14 @@ export interface ProxiedServer {
 /**
  * Registers the before/after hooks that start the service on a loopback port with BASE_URL on the
  * proxy's port, then the proxy (`start`, with a self-signed certificate), and wait until it answers
- * through the proxy. `skip` is the reason the proxy cannot run here, or false.
+ * through the proxy. `skip` is the reason the proxy cannot run here, or false; `env` adds to the
+ * service's configuration.
  */
 export function useProxiedServer(
   name: string,
   skip: string | false,
   start: (setup: ProxySetup) => Promise<RunningProxy>,
+  env: Readonly<Record<string, string>> = {},
 ): ProxiedServer {
   // The hooks fill this object in before the tests read it (as useBrowserFixture does).
   const state = { publicUrl: '', cert: '', dir: '' } as {
@@ -180,7 +182,7 @@ export function useProxiedServer(
     state.cert = await makeCertificate(state.dir);
     const proxyPort = await freePort();
     state.publicUrl = `https://localhost:${proxyPort}`;
-    state.server = await startServer({ BASE_URL: state.publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5' });
+    state.server = await startServer({ BASE_URL: state.publicUrl, TRUST_PROXY: 'true', CHUNK_SIZE_MIB: '5', ...env });
     const address = state.server.server.app.server.address();
     assert.ok(typeof address === 'object' && address);
     proxy = await start({ dir: state.dir, proxyPort, upstreamPort: address.port });
