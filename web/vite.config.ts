@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
 import { pageAnswerValidators } from './answer-validators.js';
@@ -40,11 +41,25 @@ function workers(): Plugin {
   };
 }
 
+/**
+ * The app's icon at a fixed name (the web app manifest, src/domain/web-app-manifest.ts, names it):
+ * the favicon's SVG as it is, which scales to every size a platform asks for.
+ */
+function appIcon(): Plugin {
+  return {
+    name: 'webfolder-app-icon',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'icon.svg', source: readFileSync(here('./src/favicon.svg')) });
+    },
+  };
+}
+
 export default defineConfig({
   root: here('.'),
   base: '/__webfolder_base__/',
   publicDir: false,
-  plugins: [pageAnswerValidators(), workers(), subresourceIntegrity(outDir)],
+  plugins: [pageAnswerValidators(), appIcon(), workers(), subresourceIntegrity(outDir)],
   build: {
     outDir,
     emptyOutDir: true,

@@ -1,3 +1,4 @@
+import { startServiceWorker } from './adapters/download.js';
 import { siteConfig } from './config.js';
 import { sitePageOf } from './core.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
@@ -10,6 +11,7 @@ import { showError } from './views/error.js';
 import { folderPage } from './views/folder.js';
 import { homePage } from './views/home.js';
 import { myFoldersPage } from './views/my-folders.js';
+import { watchConnection } from './views/offline.js';
 import { h } from './views/ui.js';
 
 /**
@@ -76,6 +78,7 @@ function header(): void {
   const loading = document.getElementById('loading');
   if (loading) loading.textContent = t('site.loading');
   footer();
+  watchConnection();
   document.getElementById('language')?.remove();
   document.querySelector('header.top')?.append(
     languageSwitch(() => {
@@ -126,3 +129,5 @@ window.addEventListener('hashchange', () => {
 
 header();
 route();
+// Every page registers the service worker: it keeps the app shell for an installed app offline.
+void startServiceWorker(config);

@@ -35,6 +35,7 @@ import { contentRange } from '../../domain/byte-range.js';
 import { escapeHtml } from '../../domain/html.js';
 import { folderPagePath, SITE_PAGES, sitePagePath } from '../../domain/links.js';
 import { renderShell } from '../../domain/site-manifest.js';
+import { APP_ICON_PATH, WEB_APP_MANIFEST_PATH, webAppManifest } from '../../domain/web-app-manifest.js';
 import { builtManifest } from '../../release/build-manifest.js';
 import { sendChunkBody } from '../answers/chunk-download.js';
 import { installJsonBodies } from '../bodies/json-body.js';
@@ -334,6 +335,13 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Download</title></head><body><p>This download link works only from the folder page that started it. Go back and download again.</p></body></html>',
       ),
   );
+  // The web app manifest: the instance's name and path (src/domain/web-app-manifest.ts).
+  app.get(`${prefix}${WEB_APP_MANIFEST_PATH}`, page, async (_request, reply) =>
+    reply
+      .type('application/manifest+json; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(JSON.stringify(webAppManifest(config.siteName, `${prefix}/`))),
+  );
   if (existsSync(SITE_BUILD_DIR)) {
     // In a scope of their own, whose routes (the static plugin's, which take no config) are pages'.
     await app.register(async (assets) => {
@@ -349,14 +357,17 @@ export async function siteRoutes(app: FastifyInstance, { services }: { services:
     });
     // The workers' scripts keep fixed names (a service worker's URL is its identity), so they are
     // revalidated rather than cached for a year like the hashed assets.
-    for (const script of ['sw.js', 'crypto-worker.js']) {
+    // The app's icon too: the web app manifest names it.
+    const fixed = {
+      'sw.js': 'text/javascript; charset=utf-8',
+      'crypto-worker.js': 'text/javascript; charset=utf-8',
+      [APP_ICON_PATH.slice(1)]: 'image/svg+xml',
+    };
+    for (const [script, type] of Object.entries(fixed)) {
       const file = join(SITE_BUILD_DIR, script);
       app.get(`${prefix}/${script}`, page, async (_request, reply) => {
         if (!existsSync(file)) return reply.status(404).send({ error: `${script} not built`, code: 'not_found' });
-        return reply
-          .type('text/javascript; charset=utf-8')
-          .header('cache-control', 'no-cache')
-          .send(readFileSync(file));
+        return reply.type(type).header('cache-control', 'no-cache').send(readFileSync(file));
       });
     }
   }

@@ -11,6 +11,7 @@ import {
   type RetryInfo,
   zipEntries,
 } from '../core.js';
+import { appShellResponse, clearAppShell } from './app-shell.js';
 import { lentWorkers } from './crypto-ports.js';
 import { Pauses } from './pauses.js';
 import {
@@ -38,6 +39,8 @@ import { holdTicketLocks } from './ticket-locks.js';
  * A media file stays registered while the viewer shows it (the page re-sends it every 20 s, which
  * also restores it if the browser stopped an idle worker) and is forgotten when the viewer closes
  * or after two minutes without word from the page.
+ *
+ * And it keeps the app shell for offline use (./app-shell.ts), never a folder's data or key.
  */
 declare const self: ServiceWorkerGlobalScope;
 
@@ -103,7 +106,7 @@ self.addEventListener('install', (event) => {
   void self.skipWaiting();
 });
 self.addEventListener('activate', (event) => {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(Promise.all([clearAppShell(), self.clients.claim()]));
 });
 
 self.addEventListener('message', (event) => {
@@ -228,6 +231,11 @@ self.addEventListener('fetch', (event) => {
     // `media/<id>` or `media/<id>/<name>` (the name is there for the browser's viewer only).
     const job = media.get(url.pathname.slice(`${scope.pathname}media/`.length).split('/')[0]!);
     if (job) event.respondWith(mediaResponse(job, event.request.headers.get('range')));
+    return;
+  }
+  const kept = appShellResponse(event.request, scope);
+  if (kept) {
+    event.respondWith(kept);
     return;
   }
   if (url.origin !== scope.origin || !url.pathname.startsWith(`${scope.pathname}dl/`)) return;

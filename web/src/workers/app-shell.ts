@@ -1,0 +1,51 @@
+/// <reference lib="webworker" />
+
+/**
+ * The app shell offline (./sw.ts): the page and its hashed assets, so that an installed app opens
+ * without a connection and says so (web/src/views/offline.ts). Nothing of a folder is kept: the
+ * shell is stored under the site's root address only (every page is that same shell, so no folder's
+ * id is ever a cache key; a fragment, the folder's key, never reaches a service worker), and only the
+ * page itself and `<site>/assets/` are answered here. The site's API, chunks, thumbnails, downloads
+ * and media are never cached.
+ */
+const CACHE = 'webfolder-app-shell';
+
+/** The worker's answer to a request it keeps offline, or null: the request is not one of those. */
+export function appShellResponse(request: Request, scope: URL): Promise<Response> | null {
+  if (request.method !== 'GET') return null;
+  const url = new URL(request.url);
+  if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
+  if (request.mode === 'navigate' && request.destination === 'document') return shell(request, scope);
+  if (url.pathname.startsWith(`${scope.pathname}assets/`)) return asset(request);
+  return null;
+}
+
+/** The network's page when it answers (kept as the shell when it is one), else the kept shell. */
+async function shell(request: Request, scope: URL): Promise<Response> {
+  const key = scope.href;
+  try {
+    const response = await fetch(request);
+    if (response.status === 200 && response.headers.get('content-type')?.startsWith('text/html'))
+      await (await caches.open(CACHE)).put(key, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await (await caches.open(CACHE)).match(key);
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+/** A hashed asset never changes: the kept copy, else the network's (then kept). */
+async function asset(request: Request): Promise<Response> {
+  const cache = await caches.open(CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.status === 200) await cache.put(request, response.clone());
+  return response;
+}
+
+/** A new worker starts a fresh cache: the old release's assets go with the old worker. */
+export function clearAppShell(): Promise<boolean> {
+  return caches.delete(CACHE);
+}
