@@ -103,9 +103,10 @@ describe('site: installable, and the app shell offline', { skip: SKIP || NOT_BUI
       // The server is gone and the device offline: the folder's address opens the kept shell.
       await server.close();
       await ctx.setOffline(true);
+      await page.goto(folder.folderUrl);
+      await page.locator('#offline').waitFor();
       await page.goto(`${server.baseUrl}/`);
       await page.locator('#new-title').waitFor();
-      await page.locator('#offline').waitFor();
       assert.match(await page.locator('#offline').innerText(), /^You are offline/);
       await screenshot(page, 'app-offline');
       await ctx.setOffline(false);

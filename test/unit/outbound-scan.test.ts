@@ -19,6 +19,7 @@ const ALLOWED: Record<string, string> = {
   'src/transfer/retry.ts': 'the retry policy under the layer (its default transport is the global fetch)',
   'src/client/node/transport.ts': 'the Node transport (node:http for chunk PUTs and GETs)',
   'web/src/adapters/xhr.ts': "the page's chunk PUT transport (XMLHttpRequest for upload progress)",
+  'web/src/workers/app-shell.ts': "the service worker's offline shell: the site's own page and assets, never the API",
 };
 
 const RULES: [RegExp, string][] = [

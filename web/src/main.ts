@@ -1,4 +1,3 @@
-import { startServiceWorker } from './adapters/download.js';
 import { siteConfig } from './config.js';
 import { sitePageOf } from './core.js';
 import { chooseLanguage, languageSwitch } from './i18n/choose.js';
@@ -78,7 +77,7 @@ function header(): void {
   const loading = document.getElementById('loading');
   if (loading) loading.textContent = t('site.loading');
   footer();
-  watchConnection();
+  watchConnection(config);
   document.getElementById('language')?.remove();
   document.querySelector('header.top')?.append(
     languageSwitch(() => {
@@ -129,5 +128,3 @@ window.addEventListener('hashchange', () => {
 
 header();
 route();
-// Every page registers the service worker: it keeps the app shell for an installed app offline.
-void startServiceWorker(config);

@@ -45,7 +45,18 @@ async function asset(request: Request): Promise<Response> {
   return response;
 }
 
-/** A new worker starts a fresh cache: the old release's assets go with the old worker. */
-export function clearAppShell(): Promise<boolean> {
-  return caches.delete(CACHE);
+/**
+ * A new worker starts a fresh cache (the old release's assets go with the old worker) holding the
+ * shell and the assets it names: the page that registered the worker fetched them before the worker
+ * controlled it, and the app must open offline after that first visit already.
+ */
+export async function keepAppShell(scope: URL): Promise<void> {
+  await caches.delete(CACHE);
+  const cache = await caches.open(CACHE);
+  const response = await fetch(scope.href, { headers: { accept: 'text/html' } });
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html')) return;
+  const html = await response.clone().text();
+  await cache.put(scope.href, response);
+  const assets = [...html.matchAll(/(?:src|href)="([^"]*\/assets\/[^"]+)"/g)].map((m) => new URL(m[1]!, scope).href);
+  await cache.addAll(assets.filter((url) => url.startsWith(`${scope.href}assets/`)));
 }

@@ -11,7 +11,7 @@ import {
   type RetryInfo,
   zipEntries,
 } from '../core.js';
-import { appShellResponse, clearAppShell } from './app-shell.js';
+import { appShellResponse, keepAppShell } from './app-shell.js';
 import { lentWorkers } from './crypto-ports.js';
 import { Pauses } from './pauses.js';
 import {
@@ -103,10 +103,12 @@ self.addEventListener('install', (event) => {
     { condition: { requestMethod: 'POST' }, source: 'network' },
   ]);
   if (routes) event.waitUntil(routes.catch(() => undefined));
+  // Offline use is a convenience: a shell that cannot be kept now must not stop the worker installing.
+  event.waitUntil(keepAppShell(new URL(self.registration.scope)).catch(() => undefined));
   void self.skipWaiting();
 });
 self.addEventListener('activate', (event) => {
-  event.waitUntil(Promise.all([clearAppShell(), self.clients.claim()]));
+  event.waitUntil(self.clients.claim());
 });
 
 self.addEventListener('message', (event) => {
