@@ -11,22 +11,29 @@
 const CACHE = 'webfolder-app-shell';
 
 /** The worker's answer to a request it keeps offline, or null: the request is not one of those. */
-export function appShellResponse(request: Request, scope: URL): Promise<Response> | null {
+/** `keep`: the fetch event's waitUntil, so that storing a copy never holds up the answer. */
+export function appShellResponse(
+  request: Request,
+  scope: URL,
+  keep: (storing: Promise<unknown>) => void,
+): Promise<Response> | null {
   if (request.method !== 'GET') return null;
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
-  if (request.mode === 'navigate' && request.destination === 'document') return shell(request, scope);
-  if (url.pathname.startsWith(`${scope.pathname}assets/`)) return asset(request);
+  if (request.mode === 'navigate' && request.destination === 'document') return shell(request, scope, keep);
+  if (url.pathname.startsWith(`${scope.pathname}assets/`)) return asset(request, keep);
   return null;
 }
 
 /** The network's page when it answers (kept as the shell when it is one), else the kept shell. */
-async function shell(request: Request, scope: URL): Promise<Response> {
+async function shell(request: Request, scope: URL, keep: (storing: Promise<unknown>) => void): Promise<Response> {
   const key = scope.href;
   try {
     const response = await fetch(request);
-    if (response.status === 200 && response.headers.get('content-type')?.startsWith('text/html'))
-      await (await caches.open(CACHE)).put(key, response.clone());
+    if (response.status === 200 && response.headers.get('content-type')?.startsWith('text/html')) {
+      const copy = response.clone();
+      keep(caches.open(CACHE).then((cache) => cache.put(key, copy)));
+    }
     return response;
   } catch (error) {
     const kept = await (await caches.open(CACHE)).match(key);
@@ -36,12 +43,12 @@ async function shell(request: Request, scope: URL): Promise<Response> {
 }
 
 /** A hashed asset never changes: the kept copy, else the network's (then kept). */
-async function asset(request: Request): Promise<Response> {
+async function asset(request: Request, keep: (storing: Promise<unknown>) => void): Promise<Response> {
   const cache = await caches.open(CACHE);
   const kept = await cache.match(request);
   if (kept) return kept;
   const response = await fetch(request);
-  if (response.status === 200) await cache.put(request, response.clone());
+  if (response.status === 200) keep(cache.put(request, response.clone()));
   return response;
 }
 

@@ -235,7 +235,7 @@ self.addEventListener('fetch', (event) => {
     if (job) event.respondWith(mediaResponse(job, event.request.headers.get('range')));
     return;
   }
-  const kept = appShellResponse(event.request, scope);
+  const kept = appShellResponse(event.request, scope, (storing) => event.waitUntil(storing.catch(() => undefined)));
   if (kept) {
     event.respondWith(kept);
     return;
