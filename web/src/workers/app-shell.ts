@@ -10,8 +10,10 @@
  */
 const CACHE = 'webfolder-app-shell';
 
-/** The worker's answer to a request it keeps offline, or null: the request is not one of those. */
-/** `keep`: the fetch event's waitUntil, so that storing a copy never holds up the answer. */
+/**
+ * The worker's answer to a request it keeps offline, or null: the browser's own fetch answers it.
+ * `keep`: the fetch event's waitUntil, so that storing a copy never holds up the answer.
+ */
 export function appShellResponse(
   request: Request,
   scope: URL,
@@ -21,8 +23,14 @@ export function appShellResponse(
   const url = new URL(request.url);
   if (url.origin !== scope.origin || !url.pathname.startsWith(scope.pathname)) return null;
   if (request.mode === 'navigate' && request.destination === 'document') return shell(request, scope, keep);
-  if (url.pathname.startsWith(`${scope.pathname}assets/`)) return asset(request, keep);
-  return null;
+  if (!url.pathname.startsWith(`${scope.pathname}assets/`)) return null;
+  // Online, the browser fetches an asset itself (this worker in its way slowed the page's language
+  // switch); a copy is stored beside it, once (a hashed asset never changes).
+  if (navigator.onLine) {
+    keep(caches.open(CACHE).then(async (cache) => (await cache.match(request)) ?? cache.add(request.url)));
+    return null;
+  }
+  return asset(request);
 }
 
 /** The network's page when it answers (kept as the shell when it is one), else the kept shell. */
@@ -42,14 +50,9 @@ async function shell(request: Request, scope: URL, keep: (storing: Promise<unkno
   }
 }
 
-/** A hashed asset never changes: the kept copy, else the network's (then kept). */
-async function asset(request: Request, keep: (storing: Promise<unknown>) => void): Promise<Response> {
-  const cache = await caches.open(CACHE);
-  const kept = await cache.match(request);
-  if (kept) return kept;
-  const response = await fetch(request);
-  if (response.status === 200) keep(cache.put(request, response.clone()));
-  return response;
+/** Offline: the kept copy, else whatever the network says. */
+async function asset(request: Request): Promise<Response> {
+  return (await (await caches.open(CACHE)).match(request)) ?? fetch(request);
 }
 
 /**
