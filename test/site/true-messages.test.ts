@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import en from '../../web/src/i18n/messages/en.json' with { type: 'json' };
 import { bytes, downloadBytes, SKIP, useBrowserFixture, watch, writeTemp } from './browser.js';
 
 /**
@@ -128,7 +129,7 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
   });
 
-  test('a chunk the server refuses: its words on the page, not "GET chunk 1/1 … answered 400"', async () => {
+  test('a chunk the server refuses: its code in the page\'s words, not "GET chunk 1/1 … answered 400"', async () => {
     const path = await writeTemp(fx.dir, 'refused.bin', Buffer.from('refused on the way'));
     const ownerCtx = await fx.browser.newContext();
     const { page: owner } = await ownerFolder(ownerCtx, fx.server.baseUrl, 'send', { files: [path] });
@@ -145,7 +146,8 @@ describe('site: messages that stay true (Chromium)', { skip: SKIP }, () => {
     await visitor.locator('#files li[data-file-id] button.download').click();
     await visitor.locator('#download-status .notice.error').waitFor({ timeout: 60_000 });
     const said = await visitor.locator('#download-status').innerText();
-    assert.equal(said, 'Download failed: this chunk cannot be read now');
+    // The refusal is told by its code, in the page's language (the server's English is the last resort).
+    assert.equal(said, `Download failed: ${en['serverError.invalid_request']}`);
     assert.doesNotMatch(said, /GET chunk|answered/);
     assert.deepEqual(problems, []);
     await Promise.all([ownerCtx.close(), visitorCtx.close()]);
