@@ -249,6 +249,11 @@ test('SIGTERM under load: a chunk upload in flight finishes, new requests are re
   const file = created.files[0]!;
   const held = slowPut(chunkUrl(file.uploadUrls, 1), file.uploadUrls.headers, chunkBody(size, file.chunkSize, 1));
   const load = startLoad([node.baseUrl], siteApi, 6);
+  // Should a check fail, the load would go round forever and the node wait on the held upload.
+  t.after(async () => {
+    await load.stop();
+    if (node.child.exitCode === null) node.child.kill('SIGKILL');
+  });
   await until('the load to get going', () => load.acknowledged.length >= 20);
   const signalled = Date.now();
   node.child.kill('SIGTERM');
